@@ -1,0 +1,67 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+/** Who may call an endpoint: nobody signed in, a signed-in user, or a collector key. */
+export type Auth = 'none' | 'user' | 'collector';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** The error body every non-2xx answer carries. `errors` lists the fields at fault on a 400. */
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'ErrorBody' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/**
+ * One API endpoint, declared once: the server wires it into Fastify (validation,
+ * serialisation, OpenAPI) and the web client calls it through a typed helper.
+ */
+export interface Endpoint {
+  method: Method;
+  /** Path under /api, Fastify style (`/users/:id`). */
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  auth: Auth;
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  /** Success body; `status` defaults to 200. */
+  response: TSchema;
+  status?: 200 | 201 | 204;
+  /** Content type of the success body when it is not JSON (a file download). */
+  produces?: string;
+}
+
+/** Keeps the literal types of an endpoint declaration. */
+export const defineEndpoint = <const E extends Endpoint>(e: E): E => e;
+
+type StaticOr<S, D> = S extends TSchema ? Static<S> : D;
+export type ParamsOf<E extends Endpoint> = StaticOr<E['params'], undefined>;
+export type QueryOf<E extends Endpoint> = StaticOr<E['querystring'], undefined>;
+export type BodyOf<E extends Endpoint> = StaticOr<E['body'], undefined>;
+export type ResponseOf<E extends Endpoint> = Static<E['response']>;
+
+/** The paging envelope of spec.md §3: Data plus Total, PerPage, CurrentPage, LastPage, From, To. */
+export const Paged = <T extends TSchema>(item: T) =>
+  Type.Object({
+    Data: Type.Array(item),
+    Total: Type.Integer({ minimum: 0 }),
+    PerPage: Type.Integer({ minimum: 1 }),
+    CurrentPage: Type.Integer({ minimum: 1 }),
+    LastPage: Type.Integer({ minimum: 1 }),
+    /** 1-based index of the first row on the page, 0 when the page is empty. */
+    From: Type.Integer({ minimum: 0 }),
+    To: Type.Integer({ minimum: 0 }),
+  });
+
+/** Fills a path template (`/users/:id`) with values. */
+export function fillPath(path: string, params: Record<string, string | number> | undefined): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

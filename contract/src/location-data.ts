@@ -1,0 +1,93 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Id, Nullable, PageQuery, UserIdQuery } from './common.js';
+import { AddressQuery } from './devices.js';
+import { defineEndpoint, Paged } from './endpoint.js';
+
+/** A building in scope (spec.md §3 "Location row"). */
+export const LocationRow = Type.Object(
+  {
+    Id,
+    LocationId: Id,
+    Country: Type.String(),
+    County: Nullable(Type.String()),
+    Region: Nullable(Type.String()),
+    City: Nullable(Type.String()),
+    Street: Nullable(Type.String()),
+    Building: Nullable(Type.String()),
+    Flat: Nullable(Type.String()),
+    ObjectCode: Nullable(Type.String()),
+    ObjectName: Nullable(Type.String()),
+  },
+  { $id: 'LocationRow' },
+);
+export type LocationRow = Static<typeof LocationRow>;
+
+export const getAllObjects = defineEndpoint({
+  method: 'GET',
+  path: '/locationData/getAllObjects',
+  summary: 'Buildings in scope, filtered (case-insensitive prefix per address part) and paged on the server.',
+  tags: ['locationData'],
+  auth: 'user',
+  querystring: Type.Object({ ...PageQuery, ...AddressQuery, ...UserIdQuery }),
+  response: Paged(LocationRow),
+});
+
+/** The type-ahead levels, in tree order. */
+export const ADDRESS_LEVELS = ['Country', 'County', 'Region', 'City', 'Street', 'Building'] as const;
+export type AddressLevel = (typeof ADDRESS_LEVELS)[number];
+
+const typeahead = <L extends AddressLevel>(level: L) =>
+  defineEndpoint({
+    method: 'GET',
+    path: `/locationData/${level}` as `/locationData/${L}`,
+    summary: `Up to 10 distinct ${level.toLowerCase()} names in scope starting with \`search\` (case-insensitive).`,
+    tags: ['locationData'],
+    auth: 'user',
+    querystring: Type.Object({ search: Type.String({ minLength: 1, maxLength: 200 }), ...UserIdQuery }),
+    response: Type.Array(Type.String()),
+  });
+
+export const typeaheadEndpoints = {
+  Country: typeahead('Country'),
+  County: typeahead('County'),
+  Region: typeahead('Region'),
+  City: typeahead('City'),
+  Street: typeahead('Street'),
+  Building: typeahead('Building'),
+} as const;
+
+/** A flat in scope with its object and client (the "My objects" table, spec.md §3). */
+export const UserObjectRow = Type.Object(
+  {
+    LocationId: Id,
+    Flat: Nullable(Type.String()),
+    FlatOrder: Nullable(Type.Integer()),
+    Address: Type.String(),
+    ObjectCode: Nullable(Type.String()),
+    ObjectName: Nullable(Type.String()),
+    ObjectTypeCode: Nullable(Type.String()),
+    ObjectTypeName: Nullable(Type.String()),
+    ObjectCategoryCode: Nullable(Type.String()),
+    ObjectCategoryName: Nullable(Type.String()),
+    ClientCode: Nullable(Type.String()),
+    ClientName: Nullable(Type.String()),
+    ClientTypeCode: Nullable(Type.String()),
+    ClientTypeName: Nullable(Type.String()),
+    ClientCategoryCode: Nullable(Type.String()),
+    ClientCategoryName: Nullable(Type.String()),
+  },
+  { $id: 'UserObjectRow' },
+);
+export type UserObjectRow = Static<typeof UserObjectRow>;
+
+export const getUserObjects = defineEndpoint({
+  method: 'GET',
+  path: '/locationData/getUserObjects',
+  summary:
+    'Flats in scope with object, client and category columns (the "My objects" table; no path in spec.md). ' +
+    '`locationId` narrows to one subtree.',
+  tags: ['locationData'],
+  auth: 'user',
+  querystring: Type.Object({ ...PageQuery, locationId: Type.Optional(Id), ...UserIdQuery }),
+  response: Paged(UserObjectRow),
+});

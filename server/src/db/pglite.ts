@@ -1,0 +1,91 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type Db, Mutex, type QueryResult, type Tx } from './db.js';
+
+export class DataDirLockedError extends Error {}
+
+/**
+ * PGlite keeps no lock on its folder and two processes on one folder lose rows
+ * silently (DESIGN.md §8), so we hold a lock file with our pid. A lock left by a
+ * process that is gone is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'rodmenys.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(file, 'utf8'));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new DataDirLockedError(
+          `The database folder ${dir} is in use by another Rodmenys process (pid ${pid}). ` +
+            'Stop that process, or set DATA_DIR to another folder.',
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the database folder ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Embedded PostgreSQL (PGlite). It is one session shared by every request, so a
+ * mutex is held from the start of a transaction to its end: no other request's
+ * statement can run inside it, and a failed transaction is never committed by
+ * someone else. `dir` undefined = in memory (tests).
+ */
+export async function openPglite(dir: string | undefined, timeZone: string): Promise<Db> {
+  const unlock = dir ? lockDataDir(dir) : () => {};
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined);
+    await pg.exec(`SET TIME ZONE '${timeZone.replace(/'/g, "''")}'`);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  const mutex = new Mutex();
+  const run = async <R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+    const r = await pg.query<R>(sql, params as unknown[] | undefined);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  };
+  const direct: Tx = { query: run, exec: async (sql) => void (await pg.exec(sql)) };
+  return {
+    kind: 'pglite',
+    query: (sql, params) => mutex.run(() => run(sql, params)),
+    transaction: (fn) =>
+      mutex.run(async () => {
+        await pg.exec('BEGIN');
+        try {
+          const result = await fn(direct);
+          await pg.exec('COMMIT');
+          return result;
+        } catch (err) {
+          await pg.exec('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      }),
+    exec: (sql) => mutex.run(async () => void (await pg.exec(sql))),
+    async close() {
+      await mutex.run(() => pg.close());
+      unlock();
+    },
+  };
+}
+
+export const hasPgliteData = (dir: string): boolean => existsSync(path.join(dir, 'pgdata', 'PG_VERSION'));

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Configuration, read and validated once. Every variable is listed in README.md. */
+export interface Config {
+  port: number;
+  host: string;
+  /** A PostgreSQL server; undefined = embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  tokenSecret: Uint8Array;
+  /** Lifetime of a sign-in token, in seconds. */
+  tokenTtlSeconds: number;
+  /** The provider's time zone: day bounds of every period are taken there. */
+  timeZone: string;
+  /** Demo data size for the first start of an empty embedded database (0 = no demo data). */
+  demoSize: DemoSize;
+  logLevel: string;
+  /** Sign-in attempts per minute from one address. */
+  loginRateLimit: number;
+  /** Folder of the built web app to serve; undefined = none. */
+  webDir: string | undefined;
+}
+
+export type DemoSize = 'none' | 'small' | 'medium' | 'large';
+
+export class ConfigError extends Error {}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The token secret: TOKEN_SECRET, else a random one kept in the data folder. */
+function tokenSecret(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
+  const given = env.TOKEN_SECRET;
+  if (given) {
+    if (given.length < 32) throw new ConfigError('TOKEN_SECRET must be at least 32 characters');
+    return new TextEncoder().encode(given);
+  }
+  const file = path.join(dataDir, 'token-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || path.join(process.cwd(), '.data'));
+  const timeZone = env.TIME_ZONE || 'Europe/Vilnius';
+  if (!isValidTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE "${timeZone}" is not a known time zone`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const demoSize = (env.DEMO_DATA || 'small') as DemoSize;
+  if (!['none', 'small', 'medium', 'large'].includes(demoSize)) {
+    throw new ConfigError('DEMO_DATA must be none, small, medium or large');
+  }
+  return {
+    port: intVar(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    dataDir,
+    tokenSecret: tokenSecret(env, dataDir),
+    tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60, 30 * 24 * 3600),
+    timeZone,
+    demoSize,
+    logLevel: env.LOG_LEVEL || 'info',
+    loginRateLimit: intVar(env, 'LOGIN_RATE_LIMIT', 60, 1, 100000),
+    webDir:
+      env.WEB_DIR === '' ? undefined : path.resolve(env.WEB_DIR || path.join(import.meta.dirname, '../../web/dist')),
+  };
+}
