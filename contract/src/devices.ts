@@ -9,18 +9,15 @@ export type DataLoadProc = Static<typeof DataLoadProc>;
 export const DEVICE_TYPE_IDS = [1, 2, 3, 4, 11] as const;
 export type DeviceTypeId = (typeof DEVICE_TYPE_IDS)[number];
 
-export const DeviceType = Type.Object(
-  {
-    Id: Type.Integer(),
-    DeviceTypeCode: Type.String(),
-    /** Lithuanian name (the old contract's only name). */
-    DeviceTypeName: Type.String(),
-    DeviceTypeNameEn: Type.String(),
-    DeviceCategoryCode: Type.String(),
-    DataLoadProc,
-  },
-  { $id: 'DeviceType' },
-);
+export const DeviceType = Type.Object({
+  Id: Type.Integer(),
+  DeviceTypeCode: Type.String(),
+  /** Lithuanian name (the old contract's only name). */
+  DeviceTypeName: Type.String(),
+  DeviceTypeNameEn: Type.String(),
+  DeviceCategoryCode: Type.String(),
+  DataLoadProc,
+});
 export type DeviceType = Static<typeof DeviceType>;
 
 /** Address columns shared by device and location rows. */
@@ -56,7 +53,7 @@ export const DeviceRowFields = {
   /** The device this one replaced. */
   Replaces: Nullable(Id),
 };
-export const DeviceRow = Type.Object(DeviceRowFields, { $id: 'DeviceRow' });
+export const DeviceRow = Type.Object(DeviceRowFields);
 export type DeviceRow = Static<typeof DeviceRow>;
 
 /** Why a readings row is flagged (danger style). */
@@ -75,29 +72,26 @@ const Num = Nullable(Type.Number());
  * One device over a period (DESIGN.md §4). Values carry full precision; the UI
  * shows 3 decimals. Only the fields of the type's computation are present.
  */
-export const ReadingRow = Type.Object(
-  {
-    ...DeviceRowFields,
-    TimeFrom: Nullable(Timestamp),
-    TimeTill: Nullable(Timestamp),
-    TimePointFrom: Nullable(Timestamp),
-    TimePointTill: Nullable(Timestamp),
-    Difference: Num,
-    FlatDifference: Num,
-    UnitsForHCAFrom: Type.Optional(Num),
-    UnitsForHCATill: Type.Optional(Num),
-    QradFrom: Type.Optional(Num),
-    QradTill: Type.Optional(Num),
-    DifferenceQrad: Type.Optional(Num),
-    FlatDifferenceQrad: Type.Optional(Num),
-    EnergyFrom: Type.Optional(Num),
-    EnergyTill: Type.Optional(Num),
-    VolumeFrom: Type.Optional(Num),
-    VolumeTill: Type.Optional(Num),
-    Flags: Type.Array(ReadingFlag),
-  },
-  { $id: 'ReadingRow' },
-);
+export const ReadingRow = Type.Object({
+  ...DeviceRowFields,
+  TimeFrom: Nullable(Timestamp),
+  TimeTill: Nullable(Timestamp),
+  TimePointFrom: Nullable(Timestamp),
+  TimePointTill: Nullable(Timestamp),
+  Difference: Num,
+  FlatDifference: Num,
+  UnitsForHCAFrom: Type.Optional(Num),
+  UnitsForHCATill: Type.Optional(Num),
+  QradFrom: Type.Optional(Num),
+  QradTill: Type.Optional(Num),
+  DifferenceQrad: Type.Optional(Num),
+  FlatDifferenceQrad: Type.Optional(Num),
+  EnergyFrom: Type.Optional(Num),
+  EnergyTill: Type.Optional(Num),
+  VolumeFrom: Type.Optional(Num),
+  VolumeTill: Type.Optional(Num),
+  Flags: Type.Array(ReadingFlag),
+});
 export type ReadingRow = Static<typeof ReadingRow>;
 
 const AddressQuery = {
@@ -169,14 +163,11 @@ export const getDevicesData = defineEndpoint({
   response: Type.Array(ReadingRow),
 });
 
-export const VisibleLocation = Type.Object(
-  {
-    VisibleLocationPath: Type.String(),
-    /** 0 for an area above building level: a heading, not selectable. */
-    VisibleLocationId: Type.Integer({ minimum: 0 }),
-  },
-  { $id: 'VisibleLocation' },
-);
+export const VisibleLocation = Type.Object({
+  VisibleLocationPath: Type.String(),
+  /** 0 for an area above building level: a heading, not selectable. */
+  VisibleLocationId: Type.Integer({ minimum: 0 }),
+});
 export type VisibleLocation = Static<typeof VisibleLocation>;
 
 export const userLocationRights = defineEndpoint({

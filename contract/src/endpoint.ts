@@ -5,13 +5,10 @@ export type Auth = 'none' | 'user' | 'collector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** The error body every non-2xx answer carries. `errors` lists the fields at fault on a 400. */
-export const ErrorBody = Type.Object(
-  {
-    message: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  },
-  { $id: 'ErrorBody' },
-);
+export const ErrorBody = Type.Object({
+  message: Type.String(),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /**

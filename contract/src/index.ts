@@ -3,4 +3,5 @@ export * from './devices.js';
 export * from './endpoint.js';
 export * from './limits.js';
 export * from './location-data.js';
+export * from './readings.js';
 export * from './users.js';

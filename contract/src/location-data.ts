@@ -4,22 +4,19 @@ import { AddressQuery } from './devices.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 
 /** A building in scope (spec.md §3 "Location row"). */
-export const LocationRow = Type.Object(
-  {
-    Id,
-    LocationId: Id,
-    Country: Type.String(),
-    County: Nullable(Type.String()),
-    Region: Nullable(Type.String()),
-    City: Nullable(Type.String()),
-    Street: Nullable(Type.String()),
-    Building: Nullable(Type.String()),
-    Flat: Nullable(Type.String()),
-    ObjectCode: Nullable(Type.String()),
-    ObjectName: Nullable(Type.String()),
-  },
-  { $id: 'LocationRow' },
-);
+export const LocationRow = Type.Object({
+  Id,
+  LocationId: Id,
+  Country: Type.String(),
+  County: Nullable(Type.String()),
+  Region: Nullable(Type.String()),
+  City: Nullable(Type.String()),
+  Street: Nullable(Type.String()),
+  Building: Nullable(Type.String()),
+  Flat: Nullable(Type.String()),
+  ObjectCode: Nullable(Type.String()),
+  ObjectName: Nullable(Type.String()),
+});
 export type LocationRow = Static<typeof LocationRow>;
 
 export const getAllObjects = defineEndpoint({
@@ -57,27 +54,24 @@ export const typeaheadEndpoints = {
 } as const;
 
 /** A flat in scope with its object and client (the "My objects" table, spec.md §3). */
-export const UserObjectRow = Type.Object(
-  {
-    LocationId: Id,
-    Flat: Nullable(Type.String()),
-    FlatOrder: Nullable(Type.Integer()),
-    Address: Type.String(),
-    ObjectCode: Nullable(Type.String()),
-    ObjectName: Nullable(Type.String()),
-    ObjectTypeCode: Nullable(Type.String()),
-    ObjectTypeName: Nullable(Type.String()),
-    ObjectCategoryCode: Nullable(Type.String()),
-    ObjectCategoryName: Nullable(Type.String()),
-    ClientCode: Nullable(Type.String()),
-    ClientName: Nullable(Type.String()),
-    ClientTypeCode: Nullable(Type.String()),
-    ClientTypeName: Nullable(Type.String()),
-    ClientCategoryCode: Nullable(Type.String()),
-    ClientCategoryName: Nullable(Type.String()),
-  },
-  { $id: 'UserObjectRow' },
-);
+export const UserObjectRow = Type.Object({
+  LocationId: Id,
+  Flat: Nullable(Type.String()),
+  FlatOrder: Nullable(Type.Integer()),
+  Address: Type.String(),
+  ObjectCode: Nullable(Type.String()),
+  ObjectName: Nullable(Type.String()),
+  ObjectTypeCode: Nullable(Type.String()),
+  ObjectTypeName: Nullable(Type.String()),
+  ObjectCategoryCode: Nullable(Type.String()),
+  ObjectCategoryName: Nullable(Type.String()),
+  ClientCode: Nullable(Type.String()),
+  ClientName: Nullable(Type.String()),
+  ClientTypeCode: Nullable(Type.String()),
+  ClientTypeName: Nullable(Type.String()),
+  ClientCategoryCode: Nullable(Type.String()),
+  ClientCategoryName: Nullable(Type.String()),
+});
 export type UserObjectRow = Static<typeof UserObjectRow>;
 
 export const getUserObjects = defineEndpoint({
@@ -90,4 +84,29 @@ export const getUserObjects = defineEndpoint({
   auth: 'user',
   querystring: Type.Object({ ...PageQuery, locationId: Type.Optional(Id), ...UserIdQuery }),
   response: Paged(UserObjectRow),
+});
+
+/** A node of the location tree. */
+export const TreeNode = Type.Object({
+  Id,
+  ParentId: Nullable(Id),
+  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  Name: Type.String(),
+  FlatOrder: Nullable(Type.Integer()),
+});
+export type TreeNode = Static<typeof TreeNode>;
+
+export const getLocationTree = defineEndpoint({
+  method: 'GET',
+  path: '/locationData/tree',
+  summary:
+    'The location tree in scope down to `maxLevel` (6 = buildings, 7 = flats), with the ancestors of granted ' +
+    'locations so that it has its roots. Group 1 sees everything.',
+  tags: ['locationData'],
+  auth: 'user',
+  querystring: Type.Object({
+    maxLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7 })),
+    ...UserIdQuery,
+  }),
+  response: Type.Array(TreeNode),
 });

@@ -10,42 +10,36 @@ const Contact = Type.Optional(Nullable(Type.String({ maxLength: 200 })));
 export const GroupIdSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 
 /** An account as the users screens show it (spec.md §3). Never carries the password hash. */
-export const User = Type.Object(
-  {
-    Id,
-    Username: Type.String(),
-    FirstName: Type.String(),
-    LastName: Type.String(),
-    GroupId: GroupIdSchema,
-    Email: Nullable(Type.String()),
-    Phone: Nullable(Type.String()),
-    Active: Type.Boolean(),
-    Added: Timestamp,
-    Updated: Timestamp,
-    /** The previous successful sign-in. */
-    SignedIn: Nullable(Timestamp),
-  },
-  { $id: 'User' },
-);
+export const User = Type.Object({
+  Id,
+  Username: Type.String(),
+  FirstName: Type.String(),
+  LastName: Type.String(),
+  GroupId: GroupIdSchema,
+  Email: Nullable(Type.String()),
+  Phone: Nullable(Type.String()),
+  Active: Type.Boolean(),
+  Added: Timestamp,
+  Updated: Timestamp,
+  /** The previous successful sign-in. */
+  SignedIn: Nullable(Timestamp),
+});
 export type User = Static<typeof User>;
 
 /** The login response: the account plus the bearer token. */
-export const UserSession = Type.Object(
-  {
-    Token: Type.String(),
-    /** When the token stops working. */
-    Expires: Timestamp,
-    Id,
-    Username: Type.String(),
-    FirstName: Type.String(),
-    LastName: Type.String(),
-    GroupId: GroupIdSchema,
-    Email: Nullable(Type.String()),
-    Phone: Nullable(Type.String()),
-    SignedIn: Nullable(Timestamp),
-  },
-  { $id: 'UserSession' },
-);
+export const UserSession = Type.Object({
+  Token: Type.String(),
+  /** When the token stops working. */
+  Expires: Timestamp,
+  Id,
+  Username: Type.String(),
+  FirstName: Type.String(),
+  LastName: Type.String(),
+  GroupId: GroupIdSchema,
+  Email: Nullable(Type.String()),
+  Phone: Nullable(Type.String()),
+  SignedIn: Nullable(Timestamp),
+});
 export type UserSession = Static<typeof UserSession>;
 
 export const authenticate = defineEndpoint({
@@ -142,4 +136,36 @@ export const getAllUsers = defineEndpoint({
   auth: 'user',
   querystring: Type.Object({ ...PageQuery, search: Type.Optional(Type.String({ maxLength: 100 })) }),
   response: Paged(User),
+});
+
+/** A location granted to a user: they see its whole subtree. */
+export const UserRight = Type.Object({
+  LocationId: Id,
+  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  /** Human-readable address of the location. */
+  Path: Type.String(),
+});
+export type UserRight = Static<typeof UserRight>;
+
+export const getUserRights = defineEndpoint({
+  method: 'GET',
+  path: '/users/:id/rights',
+  summary: "A user's granted locations: yourself, or anyone for groups 1 and 2.",
+  tags: ['users'],
+  auth: 'user',
+  params: IdParams,
+  response: Type.Array(UserRight),
+});
+
+export const setUserRights = defineEndpoint({
+  method: 'PUT',
+  path: '/users/:id/rights',
+  summary:
+    "Replace a user's granted locations (groups 1 and 2). Group 2 grants only inside its own scope " +
+    'and changes no group 1 account.',
+  tags: ['users'],
+  auth: 'user',
+  params: IdParams,
+  body: Type.Object({ locationIds: Type.Array(Id, { maxItems: 10000, uniqueItems: true }) }),
+  response: Type.Array(UserRight),
 });

@@ -1,0 +1,27 @@
+import type { ReadingFlag } from './devices.js';
+import { STALE_AFTER_DAYS } from './limits.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Why a readings row is suspicious (DESIGN.md §4): no end reading; an end reading
+ * more than 4 days older than the end of the period (capped at now, and at the
+ * removal of a device taken out inside the period); a negative difference.
+ * `periodEnd` is the end of the last day of the period in the provider's zone.
+ */
+export function readingFlags(
+  row: { TimeTill: string | null; Difference: number | null; RemovedAt: string | null },
+  periodEnd: Date,
+  now: Date,
+): ReadingFlag[] {
+  const flags: ReadingFlag[] = [];
+  if (row.TimeTill === null) {
+    flags.push('NO_READING');
+  } else {
+    let reference = Math.min(periodEnd.getTime(), now.getTime());
+    if (row.RemovedAt !== null) reference = Math.min(reference, Date.parse(row.RemovedAt));
+    if (Date.parse(row.TimeTill) < reference - STALE_AFTER_DAYS * DAY_MS) flags.push('STALE');
+  }
+  if (row.Difference !== null && row.Difference < 0) flags.push('NEGATIVE');
+  return flags;
+}

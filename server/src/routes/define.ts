@@ -1,0 +1,79 @@
+import {
+  type BodyOf,
+  type Endpoint,
+  ErrorBody,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@rodmenys/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/db.js';
+import type { Config } from '../env.js';
+import type { Caller } from '../services/auth/caller.js';
+
+/** What a handler gets: validated input, the caller, the database. */
+export interface Ctx<E extends Endpoint> {
+  params: ParamsOf<E>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
+  /** The signed-in user (endpoints with `auth: 'user'`). */
+  caller: Caller;
+  db: Db;
+  config: Config;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 429, 500] as const;
+
+/**
+ * Wires a contract endpoint into Fastify: its schemas validate the input and
+ * serialise the output (undeclared fields never leave), its `auth` picks the
+ * authenticator, and it appears in the OpenAPI document.
+ */
+export function defineRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (ctx: Ctx<E>) => Promise<ResponseOf<E>>,
+  options: { config?: Record<string, unknown> } = {},
+): void {
+  const status = endpoint.status ?? 200;
+  const response: Record<number, unknown> = {};
+  if (!endpoint.produces) response[status] = endpoint.response;
+  for (const code of ERROR_STATUSES) response[code] = ErrorBody;
+  const authenticate = app.authenticators[endpoint.auth];
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    config: options.config,
+    schema: {
+      summary: endpoint.summary,
+      tags: [...endpoint.tags],
+      ...(endpoint.auth === 'none'
+        ? {}
+        : { security: [{ [endpoint.auth === 'user' ? 'bearer' : 'collectorKey']: [] }] }),
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      response,
+    },
+    preHandler: (request) => authenticate(request),
+    handler: async (request, reply) => {
+      const result = await handler({
+        params: request.params as ParamsOf<E>,
+        query: request.query as QueryOf<E>,
+        body: request.body as BodyOf<E>,
+        get caller(): Caller {
+          if (!request.caller) throw new Error(`${endpoint.path} has no signed-in caller`);
+          return request.caller;
+        },
+        db: app.db,
+        config: app.config,
+        request,
+        reply,
+      });
+      if (reply.sent) return reply;
+      return reply.status(status).send(result);
+    },
+  });
+}

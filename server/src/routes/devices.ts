@@ -1,0 +1,53 @@
+import {
+  getDeviceDataByUserId,
+  getDevicesByLocationId,
+  getDevicesByParams,
+  getDevicesData,
+  getDeviceTypeLookUp,
+  userLocationRights,
+} from '@rodmenys/contract';
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../errors.js';
+import { isManager, scopeFor } from '../services/auth/caller.js';
+import { getDevicesData as computeDevicesData } from '../services/devices/devices-data.js';
+import {
+  listDevicesByAddress,
+  listDevicesByLocation,
+  listDevicesInScope,
+  listDeviceTypes,
+} from '../services/devices/list-devices.js';
+import { parseDayRange, parseIdList } from '../services/devices/period.js';
+import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
+import { defineRoute } from './define.js';
+
+export default async function devicesRoutes(app: FastifyInstance) {
+  // `locationParentId=1&locationParentId=2` is read as `1,2`.
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query && Array.isArray(query.locationParentId)) query.locationParentId = query.locationParentId.join(',');
+  });
+
+  defineRoute(app, getDeviceTypeLookUp, ({ db }) => listDeviceTypes(db));
+  defineRoute(app, getDeviceDataByUserId, async ({ caller, query, db }) =>
+    listDevicesInScope(db, await scopeFor(db, caller, query.userId)),
+  );
+  defineRoute(app, getDevicesByParams, async ({ caller, query, db }) =>
+    listDevicesByAddress(db, await scopeFor(db, caller, query.userId), query),
+  );
+  defineRoute(app, getDevicesByLocationId, async ({ caller, query, db }) =>
+    listDevicesByLocation(db, await scopeFor(db, caller, query.userId), query.locationId),
+  );
+  defineRoute(app, getDevicesData, async ({ caller, query, db, config }) =>
+    computeDevicesData(db, {
+      deviceTypeId: query.deviceTypeId,
+      range: parseDayRange(query.dateFrom, query.dateTill),
+      scope: await scopeFor(db, caller, query.userId),
+      parents: parseIdList(query.locationParentId),
+      timeZone: config.timeZone,
+    }),
+  );
+  defineRoute(app, userLocationRights, async ({ caller, params, db }) => {
+    if (params.userId !== caller.id && !isManager(caller)) throw forbidden('You may only read your own rights');
+    return listUserLocationRights(db, params.userId);
+  });
+}

@@ -1,0 +1,12 @@
+/** Escapes LIKE wildcards in user input (the default escape character is a backslash). */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A case-insensitive prefix pattern for `lower(col) LIKE $n` (uses the text_pattern_ops indexes). */
+export const prefixPattern = (s: string) => `${escapeLike(s.trim().toLowerCase())}%`;
+
+/**
+ * The scope test on a location alias: `$n` is the caller's scope (null = all).
+ * `path && scope` uses the GIN index on location.path.
+ */
+export const inScope = (alias: string, param: string) =>
+  `(${param}::int[] IS NULL OR ${alias}.path && ${param}::int[])`;
