@@ -1,0 +1,10 @@
+/** Permission checks of the web client, in one place (the server checks again). */
+
+import type { UserSession } from '@rodmenys/contract';
+import { canManageUsers } from '@rodmenys/contract';
+
+export { canManageUsers };
+
+/** Whether the signed-in user sees the Users screen and menu entry (groups 1 and 2). */
+export const canSeeUsers = (user: Pick<UserSession, 'GroupId'> | null): boolean =>
+  !!user && canManageUsers(user.GroupId);

@@ -1,0 +1,87 @@
+import type { BodyOf, Endpoint, ErrorBody, ParamsOf, QueryOf, ResponseOf } from '@rodmenys/contract';
+import { fillPath } from '@rodmenys/contract';
+import { clearSession, getSession } from '../storage';
+
+export const API_BASE = '/api';
+
+/** A failed call: the HTTP status (0 when the server could not be reached) and the server's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: ErrorBody['errors'] = undefined,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Part<K extends string, T> = T extends undefined ? { [P in K]?: undefined } : { [P in K]: T };
+/** What a call needs: path parameters, query and body exactly as the contract declares them. */
+export type CallArgs<E extends Endpoint> = Part<'params', ParamsOf<E>> &
+  Partial<Part<'query', QueryOf<E>>> &
+  Part<'body', BodyOf<E>> & {
+    signal?: AbortSignal;
+    /** Overrides the stored user's token (signing out after the user is already forgotten). */
+    token?: string;
+  };
+
+type QueryValue = string | number | boolean | null | undefined;
+
+function queryString(query: object | undefined): string {
+  if (!query) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query as Record<string, QueryValue>)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Calls an API endpoint declared in the contract with the stored bearer token. A 401 on an
+ * endpoint that needs a user clears the stored user (the route guard then shows /login).
+ */
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  // biome-ignore lint/complexity/noBannedTypes: "nothing required" is exactly the empty object type
+  ...[args]: {} extends CallArgs<E> ? [CallArgs<E>?] : [CallArgs<E>]
+): Promise<ResponseOf<E>> {
+  const a = (args ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: object;
+    body?: unknown;
+    signal?: AbortSignal;
+    token?: string;
+  };
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = a.token ?? getSession()?.Token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (a.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${fillPath(endpoint.path, a.params)}${queryString(a.query)}`, {
+      method: endpoint.method,
+      headers,
+      body: a.body === undefined ? undefined : JSON.stringify(a.body),
+      signal: a.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, error instanceof Error ? error.message : String(error));
+  }
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!response.ok) {
+    if (response.status === 401 && endpoint.auth === 'user') clearSession();
+    const body = (data ?? {}) as Partial<ErrorBody>;
+    throw new ApiError(response.status, body.message || response.statusText || `HTTP ${response.status}`, body.errors);
+  }
+  return data as ResponseOf<E>;
+}

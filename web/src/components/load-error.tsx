@@ -1,0 +1,38 @@
+import { Alert, Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/call';
+
+/** The translated text for a failed call: the server's message, or "cannot reach the server". */
+export function useErrorText() {
+  const { t } = useTranslation();
+  return (error: unknown): string => {
+    if (error instanceof ApiError) {
+      if (error.status === 0) return t('errors.network');
+      if (error.status === 403) return t('errors.forbidden');
+      if (error.status >= 500) return t('errors.server');
+      return error.message;
+    }
+    return t('errors.unknown');
+  };
+}
+
+/** A failed data load with a way to retry (DESIGN.md §6: it does not sign the user out). */
+export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  return (
+    <Alert
+      role="alert"
+      type="error"
+      showIcon
+      title={t('errors.loadFailed')}
+      description={errorText(error)}
+      action={
+        <Button size="small" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      }
+      style={{ marginBottom: 16 }}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { Card, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { AlertMessage } from '../alert';
+import { LanguageSelector } from '../language-selector';
+import './auth-layout.css';
+
+/** The frame of the sign-in and registration pages: brand, language selector, alert, form card. */
+export default function AuthLayout() {
+  const { t } = useTranslation();
+  return (
+    <main className="auth-page">
+      <div className="auth-box">
+        <div className="auth-top">
+          <Typography.Title level={2} className="auth-brand">
+            {t('app.name')}
+          </Typography.Title>
+          <LanguageSelector />
+        </div>
+        <Typography.Paragraph type="secondary">{t('app.tagline')}</Typography.Paragraph>
+        <AlertMessage />
+        <Card>
+          <Outlet />
+        </Card>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import lt from './lt.json';
+
+type Tree = { [key: string]: string | Tree };
+const entries = (tree: Tree, prefix = ''): [string, string][] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : entries(value, `${prefix}${key}.`),
+  );
+
+describe('translations', () => {
+  it('have the same keys in Lithuanian and English', () => {
+    expect(
+      entries(en)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(
+      entries(lt)
+        .map(([k]) => k)
+        .sort(),
+    );
+  });
+  it('have no empty texts and the same placeholders in both languages', () => {
+    const english = new Map(entries(en));
+    for (const [key, text] of entries(lt)) {
+      expect(text.trim(), key).not.toBe('');
+      const placeholders = (s: string) => [...s.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
+      expect(placeholders(english.get(key) ?? ''), key).toEqual(placeholders(text));
+    }
+  });
+});

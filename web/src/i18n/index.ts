@@ -1,0 +1,39 @@
+import type { Language } from '@rodmenys/contract';
+import dayjs from 'dayjs';
+import 'dayjs/locale/lt';
+import 'dayjs/locale/en';
+import i18n from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { getStoredLanguage, setStoredLanguage } from '../storage';
+import en from './en.json';
+import lt from './lt.json';
+
+export const resources = { lt: { translation: lt }, en: { translation: en } } as const;
+
+const initial = getStoredLanguage();
+dayjs.locale(initial);
+document.documentElement.lang = initial;
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: initial,
+  fallbackLng: 'lt',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+/** Switches the UI language, remembers it in the browser and makes dates and calendars follow. */
+export async function changeLanguage(language: Language): Promise<void> {
+  setStoredLanguage(language);
+  dayjs.locale(language);
+  document.documentElement.lang = language;
+  await i18n.changeLanguage(language);
+}
+
+/** The active language. */
+export function useLanguage(): Language {
+  const { i18n: instance } = useTranslation();
+  return instance.resolvedLanguage === 'en' ? 'en' : 'lt';
+}
+
+export default i18n;

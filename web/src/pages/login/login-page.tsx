@@ -1,0 +1,89 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { USERNAME_MAX_LENGTH } from '@rodmenys/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useAuthenticate } from '../../api/hooks';
+import { useAlert } from '../../components/alert';
+import { useErrorText } from '../../components/load-error';
+import { signOut } from '../../session';
+import { setSession } from '../../storage';
+
+interface LoginForm {
+  username: string;
+  password: string;
+}
+
+/** Sign-in (spec.md §2, §5). Opening it signs the current user out. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { setAlert } = useAlert();
+  const errorText = useErrorText();
+  const authenticate = useAuthenticate();
+  const [submitted, setSubmitted] = useState(false);
+
+  useEffect(() => {
+    void signOut(queryClient);
+  }, [queryClient]);
+
+  const onFinish = async (values: LoginForm) => {
+    setAlert(null);
+    try {
+      const user = await authenticate.mutateAsync({ body: values });
+      setSession(user);
+      navigate('/');
+    } catch (error) {
+      await signOut(queryClient);
+      setAlert({ type: 'danger', message: errorText(error) });
+    }
+  };
+
+  return (
+    <>
+      <Typography.Title level={4} className="page-title">
+        {t('login.title')}
+      </Typography.Title>
+      <Form<LoginForm>
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger={submitted ? 'onChange' : false}
+        onFinish={(values) => {
+          setSubmitted(true);
+          void onFinish(values);
+        }}
+        onFinishFailed={() => setSubmitted(true)}
+      >
+        <Form.Item
+          label={t('login.username')}
+          name="username"
+          rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
+        >
+          <Input prefix={<UserOutlined />} autoComplete="username" maxLength={USERNAME_MAX_LENGTH} autoFocus />
+        </Form.Item>
+        <Form.Item
+          label={t('login.password')}
+          name="password"
+          rules={[{ required: true, message: t('login.passwordRequired') }]}
+        >
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+        </Form.Item>
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={authenticate.isPending}
+          disabled={authenticate.isPending}
+        >
+          {t('login.submit')}
+        </Button>
+      </Form>
+      <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0, textAlign: 'center' }}>
+        {t('login.noAccount')} <Link to="/register">{t('login.register')}</Link>
+      </Typography.Paragraph>
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { Button, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** Unknown paths and the old client's template demo routes (DESIGN.md §6). */
+export default function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="404"
+      title={t('notFound.title')}
+      subTitle={t('notFound.text')}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('notFound.home')}</Button>
+        </Link>
+      }
+    />
+  );
+}

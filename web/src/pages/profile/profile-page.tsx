@@ -1,0 +1,175 @@
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@rodmenys/contract';
+import { App, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useUpdateUser, useUser } from '../../api/hooks';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { formatDateTime } from '../../format';
+import { useSession } from '../../session';
+import { setSession } from '../../storage';
+
+interface DetailsForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}
+interface PasswordForm {
+  currentPassword: string;
+  password: string;
+  confirm: string;
+}
+
+/** The signed-in user's own names, contacts and password. */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const session = useSession()!;
+  const user = useUser(session.Id);
+  const update = useUpdateUser();
+  const [passwordForm] = Form.useForm<PasswordForm>();
+
+  const saveDetails = async (values: DetailsForm) => {
+    try {
+      const saved = await update.mutateAsync({
+        params: { id: session.Id },
+        body: {
+          firstName: values.firstName.trim(),
+          lastName: values.lastName.trim(),
+          email: values.email?.trim() || null,
+          phone: values.phone?.trim() || null,
+        },
+      });
+      setSession({
+        ...session,
+        FirstName: saved.FirstName,
+        LastName: saved.LastName,
+        Email: saved.Email,
+        Phone: saved.Phone,
+      });
+      message.success(t('profile.saved'));
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+  const savePassword = async (values: PasswordForm) => {
+    try {
+      await update.mutateAsync({
+        params: { id: session.Id },
+        body: { currentPassword: values.currentPassword, password: values.password },
+      });
+      passwordForm.resetFields();
+      message.success(t('profile.passwordChanged'));
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  if (user.isError) return <LoadError error={user.error} onRetry={() => void user.refetch()} />;
+  if (!user.data) return <Skeleton active />;
+  const u = user.data;
+  return (
+    <>
+      <Typography.Title level={3} className="page-title">
+        {t('profile.title')}
+      </Typography.Title>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile.details')}>
+            <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
+              <Descriptions.Item label={t('users.username')}>{u.Username}</Descriptions.Item>
+              <Descriptions.Item label={t('users.group')}>{t(`groups.${u.GroupId}`)}</Descriptions.Item>
+              <Descriptions.Item label={t('users.added')}>{formatDateTime(u.Added)}</Descriptions.Item>
+            </Descriptions>
+            <Form<DetailsForm>
+              layout="vertical"
+              requiredMark={false}
+              initialValues={{
+                firstName: u.FirstName,
+                lastName: u.LastName,
+                email: u.Email ?? '',
+                phone: u.Phone ?? '',
+              }}
+              onFinish={(values) => void saveDetails(values)}
+            >
+              <Form.Item
+                label={t('register.firstName')}
+                name="firstName"
+                rules={[{ required: true, whitespace: true, message: t('register.firstNameRequired') }]}
+              >
+                <Input autoComplete="given-name" maxLength={NAME_MAX_LENGTH} />
+              </Form.Item>
+              <Form.Item
+                label={t('register.lastName')}
+                name="lastName"
+                rules={[{ required: true, whitespace: true, message: t('register.lastNameRequired') }]}
+              >
+                <Input autoComplete="family-name" maxLength={NAME_MAX_LENGTH} />
+              </Form.Item>
+              <Form.Item
+                label={t('users.email')}
+                name="email"
+                rules={[{ type: 'email', message: t('profile.emailInvalid') }]}
+              >
+                <Input type="email" autoComplete="email" maxLength={200} />
+              </Form.Item>
+              <Form.Item label={t('users.phone')} name="phone">
+                <Input type="tel" autoComplete="tel" maxLength={200} />
+              </Form.Item>
+              <Button type="primary" htmlType="submit" loading={update.isPending}>
+                {t('common.save')}
+              </Button>
+            </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile.changePassword')}>
+            <Form<PasswordForm>
+              form={passwordForm}
+              layout="vertical"
+              requiredMark={false}
+              onFinish={(values) => void savePassword(values)}
+            >
+              <Form.Item
+                label={t('profile.currentPassword')}
+                name="currentPassword"
+                rules={[{ required: true, message: t('profile.currentPasswordRequired') }]}
+              >
+                <Input.Password autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} />
+              </Form.Item>
+              <Form.Item
+                label={t('profile.newPassword')}
+                name="password"
+                rules={[
+                  { required: true, message: t('register.passwordRequired') },
+                  { min: PASSWORD_MIN_LENGTH, message: t('register.passwordMin', { count: PASSWORD_MIN_LENGTH }) },
+                ]}
+              >
+                <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />
+              </Form.Item>
+              <Form.Item
+                label={t('profile.confirmPassword')}
+                name="confirm"
+                dependencies={['password']}
+                rules={[
+                  { required: true, message: t('profile.confirmRequired') },
+                  ({ getFieldValue }) => ({
+                    validator: (_, value) =>
+                      !value || getFieldValue('password') === value
+                        ? Promise.resolve()
+                        : Promise.reject(new Error(t('profile.passwordsDiffer'))),
+                  }),
+                ]}
+              >
+                <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />
+              </Form.Item>
+              <Button type="primary" htmlType="submit" loading={update.isPending}>
+                {t('profile.changePassword')}
+              </Button>
+            </Form>
+          </Card>
+        </Col>
+      </Row>
+    </>
+  );
+}

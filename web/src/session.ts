@@ -1,0 +1,27 @@
+import { logout } from '@rodmenys/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { call } from './api/call';
+import { clearSession, getChosenObject, getSession, subscribeStorage } from './storage';
+
+/** The signed-in user (re-renders on sign-in, sign-out and a 401). */
+export const useSession = () => useSyncExternalStore(subscribeStorage, getSession);
+
+/** The object chosen on "My objects", or null. */
+export const useChosenObject = () => useSyncExternalStore(subscribeStorage, getChosenObject);
+
+/**
+ * Signs out: forgets the user and the chosen object, drops every cached answer so that the
+ * next user sees nothing of this one, and tells the server (the token stops working).
+ */
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  const token = getSession()?.Token;
+  clearSession();
+  queryClient.clear();
+  if (!token) return;
+  try {
+    await call(logout, { token });
+  } catch {
+    // The token may already be invalid: signing out locally is what matters.
+  }
+}
