@@ -62,7 +62,8 @@ export async function openPglite(dir: string | undefined, timeZone: string): Pro
   const mutex = new Mutex();
   const run = async <R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     const r = await pg.query<R>(sql, params as unknown[] | undefined);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    // affectedRows is 0 for a SELECT: count the rows of anything that returns rows.
+    return { rows: r.rows, rowCount: r.fields.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
   };
   const direct: Tx = { query: run, exec: async (sql) => void (await pg.exec(sql)) };
   return {

@@ -1,5 +1,7 @@
 import { type DataLoadProc, type ReadingRow, readingFlags } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { badRequest, notFound } from '../../errors.js';
+import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { inScope } from '../sql.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from './device-row.js';
 import type { DayRange } from './period.js';
@@ -37,6 +39,14 @@ type Row = Omit<ReadingRow, 'Difference' | 'FlatDifference' | 'Flags'> & {
  * or forward probe of the (device_id, ts) primary key: never a scan of the period.
  */
 export async function getDevicesData(db: Queryable, input: DevicesDataInput): Promise<ReadingRow[]> {
+  const { rows: checks } = await db.query<{ type_known: boolean; parents_seen: number }>(
+    `WITH ${ANCESTORS_CTE('$2')}
+     SELECT EXISTS (SELECT 1 FROM device_type WHERE id = $1) AS type_known,
+            (SELECT count(*)::int FROM location l WHERE l.id = ANY($3::int[]) AND ${isVisible('l', '$2')}) AS parents_seen`,
+    [input.deviceTypeId, input.scope, input.parents ?? []],
+  );
+  if (!checks[0]!.type_known) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
+  if (input.parents && checks[0]!.parents_seen < input.parents.length) throw notFound('Location not found');
   const { rows: bounds } = await db.query<{ f: Date; t: Date }>(
     `SELECT ($1::date::timestamp AT TIME ZONE $3) AS f, (($2::date + 1)::timestamp AT TIME ZONE $3) AS t`,
     [input.range.from, input.range.till, input.timeZone],
