@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
@@ -7,6 +8,8 @@ import { ConfigError, loadConfig } from './env.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
 async function main() {
+  // Settings may come from a .env file in the working folder (see .env.example).
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const started = Date.now();
   const db: Db = await openDb(config);
