@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { type Db, Mutex, type QueryResult, type Tx } from './db.js';
+import { assertCopyFromStdin, type CsvChunks, type Db, Mutex, type QueryResult, type Tx } from './db.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -43,6 +43,39 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** How much CSV one PGlite COPY takes at most: the chunk is held in memory twice (string, blob). */
+export const PGLITE_COPY_CHUNK_CHARS = 50 * 1024 * 1024;
+
+/**
+ * COPY into PGlite: it has no COPY FROM STDIN, so the rows go in as a blob read from
+ * the virtual file `/dev/blob`, one COPY per ~50 MB so that memory stays bounded.
+ * The caller holds the mutex and the transaction.
+ */
+export async function pgliteCopyIn(
+  pg: PGlite,
+  sql: string,
+  rows: CsvChunks,
+  chunkChars = PGLITE_COPY_CHUNK_CHARS,
+): Promise<void> {
+  assertCopyFromStdin(sql);
+  const fromBlob = sql.replace(/\sFROM\s+STDIN\b/i, " FROM '/dev/blob'");
+  let parts: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const blob = new Blob(parts);
+    parts = [];
+    size = 0;
+    await pg.query(fromBlob, [], { blob });
+  };
+  for await (const chunk of rows) {
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= chunkChars) await flush();
+  }
+  await flush();
+}
+
 /**
  * Embedded PostgreSQL (PGlite). It is one session shared by every request, so a
  * mutex is held from the start of a transaction to its end: no other request's
@@ -65,22 +98,29 @@ export async function openPglite(dir: string | undefined, timeZone: string): Pro
     // affectedRows is 0 for a SELECT: count the rows of anything that returns rows.
     return { rows: r.rows, rowCount: r.fields.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
   };
-  const direct: Tx = { query: run, exec: async (sql) => void (await pg.exec(sql)) };
+  const direct: Tx = {
+    query: run,
+    exec: async (sql) => void (await pg.exec(sql)),
+    copyIn: (sql, rows) => pgliteCopyIn(pg, sql, rows),
+  };
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    mutex.run(async () => {
+      await pg.exec('BEGIN');
+      try {
+        const result = await fn(direct);
+        await pg.exec('COMMIT');
+        return result;
+      } catch (err) {
+        await pg.exec('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    });
   return {
     kind: 'pglite',
     query: (sql, params) => mutex.run(() => run(sql, params)),
-    transaction: (fn) =>
-      mutex.run(async () => {
-        await pg.exec('BEGIN');
-        try {
-          const result = await fn(direct);
-          await pg.exec('COMMIT');
-          return result;
-        } catch (err) {
-          await pg.exec('ROLLBACK').catch(() => {});
-          throw err;
-        }
-      }),
+    transaction,
+    // Several COPYs in one transaction: all rows or none, as one COPY on a server.
+    copyIn: (sql, rows) => transaction((tx) => tx.copyIn(sql, rows)),
     exec: (sql) => mutex.run(async () => void (await pg.exec(sql))),
     async close() {
       await mutex.run(() => pg.close());

@@ -1,9 +1,18 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult, Tx } from './db.js';
+import { from as copyFrom } from 'pg-copy-streams';
+import { assertCopyFromStdin, type CsvChunks, type Db, type Queryable, type QueryResult, type Tx } from './db.js';
 
 // numeric and bigint arrive as exact strings; keep them so (the SQL casts what
 // the API needs). int8 counts (count(*)) are parsed: they never exceed 2^53 here.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** COPY … FROM STDIN on one client, fed from the chunks with back-pressure. One statement: all rows or none. */
+async function copyInto(client: pg.PoolClient, sql: string, rows: CsvChunks): Promise<void> {
+  assertCopyFromStdin(sql);
+  await pipeline(Readable.from(rows), client.query(copyFrom(sql)));
+}
 
 /** A PostgreSQL server through a pool; every session runs in the provider's time zone. */
 export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
@@ -28,7 +37,11 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const tx: Tx = { ...wrap(client), exec: async (sql) => void (await client.query(sql)) };
+        const tx: Tx = {
+          ...wrap(client),
+          exec: async (sql) => void (await client.query(sql)),
+          copyIn: (sql, rows) => copyInto(client, sql, rows),
+        };
         const result = await fn(tx);
         await client.query('COMMIT');
         return result;
@@ -41,6 +54,19 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
     },
     async exec(sql) {
       await pool.query(sql);
+    },
+    async copyIn(sql, rows) {
+      const client = await pool.connect();
+      let failed: unknown;
+      try {
+        await copyInto(client, sql, rows);
+      } catch (err) {
+        failed = err;
+        throw err;
+      } finally {
+        // A COPY stopped half-way may leave the connection unusable: do not pool it again.
+        client.release(failed instanceof Error ? failed : undefined);
+      }
     },
     async close() {
       await pool.end();
