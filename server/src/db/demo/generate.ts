@@ -33,7 +33,7 @@ export interface DemoCounts {
 }
 
 export const DEMO_SIZES: Readonly<Record<DemoSize, DemoCounts>> = {
-  small: { buildings: 10, flatsPerBuilding: [6, 14], months: 13, intervalHours: 8 },
+  small: { buildings: 8, flatsPerBuilding: [5, 12], months: 13, intervalHours: 8 },
   medium: { buildings: 100, flatsPerBuilding: [6, 14], months: 13, intervalHours: 6 },
   // For benchmarks: ~11,000 devices, hourly, ~3 months = 20+ million readings.
   large: { buildings: 150, flatsPerBuilding: [10, 20], months: 3, intervalHours: 1 },
@@ -79,6 +79,21 @@ export interface DemoSummary {
   accounts: readonly DemoAccount[];
   password: string;
   ms: number;
+}
+
+/** The summary and the demo accounts, as the CLI and the server print them. */
+export function formatDemoSummary(s: DemoSummary): string {
+  const types = Object.entries(s.devicesByType)
+    .map(([type, n]) => `type ${type}: ${n}`)
+    .join(', ');
+  return [
+    `Demo data "${s.size}" (seed ${s.seed}) in ${(s.ms / 1000).toFixed(1)} s:`,
+    `  ${s.buildings} buildings, ${s.flats} flats, ${s.clients} clients, ${s.locations} locations`,
+    `  ${s.devices} devices (${types})`,
+    `  ${s.readings} readings every ${s.intervalHours} h from ${s.from} to ${s.until}`,
+    `Demo accounts (password for all: ${s.password}):`,
+    ...s.accounts.map((a) => `  ${a.username.padEnd(9)} group ${a.groupId}  ${a.firstName} ${a.lastName}`),
+  ].join('\n');
 }
 
 export class DemoSeedError extends Error {}
@@ -250,7 +265,17 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
   }
   if (!manager || !casesIn) throw new DemoSeedError('The demo needs at least one building');
   const area = locations.find((l) => l.id === manager.path[2])!;
-  return { locations, clients, objects, devices, buildings: counts.buildings, flats, managerBuilding: manager, area, casesIn };
+  return {
+    locations,
+    clients,
+    objects,
+    devices,
+    buildings: counts.buildings,
+    flats,
+    managerBuilding: manager,
+    area,
+    casesIn,
+  };
 }
 
 /** One CSV field: empty = NULL; quoted when it holds a separator, a quote or a line break. */
@@ -359,7 +384,8 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
   const hashes = await Promise.all(DEMO_ACCOUNTS.map(() => hashPassword(DEMO_PASSWORD)));
   return db.transaction(async (tx) => {
     const used = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM location');
-    if (used.rows[0]!.n > 0) throw new DemoSeedError('The database already has locations: demo data goes only into an empty one');
+    if (used.rows[0]!.n > 0)
+      throw new DemoSeedError('The database already has locations: demo data goes only into an empty one');
     const { rows: idRows } = await tx.query<IdStart>(
       `SELECT (SELECT coalesce(max(id), 0) FROM location)::int AS location, (SELECT coalesce(max(id), 0) FROM client)::int AS client,
               (SELECT coalesce(max(id), 0) FROM object)::int AS object, (SELECT coalesce(max(id), 0) FROM device)::int AS device`,

@@ -22,7 +22,8 @@ export interface Timeline {
 
 // Water use by hour of day (local time ~ UTC+2), normalised to a mean of 1 below.
 const HOURLY_WATER = [
-  0.2, 0.1, 0.1, 0.1, 0.2, 0.5, 1.4, 2.0, 1.6, 1.0, 0.8, 0.9, 1.1, 1.0, 0.8, 0.8, 1.0, 1.3, 1.7, 1.9, 1.7, 1.4, 0.9, 0.5,
+  0.2, 0.1, 0.1, 0.1, 0.2, 0.5, 1.4, 2.0, 1.6, 1.0, 0.8, 0.9, 1.1, 1.0, 0.8, 0.8, 1.0, 1.3, 1.7, 1.9, 1.7, 1.4, 0.9,
+  0.5,
 ];
 const HOURLY_MEAN = HOURLY_WATER.reduce((a, b) => a + b, 0) / 24;
 
