@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db.js';
+import { migrate } from '../migrate.js';
+import { openPglite } from '../pglite.js';
+import { type DemoCases, readDemoCases } from './cases.js';
+import { seedDemo } from './generate.js';
+import { topUpDemo } from './top-up.js';
+
+const SEEDED = new Date('2026-11-20T10:00:00Z');
+const LATER = new Date('2026-11-23T17:30:00Z');
+const DAY = 86_400_000;
+
+let db: Db;
+let cases: DemoCases;
+
+beforeAll(async () => {
+  db = await openPglite(undefined, 'Europe/Vilnius');
+  await migrate(db);
+  await seedDemo(db, {
+    size: { buildings: 2, flatsPerBuilding: 8, months: 1, intervalHours: 6 },
+    seed: 3,
+    now: SEEDED,
+  });
+  cases = (await readDemoCases(db))!;
+}, 120_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading')).rows[0]!.n;
+const latest = async (deviceId: number) =>
+  (await db.query<{ ts: Date | null }>('SELECT max(ts) AS ts FROM reading WHERE device_id = $1', [deviceId])).rows[0]!
+    .ts;
+
+describe('topUpDemo', () => {
+  it('does nothing when no reading is due yet', async () => {
+    const before = await count();
+    expect(await topUpDemo(db, SEEDED)).toBe(0);
+    expect(await topUpDemo(db, new Date(SEEDED.getTime() - DAY))).toBe(0);
+    expect(await count()).toBe(before);
+  });
+
+  it('adds the readings up to a later now, continuing every series, and keeps the special cases', async () => {
+    const before = await count();
+    const [devices] = (
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE NOT id = ANY($1)', [
+        [cases.silent.deviceId, ...cases.neverReported.deviceIds],
+      ])
+    ).rows;
+    const added = await topUpDemo(db, LATER);
+    // 3 days 7.5 hours at 4 readings a day, give or take one per device at either end.
+    expect(added).toBeGreaterThanOrEqual(devices!.n * 12);
+    expect(added).toBeLessThanOrEqual(devices!.n * 15);
+    expect(await count()).toBe(before + added);
+
+    const { rows: stale } = await db.query<{ id: number }>(
+      `SELECT d.id FROM device d WHERE NOT EXISTS
+         (SELECT 1 FROM reading r WHERE r.device_id = d.id AND r.ts > $1::timestamptz - interval '7 hours')`,
+      [LATER.toISOString()],
+    );
+    expect(stale.map((d) => d.id).sort()).toEqual([cases.silent.deviceId, ...cases.neverReported.deviceIds].sort());
+    expect((await latest(cases.gap.deviceId))!.getTime()).toBeLessThanOrEqual(LATER.getTime());
+    expect((await latest(cases.silent.deviceId))!.getTime()).toBeLessThanOrEqual(SEEDED.getTime() - 10 * DAY);
+    for (const id of cases.neverReported.deviceIds) expect(await latest(id)).toBeNull();
+
+    const { rows: drops } = await db.query<{ device_id: number }>(
+      `SELECT device_id FROM (SELECT device_id, value < lag(value) OVER (PARTITION BY device_id ORDER BY ts) AS drop
+       FROM reading) x WHERE drop`,
+    );
+    expect(drops.map((d) => d.device_id)).toEqual([cases.reset.deviceId]);
+    const { rows: meta } = await db.query<{ value: string }>(
+      "SELECT value FROM app_meta WHERE key = 'demo.generated_until'",
+    );
+    expect(meta[0]?.value).toBe(LATER.toISOString());
+  });
+
+  it('is idempotent: the same now again adds nothing', async () => {
+    const before = await count();
+    expect(await topUpDemo(db, LATER)).toBe(0);
+    expect(await count()).toBe(before);
+  });
+
+  it('leaves a database without demo data alone', async () => {
+    const plain = await openPglite(undefined, 'Europe/Vilnius');
+    try {
+      await migrate(plain);
+      expect(await topUpDemo(plain, LATER)).toBe(0);
+      expect(await readDemoCases(plain)).toBeUndefined();
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
+});
