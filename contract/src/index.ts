@@ -1,3 +1,4 @@
+export * from './column-sets.js';
 export * from './common.js';
 export * from './devices.js';
 export * from './endpoint.js';

@@ -1,0 +1,97 @@
+import type { DataLoadProc, ReadingRow } from './devices.js';
+import { Group } from './limits.js';
+
+/** How a readings column is shown and exported: text, a number (3 decimals) or a date with time. */
+export type ColumnKind = 'text' | 'number' | 'datetime';
+
+export type ReadingColumnKey = Exclude<keyof ReadingRow, 'Flags'>;
+
+export interface ReadingColumn {
+  key: ReadingColumnKey;
+  kind: ColumnKind;
+  /**
+   * Shown until the user hides it. Reference columns (city, object, client, counter) and the
+   * optional time-point pair (the devices' own clock) start hidden and can be switched on.
+   */
+  visible: boolean;
+  /** The time-point pair, TimePointFrom/TimePointTill. */
+  timePoint?: true;
+}
+
+const text = (key: ReadingColumnKey, visible = true): ReadingColumn => ({ key, kind: 'text', visible });
+const num = (key: ReadingColumnKey): ReadingColumn => ({ key, kind: 'number', visible: true });
+const time = (key: ReadingColumnKey): ReadingColumn => ({ key, kind: 'datetime', visible: true });
+const timePoint = (key: ReadingColumnKey): ReadingColumn => ({
+  key,
+  kind: 'datetime',
+  visible: false,
+  timePoint: true,
+});
+
+/** The value columns of each set (DESIGN.md §4): what is read at the start, at the end, and the totals. */
+interface ValueSet {
+  from: ReadingColumnKey[];
+  till: ReadingColumnKey[];
+  totals: ReadingColumnKey[];
+}
+
+function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSet {
+  switch (typeId) {
+    case 1:
+      // FlatDifference is hidden for allocators; administrators also see Qrad.
+      return isAdmin
+        ? {
+            from: ['UnitsForHCAFrom', 'QradFrom'],
+            till: ['UnitsForHCATill', 'QradTill'],
+            totals: ['Difference', 'DifferenceQrad', 'FlatDifferenceQrad'],
+          }
+        : { from: ['UnitsForHCAFrom'], till: ['UnitsForHCATill'], totals: ['Difference'] };
+    case 2:
+      return {
+        from: ['EnergyFrom'],
+        till: ['EnergyTill'],
+        totals: isAdmin ? ['Difference', 'FlatDifference'] : ['Difference'],
+      };
+    case 3:
+    case 4:
+      return { from: ['VolumeFrom'], till: ['VolumeTill'], totals: ['Difference', 'FlatDifference'] };
+    case 11:
+      return { from: ['EnergyFrom'], till: ['EnergyTill'], totals: ['Difference'] };
+    default:
+      // A type added later: the plain set of its computation.
+      return proc === 'allocator'
+        ? { from: ['UnitsForHCAFrom'], till: ['UnitsForHCATill'], totals: ['Difference'] }
+        : proc === 'energy'
+          ? { from: ['EnergyFrom'], till: ['EnergyTill'], totals: ['Difference'] }
+          : { from: ['VolumeFrom'], till: ['VolumeTill'], totals: ['Difference'] };
+  }
+}
+
+/**
+ * The columns of the readings table and its export for a device type and the
+ * viewer's group (DESIGN.md §4): the device and its place, then the start
+ * reading (time, optional time point, values), the end reading, and the
+ * differences. A building heat meter (type 11) has no flat or client columns.
+ */
+export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc }, groupId: number): ReadingColumn[] {
+  const values = valueSet(type.Id, type.DataLoadProc, groupId === Group.Admin);
+  const isBuildingDevice = type.Id === 11;
+  return [
+    text('City', false),
+    text('Street'),
+    text('Building'),
+    ...(isBuildingDevice ? [] : [text('Flat')]),
+    text('ObjectCode', false),
+    ...(isBuildingDevice ? [] : [text('ClientCode', false)]),
+    text('DeviceCode'),
+    text('CounterCode', false),
+    text('DeviceDescription'),
+    time('TimeFrom'),
+    timePoint('TimePointFrom'),
+    ...values.from.map(num),
+    time('TimeTill'),
+    timePoint('TimePointTill'),
+    ...values.till.map(num),
+    ...values.totals.map(num),
+  ];
+}
