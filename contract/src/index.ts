@@ -1,5 +1,6 @@
 export * from './column-sets.js';
 export * from './common.js';
+export * from './device-data.js';
 export * from './devices.js';
 export * from './endpoint.js';
 export * from './limits.js';

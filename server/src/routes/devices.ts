@@ -1,14 +1,17 @@
 import {
   getDeviceDataByUserId,
+  getDeviceHistory,
   getDevicesByLocationId,
   getDevicesByParams,
   getDevicesData,
   getDeviceTypeLookUp,
+  getDeviceTypesInSelection,
   userLocationRights,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../errors.js';
+import { badRequest, forbidden } from '../errors.js';
 import { isManager, scopeFor } from '../services/auth/caller.js';
+import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
 import { getDevicesData as computeDevicesData } from '../services/devices/devices-data.js';
 import {
   listDevicesByAddress,
@@ -17,6 +20,7 @@ import {
   listDeviceTypes,
 } from '../services/devices/list-devices.js';
 import { parseDayRange, parseIdList } from '../services/devices/period.js';
+import { listTypesInSelection } from '../services/devices/types-in-selection.js';
 import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
 import { defineRoute } from './define.js';
 
@@ -43,6 +47,25 @@ export default async function devicesRoutes(app: FastifyInstance) {
       range: parseDayRange(query.dateFrom, query.dateTill),
       scope: await scopeFor(db, caller, query.userId),
       parents: parseIdList(query.locationParentId),
+      timeZone: config.timeZone,
+    }),
+  );
+  defineRoute(app, getDeviceTypesInSelection, async ({ caller, query, db, config }) => {
+    if ((query.dateFrom === undefined) !== (query.dateTill === undefined)) {
+      throw badRequest('dateFrom and dateTill go together', query.dateFrom === undefined ? 'dateFrom' : 'dateTill');
+    }
+    return listTypesInSelection(db, {
+      scope: await scopeFor(db, caller, query.userId),
+      parents: parseIdList(query.locationParentId),
+      range: query.dateFrom && query.dateTill ? parseDayRange(query.dateFrom, query.dateTill) : null,
+      timeZone: config.timeZone,
+    });
+  });
+  defineRoute(app, getDeviceHistory, async ({ caller, params, query, db, config }) =>
+    computeDeviceHistory(db, {
+      deviceId: params.id,
+      range: parseDayRange(query.dateFrom, query.dateTill),
+      scope: await scopeFor(db, caller, query.userId),
       timeZone: config.timeZone,
     }),
   );

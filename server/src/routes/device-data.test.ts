@@ -1,0 +1,278 @@
+import type { DeviceHistory, DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { buildTestApp, call } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+
+// The device data screen's own endpoints: the types found in a selection and a
+// device's history chart. Europe/Vilnius is UTC+2 in winter and UTC+3 in summer
+// (2025: forward on 30 March, back on 26 October).
+let db: Db;
+let app: FastifyInstance;
+const loc: Record<string, number> = {};
+const dev: Record<string, number> = {};
+const users: Record<string, Awaited<ReturnType<typeof createUser>>> = {};
+
+const HOUR = 3_600_000;
+/** Hourly readings from 2024-12-31 12:00 UTC to 2026-01-01 12:00 UTC, +0.25 per hour. */
+const hourly = (): [string, number][] => {
+  const start = Date.UTC(2024, 11, 31, 12);
+  const out: [string, number][] = [];
+  for (let t = start, v = 1000; t <= Date.UTC(2026, 0, 1, 12); t += HOUR, v += 0.25) {
+    out.push([new Date(t).toISOString(), v]);
+  }
+  return out;
+};
+
+beforeAll(async () => {
+  db = await createTestDb();
+  app = await buildTestApp(db);
+  const v12 = address('Vilnius', 'Gedimino pr.', '12');
+  loc.V12 = (await createPath(db, v12)).at(-1)!;
+  loc.V12f1 = (await createPath(db, [...v12, '1'], 1)).at(-1)!;
+  loc.V12f2 = (await createPath(db, [...v12, '2'], 2)).at(-1)!;
+  const k3 = address('Kaunas', 'Laisvės al.', '3');
+  loc.K3 = (await createPath(db, k3)).at(-1)!;
+  loc.K3f1 = (await createPath(db, [...k3, '1'], 1)).at(-1)!;
+
+  dev.hourly = await createDevice(db, { typeId: 1, locationId: loc.V12f1, code: 'HCA-HOURLY', ratingFactor: 2 });
+  await addReadings(db, dev.hourly, hourly());
+  dev.hca2 = await createDevice(db, { typeId: 1, locationId: loc.V12f2, code: 'HCA-2', ratingFactor: 1 });
+  dev.late = await createDevice(db, { typeId: 3, locationId: loc.V12f1, code: 'CWM-LATE' });
+  await addReadings(db, dev.late, [
+    ['2025-06-10T10:00:00+03:00', 5],
+    ['2025-06-10T20:00:00+03:00', 5.5],
+    ['2025-06-12T09:00:00+03:00', 7.25],
+  ]);
+  dev.hwm = await createDevice(db, { typeId: 4, locationId: loc.V12f2, code: 'HWM-1' });
+  dev.removed = await createDevice(db, {
+    typeId: 4,
+    locationId: loc.V12f1,
+    code: 'HWM-OLD',
+    installedAt: '2020-01-01T00:00:00+02:00',
+    removedAt: '2025-03-01T12:00:00+02:00',
+  });
+  dev.future = await createDevice(db, {
+    typeId: 2,
+    locationId: loc.V12f1,
+    code: 'HM-FUTURE',
+    installedAt: '2025-09-01T00:00:00+03:00',
+  });
+  dev.building = await createDevice(db, { typeId: 11, locationId: loc.V12, code: 'BHM-1' });
+  dev.kaunas = await createDevice(db, { typeId: 3, locationId: loc.K3f1, code: 'CWM-K3' });
+
+  users.none = await createUser(app, { groupId: 3 });
+  users.v12 = await createUser(app, { groupId: 3, rights: [loc.V12] });
+  users.adminK3 = await createUser(app, { groupId: 2, rights: [loc.K3] });
+  users.adminAll = await createUser(app, { groupId: 2, rights: [loc.V12, loc.K3] });
+  users.operator = await createUser(app, { groupId: 1 });
+});
+
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+const counts = (body: DeviceTypeInSelection[]) => Object.fromEntries(body.map((t) => [t.Id, t.DeviceCount]));
+
+describe(`GET /api/devices/typesInSelection (${dbKind()})`, () => {
+  const url = '/api/devices/typesInSelection';
+
+  it('lists the types in the caller scope with counts of devices not removed', async () => {
+    const res = await call(app, 'GET', url, { token: users.v12!.token });
+    expect(res.status).toBe(200);
+    expect(counts(res.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
+    const hca = res.body.find((t: DeviceTypeInSelection) => t.Id === 1);
+    expect(hca).toEqual({
+      Id: 1,
+      DeviceTypeCode: 'HCA',
+      DeviceTypeName: 'Šilumos daliklis',
+      DeviceTypeNameEn: 'Heat cost allocator',
+      DeviceCategoryCode: 'HEAT',
+      DataLoadProc: 'allocator',
+      DeviceCount: 2,
+    });
+  });
+
+  it('narrows to the selected subtrees, one or several', async () => {
+    const token = users.v12!.token;
+    const flat1 = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1}`, { token });
+    expect(counts(flat1.body)).toEqual({ 1: 1, 2: 1, 3: 1 });
+    const both = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1},${loc.V12f2}`, { token });
+    expect(counts(both.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1 });
+    const repeated = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1}&locationParentId=${loc.V12f2}`, {
+      token,
+    });
+    expect(repeated.body).toEqual(both.body);
+  });
+
+  it('with a period counts the devices present in it', async () => {
+    const token = users.v12!.token;
+    const feb = await call(app, 'GET', `${url}?dateFrom=2025-02-01 00:00:00&dateTill=2025-02-28 23:59:59`, { token });
+    expect(counts(feb.body)).toEqual({ 1: 2, 3: 1, 4: 2, 11: 1 });
+    const autumn = await call(app, 'GET', `${url}?dateFrom=2025-09-01&dateTill=2025-09-30`, { token });
+    expect(counts(autumn.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
+  });
+
+  it('reveals nothing outside the scope', async () => {
+    const outside = await call(app, 'GET', `${url}?locationParentId=${loc.K3}`, { token: users.v12!.token });
+    expect(outside.status).toBe(200);
+    expect(outside.body).toEqual([]);
+    const none = await call(app, 'GET', url, { token: users.none!.token });
+    expect(none.body).toEqual([]);
+    const admin = await call(app, 'GET', url, { token: users.adminK3!.token });
+    expect(counts(admin.body)).toEqual({ 3: 1 });
+    const operator = await call(app, 'GET', url, { token: users.operator!.token });
+    expect(counts(operator.body)).toEqual({ 1: 2, 2: 1, 3: 2, 4: 1, 11: 1 });
+  });
+
+  it('applies the userId rule', async () => {
+    const other = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.none!.token });
+    expect(other.status).toBe(403);
+    const own = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.v12!.token });
+    expect(own.status).toBe(200);
+    // An administrator acting for another user sees the intersection of both scopes.
+    const asUser = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.adminAll!.token });
+    expect(counts(asUser.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
+    const disjoint = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.adminK3!.token });
+    expect(disjoint.body).toEqual([]);
+  });
+
+  it('answers 401 without a token and 400 on bad input', async () => {
+    expect((await call(app, 'GET', url)).status).toBe(401);
+    const token = users.v12!.token;
+    for (const query of [
+      'locationParentId=abc',
+      'locationParentId=1,,2',
+      'dateFrom=2025-02-01',
+      'dateTill=2025-02-01',
+      'dateFrom=2025-02-30&dateTill=2025-03-01',
+      'dateFrom=2025-03-01&dateTill=2025-02-01',
+      'userId=0',
+    ]) {
+      const res = await call(app, 'GET', `${url}?${query}`, { token });
+      expect(res.status, query).toBe(400);
+      expect(typeof res.body.message, query).toBe('string');
+    }
+  });
+});
+
+describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
+  const url = (id: number, from: string, till: string) =>
+    `/api/devices/${id}/history?dateFrom=${from}&dateTill=${till}`;
+  const history = async (id: number, from: string, till: string, token = users.operator!.token) => {
+    const res = await call(app, 'GET', url(id, from, till), { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as DeviceHistory;
+  };
+
+  it('a year of hourly readings becomes one point per day that adds up to GetDevicesData', async () => {
+    const h = await history(dev.hourly!, '2025-01-01 00:00:00', '2025-12-31 23:59:59');
+    expect(h).toMatchObject({ DeviceId: dev.hourly, DeviceTypeId: 1, DeviceCode: 'HCA-HOURLY', Bucket: 'day' });
+    expect(h.Points).toHaveLength(365);
+    // The start is the reading exactly at 2025-01-01 00:00 local (22:00 UTC, the 35th hour).
+    expect(h.Start).toEqual({ Time: '2025-01-01T00:00:00+02:00', Value: 1002.5 });
+    expect(h.Points[0]).toEqual({
+      Time: '2025-01-01T00:00:00+02:00',
+      Value: 1002.5 + 23 * 0.25,
+      Consumption: 23 * 0.25,
+      FirstReadingTime: '2025-01-01T01:00:00+02:00',
+      LastReadingTime: '2025-01-01T23:00:00+02:00',
+      Readings: 23,
+    });
+    const day = (d: string) => h.Points.find((p) => p.Time.startsWith(d))!;
+    expect(day('2025-03-30').Readings).toBe(23); // spring forward
+    expect(day('2025-10-26').Readings).toBe(25); // fall back
+    expect(day('2025-07-01')).toMatchObject({ Time: '2025-07-01T00:00:00+03:00', Consumption: 6, Readings: 24 });
+    expect(h.Points.reduce((n, p) => n + p.Readings, 0)).toBe(8759);
+
+    const data = await call(
+      app,
+      'GET',
+      `/api/devices/GetDevicesData?deviceTypeId=1&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
+      { token: users.operator!.token },
+    );
+    const row = (data.body as ReadingRow[]).find((r) => r.DeviceId === dev.hourly)!;
+    const total = h.Points.reduce((s, p) => s + p.Consumption, 0);
+    expect(total).toBeCloseTo(row.Difference!, 6);
+    expect(h.Points.at(-1)!.Value).toBe(row.UnitsForHCATill);
+    expect(h.Points.at(-1)!.LastReadingTime).toBe(row.TimeTill);
+  });
+
+  it('short periods are hourly; long ones weekly, then monthly', async () => {
+    const short = await history(dev.hourly!, '2025-03-01', '2025-03-03');
+    expect(short.Bucket).toBe('hour');
+    expect(short.Points).toHaveLength(3 * 24 - 1);
+    expect(short.Points[0]).toMatchObject({ Time: '2025-03-01T01:00:00+02:00', Consumption: 0.25, Readings: 1 });
+    const twoYears = await history(dev.hourly!, '2024-06-01', '2026-05-31');
+    expect(twoYears.Bucket).toBe('week');
+    expect(twoYears.Points.length).toBeLessThanOrEqual(60);
+    const tenYears = await history(dev.hourly!, '2020-01-01', '2029-12-31');
+    expect(tenYears.Bucket).toBe('month');
+    expect(tenYears.Points).toHaveLength(14); // 2024-12 … 2026-01
+    expect(tenYears.Start).toBeNull();
+    // No reading before the period: the first point counts from the earliest reading inside it.
+    expect(tenYears.Points[0]!.Consumption).toBe(tenYears.Points[0]!.Value - 1000);
+  });
+
+  it('without a start reading the first point counts from the first reading; empty periods are empty', async () => {
+    const h = await history(dev.late!, '2025-06-01', '2025-06-30');
+    expect(h.Start).toBeNull();
+    expect(h.Points.map((p) => [p.Time.slice(0, 10), p.Value, p.Consumption, p.Readings])).toEqual([
+      ['2025-06-10', 5.5, 0.5, 2],
+      ['2025-06-12', 7.25, 1.75, 1],
+    ]);
+    const after = await history(dev.late!, '2025-07-01', '2025-07-31');
+    expect(after.Start).toEqual({ Time: '2025-06-12T09:00:00+03:00', Value: 7.25 });
+    expect(after.Points).toEqual([]);
+    const silent = await history(dev.hca2!, '2025-07-01', '2025-07-31');
+    expect(silent).toMatchObject({ Start: null, Points: [] });
+  });
+
+  it('is scoped by rights: 404 outside the scope, 403 for another userId, 401 anonymous', async () => {
+    const cases: [string, number, number][] = [
+      ['none', dev.late!, 404],
+      ['v12', dev.late!, 200],
+      ['v12', dev.building!, 200],
+      ['v12', dev.kaunas!, 404],
+      ['adminK3', dev.kaunas!, 200],
+      ['adminK3', dev.late!, 404],
+      ['adminAll', dev.late!, 200],
+      ['operator', dev.kaunas!, 200],
+      ['operator', 999_999, 404],
+    ];
+    for (const [user, id, status] of cases) {
+      const res = await call(app, 'GET', url(id, '2025-06-01', '2025-06-30'), { token: users[user]!.token });
+      expect(res.status, `${user} ${id}`).toBe(status);
+    }
+    expect((await call(app, 'GET', url(dev.late!, '2025-06-01', '2025-06-30'))).status).toBe(401);
+    const other = await call(app, 'GET', `${url(dev.late!, '2025-06-01', '2025-06-30')}&userId=${users.operator!.id}`, {
+      token: users.v12!.token,
+    });
+    expect(other.status).toBe(403);
+    // An administrator acting for a user without rights there sees nothing.
+    const narrowed = await call(app, 'GET', `${url(dev.late!, '2025-06-01', '2025-06-30')}&userId=${users.none!.id}`, {
+      token: users.adminAll!.token,
+    });
+    expect(narrowed.status).toBe(404);
+  });
+
+  it('answers 400 on bad input', async () => {
+    const token = users.operator!.token;
+    for (const path of [
+      `/api/devices/abc/history?dateFrom=2025-01-01&dateTill=2025-01-02`,
+      `/api/devices/0/history?dateFrom=2025-01-01&dateTill=2025-01-02`,
+      `/api/devices/${dev.late}/history?dateFrom=2025-01-01`,
+      `/api/devices/${dev.late}/history?dateFrom=2025-13-01&dateTill=2025-12-02`,
+      `/api/devices/${dev.late}/history?dateFrom=2025-02-01&dateTill=2025-01-01`,
+      `/api/devices/${dev.late}/history?dateFrom=yesterday&dateTill=2025-01-01`,
+      `/api/devices/${dev.late}/history?dateFrom=1900-01-01&dateTill=2025-01-01`,
+    ]) {
+      const res = await call(app, 'GET', path, { token });
+      expect(res.status, path).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    }
+  });
+});
