@@ -5,6 +5,9 @@ import { assertCopyFromStdin, type CsvChunks, type Db, Mutex, type QueryResult, 
 
 export class DataDirLockedError extends Error {}
 
+/** Lock files this process holds: a second open of one folder here is refused too. */
+const heldHere = new Set<string>();
+
 /**
  * PGlite keeps no lock on its folder and two processes on one folder lose rows
  * silently (DESIGN.md §8), so we hold a lock file with our pid. A lock left by a
@@ -12,13 +15,20 @@ export class DataDirLockedError extends Error {}
  */
 function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'rodmenys.lock');
+  const file = path.resolve(dir, 'rodmenys.lock');
+  if (heldHere.has(file)) {
+    throw new DataDirLockedError(`The database folder ${dir} is already open in this process.`);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return () => rmSync(file, { force: true });
+      heldHere.add(file);
+      return () => {
+        heldHere.delete(file);
+        rmSync(file, { force: true });
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8'));
