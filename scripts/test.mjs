@@ -40,7 +40,7 @@ function reporting(name, script) {
   }
   if (/\bplaywright\s+test\b/.test(script)) {
     return {
-      args: ['--', '--reporter=list,json'],
+      args: ['--', '--reporter=list,json', '--pass-with-no-tests'],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
       count: () => {
         const { stats } = readJson(file);
@@ -139,7 +139,7 @@ const width = Math.max(...results.map((r) => r.name.length));
 console.log('\n── summary ──');
 for (const r of results) {
   const mark = { passed: '✔', failed: '✘', SKIPPED: '!', 'not run': '-' }[r.status];
-  const parts = [r.status];
+  const parts = r.status === 'passed' ? [] : [r.status];
   if (r.counts) {
     total.passed += r.counts.passed;
     total.failed += r.counts.failed;
