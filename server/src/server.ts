@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
+import { isDemoDatabase } from './db/demo/cases.js';
+import { formatDemoAccounts, formatDemoSummary, seedDemo } from './db/demo/generate.js';
+import { topUpDemo } from './db/demo/top-up.js';
 import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
-import { ConfigError, loadConfig } from './env.js';
+import { type Config, ConfigError, loadConfig } from './env.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
 async function main() {
@@ -13,6 +16,7 @@ async function main() {
   const config = loadConfig();
   const started = Date.now();
   const db: Db = await openDb(config);
+  const demo = await prepareDemo(db, config);
   const app: FastifyInstance = await buildApp({ config, db, logger: { level: config.logLevel } });
   let closing = false;
   const close = async (signal: string) => {
@@ -30,9 +34,31 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const where = config.databaseUrl ? 'PostgreSQL server' : `embedded PostgreSQL in ${config.dataDir}`;
+  if (demo) console.log(`\n${demo}`);
   console.log(
     `\nRodmenys is running at http://${host}:${port}/  (API docs: /api/docs; database: ${where}; ready in ${Date.now() - started} ms)\n`,
   );
+}
+
+/**
+ * The embedded database is seeded with demo data on its first start (a PostgreSQL
+ * server only by `npm run db:seed`); a demo database gets readings up to now on
+ * every start. Returns the text that names the demo accounts, if any.
+ */
+async function prepareDemo(db: Db, config: Config): Promise<string | undefined> {
+  if (!config.databaseUrl && config.demoSize !== 'none') {
+    const { rows } = await db.query<{ empty: boolean }>(
+      'SELECT NOT EXISTS (SELECT 1 FROM location) AND NOT EXISTS (SELECT 1 FROM app_user) AS empty',
+    );
+    if (rows[0]!.empty) {
+      console.log(`First start: creating demo data (${config.demoSize})…`);
+      return formatDemoSummary(await seedDemo(db, { size: config.demoSize }));
+    }
+  }
+  if (!(await isDemoDatabase(db))) return undefined;
+  const added = await topUpDemo(db);
+  return `Demo database${added ? ` (${added} new readings up to now)` : ''}.
+${formatDemoAccounts()}`;
 }
 
 main().catch((err) => {

@@ -91,8 +91,15 @@ export function formatDemoSummary(s: DemoSummary): string {
     `  ${s.buildings} buildings, ${s.flats} flats, ${s.clients} clients, ${s.locations} locations`,
     `  ${s.devices} devices (${types})`,
     `  ${s.readings} readings every ${s.intervalHours} h from ${s.from} to ${s.until}`,
-    `Demo accounts (password for all: ${s.password}):`,
-    ...s.accounts.map((a) => `  ${a.username.padEnd(9)} group ${a.groupId}  ${a.firstName} ${a.lastName}`),
+    formatDemoAccounts(s.accounts, s.password),
+  ].join('\n');
+}
+
+/** The demo accounts, one a line, as the server prints them at every start of a demo database. */
+export function formatDemoAccounts(accounts: readonly DemoAccount[] = DEMO_ACCOUNTS, password = DEMO_PASSWORD): string {
+  return [
+    `Demo accounts (password for all: ${password}):`,
+    ...accounts.map((a) => `  ${a.username.padEnd(9)} group ${a.groupId}  ${a.firstName} ${a.lastName}`),
   ].join('\n');
 }
 
