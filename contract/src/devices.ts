@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
+import { Day, DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const DataLoadProc = Type.Union([Type.Literal('allocator'), Type.Literal('energy'), Type.Literal('volume')]);
@@ -52,6 +52,8 @@ export const DeviceRowFields = {
   ReplacedBy: Nullable(Id),
   /** The device this one replaced. */
   Replaces: Nullable(Id),
+  /** When the device last reported (its latest telegram or reading). */
+  LastSeen: Nullable(Timestamp),
 };
 export const DeviceRow = Type.Object(DeviceRowFields);
 export type DeviceRow = Static<typeof DeviceRow>;
@@ -91,6 +93,11 @@ export const ReadingRow = Type.Object({
   VolumeFrom: Type.Optional(Num),
   VolumeTill: Type.Optional(Num),
   Flags: Type.Array(ReadingFlag),
+  /** The status flags of the device's latest telegram (POWER_LOW, TAMPER, LEAK…); empty when OK. */
+  StatusFlags: Type.Array(Type.String()),
+  /** The latest set-day (billing date) and the value the meter kept for it. */
+  SetDate: Nullable(Day),
+  SetValue: Num,
 });
 export type ReadingRow = Static<typeof ReadingRow>;
 

@@ -28,6 +28,8 @@ export interface Endpoint {
   /** Success body; `status` defaults to 200. */
   response: TSchema;
   status?: 200 | 201 | 204;
+  /** Content types of the request body when it is not (only) JSON; the body then arrives as text. */
+  consumes?: readonly string[];
   /** Content type of the success body when it is not JSON (a file download). */
   produces?: string;
 }

@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './device-data.js';
 export * from './devices.js';
 export * from './endpoint.js';
+export * from './ingest.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './readings.js';

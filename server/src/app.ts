@@ -7,6 +7,7 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import web from './plugins/web.js';
 import devicesRoutes from './routes/devices.js';
+import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
 import usersRoutes from './routes/users.js';
 
@@ -44,6 +45,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(locationDataRoutes);
+      await api.register(ingestRoutes);
     },
     { prefix: '/api' },
   );

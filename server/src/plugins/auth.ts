@@ -4,11 +4,14 @@ import fp from 'fastify-plugin';
 import { unauthorized } from '../errors.js';
 import { type Caller, loadCaller } from '../services/auth/caller.js';
 import { readToken } from '../services/auth/tokens.js';
+import { findCollectorKey } from '../services/ingest/collector-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by the `user` authenticator. */
     caller?: Caller;
+    /** The collector key a request came with; set by the `collector` authenticator. */
+    collector?: { id: number; name: string };
   }
   interface FastifyInstance {
     /** Checks a request for an endpoint's `auth` kind; throws 401 when it fails. */
@@ -22,9 +25,10 @@ function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Derives the caller from the bearer token on every call (DESIGN.md §3). */
+/** Derives the caller from the bearer token (or the collector from its key) on every call (DESIGN.md §3). */
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
+  app.decorateRequest('collector', undefined);
   app.decorate('authenticators', {
     none: async () => {},
     user: async (request: FastifyRequest) => {
@@ -35,8 +39,13 @@ export default fp(async function auth(app: FastifyInstance) {
       if (!caller) throw unauthorized('Your session has ended; sign in again');
       request.caller = caller;
     },
-    collector: async () => {
-      throw unauthorized('Collector keys are not accepted yet');
+    collector: async (request: FastifyRequest) => {
+      const header = request.headers['x-collector-key'];
+      const key = (typeof header === 'string' ? header.trim() : undefined) || bearer(request);
+      if (!key) throw unauthorized('Send a collector key: Authorization: Bearer <key> or X-Collector-Key');
+      const found = await findCollectorKey(app.db, key);
+      if (!found) throw unauthorized('Unknown or revoked collector key');
+      request.collector = found;
     },
   });
 });

@@ -81,6 +81,7 @@ export async function getDevicesData(db: Queryable, input: DevicesDataInput): Pr
      SELECT ${DEVICE_COLUMNS},
             iso(r.from_ts) AS "TimeFrom", iso(r.till_ts) AS "TimeTill",
             iso(r.from_mts) AS "TimePointFrom", iso(r.till_mts) AS "TimePointTill",
+            coalesce(ds.flags, '{}') AS "StatusFlags", ds.set_date::text AS "SetDate", ds.set_value::float8 AS "SetValue",
             r.from_v::float8 AS from_v, r.till_v::float8 AS till_v, (r.till_v - r.from_v)::float8 AS diff,
             (r.from_v * r.rating_factor)::float8 AS from_q, (r.till_v * r.rating_factor)::float8 AS till_q,
             ((r.till_v - r.from_v) * r.rating_factor)::float8 AS diff_q,

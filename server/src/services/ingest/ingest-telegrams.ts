@@ -1,0 +1,224 @@
+import type { DataLoadProc, IngestResult, Rejected } from '@rodmenys/contract';
+import type { Db, Queryable } from '../../db/db.js';
+import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
+
+interface Device {
+  id: number;
+  kind: DataLoadProc;
+}
+
+/** A telegram of a known device, ready to store. */
+interface Row extends Mapped {
+  deviceId: number;
+  ts: string;
+  raw: string;
+}
+
+/** The devices with these serial numbers (a wmbusmeters meter id is the device's serial number). */
+export async function findDevices(db: Queryable, serials: string[]): Promise<Map<string, Device>> {
+  const { rows } = await db.query<{ device_code: string; id: number; kind: DataLoadProc }>(
+    `SELECT d.device_code, d.id, t.data_load_proc AS kind
+       FROM device d JOIN device_type t ON t.id = d.device_type_id
+      WHERE d.device_code = ANY($1::text[])`,
+    [serials],
+  );
+  return new Map(rows.map((r) => [r.device_code, { id: r.id, kind: r.kind }]));
+}
+
+/**
+ * Takes in a collector request: telegrams of known devices are stored (raw JSON,
+ * flags, set-day; a reading when they carry a value), those of unknown meters go
+ * to the unmatched inbox, unusable ones are listed with their reason. One
+ * transaction: the answer comes after COMMIT, so what it reports as stored is
+ * durable. Idempotent on (device, reception time).
+ */
+export async function ingestTelegrams(db: Db, items: TelegramItem[], now = new Date()): Promise<IngestResult> {
+  await adoptMatchedMeters(db, now);
+  return db.transaction((tx) => storeItems(tx, items, now));
+}
+
+async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Promise<IngestResult> {
+  const rejected: Rejected[] = [];
+  const reject = (item: TelegramItem, reason: string) =>
+    rejected.push({
+      Position: item.position,
+      MeterId: typeof item.json.id === 'string' ? item.json.id.slice(0, 64) : null,
+      Reason: reason,
+    });
+  const telegrams: Telegram[] = [];
+  for (const item of items) {
+    const t = readTelegram(item, now);
+    if (typeof t === 'string') reject(item, t);
+    else telegrams.push(t);
+  }
+  const devices = await findDevices(tx, [...new Set(telegrams.map((t) => t.meterId))]);
+  const rows: Row[] = [];
+  const unmatched: Telegram[] = [];
+  for (const t of telegrams) {
+    const device = devices.get(t.meterId);
+    if (!device) {
+      unmatched.push(t);
+      continue;
+    }
+    const mapped = mapTelegram(t.json, device.kind);
+    if (typeof mapped === 'string') reject(t, mapped);
+    else rows.push({ ...mapped, deviceId: device.id, ts: t.ts, raw: t.raw });
+  }
+  // One lock order for every writer, so that concurrent batches never deadlock.
+  rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  unmatched.sort((a, b) => (a.meterId < b.meterId ? -1 : a.meterId > b.meterId ? 1 : a.ts < b.ts ? -1 : 1));
+  const { stored, readings } = await storeTelegrams(tx, rows);
+  await updateDeviceStatus(tx, rows);
+  await keepUnmatched(tx, unmatched);
+  rejected.sort((a, b) => a.Position - b.Position);
+  return {
+    Received: items.length,
+    Stored: stored,
+    Readings: readings,
+    Duplicates: rows.length - stored,
+    Unmatched: unmatched.length,
+    Rejected: rejected,
+  };
+}
+
+/** One statement per batch: the new telegrams, and a reading for each that carries a value. */
+async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: number; readings: number }> {
+  if (rows.length === 0) return { stored: 0, readings: 0 };
+  const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $4::numeric[], $5::text[],
+                            $6::date[], $7::numeric[], $8::json[])
+         AS t(device_id, ts, meter_ts, value, flags, set_date, set_value, raw)
+     ), stored AS (
+       INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
+       SELECT device_id, ts, string_to_array(flags, ' '), set_date, set_value, raw FROM input
+       ON CONFLICT DO NOTHING
+       RETURNING device_id, ts
+     ), readings AS (
+       INSERT INTO reading (device_id, ts, meter_ts, value)
+       SELECT i.device_id, i.ts, i.meter_ts, i.value FROM input i JOIN stored s USING (device_id, ts)
+        WHERE i.value IS NOT NULL
+       ON CONFLICT DO NOTHING
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM readings)::int AS readings`,
+    [
+      rows.map((r) => r.deviceId),
+      rows.map((r) => r.ts),
+      rows.map((r) => r.meterTs),
+      rows.map((r) => r.value),
+      rows.map((r) => r.flags.join(' ')),
+      rows.map((r) => r.setDate),
+      rows.map((r) => r.setValue),
+      rows.map((r) => r.raw),
+    ],
+  );
+  return counts[0]!;
+}
+
+/**
+ * The small per-device summary the readings screen joins: when it last
+ * reported, the flags of its latest telegram, its latest set-day value. Batches
+ * may arrive out of order: nothing newer is overwritten by something older.
+ */
+async function updateDeviceStatus(tx: Queryable, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `WITH input AS (
+       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::text[], $4::date[], $5::numeric[])
+         AS t(device_id, ts, flags, set_date, set_value)
+     ), latest AS (
+       SELECT DISTINCT ON (device_id) device_id, ts, flags FROM input ORDER BY device_id, ts DESC
+     ), set_day AS (
+       SELECT DISTINCT ON (device_id) device_id, set_date, set_value FROM input
+        WHERE set_date IS NOT NULL ORDER BY device_id, set_date DESC, ts DESC
+     )
+     INSERT INTO device_status AS s (device_id, last_seen, telegram_ts, flags, set_date, set_value)
+     SELECT l.device_id, l.ts, l.ts, string_to_array(l.flags, ' '), d.set_date, d.set_value
+       FROM latest l LEFT JOIN set_day d USING (device_id)
+      ORDER BY l.device_id
+     ON CONFLICT (device_id) DO UPDATE SET
+       last_seen = greatest(s.last_seen, excluded.last_seen),
+       telegram_ts = greatest(s.telegram_ts, excluded.telegram_ts),
+       flags = CASE WHEN excluded.telegram_ts >= coalesce(s.telegram_ts, '-infinity') THEN excluded.flags ELSE s.flags END,
+       set_value = CASE WHEN excluded.set_date >= coalesce(s.set_date, '-infinity') THEN excluded.set_value
+                        ELSE s.set_value END,
+       set_date = greatest(s.set_date, excluded.set_date)`,
+    [
+      rows.map((r) => r.deviceId),
+      rows.map((r) => r.ts),
+      rows.map((r) => r.flags.join(' ')),
+      rows.map((r) => r.setDate),
+      rows.map((r) => r.setValue),
+    ],
+  );
+}
+
+/** Telegrams of unknown meters: kept (idempotently) with a per-meter summary for the inbox. */
+async function keepUnmatched(tx: Queryable, telegrams: Telegram[]): Promise<void> {
+  if (telegrams.length === 0) return;
+  await tx.query(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::json[]) AS t(meter_id, ts, driver, raw)
+     ), kept AS (
+       INSERT INTO unmatched_telegram (meter_id, ts, raw) SELECT meter_id, ts, raw FROM input
+       ON CONFLICT DO NOTHING
+       RETURNING meter_id, ts
+     ), per_meter AS (
+       SELECT meter_id, min(ts) AS first_seen, count(*)::int AS n FROM kept GROUP BY meter_id
+     ), latest AS (
+       SELECT DISTINCT ON (meter_id) meter_id, ts, driver, raw FROM input ORDER BY meter_id, ts DESC
+     )
+     INSERT INTO unmatched_meter AS u (meter_id, driver, first_seen, last_seen, telegram_count, last_json)
+     SELECT p.meter_id, l.driver, p.first_seen, l.ts, p.n, l.raw::text::jsonb
+       FROM per_meter p JOIN latest l USING (meter_id)
+      ORDER BY p.meter_id
+     ON CONFLICT (meter_id) DO UPDATE SET
+       driver = coalesce(excluded.driver, u.driver),
+       first_seen = least(u.first_seen, excluded.first_seen),
+       last_seen = greatest(u.last_seen, excluded.last_seen),
+       telegram_count = u.telegram_count + excluded.telegram_count,
+       last_json = CASE WHEN excluded.last_seen >= u.last_seen THEN excluded.last_json ELSE u.last_json END`,
+    [
+      telegrams.map((t) => t.meterId),
+      telegrams.map((t) => t.ts),
+      telegrams.map((t) => t.driver),
+      telegrams.map((t) => t.raw),
+    ],
+  );
+}
+
+/**
+ * Takes in the kept telegrams of unmatched meters for which a device with that
+ * serial number now exists, and empties their inbox entries. Runs before every
+ * collector request and inbox listing, so a new device's history arrives with
+ * the next request.
+ */
+export async function adoptMatchedMeters(db: Db, now = new Date()): Promise<number> {
+  const { rows: found } = await db.query<{ meter_id: string }>(
+    'SELECT u.meter_id FROM unmatched_meter u JOIN device d ON d.device_code = u.meter_id',
+  );
+  if (found.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    // Concurrent requests: one adopts, the others skip those meters.
+    const { rows: locked } = await tx.query<{ meter_id: string }>(
+      'SELECT meter_id FROM unmatched_meter WHERE meter_id = ANY($1::text[]) ORDER BY meter_id FOR UPDATE SKIP LOCKED',
+      [found.map((r) => r.meter_id)],
+    );
+    const ids = locked.map((r) => r.meter_id);
+    if (ids.length === 0) return 0;
+    const { rows: kept } = await tx.query<{ raw: string }>(
+      'SELECT raw::text AS raw FROM unmatched_telegram WHERE meter_id = ANY($1::text[]) ORDER BY meter_id, ts',
+      [ids],
+    );
+    const items = kept.map((k, i) => ({
+      position: i + 1,
+      json: JSON.parse(k.raw) as Record<string, unknown>,
+      raw: k.raw,
+    }));
+    await storeItems(tx, items, now);
+    await tx.query('DELETE FROM unmatched_telegram WHERE meter_id = ANY($1::text[])', [ids]);
+    await tx.query('DELETE FROM unmatched_meter WHERE meter_id = ANY($1::text[])', [ids]);
+    return ids.length;
+  });
+}

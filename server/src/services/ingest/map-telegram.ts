@@ -1,0 +1,114 @@
+import type { DataLoadProc } from '@rodmenys/contract';
+import { FIELDS, METER_CLOCK_FIELDS, NO_DATE_FROM_YEAR, NO_FLAG, SENTINEL_NUMBERS, STATUS_FIELDS } from './drivers.js';
+import { jsonDecimal, parseReceptionTime, parseTime } from './values.js';
+
+/** One telegram of a request: where it was, the decoded object, its JSON text. */
+export interface TelegramItem {
+  position: number;
+  json: Record<string, unknown>;
+  raw: string;
+}
+
+/** A telegram whose meter id and reception time are usable. */
+export interface Telegram extends TelegramItem {
+  meterId: string;
+  driver: string | null;
+  /** Reception time (wmbusmeters' `timestamp`), as text for timestamptz. */
+  ts: string;
+}
+
+/** What a telegram means for its device, as text for numeric/timestamptz/date columns. */
+export interface Mapped {
+  value: string | null;
+  meterTs: string | null;
+  flags: string[];
+  setDate: string | null;
+  setValue: string | null;
+}
+
+const METER_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
+
+/** Checks a telegram's meter id and reception time; a string is the reason it cannot be taken. */
+export function readTelegram(item: TelegramItem, now: Date): Telegram | string {
+  const { id, timestamp, meter } = item.json;
+  if (typeof id !== 'string' || !METER_ID.test(id)) {
+    return id === undefined ? 'id is missing' : 'id must be a string of up to 64 letters and digits';
+  }
+  if (typeof timestamp !== 'string') {
+    return timestamp === undefined ? 'timestamp is missing' : 'timestamp must be a string';
+  }
+  const ts = parseReceptionTime(timestamp, now);
+  if (typeof ts === 'string') return `timestamp ${ts}`;
+  return { ...item, meterId: id, driver: typeof meter === 'string' ? meter : null, ts: ts.text };
+}
+
+/** No value: null, "", or the M-Bus sentinel. */
+const isEmpty = (v: unknown) => v === null || v === '' || SENTINEL_NUMBERS.has(String(v));
+
+/** A field's decimal: null when absent or a sentinel, an Error when it is of a wrong type. */
+function decimalField(json: Record<string, unknown>, field: string): string | null | Error {
+  const v = json[field];
+  if (v === undefined || isEmpty(v)) return null;
+  return jsonDecimal(v) ?? new Error(`${field} must be a number`);
+}
+
+/** A field's date or date-time: null when absent, not a real date (2000-00-00) or a "no date" (2127-…). */
+function timeField(json: Record<string, unknown>, field: string) {
+  const v = json[field];
+  if (typeof v !== 'string') return null;
+  const t = parseTime(v);
+  return t && t.year < NO_DATE_FROM_YEAR ? t : null;
+}
+
+/**
+ * Reads a telegram for a device of the given value kind (drivers.ts): its value,
+ * the meter's clock, the status flags and the set-day pair. A string is the
+ * reason the telegram cannot be taken (a field of a wrong type).
+ */
+export function mapTelegram(json: Record<string, unknown>, kind: DataLoadProc): Mapped | string {
+  const fields = FIELDS[kind];
+  let value: string | null = null;
+  for (const field of fields.value) {
+    const v = decimalField(json, field);
+    if (v instanceof Error) return v.message;
+    if (v !== null) {
+      value = v;
+      break;
+    }
+  }
+  let setDate: string | null = null;
+  let setValue: string | null = null;
+  for (const [dateField, valueField] of fields.setDay) {
+    const v = decimalField(json, valueField);
+    if (v instanceof Error) return v.message;
+    const date = timeField(json, dateField);
+    if (v !== null && date) {
+      setDate = date.day;
+      setValue = v;
+      break;
+    }
+  }
+  let meterTs: string | null = null;
+  for (const field of METER_CLOCK_FIELDS) {
+    const t = timeField(json, field);
+    if (t) {
+      meterTs = t.text;
+      break;
+    }
+  }
+  return { value, meterTs, flags: statusFlags(json), setDate, setValue };
+}
+
+/** "POWER_LOW TAMPER" and "meter_blocked,underflow" become [POWER_LOW, TAMPER, METER_BLOCKED, UNDERFLOW]; "OK" none. */
+export function statusFlags(json: Record<string, unknown>): string[] {
+  const flags = new Set<string>();
+  for (const field of STATUS_FIELDS) {
+    const v = json[field];
+    if (typeof v !== 'string') continue;
+    for (const word of v.split(/[\s,]+/)) {
+      const flag = word.toUpperCase();
+      if (!NO_FLAG.has(flag)) flags.add(flag);
+    }
+  }
+  return [...flags];
+}

@@ -1,0 +1,62 @@
+/**
+ * Exact decimals and ISO times as collectors send them. Values stay text all the
+ * way into PostgreSQL's numeric and timestamptz (no float drift); what these
+ * functions accept, PostgreSQL is sure to accept too.
+ */
+
+const DECIMAL = /^[+-]?\d{1,15}(?:[.,]\d{1,12})?$/;
+
+/** A decimal written with a point or a comma ("12,5"), as numeric text; undefined when it is not one. */
+export function parseDecimal(text: string): string | undefined {
+  const t = text.trim();
+  return DECIMAL.test(t) ? t.replace(',', '.') : undefined;
+}
+
+/** A JSON number (or numeric string) as numeric text; undefined when it is neither. */
+export function jsonDecimal(v: unknown): string | undefined {
+  if (typeof v === 'number') {
+    // String() gives the shortest text that reads back as the same double: the decimal the sender wrote.
+    return Number.isFinite(v) && Math.abs(v) < 1e15 ? String(v) : undefined;
+  }
+  return typeof v === 'string' ? parseDecimal(v) : undefined;
+}
+
+const TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(?:\s?(Z|[+-](\d{2})(?::?\d{2})?))?$/i;
+
+export interface ParsedTime {
+  /** The text to cast to timestamptz: without a zone it is read in the session's (provider's) zone. */
+  text: string;
+  year: number;
+  /** The day part, YYYY-MM-DD. */
+  day: string;
+  /** Milliseconds since the epoch, reading a time without a zone as UTC (hours off at most). */
+  approxMs: number;
+}
+
+/** An ISO 8601 date or date-time, with or without a zone; undefined when it is not a real one. */
+export function parseTime(raw: string): ParsedTime | undefined {
+  const text = raw.trim();
+  const m = TIME.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', zone, offsetHours = '0'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(offsetHours) > 14) return undefined;
+  const offsetMs = zone && zone.toUpperCase() !== 'Z' ? Number(zone.slice(0, 3)) * 3_600_000 : 0;
+  const approxMs = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) - offsetMs;
+  return { text, year, day: `${y}-${mo}-${d}`, approxMs };
+}
+
+const DAY_MS = 86_400_000;
+
+/** A reception time: a real time from 2000 up to a day ahead of `now` (a collector's clock may run a little fast). */
+export function parseReceptionTime(raw: string, now: Date): ParsedTime | string {
+  const t = parseTime(raw);
+  if (!t) return `is not an ISO 8601 time: "${raw.slice(0, 40)}"`;
+  if (t.year < 2000 || t.approxMs > now.getTime() + DAY_MS) return `is not a plausible reception time: "${t.text}"`;
+  return t;
+}
