@@ -51,11 +51,15 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const db = await openDb(config);
   try {
-    const where = config.databaseUrl ? 'the PostgreSQL database' : `the embedded database in ${config.dataDir}`;
+    const where = config.databaseUrl
+      ? 'the PostgreSQL database (DATABASE_URL)'
+      : `the embedded database in ${config.dataDir}`;
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM location');
     if (rows[0]!.n > 0) {
       if (!args.force) {
-        console.error(`${where} already has data (${rows[0]!.n} locations). Use --force to wipe it and seed again.`);
+        console.error(
+          `Refusing to seed: ${where} already has data (${rows[0]!.n} locations). Use --force to wipe it and seed again.`,
+        );
         return 1;
       }
       await db.exec(`TRUNCATE ${DATA_TABLES.join(', ')} RESTART IDENTITY CASCADE`);

@@ -18,6 +18,9 @@ export interface Timeline {
   heat: Float64Array;
   /** Per slot: water use relative to the average (time of day, weekend). */
   water: Float64Array;
+  /** Per slot: ISO text of the slot's hour and of the hour before, up to the minutes ("2026-01-31T06:"). */
+  hour: string[];
+  hourBefore: string[];
 }
 
 // Water use by hour of day (local time ~ UTC+2), normalised to a mean of 1 below.
@@ -53,12 +56,16 @@ export function timeline(intervalHours: number, afterMs: number, untilMs: number
   const n = Math.max(0, lastSlot - firstSlot + 1);
   const heat = new Float64Array(n);
   const water = new Float64Array(n);
+  const hour: string[] = [];
+  const hourBefore: string[] = [];
   for (let i = 0; i < n; i++) {
     const start = (firstSlot + i) * intervalMs;
     heat[i] = heatNeed(start + intervalMs / 2);
     water[i] = waterNeed(start, intervalMs);
+    hour.push(new Date(start).toISOString().slice(0, 14));
+    hourBefore.push(new Date(start - HOUR).toISOString().slice(0, 14));
   }
-  return { intervalMs, firstSlot, lastSlot, heat, water };
+  return { intervalMs, firstSlot, lastSlot, heat, water, hour, hourBefore };
 }
 
 interface Profile {
@@ -94,6 +101,15 @@ export const deviceKey = (seed: number, deviceCode: string): number => mix(hashS
 export const startValue = (seed: number, deviceCode: string, typeId: DeviceTypeId): number =>
   profile(typeId, deviceKey(seed, deviceCode)).start;
 
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+/** ISO text of a time `secondsIntoHour` (-3600..3599) after the start of slot i's hour: toISOString is the hot spot. */
+function isoInSlot(line: Timeline, i: number, secondsIntoHour: number): string {
+  const before = secondsIntoHour < 0;
+  const s = before ? secondsIntoHour + 3600 : secondsIntoHour;
+  return `${before ? line.hourBefore[i] : line.hour[i]}${TWO_DIGITS[Math.floor(s / 60)]}:${TWO_DIGITS[s % 60]}Z`;
+}
+
 export interface SeriesDevice {
   id: number;
   code: string;
@@ -125,7 +141,8 @@ export function renderSeries(line: Timeline, device: SeriesDevice, opts: SeriesO
   const key = deviceKey(opts.seed, device.code);
   const p = profile(device.typeId, key);
   // The collector hears each device at its own minute of the slot.
-  const offset = Math.floor(unit(mix(key, 3)) * (Math.min(HOUR, line.intervalMs) / 60_000 - 1)) * 60_000;
+  // Seconds into the slot: below one hour, so the reading stays in the slot's first hour.
+  const offset = Math.floor(unit(mix(key, 3)) * (Math.min(HOUR, line.intervalMs) / 60_000 - 1)) * 60;
   const perSlot = (p.perDay * line.intervalMs) / DAY;
   let value = opts.fromValue;
   let reset = opts.resetAtMs;
@@ -133,7 +150,8 @@ export function renderSeries(line: Timeline, device: SeriesDevice, opts: SeriesO
   let count = 0;
   for (let i = 0, slot = line.firstSlot; slot <= line.lastSlot; i++, slot++) {
     const h = mix(key, slot);
-    const ts = slot * line.intervalMs + offset + (h % 60) * 1000;
+    const seconds = offset + (h % 60);
+    const ts = slot * line.intervalMs + seconds * 1000;
     if (ts <= opts.afterMs) continue;
     if (ts > opts.untilMs) break;
     const need = p.seasonal ? p.base + (1 - p.base) * line.heat[i]! : line.water[i]!;
@@ -143,9 +161,10 @@ export function renderSeries(line: Timeline, device: SeriesDevice, opts: SeriesO
       reset = undefined;
     }
     if (opts.gaps?.some(([from, till]) => ts >= from && ts < till)) continue;
-    const meterTs = ts - 20_000 - (mix(h, 13) % 460) * 1000;
+    // The meter's own clock runs 20 s to 8 min behind the reception time.
+    const meterSeconds = seconds - 20 - (mix(h, 13) % 460);
     const shown = p.integer ? String(Math.floor(value)) : value.toFixed(3);
-    csv += `${device.id},${new Date(ts).toISOString()},${new Date(meterTs).toISOString()},${shown}\n`;
+    csv += `${device.id},${isoInSlot(line, i, seconds)},${isoInSlot(line, i, meterSeconds)},${shown}\n`;
     count++;
   }
   return { csv, count, lastValue: value };
