@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, dbKind } from '../test/db.js';
 import type { Db } from './db.js';
-import { openPglite, pgliteCopyIn } from './pglite.js';
+import { pgliteCopyIn } from './pglite.js';
 
 const COPY = 'COPY copy_test (id, name, at) FROM STDIN WITH (FORMAT csv)';
 
 let db: Db;
 
 beforeAll(async () => {
-  db = await openPglite(undefined, 'Europe/Vilnius');
+  db = await createTestDb();
   await db.exec('CREATE TABLE copy_test (id int PRIMARY KEY, name text, at timestamptz)');
 }, 60_000);
 
@@ -18,7 +19,7 @@ afterAll(async () => {
 const rows = async () =>
   (await db.query<{ id: number; name: string | null }>('SELECT id, name FROM copy_test ORDER BY id')).rows;
 
-describe('Db.copyIn', () => {
+describe(`Db.copyIn (${dbKind()})`, () => {
   it('loads CSV chunks from a plain iterable, quoting, NULLs and Lithuanian letters intact', async () => {
     await db.copyIn(COPY, ['1,"Žalgirio g., 12",2026-01-01T00:00:00Z\n', '2,,\n3,"UAB „Šilas“ ""A""",\n']);
     expect(await rows()).toEqual([

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../services/auth/password.js';
+import { createTestDb, dbKind } from '../../test/db.js';
 import type { Db } from '../db.js';
-import { migrate } from '../migrate.js';
-import { openPglite } from '../pglite.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoCounts, type DemoSummary, seedDemo } from './generate.js';
 
@@ -11,18 +10,12 @@ const NOW = new Date('2026-11-20T10:00:00Z');
 const DAY = 86_400_000;
 const COUNTS: DemoCounts = { buildings: 3, flatsPerBuilding: [8, 9], months: 13, intervalHours: 12 };
 
-async function freshDb(): Promise<Db> {
-  const db = await openPglite(undefined, 'Europe/Vilnius');
-  await migrate(db);
-  return db;
-}
-
 let db: Db;
 let summary: DemoSummary;
 let cases: DemoCases;
 
 beforeAll(async () => {
-  db = await freshDb();
+  db = await createTestDb();
   summary = await seedDemo(db, { size: COUNTS, seed: 7, now: NOW });
   cases = (await readDemoCases(db))!;
 }, 120_000);
@@ -33,7 +26,7 @@ afterAll(async () => {
 
 const rows = async <R>(sql: string, params?: unknown[]) => (await db.query<R>(sql, params)).rows;
 
-describe('seedDemo', () => {
+describe(`seedDemo (${dbKind()})`, () => {
   it('reports what it made, and the tables hold exactly that', async () => {
     const [counts] = await rows<Record<string, number>>(
       `SELECT (SELECT count(*) FROM location)::int AS locations, (SELECT count(*) FROM location WHERE level = 6)::int AS buildings,
@@ -152,7 +145,7 @@ describe('seedDemo', () => {
   });
 });
 
-describe('demo readings', () => {
+describe(`demo readings (${dbKind()})`, () => {
   it('cover 13 months up to now, every device but the special ones recently', async () => {
     const [range] = await rows<{ first: Date; last: Date }>('SELECT min(ts) AS first, max(ts) AS last FROM reading');
     expect(range!.first.getTime()).toBeLessThanOrEqual(NOW.getTime() - 395 * DAY);
@@ -243,7 +236,7 @@ describe('demo readings', () => {
   });
 });
 
-describe('seedDemo determinism', () => {
+describe(`seedDemo determinism (${dbKind()})`, () => {
   const masterData = async (d: Db) =>
     Promise.all(
       [
@@ -264,8 +257,8 @@ describe('seedDemo determinism', () => {
     ).rows;
 
   it('gives the same master data and readings for the same seed and now, others for another seed', async () => {
-    const same = await freshDb();
-    const other = await freshDb();
+    const same = await createTestDb();
+    const other = await createTestDb();
     try {
       await seedDemo(same, { size: COUNTS, seed: 7, now: NOW });
       // Readings do not matter for this comparison: keep them short.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, dbKind } from '../../test/db.js';
 import type { Db } from '../db.js';
-import { migrate } from '../migrate.js';
-import { openPglite } from '../pglite.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { seedDemo } from './generate.js';
 import { topUpDemo } from './top-up.js';
@@ -14,8 +13,7 @@ let db: Db;
 let cases: DemoCases;
 
 beforeAll(async () => {
-  db = await openPglite(undefined, 'Europe/Vilnius');
-  await migrate(db);
+  db = await createTestDb();
   await seedDemo(db, {
     size: { buildings: 2, flatsPerBuilding: 8, months: 1, intervalHours: 6 },
     seed: 3,
@@ -33,7 +31,7 @@ const latest = async (deviceId: number) =>
   (await db.query<{ ts: Date | null }>('SELECT max(ts) AS ts FROM reading WHERE device_id = $1', [deviceId])).rows[0]!
     .ts;
 
-describe('topUpDemo', () => {
+describe(`topUpDemo (${dbKind()})`, () => {
   it('does nothing when no reading is due yet', async () => {
     const before = await count();
     expect(await topUpDemo(db, SEEDED)).toBe(0);
@@ -82,9 +80,8 @@ describe('topUpDemo', () => {
   });
 
   it('leaves a database without demo data alone', async () => {
-    const plain = await openPglite(undefined, 'Europe/Vilnius');
+    const plain = await createTestDb();
     try {
-      await migrate(plain);
       expect(await topUpDemo(plain, LATER)).toBe(0);
       expect(await readDemoCases(plain)).toBeUndefined();
     } finally {
