@@ -1,0 +1,396 @@
+/**
+ * `npm run bench`: GetDevicesData (DESIGN.md §4) on a large dataset.
+ *
+ * 1. A throwaway PostgreSQL server with >= 10,000 devices and >= 20 M readings
+ *    (COPY), then per selection (500, 5,000, all allocators, one month) the
+ *    endpoint over HTTP, the service function, and a naive DISTINCT ON query
+ *    computing the same answer, run side by side; the answers are compared.
+ * 2. The same on embedded PGlite (500 and 5,000; a smaller, same-shaped dataset).
+ * 3. The first start of the default embedded database (`node server/dist/server.js`).
+ *
+ * BENCH_DEVICES, BENCH_READINGS, BENCH_RUNS override the sizes for a quick run.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ReadingRow } from '@rodmenys/contract';
+import type { Db } from '../../server/src/db/db.js';
+import { migrate } from '../../server/src/db/migrate.js';
+import { openPglite } from '../../server/src/db/pglite.js';
+import { openPostgres } from '../../server/src/db/postgres.js';
+import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from '../../server/src/services/devices/device-row.js';
+import { getDevicesData } from '../../server/src/services/devices/devices-data.js';
+import { inScope } from '../../server/src/services/sql.js';
+import { type CopyTarget, pgliteCopyTarget, postgresCopyTarget, withoutKeys } from './lib/copy.js';
+import { createDataset, type Dataset } from './lib/dataset.js';
+import { machineInfo } from './lib/machine.js';
+import { startPostgres } from './lib/postgres.js';
+import { startServer } from './lib/server.js';
+import { envInt, fmtMs, summarise, type Timing, timed } from './lib/stats.js';
+import { formatTable } from './lib/table.js';
+
+const DEVICES = envInt('BENCH_DEVICES', 13_000);
+const READINGS = envInt('BENCH_READINGS', 20_000_000);
+const RUNS = envInt('BENCH_RUNS', 15);
+const WARMUP = 3;
+const TIME_ZONE = 'Europe/Vilnius';
+/** How far before the period the naive query looks for the start reading. */
+const NAIVE_LOOKBACK = '7 days';
+const ALLOCATOR = 1;
+
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+/** The last whole calendar month before today, as days in the provider's zone. */
+function lastMonth(now: Date): { dateFrom: string; dateTill: string; approxStart: Date } {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(now);
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  const first = new Date(Date.UTC(y, m - 2, 1));
+  const last = new Date(Date.UTC(y, m - 1, 0));
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return { dateFrom: day(first), dateTill: day(last), approxStart: new Date(first.getTime() - 3 * 3_600_000) };
+}
+
+interface Selection {
+  label: string;
+  /** Building location ids (null = everything in scope). */
+  parents: number[] | null;
+  devices: number;
+}
+
+/** Whole buildings, in order, until they hold `target` allocators. */
+function selectBuildings(dataset: Dataset, target: number): Selection {
+  const parents: number[] = [];
+  let devices = 0;
+  for (const b of dataset.buildings) {
+    if (devices >= target) break;
+    const n = b.devices[ALLOCATOR] ?? 0;
+    if (n === 0) continue;
+    parents.push(b.locationId);
+    devices += n;
+  }
+  return { label: target.toLocaleString('en-US'), parents, devices };
+}
+
+interface Answer {
+  TimeFrom: string | null;
+  TimeTill: string | null;
+  from: number | null;
+  till: number | null;
+  diff: number | null;
+  flat: number | null;
+}
+
+/**
+ * The naive way to the same answer: read every reading of the period (plus a
+ * look-back for the start value) and keep the first and last per device with
+ * DISTINCT ON. Same device selection, columns and flat sums as the service.
+ */
+const NAIVE_SQL = `WITH dev AS MATERIALIZED (
+    SELECT d.id, d.location_id, d.rating_factor FROM device d JOIN location l ON l.id = d.location_id
+     WHERE d.device_type_id = $1 AND ${inScope('l', '$2')} AND ${inScope('l', '$3')}
+       AND (d.installed_at IS NULL OR d.installed_at < $5) AND (d.removed_at IS NULL OR d.removed_at >= $4)
+  ), s AS (
+    SELECT DISTINCT ON (r.device_id) r.device_id, r.ts, r.value FROM reading r
+     WHERE r.device_id IN (SELECT id FROM dev) AND r.ts >= $4::timestamptz - interval '${NAIVE_LOOKBACK}' AND r.ts < $5
+     ORDER BY r.device_id, r.ts > $4, CASE WHEN r.ts <= $4 THEN r.ts END DESC, r.ts
+  ), e AS (
+    SELECT DISTINCT ON (r.device_id) r.device_id, r.ts, r.value FROM reading r
+     WHERE r.device_id IN (SELECT id FROM dev) AND r.ts >= $4::timestamptz - interval '${NAIVE_LOOKBACK}' AND r.ts < $5
+     ORDER BY r.device_id, r.ts DESC
+  )
+  SELECT ${DEVICE_COLUMNS}, iso(s.ts) AS "TimeFrom", iso(e.ts) AS "TimeTill",
+         s.value::float8 AS from, e.value::float8 AS till, (e.value - s.value)::float8 AS diff,
+         (sum(e.value - s.value) OVER (PARTITION BY dev.location_id))::float8 AS flat
+    FROM dev LEFT JOIN s ON s.device_id = dev.id LEFT JOIN e ON e.device_id = dev.id
+    JOIN device d ON d.id = dev.id ${DEVICE_JOINS}
+   ORDER BY ${DEVICE_ORDER}`;
+
+async function periodBounds(db: Db, dateFrom: string, dateTill: string): Promise<[Date, Date]> {
+  const { rows } = await db.query<{ f: Date; t: Date }>(
+    `SELECT ($1::date::timestamp AT TIME ZONE $3) AS f, (($2::date + 1)::timestamp AT TIME ZONE $3) AS t`,
+    [dateFrom, dateTill, TIME_ZONE],
+  );
+  return [rows[0]!.f, rows[0]!.t];
+}
+
+const fromHttp = (r: ReadingRow): Answer => ({
+  TimeFrom: r.TimeFrom,
+  TimeTill: r.TimeTill,
+  from: r.UnitsForHCAFrom ?? r.EnergyFrom ?? r.VolumeFrom ?? null,
+  till: r.UnitsForHCATill ?? r.EnergyTill ?? r.VolumeTill ?? null,
+  diff: r.Difference,
+  flat: r.FlatDifference,
+});
+
+/** Devices whose answers differ (order included), as "id: field a != b" lines. */
+function compare(a: Array<{ DeviceId: number } & Answer>, b: Array<{ DeviceId: number } & Answer>): string[] {
+  const diffs: string[] = [];
+  if (a.length !== b.length) diffs.push(`row count ${a.length} != ${b.length}`);
+  const close = (x: unknown, y: unknown) =>
+    x === y || (typeof x === 'number' && typeof y === 'number' && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x)));
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    for (const key of ['DeviceId', 'TimeFrom', 'TimeTill', 'from', 'till', 'diff', 'flat'] as const) {
+      if (!close(x[key], y[key])) diffs.push(`row ${i} device ${x.DeviceId}: ${key} ${x[key]} != ${y[key]}`);
+    }
+  }
+  return diffs;
+}
+
+interface Result {
+  database: string;
+  selection: Selection;
+  http: Timing;
+  handler: Timing;
+  naive: Timing;
+  responseKb: number;
+  agree: string;
+}
+
+/** HTTP, handler and naive query for one selection, interleaved round by round. */
+async function runSelection(db: Db, database: string, selection: Selection, month: ReturnType<typeof lastMonth>) {
+  const server = await startServer(db, TIME_ZONE);
+  try {
+    const [f, t] = await periodBounds(db, month.dateFrom, month.dateTill);
+    const query = new URLSearchParams({
+      dateFrom: month.dateFrom,
+      dateTill: month.dateTill,
+      deviceTypeId: String(ALLOCATOR),
+      ...(selection.parents ? { locationParentId: selection.parents.join(',') } : {}),
+    });
+    const url = `${server.api}/devices/GetDevicesData?${query}`;
+    const headers = { authorization: `Bearer ${server.token}` };
+    const http = async () => {
+      const res = await fetch(url, { headers });
+      const body = await res.text();
+      if (!res.ok) throw new Error(`GetDevicesData ${res.status}: ${body.slice(0, 300)}`);
+      return body;
+    };
+    const handler = () =>
+      getDevicesData(db, {
+        deviceTypeId: ALLOCATOR,
+        range: { from: month.dateFrom, till: month.dateTill },
+        scope: null,
+        parents: selection.parents,
+        timeZone: TIME_ZONE,
+      });
+    const naive = () => db.query<{ DeviceId: number } & Answer>(NAIVE_SQL, [ALLOCATOR, null, selection.parents, f, t]);
+
+    const body = await http();
+    const viaHttp = (JSON.parse(body) as ReadingRow[]).map((r) => ({ DeviceId: r.DeviceId, ...fromHttp(r) }));
+    const viaHandler = (await handler()).map((r) => ({ DeviceId: r.DeviceId, ...fromHttp(r) }));
+    const viaNaive = (await naive()).rows;
+    const diffs = [...compare(viaHttp, viaNaive), ...compare(viaHandler, viaNaive)];
+    if (viaHttp.length !== selection.devices) diffs.push(`expected ${selection.devices} rows, got ${viaHttp.length}`);
+    if (diffs.length > 0) log(`${database} ${selection.label}: answers differ:\n  ${diffs.slice(0, 10).join('\n  ')}`);
+    const withValues = viaHttp.filter((r) => r.till !== null).length;
+
+    const samples = { http: [] as number[], handler: [] as number[], naive: [] as number[] };
+    for (let round = 0; round < WARMUP + RUNS; round++) {
+      const fns: Array<[keyof typeof samples, () => Promise<unknown>]> = [
+        ['http', http],
+        ['handler', handler],
+        ['naive', naive],
+      ];
+      for (const [name, fn] of fns) {
+        const { ms } = await timed(fn);
+        if (round >= WARMUP) samples[name].push(ms);
+      }
+    }
+    const result: Result = {
+      database,
+      selection,
+      http: summarise(samples.http),
+      handler: summarise(samples.handler),
+      naive: summarise(samples.naive),
+      responseKb: Buffer.byteLength(body) / 1024,
+      agree:
+        diffs.length === 0
+          ? `yes (${viaHttp.length} rows, ${withValues} with readings)`
+          : `NO: ${diffs.length} differences`,
+    };
+    log(
+      `${database} ${selection.label}: http ${fmtMs(result.http.medianMs)} ms, handler ${fmtMs(result.handler.medianMs)} ms, naive ${fmtMs(result.naive.medianMs)} ms; agree ${result.agree}`,
+    );
+    return result;
+  } finally {
+    await server.close();
+  }
+}
+
+/** COPY the master data and the readings; returns the reading count and the time taken. */
+async function load(target: CopyTarget, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
+  const { ms } = await timed(async () => {
+    for (const { sql, rows } of dataset.masterData()) await target.copyIn(sql, rows);
+    await withoutKeys(target, 'reading', () => target.copyIn(dataset.readingsSql, dataset.readings(filter)));
+  });
+  return { readings: dataset.lastReadingCount, ms };
+}
+
+/** Time from `node server/dist/server.js` to its "is running" line, on an empty data folder. */
+async function firstStart(): Promise<{ ms: number; readings: number }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-first-'));
+  const serverJs = path.join(import.meta.dirname, '../../server/dist/server.js');
+  try {
+    const started = performance.now();
+    const child = spawn(process.execPath, [serverJs], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const ms = await new Promise<number>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('is running')) resolve(performance.now() - started);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('exit', (code) => reject(new Error(`server exited (${code}) before running:\n${output}`)));
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    const db = await openPglite(dataDir, TIME_ZONE);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading');
+    await db.close();
+    return { ms, readings: rows[0]!.n };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const now = new Date();
+  const month = lastMonth(now);
+  const coverFrom = new Date(month.approxStart.getTime() - 8 * 86_400_000);
+  const dataset = createDataset({ devices: DEVICES, readings: READINGS, end: now, coverFrom });
+  const selections = [selectBuildings(dataset, 500), selectBuildings(dataset, 5000)];
+  const allocators = dataset.buildings.reduce((n, b) => n + (b.devices[ALLOCATOR] ?? 0), 0);
+  log(
+    `dataset: ${dataset.deviceCount} devices (${allocators} allocators) in ${dataset.buildings.length} buildings, ` +
+      `readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}; period ${month.dateFrom}..${month.dateTill}`,
+  );
+  const results: Result[] = [];
+  const notes: string[] = [];
+
+  // 1. PostgreSQL server.
+  log('starting PostgreSQL');
+  const cluster = await startPostgres();
+  let postgresVersion = '';
+  try {
+    const db = openPostgres(cluster.url, TIME_ZONE);
+    try {
+      await migrate(db);
+      postgresVersion = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+      const target = await postgresCopyTarget(cluster.url);
+      log(`loading ${READINGS.toLocaleString('en-US')} readings with COPY`);
+      const loaded = await load(target, dataset).finally(() => target.close());
+      const analyze = await timed(() => db.exec('ANALYZE'));
+      const size = (await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('reading')) AS s`))
+        .rows[0]!.s;
+      notes.push(
+        `PostgreSQL dataset: ${dataset.deviceCount.toLocaleString('en-US')} devices (${allocators.toLocaleString('en-US')} allocators), ` +
+          `${loaded.readings.toLocaleString('en-US')} readings every ${dataset.intervalHours} h (${size} with the primary key), ` +
+          `loaded with COPY in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.readings / (loaded.ms / 1000)).toLocaleString('en-US')} rows/s), ANALYZE ${(analyze.ms / 1000).toFixed(1)} s.`,
+      );
+      log(notes.at(-1)!);
+      for (const selection of [...selections, { label: 'all', parents: null, devices: allocators }]) {
+        results.push(await runSelection(db, 'PostgreSQL', selection, month));
+      }
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+
+  // 2. Embedded PGlite in a data folder, as the product runs it by default.
+  const pgliteDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-pglite-'));
+  try {
+    const fresh = await openPglite(pgliteDir, TIME_ZONE);
+    await migrate(fresh);
+    await fresh.close();
+    // The readings of the devices in the measured buildings, from a week before the period to its end.
+    const inSelection = dataset.devicesIn(new Set(selections.at(-1)!.parents));
+    const target = await pgliteCopyTarget(path.join(pgliteDir, 'pgdata'));
+    const loaded = await load(target, dataset, {
+      devices: inSelection,
+      from: coverFrom,
+      till: new Date(month.approxStart.getTime() + 32 * 86_400_000),
+    }).finally(() => target.close());
+    notes.push(
+      `PGlite dataset: the same tree and devices; readings only for the ${inSelection.size.toLocaleString('en-US')} devices ` +
+        `of the measured buildings, from 8 days before the period to its end: ${loaded.readings.toLocaleString('en-US')} readings, ` +
+        `loaded in ${(loaded.ms / 1000).toFixed(1)} s.`,
+    );
+    log(notes.at(-1)!);
+    const db = await openPglite(pgliteDir, TIME_ZONE);
+    try {
+      await db.exec('ANALYZE');
+      for (const selection of selections) results.push(await runSelection(db, 'PGlite', selection, month));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(pgliteDir, { recursive: true, force: true });
+  }
+
+  // 3. First start of the default embedded database.
+  log('first start of the embedded database');
+  const first = await firstStart();
+  log(`first start ${Math.round(first.ms)} ms, ${first.readings} demo readings`);
+
+  const header = [
+    'Database',
+    'Devices',
+    'HTTP median',
+    'HTTP p95',
+    'Handler median',
+    'Handler p95',
+    'Naive median',
+    'Naive p95',
+    'Naive / HTTP',
+    'Response',
+    'Same answer',
+  ];
+  const rows = results.map((r) => [
+    r.database,
+    `${r.selection.label === 'all' ? 'all ' : ''}${r.selection.devices.toLocaleString('en-US')}`,
+    fmtMs(r.http.medianMs),
+    fmtMs(r.http.p95Ms),
+    fmtMs(r.handler.medianMs),
+    fmtMs(r.handler.p95Ms),
+    fmtMs(r.naive.medianMs),
+    fmtMs(r.naive.p95Ms),
+    `${(r.naive.medianMs / r.http.medianMs).toFixed(1)}x`,
+    `${Math.round(r.responseKb).toLocaleString('en-US')} KB`,
+    r.agree,
+  ]);
+  const pg5000 = results.find((r) => r.database === 'PostgreSQL' && r.selection === selections[1]);
+  const out = [
+    `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved.`,
+    '',
+    formatTable(header, rows),
+    '',
+    `First start of the default embedded database (node server/dist/server.js, empty DATA_DIR, to the "running" line): ${(first.ms / 1000).toFixed(1)} s, ${first.readings.toLocaleString('en-US')} demo readings seeded.`,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    `- Naive: DISTINCT ON over the period's readings plus a ${NAIVE_LOOKBACK} look-back for the start value, same device selection and columns.`,
+    `- HTTP: fetch (undici) to buildApp listening on 127.0.0.1 with a real bearer token, until the whole body is read; handler: the getDevicesData service; naive: the SQL only.`,
+    ...(pg5000
+      ? [
+          `- Aim (PostgreSQL, 5,000 devices over HTTP): median ${fmtMs(pg5000.http.medianMs)} ms (aim <= 100 ms: ${pg5000.http.medianMs <= 100 ? 'met' : 'MISSED'}), ` +
+            `${(pg5000.naive.medianMs / pg5000.http.medianMs).toFixed(1)}x faster than naive (aim >= 6x: ${pg5000.naive.medianMs / pg5000.http.medianMs >= 6 ? 'met' : 'MISSED'}).`,
+        ]
+      : []),
+    '',
+    'Machine:',
+    ...machineInfo(postgresVersion).map((m) => `- ${m}`),
+  ];
+  console.log(out.join('\n'));
+  if (results.some((r) => !r.agree.startsWith('yes'))) process.exitCode = 1;
+}
+
+await main();

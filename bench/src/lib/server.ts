@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/src/app.js';
+import type { Db } from '../../../server/src/db/db.js';
+import { loadConfig } from '../../../server/src/env.js';
+import { hashPassword } from '../../../server/src/services/auth/password.js';
+
+export interface BenchServer {
+  app: FastifyInstance;
+  /** e.g. http://127.0.0.1:41234/api */
+  api: string;
+  /** A real bearer token of a group-1 user, from POST /api/users/authenticate. */
+  token: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (`buildApp`) on a free local port over `db`, and a signed-in
+ * operator (group 1, sees everything) created for the benchmark.
+ */
+export async function startServer(db: Db, timeZone = 'Europe/Vilnius'): Promise<BenchServer> {
+  const config = loadConfig({
+    TOKEN_SECRET: randomBytes(48).toString('base64url'),
+    TIME_ZONE: timeZone,
+    WEB_DIR: '',
+    LOGIN_RATE_LIMIT: '100000',
+  });
+  const username = `bench-${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('base64url');
+  await db.query(
+    `INSERT INTO app_user (username, password_hash, first_name, last_name, group_id) VALUES ($1, $2, 'Bench', 'Operator', 1)`,
+    [username, await hashPassword(password)],
+  );
+  const app = await buildApp({ config, db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const api = `http://127.0.0.1:${address.port}/api`;
+  const res = await fetch(`${api}/users/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const { Token } = (await res.json()) as { Token: string };
+  return { app, api, token: Token, close: () => app.close() };
+}
