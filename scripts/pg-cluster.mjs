@@ -104,9 +104,10 @@ function installExitHandlers() {
  * Starts a fresh PostgreSQL cluster (superuser `postgres`, trust authentication)
  * and resolves to its `url` and a `stop()` that shuts it down and deletes it.
  * `durable: true` keeps fsync and full-page writes (crash tests); otherwise they
- * are off for speed. `port` defaults to a free one.
+ * are off for speed. `port` defaults to a free one. `settings` adds or overrides
+ * postgresql.conf entries, e.g. `{ shared_buffers: "'1GB'" }` (benchmarks).
  */
-export async function startPostgres({ port, durable = false } = {}) {
+export async function startPostgres({ port, durable = false, settings: extra = {} } = {}) {
   const bin = findPostgresBin();
   if (!bin) {
     throw new Error(
@@ -170,6 +171,7 @@ export async function startPostgres({ port, durable = false } = {}) {
       unix_socket_directories: `'${socketDir}'`,
       max_connections: 200,
       ...(durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+      ...extra,
     };
     appendFileSync(
       path.join(data, 'postgresql.conf'),

@@ -12,19 +12,18 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ReadingRow } from '@rodmenys/contract';
 import type { Db } from '../../server/src/db/db.js';
 import { migrate } from '../../server/src/db/migrate.js';
 import { openPglite } from '../../server/src/db/pglite.js';
 import { openPostgres } from '../../server/src/db/postgres.js';
-import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from '../../server/src/services/devices/device-row.js';
 import { getDevicesData } from '../../server/src/services/devices/devices-data.js';
-import { inScope } from '../../server/src/services/sql.js';
-import { type CopyTarget, pgliteCopyTarget, postgresCopyTarget, withoutKeys } from './lib/copy.js';
+import { withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
+import { NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
 import { envInt, fmtMs, summarise, type Timing, timed } from './lib/stats.js';
@@ -35,9 +34,9 @@ const READINGS = envInt('BENCH_READINGS', 20_000_000);
 const RUNS = envInt('BENCH_RUNS', 15);
 const WARMUP = 3;
 const TIME_ZONE = 'Europe/Vilnius';
-/** How far before the period the naive query looks for the start reading. */
-const NAIVE_LOOKBACK = '7 days';
 const ALLOCATOR = 1;
+/** A server configured for its machine rather than PostgreSQL's minimal defaults (128 MB buffers, 4 MB work_mem). */
+const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
 
 const log = (message: string) => console.error(`[bench] ${message}`);
 
@@ -80,31 +79,6 @@ interface Answer {
   diff: number | null;
   flat: number | null;
 }
-
-/**
- * The naive way to the same answer: read every reading of the period (plus a
- * look-back for the start value) and keep the first and last per device with
- * DISTINCT ON. Same device selection, columns and flat sums as the service.
- */
-const NAIVE_SQL = `WITH dev AS MATERIALIZED (
-    SELECT d.id, d.location_id, d.rating_factor FROM device d JOIN location l ON l.id = d.location_id
-     WHERE d.device_type_id = $1 AND ${inScope('l', '$2')} AND ${inScope('l', '$3')}
-       AND (d.installed_at IS NULL OR d.installed_at < $5) AND (d.removed_at IS NULL OR d.removed_at >= $4)
-  ), s AS (
-    SELECT DISTINCT ON (r.device_id) r.device_id, r.ts, r.value FROM reading r
-     WHERE r.device_id IN (SELECT id FROM dev) AND r.ts >= $4::timestamptz - interval '${NAIVE_LOOKBACK}' AND r.ts < $5
-     ORDER BY r.device_id, r.ts > $4, CASE WHEN r.ts <= $4 THEN r.ts END DESC, r.ts
-  ), e AS (
-    SELECT DISTINCT ON (r.device_id) r.device_id, r.ts, r.value FROM reading r
-     WHERE r.device_id IN (SELECT id FROM dev) AND r.ts >= $4::timestamptz - interval '${NAIVE_LOOKBACK}' AND r.ts < $5
-     ORDER BY r.device_id, r.ts DESC
-  )
-  SELECT ${DEVICE_COLUMNS}, iso(s.ts) AS "TimeFrom", iso(e.ts) AS "TimeTill",
-         s.value::float8 AS from, e.value::float8 AS till, (e.value - s.value)::float8 AS diff,
-         (sum(e.value - s.value) OVER (PARTITION BY dev.location_id))::float8 AS flat
-    FROM dev LEFT JOIN s ON s.device_id = dev.id LEFT JOIN e ON e.device_id = dev.id
-    JOIN device d ON d.id = dev.id ${DEVICE_JOINS}
-   ORDER BY ${DEVICE_ORDER}`;
 
 async function periodBounds(db: Db, dateFrom: string, dateTill: string): Promise<[Date, Date]> {
   const { rows } = await db.query<{ f: Date; t: Date }>(
@@ -221,10 +195,10 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
 }
 
 /** COPY the master data and the readings; returns the reading count and the time taken. */
-async function load(target: CopyTarget, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
+async function load(db: Db, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
   const { ms } = await timed(async () => {
-    for (const { sql, rows } of dataset.masterData()) await target.copyIn(sql, rows);
-    await withoutKeys(target, 'reading', () => target.copyIn(dataset.readingsSql, dataset.readings(filter)));
+    for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
+    await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings(filter)));
   });
   return { readings: dataset.lastReadingCount, ms };
 }
@@ -273,20 +247,21 @@ async function main() {
       `readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}; period ${month.dateFrom}..${month.dateTill}`,
   );
   const results: Result[] = [];
+  /** The 1-minute load average around each measurement: other processes skew the figures. */
+  const loads: number[] = [];
   const notes: string[] = [];
 
   // 1. PostgreSQL server.
   log('starting PostgreSQL');
-  const cluster = await startPostgres();
+  const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
   let postgresVersion = '';
   try {
     const db = openPostgres(cluster.url, TIME_ZONE);
     try {
       await migrate(db);
       postgresVersion = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
-      const target = await postgresCopyTarget(cluster.url);
       log(`loading ${READINGS.toLocaleString('en-US')} readings with COPY`);
-      const loaded = await load(target, dataset).finally(() => target.close());
+      const loaded = await load(db, dataset);
       const analyze = await timed(() => db.exec('ANALYZE'));
       const size = (await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('reading')) AS s`))
         .rows[0]!.s;
@@ -297,7 +272,9 @@ async function main() {
       );
       log(notes.at(-1)!);
       for (const selection of [...selections, { label: 'all', parents: null, devices: allocators }]) {
+        loads.push(loadavg()[0]!);
         results.push(await runSelection(db, 'PostgreSQL', selection, month));
+        loads.push(loadavg()[0]!);
       }
     } finally {
       await db.close();
@@ -309,27 +286,28 @@ async function main() {
   // 2. Embedded PGlite in a data folder, as the product runs it by default.
   const pgliteDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-pglite-'));
   try {
-    const fresh = await openPglite(pgliteDir, TIME_ZONE);
-    await migrate(fresh);
-    await fresh.close();
-    // The readings of the devices in the measured buildings, from a week before the period to its end.
-    const inSelection = dataset.devicesIn(new Set(selections.at(-1)!.parents));
-    const target = await pgliteCopyTarget(path.join(pgliteDir, 'pgdata'));
-    const loaded = await load(target, dataset, {
-      devices: inSelection,
-      from: coverFrom,
-      till: new Date(month.approxStart.getTime() + 32 * 86_400_000),
-    }).finally(() => target.close());
-    notes.push(
-      `PGlite dataset: the same tree and devices; readings only for the ${inSelection.size.toLocaleString('en-US')} devices ` +
-        `of the measured buildings, from 8 days before the period to its end: ${loaded.readings.toLocaleString('en-US')} readings, ` +
-        `loaded in ${(loaded.ms / 1000).toFixed(1)} s.`,
-    );
-    log(notes.at(-1)!);
     const db = await openPglite(pgliteDir, TIME_ZONE);
     try {
+      await migrate(db);
+      // The readings of the devices in the measured buildings, from a week before the period to its end.
+      const inSelection = dataset.devicesIn(new Set(selections.at(-1)!.parents));
+      const loaded = await load(db, dataset, {
+        devices: inSelection,
+        from: coverFrom,
+        till: new Date(month.approxStart.getTime() + 32 * 86_400_000),
+      });
+      notes.push(
+        `PGlite dataset: the same tree and devices; readings only for the ${inSelection.size.toLocaleString('en-US')} devices ` +
+          `of the measured buildings, from 8 days before the period to its end: ${loaded.readings.toLocaleString('en-US')} readings, ` +
+          `loaded in ${(loaded.ms / 1000).toFixed(1)} s.`,
+      );
+      log(notes.at(-1)!);
       await db.exec('ANALYZE');
-      for (const selection of selections) results.push(await runSelection(db, 'PGlite', selection, month));
+      for (const selection of selections) {
+        loads.push(loadavg()[0]!);
+        results.push(await runSelection(db, 'PGlite', selection, month));
+        loads.push(loadavg()[0]!);
+      }
     } finally {
       await db.close();
     }
@@ -388,6 +366,11 @@ async function main() {
     '',
     'Machine:',
     ...machineInfo(postgresVersion).map((m) => `- ${m}`),
+    `- PostgreSQL settings: ${Object.entries(POSTGRES_SETTINGS)
+      .map(([k, v]) => `${k} ${v.replaceAll("'", '')}`)
+      .join(', ')}, fsync off (throwaway cluster from scripts/pg-cluster.mjs)`,
+    `- Load average (1 min) during the measurements: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} ` +
+      `on ${cpus().length} cores${Math.max(...loads) > cpus().length ? ' (other work was running: figures are inflated)' : ''}`,
   ];
   console.log(out.join('\n'));
   if (results.some((r) => !r.agree.startsWith('yes'))) process.exitCode = 1;

@@ -10,45 +10,10 @@
  * some day, a meter reset, a gap of a few days.
  */
 
+import { CITIES, COUNTRY, MALE_FIRST, ROOMS, SURNAMES } from '../../../server/src/db/demo/names.js';
+import { Rng } from '../../../server/src/db/demo/random.js';
+
 const HOUR = 3_600_000;
-
-const AREAS = [
-  ['Vilniaus apskritis', 'Vilniaus m. sav.', 'Vilnius'],
-  ['Kauno apskritis', 'Kauno m. sav.', 'Kaunas'],
-  ['Klaipėdos apskritis', 'Klaipėdos m. sav.', 'Klaipėda'],
-  ['Šiaulių apskritis', 'Šiaulių m. sav.', 'Šiauliai'],
-  ['Panevėžio apskritis', 'Panevėžio m. sav.', 'Panevėžys'],
-  ['Alytaus apskritis', 'Alytaus m. sav.', 'Alytus'],
-] as const;
-const STREETS = [
-  'Gedimino pr.',
-  'Žalgirio g.',
-  'Šv. Stepono g.',
-  'Savanorių pr.',
-  'Laisvės al.',
-  'Taikos pr.',
-  'Ąžuolyno g.',
-  'Kęstučio g.',
-  'Vytauto g.',
-  'Birutės g.',
-  'Liepų g.',
-  'Ūdrijos g.',
-];
-const FIRST_NAMES = ['Rasa', 'Jonas', 'Ona', 'Tomas', 'Eglė', 'Mindaugas', 'Rūta', 'Žygimantas', 'Gintarė', 'Darius'];
-const LAST_NAMES = ['Petrauskas', 'Kazlauskienė', 'Jankauskas', 'Žukauskaitė', 'Butkus', 'Šimkienė', 'Vasiliauskas'];
-const ROOMS = ['Kambarys 1', 'Kambarys 2', 'Kambarys 3', 'Virtuvė', 'Svetainė', 'Miegamasis'];
-
-/** A small fast seeded PRNG (mulberry32): numbers in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A CSV field: quoted when it holds a comma or a quote; empty for null. */
 const csv = (v: string | number | null | undefined) => {
@@ -110,7 +75,8 @@ export interface Dataset {
 /** Builds the dataset description; rows are generated lazily when loaded. */
 export function createDataset(options: DatasetOptions): Dataset {
   const seed = options.seed ?? 1;
-  const rnd = mulberry32(seed);
+  const rng = new Rng(seed);
+  const rnd = () => rng.next();
   const locations: string[] = [];
   const objects: string[] = [];
   const clients: string[] = [];
@@ -136,12 +102,19 @@ export function createDataset(options: DatasetOptions): Dataset {
     return { id, path, names };
   };
 
-  const country = addLocation(null, 1, 'Lietuva');
-  const cities = AREAS.map(([county, region, city]) => {
-    const c = addLocation(country, 2, county);
-    const r = addLocation(c, 3, region);
-    return { node: addLocation(r, 4, city), streets: new Map<string, ReturnType<typeof addLocation>>() };
-  });
+  const country = addLocation(null, 1, COUNTRY);
+  // Several cities share a county or a municipality: one node each.
+  const areas = new Map<string, ReturnType<typeof addLocation>>();
+  const area = (parent: ReturnType<typeof addLocation>, level: number, name: string) => {
+    const key = `${parent.id}/${name}`;
+    if (!areas.has(key)) areas.set(key, addLocation(parent, level, name));
+    return areas.get(key)!;
+  };
+  const cities = CITIES.map((c) => ({
+    node: area(area(area(country, 2, c.county), 3, c.municipality), 4, c.city),
+    names: c.streets,
+    streets: new Map<string, ReturnType<typeof addLocation>>(),
+  }));
 
   const installedAt = new Date(options.coverFrom.getTime() - 400 * 24 * HOUR).toISOString();
   let serial = 40_000_000;
@@ -162,13 +135,13 @@ export function createDataset(options: DatasetOptions): Dataset {
 
   for (let i = 0; devices.length < options.devices; i++) {
     const city = cities[i % cities.length]!;
-    const streetName = STREETS[Math.floor(i / cities.length) % STREETS.length]!;
+    const streetName = city.names[Math.floor(i / cities.length) % city.names.length]!;
     let street = city.streets.get(streetName);
     if (!street) {
       street = addLocation(city.node, 5, streetName);
       city.streets.set(streetName, street);
     }
-    const n = 1 + 2 * Math.floor(i / (cities.length * STREETS.length));
+    const n = 1 + 2 * Math.floor(i / (cities.length * city.names.length));
     const building = addLocation(street, 6, i % 3 === 2 ? `${n}A` : String(n));
     buildings.push({ locationId: building.id, devices: {} });
     objects.push(
@@ -193,7 +166,7 @@ export function createDataset(options: DatasetOptions): Dataset {
         csvRow([
           clientId,
           `CL-${String(clientId).padStart(6, '0')}`,
-          `${FIRST_NAMES[Math.floor(rnd() * FIRST_NAMES.length)]} ${LAST_NAMES[Math.floor(rnd() * LAST_NAMES.length)]}`,
+          `${rng.pick(MALE_FIRST)} ${rng.pick(SURNAMES)}`,
           'PRIVATUS',
           'Privatus asmuo',
           'GYV',
@@ -203,7 +176,7 @@ export function createDataset(options: DatasetOptions): Dataset {
       const flat = addLocation(building, 7, String(f), f, clientId);
       if (heatMeters) addDevice(2, flat.id, building.id, 'Butas');
       else {
-        const rooms = 3 + Math.floor(rnd() * 3);
+        const rooms = rng.int(3, ROOMS.length);
         for (let k = 0; k < rooms; k++) addDevice(1, flat.id, building.id, ROOMS[k]!);
       }
       addDevice(3, flat.id, building.id, 'Vonia');
@@ -213,7 +186,8 @@ export function createDataset(options: DatasetOptions): Dataset {
 
   // The grid: whole hours, reaching back to coverFrom (and a day more) or further.
   const end = Math.floor(options.end.getTime() / HOUR) * HOUR;
-  const perDeviceWanted = Math.ceil(options.readings / devices.length);
+  // A few devices never report, stop early or skip days: 1.5% more per device makes up for them.
+  const perDeviceWanted = Math.ceil(options.readings / (devices.length * 0.985));
   const needHours = Math.ceil((end - options.coverFrom.getTime()) / HOUR) + 24;
   const intervalHours = Math.max(1, Math.ceil(needHours / perDeviceWanted));
   const perDevice = Math.max(perDeviceWanted, Math.ceil(needHours / intervalHours));
@@ -238,7 +212,8 @@ export function createDataset(options: DatasetOptions): Dataset {
     for (const d of devices) {
       if (filter.devices && !filter.devices.has(d.id)) continue;
       if (d.case === 'never') continue;
-      const r = mulberry32(seed * 1_000_003 + d.id);
+      const series = new Rng(seed * 1_000_003 + d.id);
+      const r = () => series.next();
       // Minutes 3..57 past the grid hour; the meter's clock is 2 minutes behind.
       const minute = 3 + Math.floor(r() * 55);
       const second = String(Math.floor(r() * 60)).padStart(2, '0');
@@ -255,7 +230,7 @@ export function createDataset(options: DatasetOptions): Dataset {
       const stopAt = d.case === 'silent' ? Math.floor(perDevice * (0.5 + r() * 0.5)) : perDevice;
       const resetAt = d.case === 'reset' ? Math.floor(perDevice * (0.6 + r() * 0.35)) : -1;
       const gapFrom = d.case === 'gap' ? Math.floor(r() * (perDevice - 80)) : -1;
-      const gapTill = gapFrom + Math.ceil((48 + r() * 24) / intervalHours);
+      const gapTill = d.case === 'gap' ? gapFrom + Math.ceil((48 + r() * 24) / intervalHours) : -1;
       let chunk = '';
       for (let k = 0; k < stopAt; k++) {
         const step = rate * (heat ? heatFactor[k]! : 1) * (0.4 + 1.2 * r());

@@ -16,7 +16,7 @@ export function machineInfo(postgresVersion: string): string[] {
     `CPU: ${cpu[0]?.model.trim() ?? 'unknown'}, ${cpu.length} cores`,
     `RAM: ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
     `Node: ${process.version} (${process.platform} ${process.arch})`,
-    `PostgreSQL server: ${postgresVersion} (throwaway cluster from scripts/pg-cluster.mjs: default settings, fsync off)`,
+    `PostgreSQL server: ${postgresVersion}`,
     `Embedded: PGlite ${pgliteVersion()}`,
   ];
 }
