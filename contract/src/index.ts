@@ -1,3 +1,4 @@
+export * from './audit.js';
 export * from './column-sets.js';
 export * from './common.js';
 export * from './device-data.js';
@@ -6,5 +7,6 @@ export * from './endpoint.js';
 export * from './ingest.js';
 export * from './limits.js';
 export * from './location-data.js';
+export * from './master-data.js';
 export * from './readings.js';
 export * from './users.js';

@@ -9,6 +9,7 @@ import web from './plugins/web.js';
 import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
+import masterDataRoutes from './routes/master-data.js';
 import usersRoutes from './routes/users.js';
 
 declare module 'fastify' {
@@ -46,6 +47,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       await api.register(devicesRoutes);
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
+      await api.register(masterDataRoutes);
     },
     { prefix: '/api' },
   );

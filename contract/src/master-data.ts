@@ -1,0 +1,348 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Id, IdParams, Nullable } from './common.js';
+import { DeviceRow } from './devices.js';
+import { defineEndpoint } from './endpoint.js';
+import { type Language, NAME_MAX_LENGTH } from './limits.js';
+
+/**
+ * The columns of a register file (one row per device), in template order, with
+ * their headers in both languages. A file may use either language's headers
+ * (or the keys themselves); the order of columns in a file does not matter.
+ */
+export const REGISTER_COLUMNS = [
+  { key: 'Country', en: 'Country', lt: 'Šalis', required: true },
+  { key: 'County', en: 'County', lt: 'Apskritis', required: true },
+  { key: 'Region', en: 'Region', lt: 'Savivaldybė', required: true },
+  { key: 'City', en: 'City', lt: 'Miestas', required: true },
+  { key: 'Street', en: 'Street', lt: 'Gatvė', required: true },
+  { key: 'Building', en: 'Building', lt: 'Pastatas', required: true },
+  { key: 'Flat', en: 'Flat', lt: 'Butas', required: false },
+  { key: 'FlatOrder', en: 'Flat order', lt: 'Buto eilė', required: false },
+  { key: 'ObjectCode', en: 'Object code', lt: 'Objekto kodas', required: true },
+  { key: 'ObjectName', en: 'Object name', lt: 'Objekto pavadinimas', required: false },
+  { key: 'ObjectTypeCode', en: 'Object type code', lt: 'Objekto tipo kodas', required: false },
+  { key: 'ObjectTypeName', en: 'Object type', lt: 'Objekto tipas', required: false },
+  { key: 'ObjectCategoryCode', en: 'Object category code', lt: 'Objekto kategorijos kodas', required: false },
+  { key: 'ObjectCategoryName', en: 'Object category', lt: 'Objekto kategorija', required: false },
+  { key: 'ClientCode', en: 'Client code', lt: 'Kliento kodas', required: false },
+  { key: 'ClientName', en: 'Client name', lt: 'Kliento pavadinimas', required: false },
+  { key: 'ClientTypeCode', en: 'Client type code', lt: 'Kliento tipo kodas', required: false },
+  { key: 'ClientTypeName', en: 'Client type', lt: 'Kliento tipas', required: false },
+  { key: 'ClientCategoryCode', en: 'Client category code', lt: 'Kliento kategorijos kodas', required: false },
+  { key: 'ClientCategoryName', en: 'Client category', lt: 'Kliento kategorija', required: false },
+  { key: 'DeviceType', en: 'Device type', lt: 'Prietaiso tipas', required: true },
+  { key: 'DeviceCode', en: 'Device code', lt: 'Prietaiso numeris', required: true },
+  { key: 'CounterCode', en: 'Counter code', lt: 'Skaitiklio kodas', required: false },
+  { key: 'DeviceDescription', en: 'Description', lt: 'Aprašymas', required: false },
+  { key: 'RatingFactor', en: 'Rating factor', lt: 'Koeficientas', required: false },
+  { key: 'InstalledAt', en: 'Installation date', lt: 'Įrengimo data', required: false },
+] as const;
+export type RegisterColumn = (typeof REGISTER_COLUMNS)[number]['key'];
+
+/** Why a register row (or the whole file, line 0) was refused; the web translates the code with its params. */
+export const IMPORT_ERROR_CODES = [
+  /** The file is neither a readable .xlsx nor a .csv. */
+  'BAD_FILE',
+  /** No data rows. */
+  'EMPTY_FILE',
+  /** A required column has no header (params.column). */
+  'MISSING_COLUMN',
+  /** A required cell is empty (params.column). */
+  'REQUIRED',
+  /** Not a number, or not > 0 for a rating factor (params.column, params.value). */
+  'INVALID_NUMBER',
+  /** Not a date (params.column, params.value). */
+  'INVALID_DATE',
+  /** Longer than the column allows (params.column, params.max). */
+  'TOO_LONG',
+  /** No such device type (params.value). */
+  'UNKNOWN_DEVICE_TYPE',
+  /** A building heat meter (type 11) with a flat, or a flat device without one. */
+  'FLAT_MISMATCH',
+  /** The serial number appears earlier in the file (params.line). */
+  'DUPLICATE_SERIAL',
+  /** The serial number belongs to a device elsewhere (params.address). */
+  'SERIAL_USED_ELSEWHERE',
+  /** The serial number belongs to a device of another type (params.type). */
+  'DEVICE_TYPE_CHANGED',
+  /** The serial number belongs to a removed device (params.removedAt). */
+  'DEVICE_REMOVED',
+  /** The object code belongs to another building, or the building has another object (params.code, params.address). */
+  'OBJECT_CONFLICT',
+  /** The same object or client code with other details earlier in the file (params.code, params.line). */
+  'DETAILS_CONFLICT',
+  /** The flat has another client earlier in the file (params.code, params.line). */
+  'CLIENT_CONFLICT',
+] as const;
+export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
+
+export const ImportRowError = Type.Object({
+  /** 1-based line of the file (the header is line 1); 0 for the whole file. */
+  Line: Type.Integer({ minimum: 0 }),
+  Code: Type.Union(IMPORT_ERROR_CODES.map((c) => Type.Literal(c))),
+  Params: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
+  /** The reason in English (the web shows its own translation of Code). */
+  Message: Type.String(),
+});
+export type ImportRowError = Static<typeof ImportRowError>;
+
+const Counts = Type.Object({
+  Created: Type.Integer({ minimum: 0 }),
+  Changed: Type.Integer({ minimum: 0 }),
+  Unchanged: Type.Integer({ minimum: 0 }),
+});
+export type ImportCounts = Static<typeof Counts>;
+
+/** What an import did (apply) or would do (preview). Nothing is written when Errors is not empty. */
+export const ImportReport = Type.Object({
+  /** True when the changes were committed (apply without errors). */
+  Applied: Type.Boolean(),
+  Rows: Type.Integer({ minimum: 0 }),
+  Locations: Counts,
+  Objects: Counts,
+  Clients: Counts,
+  Devices: Counts,
+  /** Every bad row, in line order (at most MAX_IMPORT_ERRORS). */
+  Errors: Type.Array(ImportRowError),
+  /** How many errors there were in all. */
+  ErrorCount: Type.Integer({ minimum: 0 }),
+});
+export type ImportReport = Static<typeof ImportReport>;
+export const MAX_IMPORT_ERRORS = 1000;
+
+/** The content types a register upload may be sent as (raw body); the format is recognised from the bytes. */
+export const REGISTER_CONTENT_TYPES = [
+  'application/octet-stream',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+] as const;
+
+const uploadSummary =
+  'Body: the raw .xlsx or .csv file (Content-Type application/octet-stream, text/csv or the xlsx type). ' +
+  'CSV: `;` or `,` separated, UTF-8 (a BOM is fine), decimal comma or point. Group 1 only.';
+
+export const previewRegisterImport = defineEndpoint({
+  method: 'POST',
+  path: '/masterData/register/preview',
+  summary: `Register import dry run: what would be created, changed, left alone, and every bad row. ${uploadSummary}`,
+  tags: ['master data'],
+  auth: 'user',
+  response: ImportReport,
+});
+
+export const applyRegisterImport = defineEndpoint({
+  method: 'POST',
+  path: '/masterData/register/apply',
+  summary: `Register import: all or nothing in one transaction; with any bad row nothing is written (Applied false). ${uploadSummary}`,
+  tags: ['master data'],
+  auth: 'user',
+  response: ImportReport,
+});
+
+export const registerTemplate = defineEndpoint({
+  method: 'GET',
+  path: '/masterData/register/template',
+  summary: 'An empty register file with the headers in the given language (xlsx or csv). Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  querystring: Type.Object({
+    lang: Type.Optional(Type.Union([Type.Literal('lt'), Type.Literal('en')])),
+    format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])),
+  }),
+  response: Type.String(),
+  produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+});
+
+/** The header of a register column in a language. */
+export const registerHeader = (key: RegisterColumn, lang: Language): string =>
+  REGISTER_COLUMNS.find((c) => c.key === key)![lang];
+
+// ---- The location tree and its editing (group 1) ----
+
+export const LocationNode = Type.Object({
+  Id,
+  ParentId: Nullable(Id),
+  /** 1 country … 6 building, 7 flat. */
+  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  Name: Type.String(),
+  /** The address as one line. */
+  Path: Type.String(),
+  FlatOrder: Nullable(Type.Integer()),
+  ChildCount: Type.Integer({ minimum: 0 }),
+  /** Devices here (not in the subtree), removed ones included. */
+  DeviceCount: Type.Integer({ minimum: 0 }),
+  ObjectCode: Nullable(Type.String()),
+  ObjectName: Nullable(Type.String()),
+  ClientCode: Nullable(Type.String()),
+  ClientName: Nullable(Type.String()),
+});
+export type LocationNode = Static<typeof LocationNode>;
+
+export const listLocationChildren = defineEndpoint({
+  method: 'GET',
+  path: '/masterData/locations',
+  summary: 'The children of a location (or the countries without parentId), for browsing the tree. Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  querystring: Type.Object({ parentId: Type.Optional(Id) }),
+  response: Type.Array(LocationNode),
+});
+
+export const LocationDetail = Type.Object({
+  Location: LocationNode,
+  /** Its ancestors from the country down, for the breadcrumb. */
+  Ancestors: Type.Array(Type.Object({ Id, Level: Type.Integer(), Name: Type.String() })),
+  /** Devices at this location, removed ones included (RemovedAt set). */
+  Devices: Type.Array(DeviceRow),
+});
+export type LocationDetail = Static<typeof LocationDetail>;
+
+export const getLocation = defineEndpoint({
+  method: 'GET',
+  path: '/masterData/locations/:id',
+  summary: 'One location with its devices. Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  response: LocationDetail,
+});
+
+const Text = (max = NAME_MAX_LENGTH * 2) => Type.String({ maxLength: max });
+const Serial = Type.String({ minLength: 1, maxLength: 64 });
+/** A moment: ISO 8601, with an offset or without one (then it is the provider's local time). */
+export const MomentParam = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?(Z|[+-]\\d{2}(:?\\d{2})?)?$',
+  description: 'YYYY-MM-DDTHH:mm[:ss][offset]; without an offset, the provider time zone',
+});
+const ReadingValue = Type.Number({ minimum: 0, maximum: 999_999_999_999 });
+const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: 999_999 });
+
+export const updateLocation = defineEndpoint({
+  method: 'PUT',
+  path: '/masterData/locations/:id',
+  summary:
+    'Rename a location (its subtree follows) or change a flat order. Group 1 only. A sibling with the name: 409.',
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  body: Type.Object({
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH * 2 })),
+    flatOrder: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
+  }),
+  response: LocationNode,
+});
+
+export const setFlatClient = defineEndpoint({
+  method: 'PUT',
+  path: '/masterData/locations/:id/client',
+  summary:
+    "Set a flat's client by client code (an unknown code with clientName creates the client); null = none. Group 1 only.",
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  body: Type.Object({
+    clientCode: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
+    clientName: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH * 2 })),
+  }),
+  response: LocationNode,
+});
+
+export const ClientRow = Type.Object({
+  Id,
+  ClientCode: Type.String(),
+  ClientName: Type.String(),
+  /** Flats linked to the client. */
+  FlatCount: Type.Integer({ minimum: 0 }),
+});
+export type ClientRow = Static<typeof ClientRow>;
+
+export const searchClients = defineEndpoint({
+  method: 'GET',
+  path: '/masterData/clients',
+  summary: 'Up to 20 clients whose code or name starts with `search` (case-insensitive). Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })) }),
+  response: Type.Array(ClientRow),
+});
+
+export const AddDeviceBody = Type.Object({
+  /** A flat (types 1–4) or a building (type 11). */
+  locationId: Id,
+  deviceTypeId: Type.Integer({ minimum: 1, maximum: 32767 }),
+  deviceCode: Serial,
+  counterCode: Type.Optional(Nullable(Text(64))),
+  description: Type.Optional(Nullable(Text())),
+  ratingFactor: Type.Optional(Nullable(RatingFactor)),
+  /** Default: now. */
+  installedAt: Type.Optional(MomentParam),
+  /** Stored as a reading at installedAt. */
+  initialReading: Type.Optional(ReadingValue),
+});
+export type AddDeviceBody = Static<typeof AddDeviceBody>;
+
+export const addDevice = defineEndpoint({
+  method: 'POST',
+  path: '/masterData/devices',
+  summary:
+    'Add a device to a flat (or a building heat meter to a building). A serial already in use: 409. Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  body: AddDeviceBody,
+  response: DeviceRow,
+  status: 201,
+});
+
+export const updateDevice = defineEndpoint({
+  method: 'PUT',
+  path: '/masterData/devices/:id',
+  summary: "Change a device's description, rating factor or counter code. Group 1 only.",
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  body: Type.Object({
+    description: Type.Optional(Nullable(Text())),
+    ratingFactor: Type.Optional(Nullable(RatingFactor)),
+    counterCode: Type.Optional(Nullable(Text(64))),
+  }),
+  response: DeviceRow,
+});
+
+export const removeDevice = defineEndpoint({
+  method: 'POST',
+  path: '/masterData/devices/:id/remove',
+  summary: 'Remove a device: its final reading is stored at the removal time. Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  body: Type.Object({ removedAt: MomentParam, finalReading: ReadingValue }),
+  response: DeviceRow,
+});
+
+export const ReplaceDeviceBody = Type.Object({
+  /** When the old device was taken out and the new one put in. */
+  replacedAt: MomentParam,
+  finalReading: ReadingValue,
+  newDeviceCode: Serial,
+  initialReading: ReadingValue,
+  newCounterCode: Type.Optional(Nullable(Text(64))),
+  /** Default: the old device's. */
+  newDescription: Type.Optional(Nullable(Text())),
+  /** Default: the old device's. */
+  newRatingFactor: Type.Optional(Nullable(RatingFactor)),
+});
+export type ReplaceDeviceBody = Static<typeof ReplaceDeviceBody>;
+
+export const replaceDevice = defineEndpoint({
+  method: 'POST',
+  path: '/masterData/devices/:id/replace',
+  summary:
+    'Replace a device in one step (DESIGN.md §4): the old one is removed with its final reading, the new one ' +
+    '(same type and place) installed with its initial reading, both at replacedAt. Group 1 only.',
+  tags: ['master data'],
+  auth: 'user',
+  params: IdParams,
+  body: ReplaceDeviceBody,
+  response: Type.Object({ Old: DeviceRow, New: DeviceRow }),
+  status: 201,
+});

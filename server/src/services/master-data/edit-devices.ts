@@ -1,0 +1,252 @@
+import type { AddDeviceBody, DeviceRow, ReplaceDeviceBody } from '@rodmenys/contract';
+import type { Db, Queryable, Tx } from '../../db/db.js';
+import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { Caller } from '../auth/caller.js';
+import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
+
+export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRow> {
+  const { rows } = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.id = $1`, [
+    id,
+  ]);
+  if (!rows[0]) throw notFound('Device not found');
+  return rows[0];
+}
+
+/** Removal and installation times may not lie in the future (a little clock skew aside). */
+const FUTURE_SLACK = "interval '10 minutes'";
+
+/**
+ * A moment from the API: ISO 8601 with an offset, or without one in the
+ * provider's zone (the session's). Returns it as timestamptz text, checked.
+ */
+async function moment(tx: Queryable, value: string, field: string): Promise<string> {
+  const { rows } = await tx
+    .query<{ iso: string; future: boolean }>(
+      `SELECT iso($1::timestamptz) AS iso, $1::timestamptz > now() + ${FUTURE_SLACK} AS future`,
+      [value],
+    )
+    .catch((err: { code?: string }) => {
+      if (err.code?.startsWith('22')) throw badRequest(`${field} is not a valid time: ${value}`, field);
+      throw err;
+    });
+  if (!rows[0]?.iso) throw badRequest(`${field} is not a valid time: ${value}`, field);
+  if (rows[0].future) throw badRequest(`${field} cannot be in the future`, field);
+  return rows[0].iso;
+}
+
+/** Serial numbers are unique for ever: one device per serial (409 with where it is). */
+async function assertSerialFree(tx: Queryable, code: string): Promise<void> {
+  const { rows } = await tx.query<{ address: string }>(
+    'SELECT address_label(l) AS address FROM device d JOIN location l ON l.id = d.location_id WHERE d.device_code = $1',
+    [code],
+  );
+  if (rows[0]) throw conflict(`Serial number ${code} is already used by a device at ${rows[0].address}`);
+}
+
+async function storeReading(tx: Tx, deviceId: number, ts: string, value: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO reading (device_id, ts, value) VALUES ($1, $2, $3)
+     ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
+    [deviceId, ts, value],
+  );
+}
+
+const auditDevice = (d: DeviceRow) => ({
+  DeviceCode: d.DeviceCode,
+  DeviceTypeId: d.DeviceTypeId,
+  LocationId: d.LocationId,
+  CounterCode: d.CounterCode,
+  DeviceDescription: d.DeviceDescription,
+  RatingFactor: d.RatingFactor,
+  InstalledAt: d.InstalledAt,
+  RemovedAt: d.RemovedAt,
+  ReplacedBy: d.ReplacedBy,
+});
+
+const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || null);
+
+/** Adds a device to a flat (types 1–4) or a building heat meter to a building, with an optional initial reading. */
+export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): Promise<DeviceRow> {
+  return db.transaction(async (tx) => {
+    const { rows: locs } = await tx.query<{ level: number }>('SELECT level FROM location WHERE id = $1', [
+      input.locationId,
+    ]);
+    if (!locs[0]) throw badRequest('The location does not exist', 'locationId');
+    const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
+    if (!rowCount) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
+    const wanted = input.deviceTypeId === 11 ? 6 : 7;
+    if (locs[0].level !== wanted) {
+      throw badRequest(
+        wanted === 6 ? 'A building heat meter belongs to a building' : 'This device type belongs to a flat',
+        'locationId',
+      );
+    }
+    const code = input.deviceCode.trim();
+    if (!code) throw badRequest('The serial number cannot be blank', 'deviceCode');
+    await assertSerialFree(tx, code);
+    const installedAt = await moment(tx, input.installedAt ?? new Date().toISOString(), 'installedAt');
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [
+        input.deviceTypeId,
+        input.locationId,
+        code,
+        clean(input.counterCode),
+        clean(input.description),
+        input.ratingFactor ?? null,
+        installedAt,
+      ],
+    );
+    const id = rows[0]!.id;
+    if (input.initialReading !== undefined) await storeReading(tx, id, installedAt, input.initialReading);
+    const after = await findDeviceRow(tx, id);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'device.create',
+      entity: 'device',
+      entityId: id,
+      before: null,
+      after: { ...auditDevice(after), InitialReading: input.initialReading ?? null },
+    });
+    return after;
+  });
+}
+
+/** Changes a device's description, rating factor or counter code. */
+export async function updateDevice(
+  db: Db,
+  caller: Caller,
+  id: number,
+  input: { description?: string | null; ratingFactor?: number | null; counterCode?: string | null },
+): Promise<DeviceRow> {
+  return db.transaction(async (tx) => {
+    const before = await findDeviceRow(tx, id);
+    await tx.query(
+      `UPDATE device SET
+         description = CASE WHEN $2 THEN $3 ELSE description END,
+         rating_factor = CASE WHEN $4 THEN $5::numeric ELSE rating_factor END,
+         counter_code = CASE WHEN $6 THEN $7 ELSE counter_code END
+       WHERE id = $1`,
+      [
+        id,
+        input.description !== undefined,
+        clean(input.description),
+        input.ratingFactor !== undefined,
+        input.ratingFactor ?? null,
+        input.counterCode !== undefined,
+        clean(input.counterCode),
+      ],
+    );
+    const after = await findDeviceRow(tx, id);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'device.update',
+      entity: 'device',
+      entityId: id,
+      before: auditDevice(before),
+      after: auditDevice(after),
+    });
+    return after;
+  });
+}
+
+/** The device still in service, or a 400 saying why not; `at` must not precede its installation. */
+async function deviceInService(tx: Tx, id: number, at: string, field: string): Promise<DeviceRow> {
+  const device = await findDeviceRow(tx, id);
+  if (device.RemovedAt !== null) throw badRequest(`The device was already removed on ${device.RemovedAt}`);
+  const { rows } = await tx.query<{ early: boolean }>(
+    'SELECT $2::timestamptz < installed_at AS early FROM device WHERE id = $1 FOR UPDATE',
+    [id, at],
+  );
+  if (rows[0]?.early) throw badRequest(`${field} is before the device was installed (${device.InstalledAt})`, field);
+  return device;
+}
+
+/** Takes a device out of service; its final reading is stored at the removal time. */
+export async function removeDevice(
+  db: Db,
+  caller: Caller,
+  id: number,
+  input: { removedAt: string; finalReading: number },
+): Promise<DeviceRow> {
+  return db.transaction(async (tx) => {
+    const removedAt = await moment(tx, input.removedAt, 'removedAt');
+    const before = await deviceInService(tx, id, removedAt, 'removedAt');
+    await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
+    await storeReading(tx, id, removedAt, input.finalReading);
+    const after = await findDeviceRow(tx, id);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'device.remove',
+      entity: 'device',
+      entityId: id,
+      before: auditDevice(before),
+      after: { ...auditDevice(after), FinalReading: input.finalReading },
+    });
+    return after;
+  });
+}
+
+/**
+ * Replaces a device in one step (DESIGN.md §4): the old one is removed at
+ * replacedAt with its final reading and points to the new one (same type and
+ * place), installed at replacedAt with its initial reading.
+ */
+export async function replaceDevice(
+  db: Db,
+  caller: Caller,
+  id: number,
+  input: ReplaceDeviceBody,
+): Promise<{ Old: DeviceRow; New: DeviceRow }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const at = await moment(tx, input.replacedAt, 'replacedAt');
+      const old = await deviceInService(tx, id, at, 'replacedAt');
+      const code = input.newDeviceCode.trim();
+      if (!code) throw badRequest('The new serial number cannot be blank', 'newDeviceCode');
+      await assertSerialFree(tx, code);
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+         SELECT device_type_id, location_id, $2, $3,
+                CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8
+           FROM device WHERE id = $1
+         RETURNING id`,
+        [
+          id,
+          code,
+          clean(input.newCounterCode),
+          input.newDescription !== undefined,
+          clean(input.newDescription),
+          input.newRatingFactor !== undefined,
+          input.newRatingFactor ?? null,
+          at,
+        ],
+      );
+      const newId = rows[0]!.id;
+      await tx.query('UPDATE device SET removed_at = $2, replaced_by = $3 WHERE id = $1', [id, at, newId]);
+      await storeReading(tx, id, at, input.finalReading);
+      await storeReading(tx, newId, at, input.initialReading);
+      const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
+      await recordAudit(tx, {
+        actor: caller,
+        kind: 'device.replace',
+        entity: 'device',
+        entityId: id,
+        before: auditDevice(old),
+        after: {
+          Old: { ...auditDevice(result.Old), FinalReading: input.finalReading },
+          New: { DeviceId: newId, ...auditDevice(result.New), InitialReading: input.initialReading },
+        },
+      });
+      return result;
+    });
+  } catch (err) {
+    // Two replacements racing for one serial: the unique index decides.
+    if ((err as { code?: string }).code === '23505' && !(err instanceof HttpError)) {
+      throw conflict(`Serial number ${input.newDeviceCode} is already in use`);
+    }
+    throw err;
+  }
+}
