@@ -1,13 +1,25 @@
 import type { RegisterBody, User } from '@rodmenys/contract';
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
+import { type Actor, recordAudit } from '../audit/record-audit.js';
 import { hashPassword } from '../auth/password.js';
+import { auditUser } from './update-user.js';
 import { USER_COLUMNS } from './user-row.js';
 
 const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || null);
 
-/** Creates an account in group 3: it sees nothing until rights are granted. */
-export async function registerUser(db: Queryable, input: RegisterBody, groupId: 1 | 2 | 3 = 3): Promise<User> {
+/**
+ * Creates an account in group 3: it sees nothing until rights are granted.
+ * Recorded in the audit log with `actor` (default: the new account itself, a
+ * self-registration), in one transaction with the insert (the password is
+ * hashed before it, so the embedded database is not held meanwhile).
+ */
+export async function registerUser(
+  db: Db | Queryable,
+  input: RegisterBody,
+  groupId: 1 | 2 | 3 = 3,
+  actor?: Actor,
+): Promise<User> {
   const username = input.username.trim();
   const firstName = input.firstName.trim();
   const lastName = input.lastName.trim();
@@ -15,6 +27,18 @@ export async function registerUser(db: Queryable, input: RegisterBody, groupId: 
   if (!firstName) throw badRequest('firstName is required', 'firstName');
   if (!lastName) throw badRequest('lastName is required', 'lastName');
   const passwordHash = await hashPassword(input.password);
+  if ('transaction' in db) return db.transaction((tx) => insertUser(tx, input, passwordHash, groupId, actor));
+  return insertUser(db, input, passwordHash, groupId, actor);
+}
+
+async function insertUser(
+  db: Queryable,
+  input: RegisterBody,
+  passwordHash: string,
+  groupId: 1 | 2 | 3,
+  actor: Actor | undefined,
+): Promise<User> {
+  const username = input.username.trim();
   // ON CONFLICT on the case-insensitive unique index: no race between check and insert.
   const { rows } = await db.query<User>(
     `WITH inserted AS (
@@ -23,8 +47,25 @@ export async function registerUser(db: Queryable, input: RegisterBody, groupId: 
        ON CONFLICT ((lower(username))) DO NOTHING
        RETURNING *)
      SELECT ${USER_COLUMNS} FROM inserted u`,
-    [username, passwordHash, firstName, lastName, groupId, clean(input.email), clean(input.phone)],
+    [
+      username,
+      passwordHash,
+      input.firstName.trim(),
+      input.lastName.trim(),
+      groupId,
+      clean(input.email),
+      clean(input.phone),
+    ],
   );
-  if (!rows[0]) throw badRequest(`The user name "${username}" is already taken`, 'username');
-  return rows[0];
+  const user = rows[0];
+  if (!user) throw badRequest(`The user name "${username}" is already taken`, 'username');
+  await recordAudit(db, {
+    actor: actor === undefined ? { id: user.Id, username: user.Username } : actor,
+    kind: 'user.create',
+    entity: 'user',
+    entityId: user.Id,
+    before: null,
+    after: auditUser(user),
+  });
+  return user;
 }

@@ -1,6 +1,7 @@
 import type { UpdateUserBody, User } from '@rodmenys/contract';
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, forbidden } from '../../errors.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { type Caller, isManager } from '../auth/caller.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { findUser, USER_COLUMNS } from './user-row.js';
@@ -17,7 +18,11 @@ export function assertCanManage(caller: Caller, target: { Id: number; GroupId: n
 }
 
 /** Changes an account (DESIGN.md §3: names, contacts, password; group and active flag for managers). */
-export async function updateUser(db: Queryable, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
+export async function updateUser(db: Db, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
+  return db.transaction((tx) => updateUserIn(tx, caller, id, input));
+}
+
+async function updateUserIn(db: Queryable, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
   const target = await findUser(db, id);
   assertCanManage(caller, target);
   const self = id === caller.id;
@@ -74,14 +79,44 @@ export async function updateUser(db: Queryable, caller: Caller, id: number, inpu
       input.active ?? null,
     ],
   );
-  return rows[0]!;
+  const after = rows[0]!;
+  await recordAudit(db, {
+    actor: caller,
+    kind: 'user.update',
+    entity: 'user',
+    entityId: id,
+    before: auditUser(target),
+    after: { ...auditUser(after), ...(passwordHash ? { PasswordChanged: true } : {}) },
+  });
+  return after;
 }
 
+/** What the audit log keeps of an account: never the password hash, nor the sign-in times. */
+export const auditUser = (u: User) => ({
+  Username: u.Username,
+  FirstName: u.FirstName,
+  LastName: u.LastName,
+  GroupId: u.GroupId,
+  Email: u.Email,
+  Phone: u.Phone,
+  Active: u.Active,
+});
+
 /** Deletes an account; its tokens stop working at once (the caller check finds no user). */
-export async function deleteUser(db: Queryable, caller: Caller, id: number): Promise<void> {
+export async function deleteUser(db: Db, caller: Caller, id: number): Promise<void> {
   if (id === caller.id) throw badRequest('You cannot delete your own account');
   if (!isManager(caller)) throw forbidden('Only administrators may delete accounts');
-  const target = await findUser(db, id);
-  assertCanManage(caller, target);
-  await db.query('DELETE FROM app_user WHERE id = $1', [id]);
+  await db.transaction(async (tx) => {
+    const target = await findUser(tx, id);
+    assertCanManage(caller, target);
+    await tx.query('DELETE FROM app_user WHERE id = $1', [id]);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'user.delete',
+      entity: 'user',
+      entityId: id,
+      before: auditUser(target),
+      after: null,
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import type { UserRight } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, forbidden } from '../../errors.js';
+import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { assertCanManage } from './update-user.js';
 import { findUser } from './user-row.js';
@@ -39,6 +40,7 @@ export async function setRights(db: Db, caller: Caller, userId: number, location
     const unknown = locationIds.filter((id) => !known.has(id));
     if (unknown.length) throw badRequest(`Unknown location ids: ${unknown.slice(0, 20).join(', ')}`, 'locationIds');
     if (rows.some((r) => !r.visible)) throw forbidden('You may only grant locations you can see yourself');
+    const before = await listRights(tx, userId);
     // A group 2 manager replaces only the grants inside its own scope.
     await tx.query(
       `DELETE FROM location_right r USING location l
@@ -50,6 +52,15 @@ export async function setRights(db: Db, caller: Caller, userId: number, location
       [userId, locationIds],
     );
     await tx.query('UPDATE app_user SET updated = now() WHERE id = $1', [userId]);
-    return listRights(tx, userId);
+    const after = await listRights(tx, userId);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'user.rights',
+      entity: 'user',
+      entityId: userId,
+      before: { Username: target.Username, Rights: before.map((r) => r.Path) },
+      after: { Username: target.Username, Rights: after.map((r) => r.Path) },
+    });
+    return after;
   });
 }

@@ -1,0 +1,341 @@
+import { type ImportReport, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { buildTestApp, call } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+import { createUser } from '../test/fixtures.js';
+
+type RowData = Partial<Record<RegisterColumn, string>>;
+
+const base = (flat: string, code: string, extra: RowData = {}): RowData => ({
+  Country: 'Lietuva',
+  County: 'Kauno apskritis',
+  Region: 'Kauno m. sav.',
+  City: 'Kaunas',
+  Street: 'Žalgirio g.',
+  Building: '7',
+  Flat: flat,
+  FlatOrder: flat,
+  ObjectCode: 'OBJ-7',
+  ObjectName: 'Žalgirio 7 namas',
+  ClientCode: `CL-${flat}`,
+  ClientName: `Šeimininkas ${flat}`,
+  DeviceType: 'HCA',
+  DeviceCode: code,
+  CounterCode: `R${code}`,
+  DeviceDescription: 'Kambarys 1',
+  RatingFactor: '1,25',
+  InstalledAt: '2025-09-01',
+  ...extra,
+});
+
+/** A CSV in the given language's headers, `;` separated, decimal commas, with a BOM. */
+function csv(rows: RowData[], options: { lang?: 'lt' | 'en'; sep?: string; bom?: boolean } = {}): Buffer {
+  const sep = options.sep ?? ';';
+  const lines = [REGISTER_COLUMNS.map((c) => c[options.lang ?? 'en']).join(sep)];
+  for (const r of rows) lines.push(REGISTER_COLUMNS.map((c) => quote(r[c.key] ?? '', sep)).join(sep));
+  return Buffer.from(`${options.bom === false ? '' : '\uFEFF'}${lines.join('\r\n')}\r\n`, 'utf8');
+}
+const quote = (s: string, sep: string) => (s.includes(sep) || s.includes('"') ? `"${s.replace(/"/g, '""')}"` : s);
+
+async function xlsx(rows: RowData[], lang: 'lt' | 'en' = 'lt'): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Registras');
+  ws.addRow(REGISTER_COLUMNS.map((c) => c[lang]));
+  for (const r of rows) {
+    ws.addRow(
+      REGISTER_COLUMNS.map((c) => {
+        const v = r[c.key];
+        if (v === undefined || v === '') return null;
+        if (c.key === 'InstalledAt') return new Date(`${v}T00:00:00Z`);
+        if (c.key === 'FlatOrder') return Number(v);
+        if (c.key === 'RatingFactor') return Number(v.replace(',', '.'));
+        return v;
+      }),
+    );
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let operator: string;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+    operator = (await createUser(app, { groupId: 1 })).token;
+  }, 120_000);
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  const send = async (mode: 'preview' | 'apply', file: Buffer, contentType = 'text/csv', token = operator) =>
+    call(app, 'POST', `/api/masterData/register/${mode}`, {
+      token,
+      body: file,
+      headers: { 'content-type': contentType },
+    });
+  const report = async (mode: 'preview' | 'apply', file: Buffer, contentType?: string) => {
+    const res = await send(mode, file, contentType);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as ImportReport;
+  };
+  const count = async (table: string) =>
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+
+  const good = [
+    base('1', 'HCA-001'),
+    base('1', 'HCA-002', { DeviceDescription: 'Kambarys 2', RatingFactor: '0,8' }),
+    base('2', 'HCA-003'),
+    base('2', 'CW-004', { DeviceType: '3', RatingFactor: '', DeviceDescription: 'Vonia' }),
+    base('', 'BHM-005', { DeviceType: 'Pastato šilumos skaitiklis', ClientCode: '', ClientName: '', FlatOrder: '' }),
+  ];
+
+  it('previews without writing, then applies the same counts, then changes nothing the second time', async () => {
+    const before = await count('device');
+    const preview = await report('preview', csv(good));
+    expect(preview).toMatchObject({
+      Applied: false,
+      Rows: 5,
+      ErrorCount: 0,
+      // Country, county, region, city, street, building + 2 flats.
+      Locations: { Created: 8, Changed: 0, Unchanged: 0 },
+      Objects: { Created: 1, Changed: 0, Unchanged: 0 },
+      Clients: { Created: 2, Changed: 0, Unchanged: 0 },
+      Devices: { Created: 5, Changed: 0, Unchanged: 0 },
+    });
+    expect(await count('device')).toBe(before);
+    expect(await count('location')).toBe(0);
+
+    const applied = await report('apply', csv(good));
+    expect(applied).toMatchObject({ ...preview, Applied: true });
+    expect(await count('device')).toBe(before + 5);
+
+    const again = await report('apply', csv(good));
+    expect(again).toMatchObject({
+      Applied: true,
+      Locations: { Created: 0, Changed: 0, Unchanged: 8 },
+      Objects: { Created: 0, Changed: 0, Unchanged: 1 },
+      Clients: { Created: 0, Changed: 0, Unchanged: 2 },
+      Devices: { Created: 0, Changed: 0, Unchanged: 5 },
+    });
+  });
+
+  it('stores what the file says: Lithuanian letters, decimal commas, dates in the provider zone, the tree', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT d.device_code, d.device_type_id, d.rating_factor::float8 AS rf, iso(d.installed_at) AS installed,
+              l.level, l.street, l.flat, l.flat_order, l.path, c.code AS client, o.code AS object
+         FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN client c ON c.id = l.client_id
+         LEFT JOIN object o ON o.location_id = l.path[6]
+        ORDER BY d.device_code`,
+    );
+    const byCode = Object.fromEntries(rows.map((r) => [r.device_code, r]));
+    expect(byCode['HCA-002']).toMatchObject({
+      device_type_id: 1,
+      rf: 0.8,
+      installed: '2025-09-01T00:00:00+03:00',
+      level: 7,
+      street: 'Žalgirio g.',
+      flat: '1',
+      flat_order: 1,
+      client: 'CL-1',
+      object: 'OBJ-7',
+    });
+    expect(byCode['CW-004']).toMatchObject({ device_type_id: 3, rf: null, flat: '2', client: 'CL-2' });
+    expect(byCode['BHM-005']).toMatchObject({ device_type_id: 11, level: 6, flat: null, object: 'OBJ-7' });
+    // The path runs from the country down and every ancestor carries the names.
+    const path = byCode['HCA-001']!.path as number[];
+    expect(path).toHaveLength(7);
+    const { rows: chain } = await db.query<{ level: number; name: string }>(
+      'SELECT level, name FROM location WHERE id = ANY($1::int[]) ORDER BY level',
+      [path],
+    );
+    expect(chain.map((c) => c.name)).toEqual([
+      'Lietuva',
+      'Kauno apskritis',
+      'Kauno m. sav.',
+      'Kaunas',
+      'Žalgirio g.',
+      '7',
+      '1',
+    ]);
+    const { rows: client } = await db.query('SELECT name FROM client WHERE code = $1', ['CL-1']);
+    expect(client[0]).toEqual({ name: 'Šeimininkas 1' });
+  });
+
+  it('reads .xlsx with Lithuanian headers, and counts what changed', async () => {
+    const changed = [
+      base('1', 'HCA-001', { DeviceDescription: 'Svetainė' }), // description changed
+      base('1', 'HCA-002', { DeviceDescription: 'Kambarys 2', RatingFactor: '0,8' }),
+      base('2', 'HCA-003', { ClientCode: 'CL-9', ClientName: 'Naujas klientas' }), // flat 2 gets a new client
+      base('2', 'CW-004', {
+        DeviceType: '3',
+        RatingFactor: '',
+        DeviceDescription: 'Vonia',
+        ClientCode: 'CL-9',
+        ClientName: 'Naujas klientas',
+      }),
+      base('', 'BHM-005', { DeviceType: '11', ClientCode: '', ClientName: '', FlatOrder: '' }),
+      base('3', 'HCA-006'), // a new flat with a new device
+    ];
+    const r = await report('apply', await xlsx(changed, 'lt'), 'application/octet-stream');
+    expect(r).toMatchObject({
+      Applied: true,
+      ErrorCount: 0,
+      Locations: { Created: 1, Changed: 1, Unchanged: 7 },
+      // CL-9 and CL-3 are new, CL-1 stays.
+      Clients: { Created: 2, Changed: 0, Unchanged: 1 },
+      Devices: { Created: 1, Changed: 1, Unchanged: 4 },
+    });
+    const { rows } = await db.query('SELECT description FROM device WHERE device_code = $1', ['HCA-001']);
+    expect(rows[0]).toEqual({ description: 'Svetainė' });
+    // Each change is in the audit log with before and after.
+    const { rows: audit } = await db.query<{
+      before: { DeviceDescription: string };
+      after: { DeviceDescription: string };
+    }>(`SELECT before, after FROM audit_log WHERE kind = 'device.update' AND after->>'DeviceCode' = 'HCA-001'`);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.before.DeviceDescription).toBe('Kambarys 1');
+    expect(audit[0]!.after.DeviceDescription).toBe('Svetainė');
+    // The same workbook again: nothing.
+    const again = await report('preview', await xlsx(changed, 'lt'), 'application/octet-stream');
+    expect(again.Devices).toEqual({ Created: 0, Changed: 0, Unchanged: 6 });
+    expect(again.Locations.Changed).toBe(0);
+  });
+
+  it('accepts comma-separated CSV without a BOM', async () => {
+    const r = await report('preview', csv([base('4', 'HCA-010', { RatingFactor: '1.5' })], { sep: ',', bom: false }));
+    expect(r).toMatchObject({ ErrorCount: 0, Devices: { Created: 1, Changed: 0, Unchanged: 0 } });
+  });
+
+  it('reports every bad row with its line and reason, and writes nothing (all or nothing)', async () => {
+    await db.query(
+      `INSERT INTO device (device_type_id, location_id, device_code)
+       SELECT 1, id, 'ELSEWHERE-1' FROM location WHERE level = 7 AND name = '1'`,
+    );
+    const rows = [
+      base('5', 'OK-100'), // line 2: fine
+      base('5', 'OK-100'), // 3: duplicate serial in the file
+      base('6', 'ELSEWHERE-1'), // 4: serial used by a device in another flat
+      base('6', 'X-1', { DeviceType: 'Dujų skaitiklis' }), // 5: unknown type
+      base('6', 'X-2', { InstalledAt: '2025-02-30' }), // 6: bad date
+      base('6', 'X-3', { RatingFactor: '1,2,3' }), // 7: bad number
+      base('6', 'X-4', { DeviceCode: '' }), // 8: required
+      base('6', 'X-5', { FlatOrder: 'pirmas' }), // 9: bad integer
+      base('', 'X-6'), // 10: a flat device without a flat
+      base('6', 'X-7', { DeviceType: '11' }), // 11: building meter with a flat
+      base('6', 'HCA-001', { DeviceType: '2' }), // 12: different flat → elsewhere
+      base('1', 'HCA-002', { DeviceType: '2' }), // 13: same flat, other type
+      base('6', 'X-8', { ObjectCode: 'OBJ-OTHER' }), // 14: the building has OBJ-7
+      base('6', 'X-9', { ClientCode: 'CL-X' }), // 15: flat 6 has CL-6 on line 4? no: line 4 is refused; see below
+    ];
+    const before = {
+      devices: await count('device'),
+      audit: await count('audit_log'),
+      locations: await count('location'),
+    };
+    const r = await report('apply', csv(rows));
+    expect(r.Applied).toBe(false);
+    const byLine = r.Errors.map((e) => [e.Line, e.Code]);
+    expect(byLine).toEqual([
+      [3, 'DUPLICATE_SERIAL'],
+      [4, 'SERIAL_USED_ELSEWHERE'],
+      [5, 'UNKNOWN_DEVICE_TYPE'],
+      [6, 'INVALID_DATE'],
+      [7, 'INVALID_NUMBER'],
+      [8, 'REQUIRED'],
+      [9, 'INVALID_NUMBER'],
+      [10, 'REQUIRED'],
+      [11, 'FLAT_MISMATCH'],
+      [12, 'SERIAL_USED_ELSEWHERE'],
+      [13, 'DEVICE_TYPE_CHANGED'],
+      [14, 'OBJECT_CONFLICT'],
+      [15, 'CLIENT_CONFLICT'],
+    ]);
+    expect(r.ErrorCount).toBe(13);
+    expect(r.Errors[0]).toMatchObject({
+      Params: { code: 'OK-100', line: 2 },
+      Message: expect.stringContaining('line 2'),
+    });
+    expect(r.Errors[1]!.Params.address).toContain('Žalgirio g. 7-1');
+    expect(r.Errors[5]).toMatchObject({ Params: { column: 'DeviceCode' } });
+    // Nothing written, not even the valid first row.
+    expect(await count('device')).toBe(before.devices);
+    expect(await count('location')).toBe(before.locations);
+    expect(await count('audit_log')).toBe(before.audit);
+  });
+
+  it('refuses a serial of a removed device, and reports missing columns and unreadable files on line 0', async () => {
+    await db.query(`UPDATE device SET removed_at = '2026-01-01' WHERE device_code = 'ELSEWHERE-1'`);
+    const removed = await report('preview', csv([base('1', 'ELSEWHERE-1')]));
+    expect(removed.Errors.map((e) => e.Code)).toEqual(['DEVICE_REMOVED']);
+
+    const noSerial = Buffer.from('Country;City;Building\nLietuva;Kaunas;7\n');
+    const missing = await report('preview', noSerial);
+    expect(missing.Errors.every((e) => e.Line === 0 && e.Code === 'MISSING_COLUMN')).toBe(true);
+    expect(missing.Errors.map((e) => e.Params.column)).toContain('DeviceCode');
+
+    const broken = await report('preview', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(50)]));
+    expect(broken.Errors.map((e) => e.Code)).toEqual(['BAD_FILE']);
+    const empty = await report('preview', csv([]));
+    expect(empty.Errors.map((e) => e.Code)).toEqual(['EMPTY_FILE']);
+    const latin1 = await report('preview', Buffer.from('Country;Device code\nLietuva;Café\n', 'latin1'));
+    expect(latin1.Errors.map((e) => e.Code)).toEqual(['BAD_FILE']);
+  });
+
+  it('answers 400 without a body, and only group 1 may import', async () => {
+    expect((await send('preview', Buffer.alloc(0))).status).toBe(400);
+    const admin = (await createUser(app, { groupId: 2 })).token;
+    const user = (await createUser(app, { groupId: 3 })).token;
+    for (const token of [admin, user]) {
+      expect((await send('preview', csv(good), 'text/csv', token)).status).toBe(403);
+      expect((await send('apply', csv(good), 'text/csv', token)).status).toBe(403);
+      expect((await call(app, 'GET', '/api/masterData/register/template', { token })).status).toBe(403);
+    }
+    expect((await send('preview', csv(good), 'text/csv', '')).status).toBe(401);
+  });
+});
+
+describe(`GET /api/masterData/register/template (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let token: string;
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+    token = (await createUser(app, { groupId: 1 })).token;
+  }, 120_000);
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  it('gives the headers in the asked language, and the template imports as an empty file', async () => {
+    for (const lang of ['lt', 'en'] as const) {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/masterData/register/template?lang=${lang}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const header = (wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
+      expect(header).toEqual(REGISTER_COLUMNS.map((c) => c[lang]));
+      const preview = await call(app, 'POST', '/api/masterData/register/preview', {
+        token,
+        body: res.rawPayload,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(preview.body.Errors.map((e: { Code: string }) => e.Code)).toEqual(['EMPTY_FILE']);
+    }
+    const csvRes = await call(app, 'GET', '/api/masterData/register/template?lang=en&format=csv', { token });
+    expect(csvRes.status).toBe(200);
+    expect(String(csvRes.body).startsWith('\uFEFFCountry;County;')).toBe(true);
+  });
+});

@@ -1,0 +1,412 @@
+import type { AuditEntry, DeviceRow, ReadingRow } from '@rodmenys/contract';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { buildTestApp, call } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+
+// Editing, replacement and the audit log. Replacement arithmetic is checked
+// through GetDevicesData against values worked out by hand. Europe/Vilnius:
+// UTC+2 in winter, UTC+3 from 2026-03-29 03:00 local.
+describe(`master data editing (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let operator: { id: number; token: string; username: string };
+  let admin: string;
+  let user: string;
+  let building: number;
+  let flat: number;
+  let flat2: number;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+    const ids = await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '1'), 1);
+    building = ids[5]!;
+    flat = ids[6]!;
+    flat2 = (await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '2'), 2)).at(-1)!;
+    operator = await createUser(app, { groupId: 1, username: 'operatorius' });
+    admin = (await createUser(app, { groupId: 2, rights: [building] })).token;
+    user = (await createUser(app, { groupId: 3, rights: [building] })).token;
+  }, 120_000);
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  const as = (token: string) => ({
+    get: (url: string) => call(app, 'GET', `/api${url}`, { token }),
+    post: (url: string, body: unknown) => call(app, 'POST', `/api${url}`, { token, body }),
+    put: (url: string, body: unknown) => call(app, 'PUT', `/api${url}`, { token, body }),
+  });
+  const op = () => as(operator.token);
+  const readings = async (from: string, till: string, type: number) => {
+    const res = await op().get(`/devices/GetDevicesData?dateFrom=${from}&dateTill=${till}&deviceTypeId=${type}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return Object.fromEntries((res.body as ReadingRow[]).map((r) => [r.DeviceCode, r]));
+  };
+
+  describe('POST /api/masterData/devices/:id/replace', () => {
+    let a: number;
+    let b: number;
+    let c: number;
+
+    beforeAll(async () => {
+      a = await createDevice(db, {
+        typeId: 3,
+        locationId: flat,
+        code: 'W-A',
+        installedAt: '2025-01-01T00:00:00+02:00',
+      });
+      await addReadings(db, a, [
+        ['2026-01-31T12:00:00+02:00', 100],
+        ['2026-02-10T08:00:00+02:00', 103],
+      ]);
+      // First replacement, local time without an offset (the provider zone).
+      const first = await op().post(`/masterData/devices/${a}/replace`, {
+        replacedAt: '2026-02-12T10:00',
+        finalReading: 104.5,
+        newDeviceCode: 'W-B',
+        initialReading: 0.2,
+      });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      b = (first.body.New as DeviceRow).DeviceId;
+      await addReadings(db, b, [['2026-02-20T10:00:00+02:00', 1.2]]);
+      // Second replacement in the same month.
+      const second = await op().post(`/masterData/devices/${b}/replace`, {
+        replacedAt: '2026-02-22T09:00:00+02:00',
+        finalReading: 1.5,
+        newDeviceCode: 'W-C',
+        initialReading: 0,
+      });
+      expect(second.status, JSON.stringify(second.body)).toBe(201);
+      c = (second.body.New as DeviceRow).DeviceId;
+      await addReadings(db, b, [['2026-02-28T20:00:00+02:00', 2.0]]); // a late telegram of the removed W-B
+      await addReadings(db, c, [['2026-02-27T12:00:00+02:00', 0.7]]);
+    });
+
+    it('links the devices and stores both readings at the replacement time', async () => {
+      const rows = await op().get(`/masterData/locations/${flat}`);
+      const devices = Object.fromEntries((rows.body.Devices as DeviceRow[]).map((d) => [d.DeviceCode, d]));
+      expect(devices['W-A']).toMatchObject({ RemovedAt: '2026-02-12T10:00:00+02:00', ReplacedBy: b });
+      expect(devices['W-B']).toMatchObject({
+        InstalledAt: '2026-02-12T10:00:00+02:00',
+        RemovedAt: '2026-02-22T09:00:00+02:00',
+        Replaces: a,
+        ReplacedBy: c,
+        DeviceTypeId: 3,
+        LocationId: flat,
+      });
+      expect(devices['W-C']).toMatchObject({ Replaces: b, ReplacedBy: null, RemovedAt: null });
+      const { rows: stored } = await db.query<{ device_id: number; v: number }>(
+        `SELECT device_id, value::float8 AS v FROM reading WHERE ts = '2026-02-12T10:00:00+02:00' ORDER BY device_id`,
+      );
+      expect(stored).toEqual([
+        { device_id: a, v: 104.5 },
+        { device_id: b, v: 0.2 },
+      ]);
+    });
+
+    it('a period with two replacements: each device its own difference, the flat the real consumption', async () => {
+      const rows = await readings('2026-02-01', '2026-02-28', 3);
+      // W-A: 100 (latest at or before Feb 1) → 104.5 (final) = 4.5
+      expect(rows['W-A']).toMatchObject({ VolumeFrom: 100, VolumeTill: 104.5, Difference: 4.5, Flags: [] });
+      // W-B: 0.2 (initial) → 1.5 (final); the late 2.0 after its removal does not count.
+      expect(rows['W-B']!.VolumeFrom).toBe(0.2);
+      expect(rows['W-B']!.VolumeTill).toBe(1.5);
+      expect(rows['W-B']!.Difference).toBeCloseTo(1.3, 10);
+      expect(rows['W-B']!.Flags).toEqual([]);
+      // W-C: 0 → 0.7.
+      expect(rows['W-C']).toMatchObject({ VolumeFrom: 0, VolumeTill: 0.7, Difference: 0.7, Flags: [] });
+      // 4.5 + 1.3 + 0.7
+      for (const code of ['W-A', 'W-B', 'W-C']) expect(rows[code]!.FlatDifference).toBeCloseTo(6.5, 10);
+    });
+
+    it('a period before the replacements shows only the old device; one after them only the newest', async () => {
+      const january = await readings('2026-01-01', '2026-01-31', 3);
+      expect(Object.keys(january)).toEqual(['W-A']);
+      // No reading at or before Jan 1: the first inside (100) is the start and the end.
+      expect(january['W-A']).toMatchObject({ VolumeFrom: 100, VolumeTill: 100, Difference: 0 });
+      const march = await readings('2026-03-01', '2026-03-31', 3);
+      expect(Object.keys(march)).toEqual(['W-C']);
+      expect(march['W-C']).toMatchObject({ VolumeFrom: 0.7, VolumeTill: 0.7, Difference: 0 });
+    });
+
+    it('a replacement on the spring DST day (a 23-hour day)', async () => {
+      const old = await createDevice(db, { typeId: 2, locationId: flat2, code: 'E-OLD' });
+      await addReadings(db, old, [['2026-03-28T12:00:00+02:00', 500]]);
+      // 23:30 local on the 29th is +03:00 (20:30Z).
+      const res = await op().post(`/masterData/devices/${old}/replace`, {
+        replacedAt: '2026-03-29T23:30',
+        finalReading: 510,
+        newDeviceCode: 'E-NEW',
+        initialReading: 0,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.New.InstalledAt).toBe('2026-03-29T23:30:00+03:00');
+      await addReadings(db, res.body.New.DeviceId, [['2026-03-29T21:30:00Z', 5]]); // 00:30 on the 30th
+      const day = await readings('2026-03-29', '2026-03-29', 2);
+      // E-OLD: 500 → 510; E-NEW: 0 → 0 (its 5 is on the next day); the flat 10.
+      expect(day['E-OLD']).toMatchObject({ EnergyFrom: 500, EnergyTill: 510, Difference: 10, Flags: [] });
+      expect(day['E-NEW']).toMatchObject({ EnergyFrom: 0, EnergyTill: 0, Difference: 0, FlatDifference: 10 });
+      const next = await readings('2026-03-30', '2026-03-30', 2);
+      expect(Object.keys(next)).toEqual(['E-NEW']);
+      expect(next['E-NEW']).toMatchObject({ EnergyFrom: 0, EnergyTill: 5, Difference: 5 });
+    });
+
+    it('refuses a used serial (409), a removed device, a time before installation or in the future (400)', async () => {
+      const body = { replacedAt: '2026-03-01T10:00', finalReading: 1, initialReading: 0 };
+      const used = await op().post(`/masterData/devices/${c}/replace`, { ...body, newDeviceCode: 'W-A' });
+      expect(used.status).toBe(409);
+      expect(used.body.message).toContain('W-A');
+      const removed = await op().post(`/masterData/devices/${a}/replace`, { ...body, newDeviceCode: 'W-Z' });
+      expect(removed.status).toBe(400);
+      expect(removed.body.message).toMatch(/already removed/);
+      const early = await op().post(`/masterData/devices/${c}/replace`, {
+        ...body,
+        replacedAt: '2026-02-01T00:00',
+        newDeviceCode: 'W-Z',
+      });
+      expect(early.status).toBe(400);
+      expect(early.body.errors[0].field).toBe('replacedAt');
+      const future = await op().post(`/masterData/devices/${c}/replace`, {
+        ...body,
+        replacedAt: '2099-01-01T00:00',
+        newDeviceCode: 'W-Z',
+      });
+      expect(future.status).toBe(400);
+      const invalid = await op().post(`/masterData/devices/${c}/replace`, {
+        ...body,
+        replacedAt: '2026-02-30T10:00',
+        newDeviceCode: 'W-Z',
+      });
+      expect(invalid.status).toBe(400);
+      const negative = await op().post(`/masterData/devices/${c}/replace`, {
+        ...body,
+        finalReading: -1,
+        newDeviceCode: 'W-Z',
+      });
+      expect(negative.status).toBe(400);
+      expect((await op().post('/masterData/devices/999999/replace', { ...body, newDeviceCode: 'W-Z' })).status).toBe(
+        404,
+      );
+      // Nothing of the refused attempts stayed.
+      const { rowCount } = await db.query(`SELECT 1 FROM device WHERE device_code = 'W-Z'`);
+      expect(rowCount).toBe(0);
+    });
+  });
+
+  describe('POST /api/masterData/devices and PUT /api/masterData/devices/:id and /remove', () => {
+    it('adds a device with its initial reading, changes it, removes it with its final reading', async () => {
+      const added = await op().post('/masterData/devices', {
+        locationId: flat,
+        deviceTypeId: 1,
+        deviceCode: 'HCA-NEW',
+        description: 'Kambarys 3',
+        ratingFactor: 1.2,
+        installedAt: '2026-01-15T08:00',
+        initialReading: 3,
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      expect(added.body).toMatchObject({
+        DeviceCode: 'HCA-NEW',
+        RatingFactor: 1.2,
+        InstalledAt: '2026-01-15T08:00:00+02:00',
+      });
+      const id = added.body.DeviceId as number;
+      const changed = await op().put(`/masterData/devices/${id}`, { description: 'Svetainė', ratingFactor: 0.95 });
+      expect(changed.body).toMatchObject({ DeviceDescription: 'Svetainė', RatingFactor: 0.95, CounterCode: null });
+      const removed = await op().post(`/masterData/devices/${id}/remove`, {
+        removedAt: '2026-02-01T12:00',
+        finalReading: 13,
+      });
+      expect(removed.status).toBe(200);
+      expect(removed.body.RemovedAt).toBe('2026-02-01T12:00:00+02:00');
+      // January: 3 (initial) → 13 (final) = 10 units, 9.5 Qrad; February 1: until the removal, not flagged.
+      const jan = await readings('2026-01-01', '2026-01-31', 1);
+      expect(jan['HCA-NEW']).toMatchObject({ UnitsForHCAFrom: 3, UnitsForHCATill: 3, Difference: 0 });
+      const feb = await readings('2026-02-01', '2026-02-28', 1);
+      expect(feb['HCA-NEW']).toMatchObject({ UnitsForHCAFrom: 3, UnitsForHCATill: 13, Difference: 10, Flags: [] });
+      expect(feb['HCA-NEW']!.DifferenceQrad).toBeCloseTo(9.5, 10);
+      const again = await op().post(`/masterData/devices/${id}/remove`, {
+        removedAt: '2026-02-02T12:00',
+        finalReading: 14,
+      });
+      expect(again.status).toBe(400);
+    });
+
+    it('keeps a device on a flat (or a building heat meter on a building), and one device per serial', async () => {
+      const base = { locationId: flat, deviceTypeId: 3, deviceCode: 'W-X' };
+      expect((await op().post('/masterData/devices', { ...base, locationId: building })).status).toBe(400);
+      expect((await op().post('/masterData/devices', { ...base, deviceTypeId: 11 })).status).toBe(400);
+      expect((await op().post('/masterData/devices', { ...base, deviceTypeId: 7 })).status).toBe(400);
+      expect((await op().post('/masterData/devices', { ...base, locationId: 999999 })).status).toBe(400);
+      expect((await op().post('/masterData/devices', { ...base, deviceCode: '   ' })).status).toBe(400);
+      const dup = await op().post('/masterData/devices', { ...base, deviceCode: 'W-A' });
+      expect(dup.status).toBe(409);
+      expect(dup.body.message).toMatch(/already used/);
+      expect(
+        (
+          await op().post('/masterData/devices', {
+            ...base,
+            locationId: building,
+            deviceTypeId: 11,
+            deviceCode: 'BHM-1',
+          })
+        ).status,
+      ).toBe(201);
+      expect((await op().put('/masterData/devices/1', { ratingFactor: -1 })).status).toBe(400);
+    });
+  });
+
+  describe('PUT /api/masterData/locations/:id and /client', () => {
+    it('renames a street: every address below follows', async () => {
+      const street = (await op().get(`/masterData/locations/${building}`)).body.Ancestors.at(-1).Id as number;
+      const res = await op().put(`/masterData/locations/${street}`, { name: 'Gedimino prospektas' });
+      expect(res.status).toBe(200);
+      expect(res.body.Name).toBe('Gedimino prospektas');
+      const { rows } = await db.query<{ street: string }>(
+        'SELECT DISTINCT street FROM location WHERE path && ARRAY[$1::int]',
+        [street],
+      );
+      expect(rows).toEqual([{ street: 'Gedimino prospektas' }]);
+      const devices = await as(user).get('/devices/GetDeviceDataByUserId');
+      expect(new Set((devices.body as DeviceRow[]).map((d) => d.Street))).toEqual(new Set(['Gedimino prospektas']));
+    });
+
+    it('refuses a name a sibling has (409) and a blank one (400); sets a flat order', async () => {
+      expect((await op().put(`/masterData/locations/${flat}`, { name: '2' })).status).toBe(409);
+      expect((await op().put(`/masterData/locations/${flat}`, { name: '  ' })).status).toBe(400);
+      expect((await op().put(`/masterData/locations/${building}`, { flatOrder: 3 })).status).toBe(400);
+      const res = await op().put(`/masterData/locations/${flat}`, { flatOrder: 5 });
+      expect(res.body.FlatOrder).toBe(5);
+    });
+
+    it("sets a flat's client: an existing code, a new one with a name, none", async () => {
+      const created = await op().put(`/masterData/locations/${flat}/client`, {
+        clientCode: 'K-1',
+        clientName: 'Jonas Jonaitis',
+      });
+      expect(created.body).toMatchObject({ ClientCode: 'K-1', ClientName: 'Jonas Jonaitis' });
+      const moved = await op().put(`/masterData/locations/${flat2}/client`, { clientCode: 'K-1' });
+      expect(moved.body.ClientCode).toBe('K-1');
+      expect((await op().put(`/masterData/locations/${flat2}/client`, { clientCode: 'K-404' })).status).toBe(400);
+      expect((await op().put(`/masterData/locations/${building}/client`, { clientCode: 'K-1' })).status).toBe(400);
+      const clients = await op().get('/masterData/clients?search=k-');
+      expect(clients.body).toEqual([
+        { Id: expect.any(Number), ClientCode: 'K-1', ClientName: 'Jonas Jonaitis', FlatCount: 2 },
+      ]);
+      const none = await op().put(`/masterData/locations/${flat2}/client`, { clientCode: null });
+      expect(none.body.ClientCode).toBeNull();
+    });
+
+    it('browses the tree from the countries down to the flats', async () => {
+      const countries = await op().get('/masterData/locations');
+      expect(countries.body.map((n: { Name: string }) => n.Name)).toEqual(['Lietuva']);
+      const flats = await op().get(`/masterData/locations?parentId=${building}`);
+      expect(flats.body.map((n: { Name: string; Level: number }) => [n.Name, n.Level])).toEqual([
+        ['2', 7],
+        ['1', 7],
+      ]);
+    });
+  });
+
+  describe('GET /api/audit and /api/audit/export', () => {
+    it('records who changed what, before and after, and filters by who, kind and period', async () => {
+      const res = await op().get('/audit?kind=device.replace');
+      expect(res.status).toBe(200);
+      expect(res.body.Total).toBe(3);
+      const entry = (res.body.Data as AuditEntry[]).at(-1)!;
+      expect(entry).toMatchObject({
+        ActorId: operator.id,
+        ActorUsername: 'operatorius',
+        Kind: 'device.replace',
+        Entity: 'device',
+      });
+      expect(entry.Before).toMatchObject({ DeviceCode: 'W-A', RemovedAt: null });
+      expect(entry.After).toMatchObject({
+        Old: { DeviceCode: 'W-A', FinalReading: 104.5 },
+        New: { DeviceCode: 'W-B', InitialReading: 0.2 },
+      });
+      const mine = await op().get('/audit?actor=OPERAT&kind=location.update,device.update&pageSize=100');
+      expect(mine.body.Total).toBeGreaterThanOrEqual(5);
+      expect((mine.body.Data as AuditEntry[]).every((e) => ['location.update', 'device.update'].includes(e.Kind))).toBe(
+        true,
+      );
+      expect((await op().get('/audit?actor=nobody')).body.Total).toBe(0);
+      expect((await op().get('/audit?dateFrom=2000-01-01&dateTill=2000-01-31')).body.Total).toBe(0);
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vilnius' }).format(new Date());
+      expect((await op().get(`/audit?dateFrom=${today}&dateTill=${today}`)).body.Total).toBeGreaterThan(10);
+      expect((await op().get('/audit?dateFrom=2026-02-30')).status).toBe(400);
+    });
+
+    it('records user changes and rights, never a password', async () => {
+      const target = await createUser(app, { groupId: 3, username: 'petras' });
+      await as(admin).put(`/users/${target.id}`, { firstName: 'Petras', password: 'naujas-slaptazodis' });
+      await as(admin).put(`/users/${target.id}/rights`, { locationIds: [building] });
+      const res = await op().get(`/audit?kind=user.create,user.update,user.rights`);
+      const forTarget = (res.body.Data as AuditEntry[]).filter((e) => e.EntityId === String(target.id));
+      expect(forTarget.map((e) => e.Kind)).toEqual(['user.rights', 'user.update', 'user.create']);
+      expect(forTarget[1]!.After).toMatchObject({ FirstName: 'Petras', PasswordChanged: true });
+      expect(forTarget[0]!.After).toMatchObject({ Rights: [expect.stringContaining('Gedimino')] });
+      expect(JSON.stringify(res.body)).not.toMatch(/scrypt|naujas-slaptazodis|password_hash/i);
+    });
+
+    it('exports the filtered log as xlsx with date cells and as CSV', async () => {
+      const xlsx = await app.inject({
+        method: 'GET',
+        url: '/api/audit/export?kind=device.replace&lang=en',
+        headers: { authorization: `Bearer ${operator.token}` },
+      });
+      expect(xlsx.statusCode).toBe(200);
+      expect(xlsx.headers['content-disposition']).toContain('auditLog.xlsx');
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+      const sheet = wb.worksheets[0]!;
+      expect(sheet.rowCount).toBe(4);
+      expect(sheet.getRow(1).getCell(2).value).toBe('User');
+      expect(sheet.getRow(2).getCell(1).value).toBeInstanceOf(Date);
+      expect(sheet.getRow(2).getCell(3).value).toBe('device.replace');
+      const csv = await op().get('/audit/export?kind=device.replace&format=csv&lang=lt');
+      expect(String(csv.body).split('\r\n')[0]).toBe('\uFEFFLaikas;Naudotojas;Veiksmas;Objektas;Objekto id;Prieš;Po');
+    });
+
+    it('cannot be edited: the database refuses UPDATE and DELETE', async () => {
+      await expect(db.query(`UPDATE audit_log SET kind = 'x'`)).rejects.toThrow(/append-only/);
+      await expect(db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    });
+  });
+
+  describe('authorisation: only group 1 changes master data or reads the audit log', () => {
+    it('answers 403 to groups 2 and 3 and 401 without a token on every endpoint', async () => {
+      const calls: [string, string, unknown?][] = [
+        ['GET', '/masterData/locations'],
+        ['GET', `/masterData/locations/${flat}`],
+        ['PUT', `/masterData/locations/${flat}`, { name: 'X' }],
+        ['PUT', `/masterData/locations/${flat}/client`, { clientCode: null }],
+        ['GET', '/masterData/clients'],
+        ['POST', '/masterData/devices', { locationId: flat, deviceTypeId: 3, deviceCode: 'NOPE' }],
+        ['PUT', '/masterData/devices/1', { description: 'x' }],
+        ['POST', '/masterData/devices/1/remove', { removedAt: '2026-01-01T00:00', finalReading: 1 }],
+        [
+          'POST',
+          '/masterData/devices/1/replace',
+          { replacedAt: '2026-01-01T00:00', finalReading: 1, newDeviceCode: 'NOPE', initialReading: 0 },
+        ],
+        ['GET', '/audit'],
+        ['GET', '/audit/export'],
+      ];
+      for (const [method, url, body] of calls) {
+        for (const token of [admin, user]) {
+          const res = await call(app, method as 'GET', `/api${url}`, { token, body });
+          expect(res.status, `${method} ${url}`).toBe(403);
+        }
+        expect((await call(app, method as 'GET', `/api${url}`, { body })).status, `${method} ${url}`).toBe(401);
+      }
+      const { rowCount } = await db.query(`SELECT 1 FROM device WHERE device_code = 'NOPE'`);
+      expect(rowCount).toBe(0);
+    });
+  });
+});
