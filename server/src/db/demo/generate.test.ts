@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../services/auth/password.js';
+import { getDevicesData } from '../../services/devices/devices-data.js';
 import { createTestDb, dbKind } from '../../test/db.js';
 import type { Db } from '../db.js';
 import { type DemoCases, readDemoCases } from './cases.js';
@@ -233,6 +234,40 @@ describe(`demo readings (${dbKind()})`, () => {
       cases.buildingId,
     ]);
     expect(inBuilding).toHaveLength(4);
+  });
+});
+
+describe(`demo cases in GetDevicesData (${dbKind()})`, () => {
+  // What the manager sees for the month so far: the cases are flagged, the rest is not.
+  const flagsOf = async (deviceTypeId: number) => {
+    const rows = await getDevicesData(db, {
+      deviceTypeId,
+      range: { from: '2026-11-01', till: '2026-11-20' },
+      scope: [cases.buildingId],
+      parents: null,
+      timeZone: 'Europe/Vilnius',
+      now: NOW,
+    });
+    return new Map(rows.map((r) => [r.DeviceId, r.Flags]));
+  };
+
+  it('flags the silent device, the reset and the never-reported flat, and nothing else', async () => {
+    const expected = new Map<number, string[]>([
+      [cases.silent.deviceId, ['STALE']],
+      [cases.reset.deviceId, ['NEGATIVE']],
+      ...cases.neverReported.deviceIds.map((id): [number, string[]] => [id, ['NO_READING']]),
+    ]);
+    let listed = 0;
+    for (const type of [1, 2, 3, 4, 11]) {
+      const flags = await flagsOf(type);
+      listed += flags.size;
+      for (const [id, f] of flags) expect([id, f]).toEqual([id, expected.get(id) ?? []]);
+    }
+    const [inBuilding] = await rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM device d JOIN location l ON l.id = d.location_id WHERE l.path && ARRAY[$1::int]',
+      [cases.buildingId],
+    );
+    expect(listed).toBe(inBuilding!.n);
   });
 });
 
