@@ -88,4 +88,30 @@ describe(`topUpDemo (${dbKind()})`, () => {
       await plain.close();
     }
   }, 60_000);
+
+  it('makes the reset happen when it falls after the seed (seeded in the first hours of a month)', async () => {
+    const early = await createTestDb();
+    try {
+      const seededAt = new Date('2026-11-30T23:00:00Z'); // 1 December, 01:00 in Vilnius
+      await seedDemo(early, {
+        size: { buildings: 1, flatsPerBuilding: 8, months: 0, intervalHours: 6 },
+        now: seededAt,
+      });
+      const reset = (await readDemoCases(early))!.reset;
+      expect(Date.parse(reset.resetAt)).toBeGreaterThan(seededAt.getTime() - 3_600_000);
+      const drops = async () =>
+        (
+          await early.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM (SELECT value < lag(value) OVER (ORDER BY ts) AS drop
+             FROM reading WHERE device_id = $1) x WHERE drop`,
+            [reset.deviceId],
+          )
+        ).rows[0]!.n;
+      expect(await drops()).toBe(0);
+      expect(await topUpDemo(early, new Date('2026-12-02T12:00:00Z'))).toBeGreaterThan(0);
+      expect(await drops()).toBe(1);
+    } finally {
+      await early.close();
+    }
+  }, 120_000);
 });

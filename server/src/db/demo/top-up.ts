@@ -30,23 +30,37 @@ export async function topUpDemo(db: Db, now: Date = new Date()): Promise<number>
     const after = Date.parse(locked.rows[0]?.value ?? '');
     if (!(after < now.getTime())) return 0;
     const seed = Number(get(META.seed));
-    const silentId = (await readDemoCases(tx))?.silent.deviceId;
+    const cases = await readDemoCases(tx);
+    // A reset that no reading has shown yet (seeded in the first hours of a month) shows now.
+    const resetAt = Date.parse(cases?.reset.resetAt ?? '');
     // The latest reading of every device that ever reported (never-reported devices have none).
-    const { rows: devices } = await tx.query<{ id: number; code: string; type_id: DeviceTypeId; value: string }>(
-      `SELECT d.id, d.device_code AS code, d.device_type_id AS type_id, last.value::text AS value
+    const { rows: devices } = await tx.query<{
+      id: number;
+      code: string;
+      type_id: DeviceTypeId;
+      ts: string;
+      value: string;
+    }>(
+      `SELECT d.id, d.device_code AS code, d.device_type_id AS type_id, iso(last.ts) AS ts, last.value::text AS value
        FROM device d
-       CROSS JOIN LATERAL (SELECT value FROM reading r WHERE r.device_id = d.id ORDER BY ts DESC LIMIT 1) last
+       CROSS JOIN LATERAL (SELECT ts, value FROM reading r WHERE r.device_id = d.id ORDER BY ts DESC LIMIT 1) last
        WHERE d.removed_at IS NULL ORDER BY d.id`,
     );
     const line = timeline(intervalHours, after, now.getTime());
     let added = 0;
     function* chunks(): Generator<string> {
       for (const d of devices) {
-        if (d.id === silentId) continue;
+        if (d.id === cases?.silent.deviceId) continue;
         const s = renderSeries(
           line,
           { id: d.id, code: d.code, typeId: d.type_id },
-          { seed, afterMs: after, untilMs: now.getTime(), fromValue: Number(d.value) },
+          {
+            seed,
+            afterMs: after,
+            untilMs: now.getTime(),
+            fromValue: Number(d.value),
+            resetAtMs: d.id === cases?.reset.deviceId && Date.parse(d.ts) < resetAt ? resetAt : undefined,
+          },
         );
         added += s.count;
         if (s.csv) yield s.csv;
