@@ -14,6 +14,8 @@ const UsersPage = lazy(() => import('./pages/users/users-page'));
 const MyObjectsPage = lazy(() => import('./pages/my-objects/my-objects-page'));
 const LocationDataPage = lazy(() => import('./pages/location-data/location-data-page'));
 const DeviceDataPage = lazy(() => import('./pages/device-data/device-data-page'));
+const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page'));
+const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
 /** The route table (spec.md §2). Template demo routes are not built: they fall to the not-found page. */
@@ -40,6 +42,8 @@ export const routes: RouteObject[] = [
               { path: '/myObjects', element: <MyObjectsPage /> },
               { path: '/locationData', element: <LocationDataPage /> },
               { path: '/deviceData', element: <DeviceDataPage /> },
+              { path: '/masterData', element: <MasterDataPage /> },
+              { path: '/audit', element: <AuditPage /> },
               { path: '*', element: <NotFoundPage /> },
             ],
           },

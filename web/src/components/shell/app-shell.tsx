@@ -1,6 +1,8 @@
 import {
   AppstoreOutlined,
+  AuditOutlined,
   DashboardOutlined,
+  DatabaseOutlined,
   DownOutlined,
   EnvironmentOutlined,
   HomeOutlined,
@@ -14,7 +16,7 @@ import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuP
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { canSeeUsers } from '../../access';
+import { canManageMasterData, canSeeUsers } from '../../access';
 import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { AlertMessage } from '../alert';
@@ -44,6 +46,16 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
         },
         ...(canSeeUsers(user)
           ? [{ key: '/users', icon: <TeamOutlined />, label: <Link to="/users">{t('nav.users')}</Link> }]
+          : []),
+        ...(canManageMasterData(user)
+          ? [
+              {
+                key: '/masterData',
+                icon: <DatabaseOutlined />,
+                label: <Link to="/masterData">{t('nav.masterData')}</Link>,
+              },
+              { key: '/audit', icon: <AuditOutlined />, label: <Link to="/audit">{t('nav.audit')}</Link> },
+            ]
           : []),
       ],
     },

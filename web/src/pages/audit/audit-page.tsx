@@ -1,0 +1,118 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { AUDIT_KINDS, type AuditEntry } from '@rodmenys/contract';
+import { App, Button, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadFile, useAuditLog } from '../../api/master-data';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { formatDateTime } from '../../format';
+import '../master-data/translations';
+
+const PAGE_SIZE = 20;
+const JSON_STYLE = { margin: 0, fontSize: 12, whiteSpace: 'pre-wrap', maxWidth: 360 } as const;
+const show = (value: unknown) => (value == null ? '' : JSON.stringify(value, null, 1));
+
+/** The audit log (group 1): who changed what and when, filtered, paged, exportable. */
+export default function AuditPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const [actor, setActor] = useState('');
+  const [kinds, setKinds] = useState<string[]>([]);
+  const [period, setPeriod] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [page, setPage] = useState(1);
+  const filter = {
+    actor: actor.trim() || undefined,
+    kind: kinds.length ? kinds.join(',') : undefined,
+    dateFrom: period?.[0]?.format('YYYY-MM-DD'),
+    dateTill: period?.[1]?.format('YYYY-MM-DD'),
+  };
+  const log = useAuditLog({ ...filter, page, pageSize: PAGE_SIZE });
+  const exportAs = (format: 'xlsx' | 'csv') =>
+    downloadFile(
+      '/audit/export',
+      { ...filter, format, lang: i18n.language === 'en' ? 'en' : 'lt' },
+      `auditLog.${format}`,
+    ).catch((error) => message.error(errorText(error)));
+  const kindLabel = (kind: string) => t(`audit.kinds.${kind}`, { defaultValue: kind });
+
+  return (
+    <>
+      <Typography.Title level={3} className="page-title">
+        {t('audit.title')}
+      </Typography.Title>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          aria-label={t('audit.actor')}
+          placeholder={t('audit.actor')}
+          onSearch={(value) => {
+            setActor(value);
+            setPage(1);
+          }}
+          style={{ width: 200 }}
+        />
+        <Select
+          mode="multiple"
+          allowClear
+          aria-label={t('audit.kind')}
+          placeholder={t('audit.kind')}
+          value={kinds}
+          onChange={(value) => {
+            setKinds(value);
+            setPage(1);
+          }}
+          options={AUDIT_KINDS.map((k) => ({ value: k, label: kindLabel(k) }))}
+          style={{ minWidth: 260 }}
+        />
+        <DatePicker.RangePicker
+          aria-label={t('audit.period')}
+          value={period}
+          onChange={(value) => {
+            setPeriod(value);
+            setPage(1);
+          }}
+        />
+        <Button icon={<DownloadOutlined />} onClick={() => exportAs('xlsx')}>
+          {t('audit.exportXlsx')}
+        </Button>
+        <Button icon={<DownloadOutlined />} onClick={() => exportAs('csv')}>
+          {t('audit.exportCsv')}
+        </Button>
+      </Space>
+      {log.error && <LoadError error={log.error} onRetry={() => log.refetch()} />}
+      <Table<AuditEntry>
+        size="small"
+        rowKey="Id"
+        loading={log.isFetching}
+        dataSource={log.data?.Data ?? []}
+        scroll={{ x: true }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: log.data?.Total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+          showTotal: (total, [from, to]) => t('common.total', { from, to, total }),
+        }}
+        columns={[
+          { title: t('audit.at'), dataIndex: 'At', width: 150, render: formatDateTime },
+          { title: t('audit.actor'), dataIndex: 'ActorUsername', render: (u: string | null) => u ?? t('audit.system') },
+          { title: t('audit.kind'), dataIndex: 'Kind', render: kindLabel },
+          { title: t('audit.entity'), render: (_, e) => `${e.Entity} ${e.EntityId ?? ''}` },
+          {
+            title: t('audit.before'),
+            dataIndex: 'Before',
+            render: (v: unknown) => <pre style={JSON_STYLE}>{show(v)}</pre>,
+          },
+          {
+            title: t('audit.after'),
+            dataIndex: 'After',
+            render: (v: unknown) => <pre style={JSON_STYLE}>{show(v)}</pre>,
+          },
+        ]}
+      />
+    </>
+  );
+}

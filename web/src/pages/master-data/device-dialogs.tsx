@@ -1,0 +1,194 @@
+import type { DeviceRow } from '@rodmenys/contract';
+import { App, DatePicker, Form, Input, InputNumber, Modal, Select } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { useDeviceTypes } from '../../api/hooks';
+import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
+import { useErrorText } from '../../components/load-error';
+
+/** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
+export type DeviceDialog =
+  | { kind: 'edit' | 'remove' | 'replace'; device: DeviceRow }
+  | { kind: 'add'; locationId: number; level: number };
+
+/** A moment as the API takes it: local wall-clock time in the provider zone, without an offset. */
+const moment = (d: Dayjs) => d.format('YYYY-MM-DDTHH:mm');
+
+interface Values {
+  description?: string;
+  ratingFactor?: number | null;
+  counterCode?: string;
+  deviceTypeId?: number;
+  deviceCode?: string;
+  at?: Dayjs;
+  finalReading?: number;
+  initialReading?: number;
+  newDeviceCode?: string;
+}
+
+/** The add / edit / remove / replace dialogs of the location screen. */
+export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const [form] = Form.useForm<Values>();
+  const add = useAddDevice();
+  const update = useUpdateDevice();
+  const remove = useRemoveDevice();
+  const replace = useReplaceDevice();
+  const types = useDeviceTypes();
+  const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
+  if (!dialog) return null;
+
+  const required = [{ required: true, message: t('masterData.device.required') }];
+  const title =
+    dialog.kind === 'add'
+      ? t('masterData.tree.addDevice')
+      : dialog.kind === 'edit'
+        ? `${t('masterData.device.edit')} ${dialog.device.DeviceCode}`
+        : t(`masterData.device.${dialog.kind}Title`, { code: dialog.device.DeviceCode });
+
+  const submit = async (v: Values) => {
+    try {
+      if (dialog.kind === 'add') {
+        await add.mutateAsync({
+          body: {
+            locationId: dialog.locationId,
+            deviceTypeId: v.deviceTypeId!,
+            deviceCode: v.deviceCode!.trim(),
+            counterCode: v.counterCode?.trim() || null,
+            description: v.description?.trim() || null,
+            ratingFactor: v.ratingFactor ?? null,
+            installedAt: moment(v.at!),
+            ...(v.initialReading == null ? {} : { initialReading: v.initialReading }),
+          },
+        });
+      } else if (dialog.kind === 'edit') {
+        await update.mutateAsync({
+          params: { id: dialog.device.DeviceId },
+          body: {
+            description: v.description?.trim() || null,
+            ratingFactor: v.ratingFactor ?? null,
+            counterCode: v.counterCode?.trim() || null,
+          },
+        });
+      } else if (dialog.kind === 'remove') {
+        await remove.mutateAsync({
+          params: { id: dialog.device.DeviceId },
+          body: { removedAt: moment(v.at!), finalReading: v.finalReading! },
+        });
+      } else {
+        await replace.mutateAsync({
+          params: { id: dialog.device.DeviceId },
+          body: {
+            replacedAt: moment(v.at!),
+            finalReading: v.finalReading!,
+            newDeviceCode: v.newDeviceCode!.trim(),
+            initialReading: v.initialReading!,
+            newCounterCode: v.counterCode?.trim() || null,
+          },
+        });
+      }
+      message.success(t('masterData.device.done'));
+      onClose();
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  const device = dialog.kind === 'add' ? null : dialog.device;
+  const typeOptions = (types.data ?? [])
+    .filter((ty) => (dialog.kind === 'add' && dialog.level === 6 ? ty.Id === 11 : ty.Id !== 11))
+    .map((ty) => ({ value: ty.Id, label: i18n.language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
+  const number = (
+    <InputNumber min={0} decimalSeparator={i18n.language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />
+  );
+
+  return (
+    <Modal
+      open
+      destroyOnHidden
+      title={title}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={busy}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{
+          description: device?.DeviceDescription ?? undefined,
+          ratingFactor: device?.RatingFactor ?? undefined,
+          counterCode: dialog.kind === 'edit' ? (device?.CounterCode ?? undefined) : undefined,
+          at: dayjs().second(0),
+        }}
+      >
+        {dialog.kind === 'add' && (
+          <>
+            <Form.Item name="deviceTypeId" label={t('masterData.device.type')} rules={required}>
+              <Select options={typeOptions} />
+            </Form.Item>
+            <Form.Item name="deviceCode" label={t('masterData.device.serial')} rules={required}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </>
+        )}
+        {(dialog.kind === 'add' || dialog.kind === 'edit') && (
+          <>
+            <Form.Item name="description" label={t('masterData.device.description')}>
+              <Input maxLength={200} />
+            </Form.Item>
+            <Form.Item name="ratingFactor" label={t('masterData.device.ratingFactor')}>
+              {number}
+            </Form.Item>
+          </>
+        )}
+        {dialog.kind !== 'edit' && (
+          <Form.Item
+            name="at"
+            label={t(
+              dialog.kind === 'add'
+                ? 'masterData.device.installedAt'
+                : dialog.kind === 'remove'
+                  ? 'masterData.device.removedAt'
+                  : 'masterData.device.replacedAt',
+            )}
+            rules={required}
+          >
+            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
+          </Form.Item>
+        )}
+        {(dialog.kind === 'remove' || dialog.kind === 'replace') && (
+          <Form.Item name="finalReading" label={t('masterData.device.finalReading')} rules={required}>
+            {number}
+          </Form.Item>
+        )}
+        {dialog.kind === 'replace' && (
+          <Form.Item name="newDeviceCode" label={t('masterData.device.newSerial')} rules={required}>
+            <Input maxLength={64} />
+          </Form.Item>
+        )}
+        {(dialog.kind === 'add' || dialog.kind === 'replace') && (
+          <Form.Item
+            name="initialReading"
+            label={t('masterData.device.initialReading')}
+            rules={dialog.kind === 'replace' ? required : []}
+          >
+            {number}
+          </Form.Item>
+        )}
+        {dialog.kind !== 'remove' && (
+          <Form.Item
+            name="counterCode"
+            label={t(dialog.kind === 'replace' ? 'masterData.device.newCounterCode' : 'masterData.device.counterCode')}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,262 @@
+import { type DeviceRow, type LocationNode, listLocationChildren } from '@rodmenys/contract';
+import {
+  App,
+  Breadcrumb,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Space,
+  Table,
+  Tag,
+  Tree,
+} from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/call';
+import { useLocation, useSetFlatClient, useUpdateLocation } from '../../api/master-data';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { formatDateTime } from '../../format';
+import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
+
+interface Node extends DataNode {
+  key: number;
+  level: number;
+  children?: Node[];
+}
+
+const toNode = (l: LocationNode): Node => ({
+  key: l.Id,
+  title: l.Level === 6 && l.ObjectCode ? `${l.Name} (${l.ObjectCode})` : l.Name,
+  level: l.Level,
+  isLeaf: l.ChildCount === 0,
+});
+
+const withChildren = (nodes: Node[], key: number, children: Node[]): Node[] =>
+  nodes.map((n) =>
+    n.key === key ? { ...n, children } : n.children ? { ...n, children: withChildren(n.children, key, children) } : n,
+  );
+
+/** The location tree (loaded level by level) and the chosen location's details, client and devices. */
+export function LocationPanel() {
+  const { t } = useTranslation();
+  const [nodes, setNodes] = useState<Node[]>([]);
+  const [selected, setSelected] = useState<number | undefined>();
+  const [treeError, setTreeError] = useState<unknown>(null);
+
+  const loadRoots = () =>
+    call(listLocationChildren, { query: {} })
+      .then((rows) => {
+        setNodes(rows.map(toNode));
+        setTreeError(null);
+      })
+      .catch(setTreeError);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the roots load once
+  useEffect(() => {
+    void loadRoots();
+  }, []);
+  const loadChildren = async (node: Node) => {
+    if (node.children) return;
+    const rows = await call(listLocationChildren, { query: { parentId: node.key } });
+    setNodes((current) => withChildren(current, node.key, rows.map(toNode)));
+  };
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={8}>
+        <Card title={t('masterData.tree.browse')} size="small">
+          {treeError ? <LoadError error={treeError} onRetry={loadRoots} /> : null}
+          <Tree<Node>
+            treeData={nodes}
+            loadData={loadChildren}
+            selectedKeys={selected ? [selected] : []}
+            onSelect={(keys) => setSelected(keys[0] as number | undefined)}
+            height={600}
+          />
+        </Card>
+      </Col>
+      <Col xs={24} lg={16}>
+        {selected ? (
+          <LocationDetails id={selected} onRenamed={(title) => setNodes((n) => renamed(n, selected, title))} />
+        ) : (
+          <Empty description={t('masterData.tree.pick')} />
+        )}
+      </Col>
+    </Row>
+  );
+}
+
+const renamed = (nodes: Node[], key: number, title: string): Node[] =>
+  nodes.map((n) =>
+    n.key === key ? { ...n, title } : n.children ? { ...n, children: renamed(n.children, key, title) } : n,
+  );
+
+function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: string) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const detail = useLocation(id);
+  const updateLocation = useUpdateLocation();
+  const setClient = useSetFlatClient();
+  const [dialog, setDialog] = useState<DeviceDialog | null>(null);
+  const [nameForm] = Form.useForm<{ name: string; flatOrder: number | null }>();
+  const [clientForm] = Form.useForm<{ clientCode: string; clientName: string }>();
+  const location = detail.data?.Location;
+  useEffect(() => {
+    if (location) {
+      nameForm.setFieldsValue({ name: location.Name, flatOrder: location.FlatOrder });
+      clientForm.setFieldsValue({ clientCode: location.ClientCode ?? '', clientName: '' });
+    }
+  }, [location, nameForm, clientForm]);
+
+  if (detail.error) return <LoadError error={detail.error} onRetry={() => detail.refetch()} />;
+  if (!detail.data || !location) return <Card loading />;
+  const levels = t('masterData.tree.levels', { returnObjects: true }) as string[];
+  const isFlat = location.Level === 7;
+  const codeOf = (deviceId: number | null) =>
+    detail.data.Devices.find((d) => d.DeviceId === deviceId)?.DeviceCode ?? String(deviceId);
+
+  const saveName = async (v: { name: string; flatOrder: number | null }) => {
+    try {
+      const saved = await updateLocation.mutateAsync({
+        params: { id },
+        body: { name: v.name.trim(), ...(isFlat ? { flatOrder: v.flatOrder ?? null } : {}) },
+      });
+      onRenamed(saved.Name);
+      message.success(t('masterData.tree.saved'));
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+  const saveClient = async (code: string | null, name?: string) => {
+    try {
+      await setClient.mutateAsync({
+        params: { id },
+        body: { clientCode: code, ...(name ? { clientName: name } : {}) },
+      });
+      message.success(t('masterData.tree.saved'));
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Breadcrumb items={[...detail.data.Ancestors, location].map((a) => ({ title: 'Name' in a ? a.Name : '' }))} />
+      <Card size="small" title={`${levels[location.Level - 1]}: ${location.Name}`}>
+        <Descriptions size="small" column={1}>
+          {location.ObjectCode && (
+            <Descriptions.Item label={t('masterData.tree.object')}>
+              {location.ObjectCode} {location.ObjectName}
+            </Descriptions.Item>
+          )}
+          {isFlat && (
+            <Descriptions.Item label={t('masterData.tree.client')}>
+              {location.ClientCode
+                ? `${location.ClientCode} ${location.ClientName ?? ''}`
+                : t('masterData.tree.noClient')}
+            </Descriptions.Item>
+          )}
+        </Descriptions>
+        <Form form={nameForm} layout="inline" onFinish={saveName} style={{ marginBottom: 12 }}>
+          <Form.Item name="name" label={t('masterData.tree.name')} rules={[{ required: true, whitespace: true }]}>
+            <Input maxLength={200} />
+          </Form.Item>
+          {isFlat && (
+            <Form.Item name="flatOrder" label={t('masterData.tree.flatOrder')}>
+              <InputNumber precision={0} />
+            </Form.Item>
+          )}
+          <Button htmlType="submit" loading={updateLocation.isPending}>
+            {t('masterData.tree.rename')}
+          </Button>
+        </Form>
+        {isFlat && (
+          <Form
+            form={clientForm}
+            layout="inline"
+            onFinish={(v) => saveClient(v.clientCode.trim() || null, v.clientName?.trim() || undefined)}
+          >
+            <Form.Item name="clientCode" label={t('masterData.tree.clientCode')}>
+              <Input maxLength={64} />
+            </Form.Item>
+            <Form.Item name="clientName" label={t('masterData.tree.clientName')}>
+              <Input maxLength={200} />
+            </Form.Item>
+            <Button htmlType="submit" loading={setClient.isPending}>
+              {t('masterData.tree.setClient')}
+            </Button>
+          </Form>
+        )}
+      </Card>
+      {location.Level >= 6 && (
+        <Card
+          size="small"
+          title={t('masterData.tree.devices')}
+          extra={
+            <Button onClick={() => setDialog({ kind: 'add', locationId: id, level: location.Level })}>
+              {t('masterData.tree.addDevice')}
+            </Button>
+          }
+        >
+          <Table<DeviceRow>
+            size="small"
+            rowKey="DeviceId"
+            pagination={false}
+            dataSource={detail.data.Devices}
+            scroll={{ x: true }}
+            columns={[
+              { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
+              { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId' },
+              { title: t('masterData.device.description'), dataIndex: 'DeviceDescription' },
+              { title: t('masterData.device.ratingFactor'), dataIndex: 'RatingFactor', align: 'right' },
+              { title: t('masterData.device.installedAt'), dataIndex: 'InstalledAt', render: formatDateTime },
+              {
+                title: t('masterData.device.removedAt'),
+                render: (_, d) => (
+                  <Space direction="vertical" size={0}>
+                    {formatDateTime(d.RemovedAt)}
+                    {d.ReplacedBy && (
+                      <Tag color="orange">{t('masterData.device.replacedBy', { code: codeOf(d.ReplacedBy) })}</Tag>
+                    )}
+                    {d.Replaces && (
+                      <Tag color="blue">{t('masterData.device.replaces', { code: codeOf(d.Replaces) })}</Tag>
+                    )}
+                  </Space>
+                ),
+              },
+              {
+                key: 'actions',
+                render: (_, d) =>
+                  d.RemovedAt ? (
+                    <Button size="small" type="link" onClick={() => setDialog({ kind: 'edit', device: d })}>
+                      {t('masterData.device.edit')}
+                    </Button>
+                  ) : (
+                    <Space size={0}>
+                      <Button size="small" type="link" onClick={() => setDialog({ kind: 'edit', device: d })}>
+                        {t('masterData.device.edit')}
+                      </Button>
+                      <Button size="small" type="link" onClick={() => setDialog({ kind: 'replace', device: d })}>
+                        {t('masterData.device.replace')}
+                      </Button>
+                      <Button size="small" type="link" danger onClick={() => setDialog({ kind: 'remove', device: d })}>
+                        {t('masterData.device.remove')}
+                      </Button>
+                    </Space>
+                  ),
+              },
+            ]}
+          />
+        </Card>
+      )}
+      <DeviceDialogs dialog={dialog} onClose={() => setDialog(null)} />
+    </Space>
+  );
+}
