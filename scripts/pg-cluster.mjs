@@ -1,7 +1,7 @@
 // Throwaway PostgreSQL clusters for tests and benchmarks: initdb in a temp
 // folder, a private port on 127.0.0.1, removed again on stop or process exit.
 // Node builtins only: this runs before anything is installed or built.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chownSync,
@@ -125,12 +125,33 @@ export async function startPostgres({ port, durable = false, settings: extra = {
     chownSync(dir, uid, gid);
     chownSync(socketDir, uid, gid);
   }
+  // If this process dies without a chance to clean up (SIGKILL), a detached
+  // watchdog stops the cluster and removes its folder.
+  const [ctl, ctlArgs] = command(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'immediate']);
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; "$@" >/dev/null 2>&1; rm -rf "${dir}"`,
+      'sh',
+      ctl,
+      ...ctlArgs,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   let stopped = false;
+  /** False when stopped already; else marks the cluster stopped. */
+  const claimStop = () => {
+    if (stopped) return false;
+    stopped = true;
+    running.delete(cluster);
+    watchdog.kill();
+    return true;
+  };
   const cluster = {
     stopSync() {
-      if (stopped) return;
-      stopped = true;
-      running.delete(cluster);
+      if (!claimStop()) return;
       if (existsSync(path.join(data, 'postmaster.pid'))) {
         const [file, argv] = command(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
         spawnSync(file, argv, { stdio: 'ignore' });
@@ -138,9 +159,7 @@ export async function startPostgres({ port, durable = false, settings: extra = {
       rmSync(dir, { recursive: true, force: true });
     },
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      running.delete(cluster);
+      if (!claimStop()) return;
       try {
         if (existsSync(path.join(data, 'postmaster.pid'))) {
           await run(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']);

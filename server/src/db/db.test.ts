@@ -93,20 +93,19 @@ describe(`Db layer on ${dbKind()}`, () => {
 });
 
 describe('embedded database folder lock', () => {
-  const dirs: string[] = [];
+  // One folder for these tests: creating an embedded database on disk is the slow part.
+  let dir: string;
   const children: ChildProcess[] = [];
-  const freshDir = () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-lock-'));
-    dirs.push(dir);
-    return dir;
-  };
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-lock-'));
+    await (await openPglite(dir, 'Europe/Vilnius')).close();
+  });
   afterAll(() => {
     for (const child of children) child.kill('SIGKILL');
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a second open of the same folder in this process', async () => {
-    const dir = freshDir();
     const first = await openPglite(dir, 'Europe/Vilnius');
     try {
       await expect(openPglite(dir, 'Europe/Vilnius')).rejects.toThrow(DataDirLockedError);
@@ -119,7 +118,6 @@ describe('embedded database folder lock', () => {
   });
 
   it('refuses a folder another live process holds, and takes over once that process is dead', async () => {
-    const dir = freshDir();
     const pgliteModule = path.join(import.meta.dirname, 'pglite.ts');
     const child = spawn(
       process.execPath,
