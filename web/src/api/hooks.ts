@@ -10,11 +10,14 @@ import {
   getDevicesByParams,
   getDevicesData,
   getDeviceTypeLookUp,
+  getLocationTree,
   getUser,
   getUserObjects,
+  getUserRights,
   logout,
   type QueryOf,
   register,
+  setUserRights,
   typeaheadEndpoints,
   updateUser,
   userLocationRights,
@@ -47,3 +50,9 @@ export const useUserObjects = (query: QueryOf<typeof getUserObjects>) =>
   useEndpointQuery(getUserObjects, { query }, { keepPrevious: true });
 export const useTypeahead = (level: AddressLevel, search: string, enabled: boolean) =>
   useEndpointQuery(typeaheadEndpoints[level], { query: { search } }, { enabled, staleTime: 60_000 });
+export const useLocationTree = (maxLevel: number, enabled = true) =>
+  useEndpointQuery(getLocationTree, { query: { maxLevel } }, { enabled, staleTime: 5 * 60_000 });
+
+export const useUserRights = (id: number | undefined) =>
+  useEndpointQuery(getUserRights, { params: { id: id ?? 0 } }, { enabled: !!id });
+export const useSetUserRights = () => useEndpointMutation(setUserRights, [getUserRights, userLocationRights]);

@@ -3,6 +3,9 @@ import { App } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** Every dialog of the app: static backdrop (a click outside does not close it), no keyboard close. */
+export const STATIC_MODAL = { mask: { closable: false }, keyboard: false } as const;
+
 /**
  * Confirmation dialogs from the one modal host (antd's App): static backdrop, no keyboard
  * close, translated buttons. Resolves true on confirm, false on cancel.
@@ -17,8 +20,7 @@ export function useConfirm() {
           okText: t('common.ok'),
           cancelText: t('common.cancel'),
           ...props,
-          maskClosable: false,
-          keyboard: false,
+          ...STATIC_MODAL,
           onOk: () => resolve(true),
           onCancel: () => resolve(false),
         });

@@ -3,7 +3,8 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-if (!window.matchMedia) {
+const isBrowser = typeof window !== 'undefined';
+if (isBrowser && !window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
       matches: false,
@@ -16,7 +17,7 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
-if (!window.ResizeObserver) {
+if (isBrowser && !window.ResizeObserver) {
   window.ResizeObserver = class {
     observe() {}
     unobserve() {}
@@ -24,6 +25,7 @@ if (!window.ResizeObserver) {
   };
 }
 afterEach(() => {
+  if (!isBrowser) return;
   cleanup();
   localStorage.clear();
 });

@@ -1,11 +1,154 @@
-import { Typography } from 'antd';
+import { CheckCircleFilled, CloseCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined } from '@ant-design/icons';
+import { USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
+import { Button, Input, Result, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { canSeeUsers } from '../../access';
+import { useDeleteUser, useUsers } from '../../api/hooks';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { useConfirm } from '../../components/modal-host';
+import { useServerPaging } from '../../components/pagination';
+import { formatDateTime } from '../../format';
+import { useSession } from '../../session';
+import { EditUserModal } from './edit-user-modal';
+import { RightsModal } from './rights-modal';
 
+type RowState = { kind: 'deleting' } | { kind: 'error'; message: string };
+
+/** Users (groups 1 and 2): server-paged list, edit group and active flag, rights, delete. */
 export default function UsersPage() {
   const { t } = useTranslation();
+  const me = useSession()!;
+  const { page, pageSize, setPage, pagination } = useServerPaging(USERS_PAGE_SIZE);
+  const [search, setSearch] = useState('');
+  const users = useUsers({ page, pageSize, search: search || undefined });
+  const deleteUser = useDeleteUser();
+  const confirm = useConfirm();
+  const errorText = useErrorText();
+  const [rowState, setRowState] = useState<Record<number, RowState>>({});
+  const [editing, setEditing] = useState<User | null>(null);
+  const [granting, setGranting] = useState<User | null>(null);
+
+  if (!canSeeUsers(me)) return <Result status="403" title={t('errors.forbidden')} />;
+
+  const mayManage = (user: User) => user.Id !== me.Id && !(me.GroupId === 2 && user.GroupId === 1);
+  const remove = async (user: User) => {
+    const yes = await confirm({
+      title: t('users.deleteTitle'),
+      content: t('users.deleteText', { name: `${user.FirstName} ${user.LastName}`, username: user.Username }),
+      okText: t('common.delete'),
+      okButtonProps: { danger: true },
+    });
+    if (!yes) return;
+    setRowState((s) => ({ ...s, [user.Id]: { kind: 'deleting' } }));
+    try {
+      await deleteUser.mutateAsync({ params: { id: user.Id } });
+      setRowState(({ [user.Id]: _, ...rest }) => rest);
+    } catch (error) {
+      setRowState((s) => ({ ...s, [user.Id]: { kind: 'error', message: errorText(error) } }));
+    }
+  };
+
+  const columns: TableColumnsType<User> = [
+    {
+      title: t('users.username'),
+      dataIndex: 'Username',
+      render: (username: string, user) => {
+        const state = rowState[user.Id];
+        return (
+          <Space size={4} wrap>
+            <Typography.Text strong>{username}</Typography.Text>
+            {state?.kind === 'deleting' && <Tag color="processing">{t('users.deleting')}</Tag>}
+            {state?.kind === 'error' && (
+              <Tag color="error">
+                {t('users.deleteFailed')}: {state.message}
+              </Tag>
+            )}
+          </Space>
+        );
+      },
+    },
+    { title: t('users.name'), key: 'name', render: (_, u) => `${u.FirstName} ${u.LastName}` },
+    { title: t('users.group'), dataIndex: 'GroupId', render: (g: User['GroupId']) => t(`groups.${g}`) },
+    { title: t('users.email'), dataIndex: 'Email', responsive: ['lg'] },
+    { title: t('users.added'), dataIndex: 'Added', render: formatDateTime, responsive: ['md'] },
+    { title: t('users.updated'), dataIndex: 'Updated', render: formatDateTime, responsive: ['md'] },
+    {
+      title: t('users.active'),
+      dataIndex: 'Active',
+      align: 'center',
+      render: (active: boolean) =>
+        active ? (
+          <CheckCircleFilled role="img" aria-label={t('common.yes')} style={{ color: '#52c41a' }} />
+        ) : (
+          <CloseCircleFilled role="img" aria-label={t('common.no')} style={{ color: '#ff4d4f' }} />
+        ),
+    },
+    {
+      title: t('users.actions'),
+      key: 'actions',
+      render: (_, user) =>
+        mayManage(user) && (
+          <Space size={0}>
+            <Tooltip title={t('common.edit')}>
+              <Button
+                type="text"
+                icon={<EditOutlined />}
+                aria-label={t('common.edit')}
+                onClick={() => setEditing(user)}
+              />
+            </Tooltip>
+            <Tooltip title={t('users.rights')}>
+              <Button
+                type="text"
+                icon={<KeyOutlined />}
+                aria-label={t('users.rights')}
+                onClick={() => setGranting(user)}
+              />
+            </Tooltip>
+            <Tooltip title={t('common.delete')}>
+              <Button
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                disabled={rowState[user.Id]?.kind === 'deleting'}
+                onClick={() => void remove(user)}
+              />
+            </Tooltip>
+          </Space>
+        ),
+    },
+  ];
+
   return (
-    <Typography.Title level={3} className="page-title">
-      {t('nav.users')}
-    </Typography.Title>
+    <>
+      <Typography.Title level={3} className="page-title">
+        {t('users.title')}
+      </Typography.Title>
+      <Input.Search
+        allowClear
+        placeholder={t('users.searchPlaceholder')}
+        aria-label={t('common.search')}
+        onSearch={(value) => {
+          setSearch(value.trim());
+          setPage(1);
+        }}
+        style={{ maxWidth: 360, marginBottom: 16 }}
+      />
+      {users.isError && <LoadError error={users.error} onRetry={() => void users.refetch()} />}
+      <Table<User>
+        rowKey="Id"
+        size="middle"
+        columns={columns}
+        dataSource={users.data?.Data}
+        loading={users.isFetching}
+        pagination={pagination(users.data)}
+        scroll={{ x: 'max-content' }}
+        rowClassName={(user) => (rowState[user.Id]?.kind === 'error' ? 'row-error' : '')}
+      />
+      {editing && <EditUserModal user={editing} onClose={() => setEditing(null)} />}
+      {granting && <RightsModal user={granting} onClose={() => setGranting(null)} />}
+    </>
   );
 }

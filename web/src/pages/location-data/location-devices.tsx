@@ -1,0 +1,68 @@
+import { DEVICES_PAGE_SIZE, type LocationRow, PAGE_SIZES } from '@rodmenys/contract';
+import { Collapse, Empty, Space, Spin, Table } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDevicesByLocationId, useDeviceTypes } from '../../api/hooks';
+import { ExportButton } from '../../components/export';
+import { LoadError } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
+import { deviceExportColumns, deviceTableColumns, withTypeNames } from './device-columns';
+import { addressOf } from './location-data-page';
+
+/** The devices of the selected location in a collapsible box, with a loader and the deviceInfo export. */
+export function LocationDevices({ location }: { location: LocationRow }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const devices = useDevicesByLocationId(location.LocationId);
+  const types = useDeviceTypes();
+  const rows = useMemo(
+    () => withTypeNames(devices.data ?? [], types.data, language),
+    [devices.data, types.data, language],
+  );
+  const title = t('locationData.devicesOf', { address: addressOf(location) });
+  return (
+    <Collapse
+      defaultActiveKey={['devices']}
+      style={{ marginTop: 16, background: '#fff' }}
+      items={[
+        {
+          key: 'devices',
+          label: title,
+          extra: (
+            // biome-ignore lint/a11y/noStaticElementInteractions: keeps the export buttons from toggling the box
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the buttons inside handle the keyboard
+            <span onClick={(e) => e.stopPropagation()}>
+              <ExportButton
+                fileName="deviceInfo"
+                disabled={!rows.length}
+                getInput={() => ({ sheetName: t('locationData.devices'), columns: deviceExportColumns(t), rows })}
+              />
+            </span>
+          ),
+          children: devices.isError ? (
+            <LoadError error={devices.error} onRetry={() => void devices.refetch()} />
+          ) : (
+            <Spin spinning={devices.isFetching} tip={t('common.loading')}>
+              <Space direction="vertical" style={{ width: '100%' }}>
+                <Table
+                  rowKey="DeviceId"
+                  size="small"
+                  columns={deviceTableColumns(t)}
+                  dataSource={rows}
+                  scroll={{ x: 'max-content' }}
+                  locale={{ emptyText: <Empty description={t('locationData.noDevices')} /> }}
+                  pagination={{
+                    defaultPageSize: DEVICES_PAGE_SIZE,
+                    pageSizeOptions: PAGE_SIZES.map(String),
+                    showSizeChanger: true,
+                    showTotal: (total, [from, to]) => t('common.total', { from, to, total }),
+                  }}
+                />
+              </Space>
+            </Spin>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,64 @@
+import {
+  type AddressLevel,
+  TYPEAHEAD_DELAY_MS,
+  TYPEAHEAD_LIMIT,
+  TYPEAHEAD_MIN_CHARS,
+  TYPEAHEAD_MIN_CHARS_BUILDING,
+} from '@rodmenys/contract';
+import { AutoComplete, Form, Spin } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useTypeahead } from '../../api/hooks';
+import { useDebounced } from '../../components/use-debounced';
+
+interface TypeaheadFilterProps {
+  level: AddressLevel;
+  /** Called with the filter text once typing pauses (500 ms) or a suggestion is picked. */
+  onChange: (value: string) => void;
+}
+
+/**
+ * An address filter with suggestions (spec.md §5): from 2 typed characters (1 for Building),
+ * after a 500 ms pause, at most 10 suggestions, "Searching..." and "No result".
+ */
+export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const debounced = useDebounced(text.trim(), TYPEAHEAD_DELAY_MS);
+  const minChars = level === 'Building' ? TYPEAHEAD_MIN_CHARS_BUILDING : TYPEAHEAD_MIN_CHARS;
+  const enabled = debounced.length >= minChars;
+  const suggestions = useTypeahead(level, debounced, enabled);
+  const waiting = text.trim() !== debounced || suggestions.isFetching;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: onChange is a fresh closure on every render
+  useEffect(() => onChange(debounced), [debounced]);
+
+  const label = t(`locationData.${level}`);
+  const options = enabled ? (suggestions.data ?? []).slice(0, TYPEAHEAD_LIMIT).map((v) => ({ value: v })) : [];
+  return (
+    <Form.Item label={label} htmlFor={`filter-${level}`} style={{ marginBottom: 0 }}>
+      <AutoComplete
+        id={`filter-${level}`}
+        aria-label={label}
+        value={text}
+        options={options}
+        allowClear
+        placeholder={t('locationData.filterPlaceholder', { count: minChars })}
+        onChange={(value: string | undefined) => setText(value ?? '')}
+        onSelect={(value: string | undefined) => {
+          setText(value ?? '');
+          onChange(value ?? '');
+        }}
+        notFoundContent={
+          text.trim().length < minChars ? null : waiting ? (
+            <span>
+              <Spin size="small" /> {t('typeahead.searching')}
+            </span>
+          ) : (
+            t('typeahead.noResult')
+          )
+        }
+      />
+    </Form.Item>
+  );
+}

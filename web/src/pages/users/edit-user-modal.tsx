@@ -1,0 +1,107 @@
+import { type GroupId, NAME_MAX_LENGTH, type User } from '@rodmenys/contract';
+import { App, Form, Input, Modal, Select, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useUpdateUser } from '../../api/hooks';
+import { useErrorText } from '../../components/load-error';
+import { STATIC_MODAL } from '../../components/modal-host';
+import { useSession } from '../../session';
+
+interface EditForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  groupId: GroupId;
+  active: boolean;
+}
+
+/** A manager edits an account: names, contacts, group (group 1 only by group 1) and the active flag. */
+export function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const me = useSession()!;
+  const errorText = useErrorText();
+  const update = useUpdateUser();
+  const [form] = Form.useForm<EditForm>();
+  const groups: GroupId[] = me.GroupId === 1 ? [1, 2, 3] : [2, 3];
+
+  const save = async (values: EditForm) => {
+    try {
+      await update.mutateAsync({
+        params: { id: user.Id },
+        body: {
+          firstName: values.firstName.trim(),
+          lastName: values.lastName.trim(),
+          email: values.email?.trim() || null,
+          phone: values.phone?.trim() || null,
+          groupId: values.groupId,
+          active: values.active,
+        },
+      });
+      message.success(t('users.saved'));
+      onClose();
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      {...STATIC_MODAL}
+      title={t('users.editTitle', { username: user.Username })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={update.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form<EditForm>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{
+          firstName: user.FirstName,
+          lastName: user.LastName,
+          email: user.Email ?? '',
+          phone: user.Phone ?? '',
+          groupId: user.GroupId,
+          active: user.Active,
+        }}
+        onFinish={(values) => void save(values)}
+      >
+        <Form.Item
+          label={t('register.firstName')}
+          name="firstName"
+          rules={[{ required: true, whitespace: true, message: t('register.firstNameRequired') }]}
+        >
+          <Input maxLength={NAME_MAX_LENGTH} />
+        </Form.Item>
+        <Form.Item
+          label={t('register.lastName')}
+          name="lastName"
+          rules={[{ required: true, whitespace: true, message: t('register.lastNameRequired') }]}
+        >
+          <Input maxLength={NAME_MAX_LENGTH} />
+        </Form.Item>
+        <Form.Item
+          label={t('users.email')}
+          name="email"
+          rules={[{ type: 'email', message: t('profile.emailInvalid') }]}
+        >
+          <Input type="email" maxLength={200} />
+        </Form.Item>
+        <Form.Item label={t('users.phone')} name="phone">
+          <Input type="tel" maxLength={200} />
+        </Form.Item>
+        <Form.Item label={t('users.group')} name="groupId">
+          <Select options={groups.map((g) => ({ value: g, label: t(`groups.${g}`) }))} />
+        </Form.Item>
+        <Form.Item label={t('users.active')} name="active" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

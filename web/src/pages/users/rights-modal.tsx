@@ -1,0 +1,102 @@
+import type { User } from '@rodmenys/contract';
+import { Alert, App, Modal, Skeleton, TreeSelect, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocationTree, useSetUserRights, useUserRights } from '../../api/hooks';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { STATIC_MODAL } from '../../components/modal-host';
+
+/** Deepest level offered when granting: 6 = buildings (a right covers the whole subtree). */
+const GRANT_MAX_LEVEL = 6;
+
+/**
+ * Grants or revokes a user's location rights: buildings or whole areas picked from the
+ * location tree. Saving replaces the user's set.
+ */
+export function RightsModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const rights = useUserRights(user.Id);
+  const tree = useLocationTree(GRANT_MAX_LEVEL);
+  const save = useSetUserRights();
+  const [selected, setSelected] = useState<number[] | null>(null);
+
+  useEffect(() => {
+    if (rights.data && selected === null) setSelected(rights.data.map((r) => r.LocationId));
+  }, [rights.data, selected]);
+
+  const treeData = useMemo(() => {
+    const nodes = (tree.data ?? []).map((n) => ({
+      id: n.Id,
+      pId: n.ParentId ?? 0,
+      value: n.Id,
+      title: `${n.Name} · ${t(`levels.${n.Level}`)}`,
+      isLeaf: n.Level >= GRANT_MAX_LEVEL,
+    }));
+    // A right the caller cannot see in its own tree still shows (by its path) and can be removed.
+    const known = new Set(nodes.map((n) => n.id));
+    for (const r of rights.data ?? []) {
+      if (!known.has(r.LocationId)) {
+        nodes.push({ id: r.LocationId, pId: 0, value: r.LocationId, title: r.Path, isLeaf: true });
+      }
+    }
+    return nodes;
+  }, [tree.data, rights.data, t]);
+
+  const submit = async () => {
+    try {
+      await save.mutateAsync({ params: { id: user.Id }, body: { locationIds: selected ?? [] } });
+      message.success(t('rights.saved'));
+      onClose();
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  const failed = rights.error ?? tree.error;
+  return (
+    <Modal
+      open
+      {...STATIC_MODAL}
+      title={t('rights.title', { name: `${user.FirstName} ${user.LastName}` })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ disabled: selected === null }}
+      confirmLoading={save.isPending}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      width={640}
+    >
+      <Typography.Paragraph type="secondary">{t('rights.help')}</Typography.Paragraph>
+      {failed && (
+        <LoadError
+          error={failed}
+          onRetry={() => {
+            void rights.refetch();
+            void tree.refetch();
+          }}
+        />
+      )}
+      {!failed && (selected === null || !tree.data) && <Skeleton active />}
+      {!failed && selected !== null && tree.data && (
+        <>
+          <TreeSelect
+            aria-label={t('rights.locations')}
+            style={{ width: '100%' }}
+            treeDataSimpleMode
+            treeData={treeData}
+            value={selected}
+            onChange={(value: number[]) => setSelected(value)}
+            multiple
+            showSearch={{ treeNodeFilterProp: 'title' }}
+            allowClear
+            placeholder={t('rights.placeholder')}
+            listHeight={360}
+          />
+          {selected.length === 0 && <Alert type="info" showIcon title={t('rights.none')} style={{ marginTop: 12 }} />}
+        </>
+      )}
+    </Modal>
+  );
+}
