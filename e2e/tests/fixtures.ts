@@ -87,6 +87,7 @@ export const LT = { username: 'Vartotojo vardas', password: 'Slaptažodis', logi
 export const EN = { username: 'Username', password: 'Password', login: 'Log in' };
 
 export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern
   baseURL: async ({}, use) => {
     await use(baseURL());
   },

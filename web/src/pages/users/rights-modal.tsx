@@ -27,18 +27,26 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
   }, [rights.data, selected]);
 
   const treeData = useMemo(() => {
+    const byId = new Map((tree.data ?? []).map((n) => [n.Id, n]));
+    // The chosen tags show the whole path (a street name alone is ambiguous).
+    const pathOf = (id: number): string => {
+      const names: string[] = [];
+      for (let n = byId.get(id); n; n = n.ParentId ? byId.get(n.ParentId) : undefined) names.unshift(n.Name);
+      return names.slice(1).join(', ');
+    };
     const nodes = (tree.data ?? []).map((n) => ({
       id: n.Id,
       pId: n.ParentId ?? 0,
       value: n.Id,
       title: `${n.Name} · ${t(`levels.${n.Level}`)}`,
+      label: n.Level === 1 ? n.Name : pathOf(n.Id),
       isLeaf: n.Level >= GRANT_MAX_LEVEL,
     }));
     // A right the caller cannot see in its own tree still shows (by its path) and can be removed.
     const known = new Set(nodes.map((n) => n.id));
     for (const r of rights.data ?? []) {
       if (!known.has(r.LocationId)) {
-        nodes.push({ id: r.LocationId, pId: 0, value: r.LocationId, title: r.Path, isLeaf: true });
+        nodes.push({ id: r.LocationId, pId: 0, value: r.LocationId, title: r.Path, label: r.Path, isLeaf: true });
       }
     }
     return nodes;
@@ -85,6 +93,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
             aria-label={t('rights.locations')}
             style={{ width: '100%' }}
             treeDataSimpleMode
+            treeNodeLabelProp="label"
             treeData={treeData}
             value={selected}
             onChange={(value: number[]) => setSelected(value)}
