@@ -123,7 +123,8 @@ test.describe('users', () => {
     const rights = (await api(userLocationRights, { params: { userId: user.id }, token: operator.Token })).body;
     expect(rights.length).toBe(buildings.length + 1);
     await userPage.reload();
-    await expect(userPage.getByRole('row').filter({ hasText: street!.Name })).toHaveCount(rights.length);
+    const locationTable = userPage.getByRole('table').first();
+    await expect(locationTable.getByRole('row').filter({ hasText: street!.Name })).toHaveCount(rights.length);
     for (const right of rights.filter((r) => r.VisibleLocationId !== 0)) {
       await expect(userPage.getByRole('button', { name: `Pasirinkti: ${right.VisibleLocationPath}` })).toBeVisible();
     }

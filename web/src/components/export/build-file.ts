@@ -51,7 +51,13 @@ export async function buildXlsx(excel: typeof ExcelJS, input: ExportInput): Prom
   const { columns } = input;
   sheet.addRows(input.rows.map((row) => columns.map((c) => cellValue(c, row[c.key]))));
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(columns.length, 1) } };
-  return (await workbook.xlsx.writeBuffer()) as ArrayBuffer;
+  // exceljs answers a Buffer (a Uint8Array view) in Node and in its browser build: hand back
+  // a plain ArrayBuffer of exactly the file's bytes, which a worker can transfer.
+  const out = (await workbook.xlsx.writeBuffer()) as ArrayBuffer | Uint8Array;
+  const bytes = out instanceof Uint8Array ? out : new Uint8Array(out);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (bytes.slice().buffer as ArrayBuffer);
 }
 
 function csvField(value: string): string {

@@ -110,7 +110,6 @@ export default function LocationDataPage() {
         dataSource={objects.data?.Data}
         loading={objects.isFetching}
         pagination={pagination(objects.data)}
-        scroll={{ x: 'max-content' }}
         onRow={(row) => ({ onClick: () => toggle(row), style: { cursor: 'pointer' } })}
         rowClassName={(row) => (row.Id === selected?.Id ? 'ant-table-row-selected' : '')}
         expandable={{

@@ -28,22 +28,16 @@ export function LocationDevices({ location }: { location: LocationRow }) {
         {
           key: 'devices',
           label: title,
-          extra: (
-            // biome-ignore lint/a11y/noStaticElementInteractions: keeps the export buttons from toggling the box
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the buttons inside handle the keyboard
-            <span onClick={(e) => e.stopPropagation()}>
-              <ExportButton
-                fileName="deviceInfo"
-                disabled={!rows.length}
-                getInput={() => ({ sheetName: t('locationData.devices'), columns: deviceExportColumns(t), rows })}
-              />
-            </span>
-          ),
           children: devices.isError ? (
             <LoadError error={devices.error} onRetry={() => void devices.refetch()} />
           ) : (
-            <Spin spinning={devices.isFetching} tip={t('common.loading')}>
-              <Space direction="vertical" style={{ width: '100%' }}>
+            <Spin spinning={devices.isFetching} description={t('common.loading')}>
+              <Space orientation="vertical" style={{ width: '100%' }}>
+                <ExportButton
+                  fileName="deviceInfo"
+                  disabled={!rows.length}
+                  getInput={() => ({ sheetName: t('locationData.devices'), columns: deviceExportColumns(t), rows })}
+                />
                 <Table
                   rowKey="DeviceId"
                   size="small"

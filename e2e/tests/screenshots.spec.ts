@@ -1,0 +1,79 @@
+import type { Page } from '@playwright/test';
+import { DEMO, expect, signIn, test } from './fixtures';
+
+const SIZES = [
+  { name: 'laptop', width: 1366, height: 768 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const TEXT = {
+  lt: { locationData: 'Vietovių duomenys', users: 'Vartotojai', rights: 'Teisės', select: 'Pasirinkti' },
+  en: { locationData: 'Location data', users: 'Users', rights: 'Rights', select: 'Select' },
+} as const;
+
+/** Every screen in both languages at a laptop and a phone size, into e2e/.artifacts/screens/ (to look at). */
+for (const language of ['lt', 'en'] as const) {
+  for (const size of SIZES) {
+    test(`screenshots: ${language}, ${size.name}`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const shot = async (name: string) => {
+        await page.waitForLoadState('networkidle');
+        await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+        await page.screenshot({ path: `.artifacts/screens/${language}-${size.name}-${name}.png`, fullPage: true });
+      };
+      const t = TEXT[language];
+      await page.goto('/login');
+      if (language === 'en') await page.getByRole('link', { name: 'EN', exact: true }).click();
+      await page.getByRole('button', { name: language === 'en' ? 'Log in' : 'Prisijungti' }).click();
+      await shot('login');
+      await page.goto('/register');
+      await shot('register');
+      await signIn(page, DEMO.operator, language);
+      await shot('home');
+      const go = async (path: string) => {
+        await page.goto(path);
+        await expect(page.locator('h3, h2').first()).toBeVisible();
+      };
+      await go('/profile');
+      await shot('profile');
+      await go('/users');
+      await shot('users');
+      await page.getByRole('button', { name: t.rights }).first().click();
+      await expect(page.getByRole('dialog').getByRole('combobox')).toBeVisible();
+      await shot('users-rights');
+      await page.keyboard.press('Escape'); // static: the dialog stays
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: language === 'en' ? 'Cancel' : 'Atšaukti' })
+        .click();
+      await go('/myObjects');
+      await page
+        .getByRole('button', { name: new RegExp(`^${t.select}: `) })
+        .first()
+        .click();
+      await shot('my-objects');
+      await go('/locationData');
+      await page.getByRole('table').first().locator('tbody tr.ant-table-row').first().click();
+      await expect(page.locator('.ant-collapse tbody tr.ant-table-row').first()).toBeVisible();
+      await shot('location-data');
+      await go('/deviceData');
+      await shot('device-data');
+      await page.goto('/dashboard/v2');
+      await expect(page.getByRole('button', { name: language === 'en' ? 'Go home' : 'Į pradžią' })).toBeVisible();
+      await shot('not-found');
+      await openPhoneMenu(page, size.name === 'phone');
+      expect(errors).toEqual([]);
+    });
+  }
+}
+
+async function openPhoneMenu(page: Page, isPhone: boolean) {
+  if (!isPhone) return;
+  await page.getByRole('button', { name: /Atidaryti meniu|Open menu/ }).click();
+  await expect(page.getByRole('navigation')).toBeVisible();
+  await page.screenshot({
+    path: `.artifacts/screens/${await page.evaluate(() => document.documentElement.lang)}-phone-menu.png`,
+  });
+}
