@@ -42,6 +42,9 @@ for (const language of ['lt', 'en'] as const) {
       await shot('users');
       await page.getByRole('button', { name: t.rights }).first().click();
       await expect(page.getByRole('dialog').getByRole('combobox')).toBeVisible();
+      await expect(page.locator('.ant-modal-wrap [class*="-appear"], .ant-modal-wrap [class*="-enter"]')).toHaveCount(
+        0,
+      );
       await shot('users-rights');
       await page.keyboard.press('Escape'); // static: the dialog stays
       await page
