@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,8 +45,11 @@ export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-e2e-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  // A fresh embedded database, seeded with the demo data on its first start, as a newcomer gets it.
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const env = {
-    ...process.env,
+    ...inherited,
+    DEMO_DATA: 'small',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -54,45 +57,26 @@ export default async function globalSetup() {
     LOGIN_RATE_LIMIT: '10000',
   };
   let output = '';
-  const start = async () => {
-    const child = spawn(process.execPath, ['server/dist/server.js'], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    try {
-      await waitUntilUp(`${baseURL}/login`, child, () => output);
-    } catch (error) {
-      child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-      throw error;
-    }
-    return child;
-  };
-  const stop = async (child: ChildProcess) => {
+  const child = spawn(process.execPath, ['server/dist/server.js'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  try {
+    await waitUntilUp(`${baseURL}/login`, child, () => output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  process.env.E2E_BASE_URL = baseURL;
+  return async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
-  };
-
-  let child = await start();
-  // The product seeds demo data on its first start; a build that does not yet gets the seed CLI.
-  const probe = await fetch(`${baseURL}/api/users/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'operator', password: 'demo1234' }),
-  });
-  if (probe.status !== 200) {
-    await stop(child);
-    execFileSync(process.execPath, ['server/dist/cli/seed.js'], { cwd: root, env, stdio: 'inherit' });
-    child = await start();
-  }
-  process.env.E2E_BASE_URL = baseURL;
-  return async () => {
-    await stop(child);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

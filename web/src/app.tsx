@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
+import enGB from 'antd/locale/en_GB';
 import ltLT from 'antd/locale/lt_LT';
 import { useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
@@ -11,14 +11,17 @@ import { routes } from './routes';
 
 const router = createBrowserRouter(routes);
 
-/** Providers: query cache, antd locale following the UI language, the modal host, the shared alert. */
+/**
+ * Providers: query cache, antd locale following the UI language (British English: calendars start
+ * on Monday, spec.md §9), the modal host, the shared alert.
+ */
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const language = useLanguage();
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
-        locale={language === 'en' ? enUS : ltLT}
+        locale={language === 'en' ? enGB : ltLT}
         theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}
       >
         <AntApp>

@@ -1,7 +1,7 @@
 import type { Language } from '@rodmenys/contract';
 import dayjs from 'dayjs';
 import 'dayjs/locale/lt';
-import 'dayjs/locale/en';
+import 'dayjs/locale/en-gb';
 import i18n from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { getStoredLanguage, setStoredLanguage } from '../storage';
@@ -10,8 +10,11 @@ import lt from './lt.json';
 
 export const resources = { lt: { translation: lt }, en: { translation: en } } as const;
 
+/** dayjs locale per UI language: English weeks start on Monday too (spec.md §9), hence en-gb. */
+const DAYJS_LOCALE: Record<Language, string> = { lt: 'lt', en: 'en-gb' };
+
 const initial = getStoredLanguage();
-dayjs.locale(initial);
+dayjs.locale(DAYJS_LOCALE[initial]);
 document.documentElement.lang = initial;
 
 void i18n.use(initReactI18next).init({
@@ -25,7 +28,7 @@ void i18n.use(initReactI18next).init({
 /** Switches the UI language, remembers it in the browser and makes dates and calendars follow. */
 export async function changeLanguage(language: Language): Promise<void> {
   setStoredLanguage(language);
-  dayjs.locale(language);
+  dayjs.locale(DAYJS_LOCALE[language]);
   document.documentElement.lang = language;
   await i18n.changeLanguage(language);
 }

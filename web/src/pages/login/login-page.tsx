@@ -2,10 +2,11 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { USERNAME_MAX_LENGTH } from '@rodmenys/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAuthenticate } from '../../api/hooks';
+import { useValidateAfterSubmit } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
 import { useErrorText } from '../../components/load-error';
 import { signOut } from '../../session';
@@ -24,7 +25,7 @@ export default function LoginPage() {
   const { setAlert } = useAlert();
   const errorText = useErrorText();
   const authenticate = useAuthenticate();
-  const [submitted, setSubmitted] = useState(false);
+  const { validateTrigger, onSubmitAttempt } = useValidateAfterSubmit();
 
   useEffect(() => {
     void signOut(queryClient);
@@ -50,12 +51,12 @@ export default function LoginPage() {
       <Form<LoginForm>
         layout="vertical"
         requiredMark={false}
-        validateTrigger={submitted ? 'onChange' : false}
+        validateTrigger={validateTrigger}
         onFinish={(values) => {
-          setSubmitted(true);
+          onSubmitAttempt();
           void onFinish(values);
         }}
-        onFinishFailed={() => setSubmitted(true)}
+        onFinishFailed={onSubmitAttempt}
       >
         <Form.Item
           label={t('login.username')}

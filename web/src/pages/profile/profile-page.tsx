@@ -1,7 +1,8 @@
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@rodmenys/contract';
+import { PASSWORD_MAX_LENGTH } from '@rodmenys/contract';
 import { App, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser, useUser } from '../../api/hooks';
+import { ContactFields, contactValue, NameFields, NewPasswordField } from '../../components/account-fields';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useSession } from '../../session';
@@ -36,8 +37,8 @@ export default function ProfilePage() {
         body: {
           firstName: values.firstName.trim(),
           lastName: values.lastName.trim(),
-          email: values.email?.trim() || null,
-          phone: values.phone?.trim() || null,
+          email: contactValue(values.email),
+          phone: contactValue(values.phone),
         },
       });
       setSession({
@@ -92,30 +93,8 @@ export default function ProfilePage() {
               }}
               onFinish={(values) => void saveDetails(values)}
             >
-              <Form.Item
-                label={t('register.firstName')}
-                name="firstName"
-                rules={[{ required: true, whitespace: true, message: t('register.firstNameRequired') }]}
-              >
-                <Input autoComplete="given-name" maxLength={NAME_MAX_LENGTH} />
-              </Form.Item>
-              <Form.Item
-                label={t('register.lastName')}
-                name="lastName"
-                rules={[{ required: true, whitespace: true, message: t('register.lastNameRequired') }]}
-              >
-                <Input autoComplete="family-name" maxLength={NAME_MAX_LENGTH} />
-              </Form.Item>
-              <Form.Item
-                label={t('users.email')}
-                name="email"
-                rules={[{ type: 'email', message: t('profile.emailInvalid') }]}
-              >
-                <Input type="email" autoComplete="email" maxLength={200} />
-              </Form.Item>
-              <Form.Item label={t('users.phone')} name="phone">
-                <Input type="tel" autoComplete="tel" maxLength={200} />
-              </Form.Item>
+              <NameFields />
+              <ContactFields />
               <Button type="primary" htmlType="submit" loading={update.isPending}>
                 {t('common.save')}
               </Button>
@@ -137,16 +116,7 @@ export default function ProfilePage() {
               >
                 <Input.Password autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} />
               </Form.Item>
-              <Form.Item
-                label={t('profile.newPassword')}
-                name="password"
-                rules={[
-                  { required: true, message: t('register.passwordRequired') },
-                  { min: PASSWORD_MIN_LENGTH, message: t('register.passwordMin', { count: PASSWORD_MIN_LENGTH }) },
-                ]}
-              >
-                <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />
-              </Form.Item>
+              <NewPasswordField name="password" label={t('profile.newPassword')} />
               <Form.Item
                 label={t('profile.confirmPassword')}
                 name="confirm"

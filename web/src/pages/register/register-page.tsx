@@ -1,10 +1,10 @@
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@rodmenys/contract';
+import { USERNAME_MAX_LENGTH } from '@rodmenys/contract';
 import { Button, Flex, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
 import { useRegister } from '../../api/hooks';
+import { NameFields, NewPasswordField, useValidateAfterSubmit } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
 import { useErrorText } from '../../components/load-error';
 
@@ -23,7 +23,7 @@ export default function RegisterPage() {
   const errorText = useErrorText();
   const register = useRegister();
   const [form] = Form.useForm<RegisterForm>();
-  const [submitted, setSubmitted] = useState(false);
+  const { validateTrigger, onSubmitAttempt } = useValidateAfterSubmit();
 
   const onFinish = async (values: RegisterForm) => {
     setAlert(null);
@@ -43,7 +43,6 @@ export default function RegisterPage() {
     }
   };
 
-  const required = (message: string) => ({ required: true, whitespace: true, message });
   return (
     <>
       <Typography.Title level={4} className="page-title">
@@ -53,32 +52,22 @@ export default function RegisterPage() {
         form={form}
         layout="vertical"
         requiredMark={false}
-        validateTrigger={submitted ? 'onChange' : false}
+        validateTrigger={validateTrigger}
         onFinish={(values) => {
-          setSubmitted(true);
+          onSubmitAttempt();
           void onFinish(values);
         }}
-        onFinishFailed={() => setSubmitted(true)}
+        onFinishFailed={onSubmitAttempt}
       >
-        <Form.Item label={t('register.firstName')} name="firstName" rules={[required(t('register.firstNameRequired'))]}>
-          <Input autoComplete="given-name" maxLength={NAME_MAX_LENGTH} autoFocus />
-        </Form.Item>
-        <Form.Item label={t('register.lastName')} name="lastName" rules={[required(t('register.lastNameRequired'))]}>
-          <Input autoComplete="family-name" maxLength={NAME_MAX_LENGTH} />
-        </Form.Item>
-        <Form.Item label={t('register.username')} name="username" rules={[required(t('register.usernameRequired'))]}>
+        <NameFields autoFocus />
+        <Form.Item
+          label={t('register.username')}
+          name="username"
+          rules={[{ required: true, whitespace: true, message: t('register.usernameRequired') }]}
+        >
           <Input autoComplete="username" maxLength={USERNAME_MAX_LENGTH} />
         </Form.Item>
-        <Form.Item
-          label={t('register.password')}
-          name="password"
-          rules={[
-            { required: true, message: t('register.passwordRequired') },
-            { min: PASSWORD_MIN_LENGTH, message: t('register.passwordMin', { count: PASSWORD_MIN_LENGTH }) },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />
-        </Form.Item>
+        <NewPasswordField name="password" label={t('register.password')} />
         <Flex gap={12} align="center" justify="space-between">
           <Link to="/login">{t('common.cancel')}</Link>
           <Button type="primary" htmlType="submit" loading={register.isPending} disabled={register.isPending}>

@@ -1,7 +1,8 @@
-import { type GroupId, NAME_MAX_LENGTH, type User } from '@rodmenys/contract';
-import { App, Form, Input, Modal, Select, Switch } from 'antd';
+import type { GroupId, User } from '@rodmenys/contract';
+import { App, Form, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser } from '../../api/hooks';
+import { ContactFields, contactValue, NameFields } from '../../components/account-fields';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { useSession } from '../../session';
@@ -32,8 +33,8 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
         body: {
           firstName: values.firstName.trim(),
           lastName: values.lastName.trim(),
-          email: values.email?.trim() || null,
-          phone: values.phone?.trim() || null,
+          email: contactValue(values.email),
+          phone: contactValue(values.phone),
           groupId: values.groupId,
           active: values.active,
         },
@@ -71,30 +72,8 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
         }}
         onFinish={(values) => void save(values)}
       >
-        <Form.Item
-          label={t('register.firstName')}
-          name="firstName"
-          rules={[{ required: true, whitespace: true, message: t('register.firstNameRequired') }]}
-        >
-          <Input maxLength={NAME_MAX_LENGTH} />
-        </Form.Item>
-        <Form.Item
-          label={t('register.lastName')}
-          name="lastName"
-          rules={[{ required: true, whitespace: true, message: t('register.lastNameRequired') }]}
-        >
-          <Input maxLength={NAME_MAX_LENGTH} />
-        </Form.Item>
-        <Form.Item
-          label={t('users.email')}
-          name="email"
-          rules={[{ type: 'email', message: t('profile.emailInvalid') }]}
-        >
-          <Input type="email" maxLength={200} />
-        </Form.Item>
-        <Form.Item label={t('users.phone')} name="phone">
-          <Input type="tel" maxLength={200} />
-        </Form.Item>
+        <NameFields />
+        <ContactFields />
         <Form.Item label={t('users.group')} name="groupId">
           <Select options={groups.map((g) => ({ value: g, label: t(`groups.${g}`) }))} />
         </Form.Item>
