@@ -34,7 +34,21 @@ function reporting(name, script) {
       env: {},
       count: () => {
         const r = readJson(file);
-        return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+        // Failed tests by name; a file that failed without a failed test (it did not load) counts as one.
+        const unloaded = [];
+        const failures = r.testResults.flatMap((f) => {
+          const where = path.relative(root, f.name);
+          const tests = f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${where} > ${a.fullName}`);
+          if (tests.length || f.status !== 'failed') return tests;
+          unloaded.push(where);
+          return [`${where}: ${String(f.message).split('\n')[0]}`];
+        });
+        return {
+          passed: r.numPassedTests,
+          failed: r.numFailedTests + unloaded.length,
+          skipped: r.numPendingTests + r.numTodoTests,
+          failures,
+        };
       },
     };
   }
@@ -151,6 +165,9 @@ for (const r of results) {
   if (r.status === 'failed' && r.code !== undefined) parts.push(`exit code ${r.code}`);
   if (r.note) parts.push(r.note);
   console.log(`${mark} ${r.name.padEnd(width)}  ${parts.join(' · ')}`);
+  const failures = r.counts?.failures ?? [];
+  for (const f of failures.slice(0, 10)) console.log(`    ✘ ${f}`);
+  if (failures.length > 10) console.log(`    … and ${failures.length - 10} more`);
 }
 if (run.interrupted) console.log(`interrupted by ${run.interrupted}`);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
