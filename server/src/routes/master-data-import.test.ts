@@ -128,7 +128,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
 
   it('stores what the file says: Lithuanian letters, decimal commas, dates in the provider zone, the tree', async () => {
     const { rows } = await db.query<Record<string, unknown>>(
-      `SELECT d.device_code, d.device_type_id, d.rating_factor::float8 AS rf, iso(d.installed_at) AS installed,
+      `SELECT d.id, d.device_code, d.device_type_id, d.rating_factor::float8 AS rf, iso(d.installed_at) AS installed,
               l.level, l.street, l.flat, l.flat_order, l.path, c.code AS client, o.code AS object
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN client c ON c.id = l.client_id
          LEFT JOIN object o ON o.location_id = l.path[6]
@@ -166,6 +166,30 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     ]);
     const { rows: client } = await db.query('SELECT name FROM client WHERE code = $1', ['CL-1']);
     expect(client[0]).toEqual({ name: 'Šeimininkas 1' });
+    // Every created record is in the audit log, with who imported it.
+    const { rows: created } = await db.query<{ kind: string; n: number }>(
+      `SELECT kind, count(*)::int AS n FROM audit_log WHERE actor_id IS NOT NULL AND kind <> 'user.create' GROUP BY kind ORDER BY kind`,
+    );
+    expect(created).toEqual([
+      { kind: 'client.create', n: 2 },
+      { kind: 'device.create', n: 5 },
+      { kind: 'location.create', n: 8 },
+      { kind: 'object.create', n: 1 },
+      { kind: 'register.import', n: 2 },
+    ]);
+    const { rows: entry } = await db.query<{ after: unknown; actor_username: string }>(
+      `SELECT after, actor_username FROM audit_log WHERE kind = 'device.create' AND entity_id = $1`,
+      [String(byCode['HCA-002']!.id)],
+    );
+    expect(entry[0]!.after).toEqual({
+      DeviceCode: 'HCA-002',
+      DeviceTypeId: 1,
+      LocationId: (byCode['HCA-002']!.path as number[])[6],
+      CounterCode: 'RHCA-002',
+      DeviceDescription: 'Kambarys 2',
+      RatingFactor: 0.8,
+      InstalledAt: '2025-09-01 00:00:00',
+    });
   });
 
   it('reads .xlsx with Lithuanian headers, and counts what changed', async () => {

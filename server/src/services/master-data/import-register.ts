@@ -675,6 +675,40 @@ const detailsJson = (d: Details) => ({
   CategoryName: d.categoryName,
 });
 
+/**
+ * Runs a bulk INSERT and logs every inserted row as created, the entry built in
+ * SQL from the row itself: for 50,000 rows far cheaper than sending the JSON.
+ */
+async function insertLogged<R>(
+  tx: Tx,
+  actor: Actor,
+  insert: string,
+  params: unknown[],
+  audit: { kind: AuditRecord['kind']; entity: string; after: string; returning: string },
+): Promise<R[]> {
+  const n = params.length;
+  const { rows } = await tx.query<R>(
+    `WITH ins AS (${insert} RETURNING *),
+          logged AS (
+            INSERT INTO audit_log (actor_id, actor_username, kind, entity, entity_id, after)
+            SELECT $${n + 1}::int, $${n + 2}::text, '${audit.kind}', '${audit.entity}', ins.id::text, ${audit.after} FROM ins)
+     SELECT ${audit.returning} FROM ins`,
+    [...params, actor?.id ?? null, actor?.username ?? null],
+  );
+  return rows;
+}
+
+/** The audit entry of a created row, as SQL over `ins` (the keys match the JSON of changed rows below). */
+const DETAILS_AUDIT = `jsonb_build_object('Code', ins.code, 'Name', ins.name, 'TypeCode', ins.type_code,
+  'TypeName', ins.type_name, 'CategoryCode', ins.category_code, 'CategoryName', ins.category_name)`;
+const LOCATION_AUDIT = `jsonb_build_object('Level', ins.level, 'Name', ins.name, 'FlatOrder', ins.flat_order,
+  'Path', concat_ws(', ', ins.country, ins.county, ins.region, ins.city, ins.street, ins.building, ins.flat))
+  || CASE WHEN ins.level = 7 THEN jsonb_build_object('ClientCode', (SELECT code FROM client WHERE id = ins.client_id))
+          ELSE '{}' END`;
+const DEVICE_AUDIT = `jsonb_build_object('DeviceCode', ins.device_code, 'DeviceTypeId', ins.device_type_id,
+  'LocationId', ins.location_id, 'CounterCode', ins.counter_code, 'DeviceDescription', ins.description,
+  'RatingFactor', ins.rating_factor, 'InstalledAt', to_char(ins.installed_at, 'YYYY-MM-DD HH24:MI:SS'))`;
+
 async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
   const audit: AuditRecord[] = [];
   const entry = (kind: AuditRecord['kind'], entity: string, id: number, before: unknown, after: unknown) =>
@@ -684,17 +718,15 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
   const clientIds = new Map<string, number>();
   for (const c of [...plan.clientUpdates.map((u) => u.before)]) clientIds.set(c.code, c.id);
   if (plan.newClients.length) {
-    const { rows } = await tx.query<{ id: number; code: string }>(
+    const rows = await insertLogged<{ id: number; code: string }>(
+      tx,
+      actor,
       `INSERT INTO client (code, name, type_code, type_name, category_code, category_name)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-       RETURNING id, code`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
       detailsArrays(plan.newClients),
+      { kind: 'client.create', entity: 'client', after: DETAILS_AUDIT, returning: 'id, code' },
     );
-    const byCode = new Map(plan.newClients.map((c) => [c.code, c]));
-    for (const r of rows) {
-      clientIds.set(r.code, r.id);
-      entry('client.create', 'client', r.id, null, detailsJson(byCode.get(r.code)!));
-    }
+    for (const r of rows) clientIds.set(r.code, r.id);
   }
   if (plan.clientUpdates.length) {
     await tx.query(
@@ -732,7 +764,9 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
     });
     for (const loc of plan.newLocations) loc.clientId = await clientIdOf(loc.clientCode);
     const col = (i: number) => plan.newLocations.map((l) => l.names[i] ?? null);
-    await tx.query(
+    await insertLogged(
+      tx,
+      actor,
       `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, client_id)
        SELECT u.id, u.parent_id, u.level, u.name, u.flat_order, u.path::int[], u.c1, u.c2, u.c3, u.c4, u.c5, u.c6, u.c7, u.client_id
          FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
@@ -754,11 +788,9 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
         col(6),
         plan.newLocations.map((l) => l.clientId),
       ],
+      { kind: 'location.create', entity: 'location', after: LOCATION_AUDIT, returning: 'id' },
     );
-    for (const loc of plan.newLocations) {
-      plan.locationsByKey.set(keyOf(loc.names), loc);
-      entry('location.create', 'location', loc.id, null, locationJson(loc, loc.clientCode));
-    }
+    for (const loc of plan.newLocations) plan.locationsByKey.set(keyOf(loc.names), loc);
   }
   if (plan.flatUpdates.length) {
     const clientIdsOfFlats: (number | null)[] = [];
@@ -786,14 +818,14 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
 
   // Objects.
   if (plan.newObjects.length) {
-    const { rows } = await tx.query<{ id: number; code: string }>(
+    await insertLogged(
+      tx,
+      actor,
       `INSERT INTO object (code, name, type_code, type_name, category_code, category_name, location_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])
-       RETURNING id, code`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
       [...detailsArrays(plan.newObjects), plan.newObjects.map((o) => plan.locationsByKey.get(o.locationKey)!.id)],
+      { kind: 'object.create', entity: 'object', after: DETAILS_AUDIT, returning: 'id' },
     );
-    const byCode = new Map(plan.newObjects.map((o) => [o.code, o]));
-    for (const r of rows) entry('object.create', 'object', r.id, null, detailsJson(byCode.get(r.code)!));
   }
   if (plan.objectUpdates.length) {
     await tx.query(
@@ -809,16 +841,16 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
   // Devices.
   if (plan.newDevices.length) {
     const values = plan.newDevices.map((d) => ({ ...d, location_id: plan.locationsByKey.get(d.locationKey)!.id }));
-    const { rows } = await tx.query<{ id: number; device_code: string }>(
+    await insertLogged(
+      tx,
+      actor,
       `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
        SELECT u.t, u.l, u.code, u.counter, u.descr, u.rf, u.inst::timestamp::timestamptz
          FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[])
-           AS u(t, l, code, counter, descr, rf, inst)
-       RETURNING id, device_code`,
+           AS u(t, l, code, counter, descr, rf, inst)`,
       deviceArrays(values),
+      { kind: 'device.create', entity: 'device', after: DEVICE_AUDIT, returning: 'id' },
     );
-    const byCode = new Map(values.map((d) => [d.device_code, d]));
-    for (const r of rows) entry('device.create', 'device', r.id, null, deviceJson(byCode.get(r.device_code)!));
   }
   if (plan.deviceUpdates.length) {
     await tx.query(
