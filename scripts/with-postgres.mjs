@@ -12,7 +12,10 @@ if (!cmd) {
   process.exit(2);
 }
 
-const cluster = await startPostgres();
+const cluster = await startPostgres().catch((err) => {
+  console.error(`with-postgres: ${err.message}`);
+  process.exit(1);
+});
 const child = spawn(cmd, args, {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: cluster.url, TEST_DATABASE_URL: cluster.url },
