@@ -68,7 +68,6 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
   rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
   unmatched.sort((a, b) => (a.meterId < b.meterId ? -1 : a.meterId > b.meterId ? 1 : a.ts < b.ts ? -1 : 1));
   const { stored, readings } = await storeTelegrams(tx, rows);
-  await updateDeviceStatus(tx, rows);
   await keepUnmatched(tx, unmatched);
   rejected.sort((a, b) => a.Position - b.Position);
   return {
@@ -81,77 +80,62 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
   };
 }
 
-/** One statement per batch: the new telegrams, and a reading for each that carries a value. */
-async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: number; readings: number }> {
-  if (rows.length === 0) return { stored: 0, readings: 0 };
-  const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $4::numeric[], $5::text[],
-                            $6::date[], $7::numeric[], $8::json[])
-         AS t(device_id, ts, meter_ts, value, flags, set_date, set_value, raw)
-     ), stored AS (
-       INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
-       SELECT device_id, ts, string_to_array(flags, ' '), set_date, set_value, raw FROM input
-       ON CONFLICT DO NOTHING
-       RETURNING device_id, ts
-     ), readings AS (
-       INSERT INTO reading (device_id, ts, meter_ts, value)
-       SELECT i.device_id, i.ts, i.meter_ts, i.value FROM input i JOIN stored s USING (device_id, ts)
-        WHERE i.value IS NOT NULL
-       ON CONFLICT DO NOTHING
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM readings)::int AS readings`,
-    [
-      rows.map((r) => r.deviceId),
-      rows.map((r) => r.ts),
-      rows.map((r) => r.meterTs),
-      rows.map((r) => r.value),
-      rows.map((r) => r.flags.join(' ')),
-      rows.map((r) => r.setDate),
-      rows.map((r) => r.setValue),
-      rows.map((r) => r.raw),
-    ],
-  );
-  return counts[0]!;
-}
+/** JSON text of a string, or null. */
+const jsonText = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
 
 /**
- * The small per-device summary the readings screen joins: when it last
- * reported, the flags of its latest telegram, its latest set-day value. Batches
- * may arrive out of order: nothing newer is overwritten by something older.
+ * One statement per batch: the new telegrams, a reading for each that carries a
+ * value, and the per-device summary the readings screen joins (when it last
+ * reported, the flags of its latest telegram, its latest set-day value; batches
+ * may come out of order: nothing newer is overwritten by something older). The
+ * batch goes as one JSON parameter with each telegram's JSON text spliced in as
+ * it came: nothing is escaped twice.
  */
-async function updateDeviceStatus(tx: Queryable, rows: Row[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.query(
+async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: number; readings: number }> {
+  if (rows.length === 0) return { stored: 0, readings: 0 };
+  const batch = `[${rows
+    .map(
+      (r) =>
+        `{"d":${r.deviceId},"t":${jsonText(r.ts)},"m":${jsonText(r.meterTs)},"v":${jsonText(r.value)},` +
+        `"f":${jsonText(r.flags.join(' '))},"sd":${jsonText(r.setDate)},"sv":${jsonText(r.setValue)},"r":${r.raw}}`,
+    )
+    .join(',')}]`;
+  const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::text[], $4::date[], $5::numeric[])
-         AS t(device_id, ts, flags, set_date, set_value)
+       SELECT * FROM json_to_recordset($1::json)
+         AS t(d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json)
+     ), stored AS (
+       INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
+       SELECT d, t, string_to_array(f, ' '), sd, sv, r FROM input
+       ON CONFLICT DO NOTHING
+       RETURNING 1
+     ), readings AS (
+       INSERT INTO reading (device_id, ts, meter_ts, value)
+       SELECT d, t, m, v FROM input WHERE v IS NOT NULL
+       ON CONFLICT DO NOTHING
+       RETURNING 1
      ), latest AS (
-       SELECT DISTINCT ON (device_id) device_id, ts, flags FROM input ORDER BY device_id, ts DESC
+       SELECT DISTINCT ON (d) d, t, f FROM input ORDER BY d, t DESC
      ), set_day AS (
-       SELECT DISTINCT ON (device_id) device_id, set_date, set_value FROM input
-        WHERE set_date IS NOT NULL ORDER BY device_id, set_date DESC, ts DESC
+       SELECT DISTINCT ON (d) d, sd, sv FROM input WHERE sd IS NOT NULL ORDER BY d, sd DESC, t DESC
+     ), status AS (
+       INSERT INTO device_status AS s (device_id, last_seen, telegram_ts, flags, set_date, set_value)
+       SELECT l.d, l.t, l.t, string_to_array(l.f, ' '), sd.sd, sd.sv
+         FROM latest l LEFT JOIN set_day sd USING (d)
+        ORDER BY l.d
+       ON CONFLICT (device_id) DO UPDATE SET
+         last_seen = greatest(s.last_seen, excluded.last_seen),
+         telegram_ts = greatest(s.telegram_ts, excluded.telegram_ts),
+         flags = CASE WHEN excluded.telegram_ts >= coalesce(s.telegram_ts, '-infinity') THEN excluded.flags
+                      ELSE s.flags END,
+         set_value = CASE WHEN excluded.set_date >= coalesce(s.set_date, '-infinity') THEN excluded.set_value
+                          ELSE s.set_value END,
+         set_date = greatest(s.set_date, excluded.set_date)
      )
-     INSERT INTO device_status AS s (device_id, last_seen, telegram_ts, flags, set_date, set_value)
-     SELECT l.device_id, l.ts, l.ts, string_to_array(l.flags, ' '), d.set_date, d.set_value
-       FROM latest l LEFT JOIN set_day d USING (device_id)
-      ORDER BY l.device_id
-     ON CONFLICT (device_id) DO UPDATE SET
-       last_seen = greatest(s.last_seen, excluded.last_seen),
-       telegram_ts = greatest(s.telegram_ts, excluded.telegram_ts),
-       flags = CASE WHEN excluded.telegram_ts >= coalesce(s.telegram_ts, '-infinity') THEN excluded.flags ELSE s.flags END,
-       set_value = CASE WHEN excluded.set_date >= coalesce(s.set_date, '-infinity') THEN excluded.set_value
-                        ELSE s.set_value END,
-       set_date = greatest(s.set_date, excluded.set_date)`,
-    [
-      rows.map((r) => r.deviceId),
-      rows.map((r) => r.ts),
-      rows.map((r) => r.flags.join(' ')),
-      rows.map((r) => r.setDate),
-      rows.map((r) => r.setValue),
-    ],
+     SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM readings)::int AS readings`,
+    [batch],
   );
+  return counts[0]!;
 }
 
 /** Telegrams of unknown meters: kept (idempotently) with a per-meter summary for the inbox. */

@@ -30,6 +30,8 @@ const METER_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
 
 /** Checks a telegram's meter id and reception time; a string is the reason it cannot be taken. */
 export function readTelegram(item: TelegramItem, now: Date): Telegram | string {
+  // PostgreSQL's JSON types refuse the NUL character.
+  if (item.raw.includes('\\u0000')) return 'contains a NUL character (\\u0000)';
   const { id, timestamp, meter } = item.json;
   if (typeof id !== 'string' || !METER_ID.test(id)) {
     return id === undefined ? 'id is missing' : 'id must be a string of up to 64 letters and digits';

@@ -1,0 +1,213 @@
+/**
+ * `npm run bench:ingest -w bench`: readings ingest (issue 5 §8).
+ *
+ * A throwaway PostgreSQL server with fsync and synchronous_commit on (every
+ * answer comes after a durable COMMIT), 10,000 devices, and the built server
+ * (`node server/dist/server.js`) in a process of its own. Prints:
+ * - telegrams per second through POST /api/ingest/wmbusmeters in batches of
+ *   1,000 and 10,000 (JSON lines, realistic wmbusmeters objects, 2 clients);
+ * - CSV rows per second through the import (the code behind the command and
+ *   POST /api/ingest/csv), 1,000,000 rows.
+ *
+ * BENCH_TELEGRAMS and BENCH_CSV_ROWS override the sizes for a quick run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { migrate } from '../../server/src/db/migrate.js';
+import { openPostgres } from '../../server/src/db/postgres.js';
+import { createCollectorKey } from '../../server/src/services/ingest/collector-keys.js';
+import { importCsv } from '../../server/src/services/ingest/import-csv.js';
+
+const envInt = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const TELEGRAMS = envInt('BENCH_TELEGRAMS', 200_000);
+const CSV_ROWS = envInt('BENCH_CSV_ROWS', 1_000_000);
+const DEVICES = 10_000;
+const CLIENTS = 2;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const log = (message: string) => console.error(`[bench:ingest] ${message}`);
+
+/** Device d: an allocator, a heat meter or a water meter, with the JSON its driver prints. */
+const KINDS = [
+  {
+    type: 1,
+    json: (id: string, n: number) => ({
+      _: 'telegram',
+      media: 'heat cost allocation',
+      meter: 'qcaloric',
+      name: 'hca',
+      id,
+      status: 'OK',
+      current_consumption_hca: n % 5000,
+      set_date: '2025-12-31',
+      consumption_at_set_date_hca: 1234,
+      error_date: '',
+      device_datetime: '2026-01-20 11:32',
+    }),
+  },
+  {
+    type: 2,
+    json: (id: string, n: number) => ({
+      _: 'telegram',
+      media: 'heat',
+      meter: 'kamheat',
+      name: 'hm',
+      id,
+      status: 'OK',
+      total_energy_consumption_kwh: n / 9,
+      total_volume_m3: n / 1000,
+      target_date: '2026-01-01',
+      target_energy_kwh: 4.7,
+      meter_date: '2026-01-20',
+    }),
+  },
+  {
+    type: 3,
+    json: (id: string, n: number) => ({
+      _: 'telegram',
+      media: 'water',
+      meter: 'iperl',
+      name: 'cw',
+      id,
+      total_m3: n / 1000,
+      max_flow_m3h: 0,
+    }),
+  },
+] as const;
+
+function telegramLines(from: number, count: number): string {
+  const lines: string[] = [];
+  for (let n = from; n < from + count; n++) {
+    const d = n % DEVICES;
+    const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(n / DEVICES) * 60_000 + d).toISOString();
+    lines.push(JSON.stringify({ ...KINDS[d % 3]!.json(`M${d}`, n), timestamp: ts }));
+  }
+  return lines.join('\n');
+}
+
+function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['server/dist/server.js'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'none',
+      WEB_DIR: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Rodmenys is running')) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+async function main() {
+  const { startPostgres } = (await import(pathToFileURL(path.join(ROOT, 'scripts/pg-cluster.mjs')).href)) as {
+    startPostgres(o: { durable: boolean }): Promise<{ url: string; stop(): Promise<void> }>;
+  };
+  log('starting PostgreSQL (durable: fsync on)');
+  const cluster = await startPostgres({ durable: true });
+  const db = openPostgres(cluster.url, 'Europe/Vilnius');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-ingest-'));
+  let server: ChildProcess | undefined;
+  try {
+    await migrate(db);
+    const version = (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!;
+    await db.query(`INSERT INTO location (id, level, name, path, country) VALUES (1, 1, 'Lietuva', '{1}', 'Lietuva')`);
+    await db.query(
+      `INSERT INTO device (device_type_id, location_id, device_code)
+       SELECT (ARRAY[1, 2, 3])[d % 3 + 1], 1, 'M' || d FROM generate_series(0, $1 - 1) d`,
+      [DEVICES],
+    );
+    const key = (await createCollectorKey(db, 'bench', null)).Key;
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    server = await startServer(cluster.url, port, dataDir);
+    const url = `http://127.0.0.1:${port}/api/ingest/wmbusmeters`;
+
+    const results: string[][] = [];
+    let sent = 0;
+    for (const size of [1_000, 10_000]) {
+      const batches = Array.from({ length: Math.ceil(TELEGRAMS / size) }, (_, b) =>
+        telegramLines(sent + b * size, size),
+      );
+      sent += batches.length * size;
+      let next = 0;
+      let stored = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (next < batches.length) {
+            const body = batches[next++]!;
+            const res = await fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${key}` },
+              body,
+            });
+            if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+            stored += ((await res.json()) as { Stored: number }).Stored;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      if (stored !== batches.length * size) throw new Error(`stored ${stored} of ${batches.length * size}`);
+      results.push([
+        `HTTP, batches of ${size.toLocaleString('en')}`,
+        stored.toLocaleString('en'),
+        seconds.toFixed(2),
+        Math.round(stored / seconds).toLocaleString('en'),
+      ]);
+      log(results.at(-1)!.join('  '));
+    }
+
+    const csvLines: string[] = ['serial;time;value'];
+    for (let n = 0; n < CSV_ROWS; n++) {
+      const d = n % DEVICES;
+      const minute = Math.floor(n / DEVICES);
+      csvLines.push(
+        `M${d};2025-${String(1 + (minute % 12)).padStart(2, '0')}-${String(1 + (Math.floor(minute / 12) % 28)).padStart(2, '0')} ${String(Math.floor(minute / 336) % 24).padStart(2, '0')}:00;${n % 100000},${n % 1000}`,
+      );
+    }
+    const csv = csvLines.join('\n');
+    const started = performance.now();
+    const imported = await importCsv(db, csv);
+    const seconds = (performance.now() - started) / 1000;
+    if (imported.Stored !== CSV_ROWS)
+      throw new Error(
+        `CSV: stored ${imported.Stored} of ${CSV_ROWS}: ${JSON.stringify(imported.Rejected.slice(0, 3))}`,
+      );
+    results.push([
+      'CSV import (command)',
+      CSV_ROWS.toLocaleString('en'),
+      seconds.toFixed(2),
+      Math.round(CSV_ROWS / seconds).toLocaleString('en'),
+    ]);
+
+    const header = ['Path', 'Rows', 'Seconds', 'Per second'];
+    const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
+    const line = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+    console.log(
+      `\nReadings ingest, ${DEVICES.toLocaleString('en')} devices, PostgreSQL ${version.v} (fsync and synchronous_commit on), ${cpus().length} cores, Node ${process.version}\n`,
+    );
+    console.log(line(header));
+    console.log(`|${widths.map((w, i) => (i ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
+    for (const r of results) console.log(line(r));
+  } finally {
+    server?.kill('SIGTERM');
+    await db.close();
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
