@@ -11,3 +11,6 @@ export const canSeeUsers = (user: Pick<UserSession, 'GroupId'> | null): boolean 
 
 /** Whether the signed-in user manages master data and reads the audit log (group 1 only). */
 export const canManageMasterData = (user: Pick<UserSession, 'GroupId'> | null): boolean => user?.GroupId === 1;
+
+/** Whether the signed-in user manages collectors (keys, unmatched meters): group 1 only, like master data. */
+export const canSeeCollectors = canManageMasterData;

@@ -16,6 +16,7 @@ const LocationDataPage = lazy(() => import('./pages/location-data/location-data-
 const DeviceDataPage = lazy(() => import('./pages/device-data/device-data-page'));
 const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page'));
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
+const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
 /** The route table (spec.md §2). Template demo routes are not built: they fall to the not-found page. */
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
               { path: '/deviceData', element: <DeviceDataPage /> },
               { path: '/masterData', element: <MasterDataPage /> },
               { path: '/audit', element: <AuditPage /> },
+              { path: '/collectors', element: <CollectorsPage /> },
               { path: '*', element: <NotFoundPage /> },
             ],
           },

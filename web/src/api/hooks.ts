@@ -2,6 +2,7 @@
 import {
   type AddressLevel,
   authenticate,
+  createCollectorKey,
   deleteUser,
   getAllObjects,
   getAllUsers,
@@ -14,9 +15,12 @@ import {
   getUser,
   getUserObjects,
   getUserRights,
+  listCollectorKeys,
+  listUnmatchedMeters,
   logout,
   type QueryOf,
   register,
+  revokeCollectorKey,
   setUserRights,
   typeaheadEndpoints,
   updateUser,
@@ -56,3 +60,9 @@ export const useLocationTree = (maxLevel: number, enabled = true) =>
 export const useUserRights = (id: number | undefined) =>
   useEndpointQuery(getUserRights, { params: { id: id ?? 0 } }, { enabled: !!id });
 export const useSetUserRights = () => useEndpointMutation(setUserRights, [getUserRights, userLocationRights]);
+
+export const useCollectorKeys = () => useEndpointQuery(listCollectorKeys, {});
+export const useCreateCollectorKey = () => useEndpointMutation(createCollectorKey, [listCollectorKeys]);
+export const useRevokeCollectorKey = () => useEndpointMutation(revokeCollectorKey, [listCollectorKeys]);
+export const useUnmatchedMeters = (query: QueryOf<typeof listUnmatchedMeters>) =>
+  useEndpointQuery(listUnmatchedMeters, { query }, { keepPrevious: true });

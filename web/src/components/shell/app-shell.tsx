@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
   DashboardOutlined,
@@ -16,7 +17,7 @@ import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuP
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { canManageMasterData, canSeeUsers } from '../../access';
+import { canManageMasterData, canSeeCollectors, canSeeUsers } from '../../access';
 import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { AlertMessage } from '../alert';
@@ -56,6 +57,9 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
               },
               { key: '/audit', icon: <AuditOutlined />, label: <Link to="/audit">{t('nav.audit')}</Link> },
             ]
+          : []),
+        ...(canSeeCollectors(user)
+          ? [{ key: '/collectors', icon: <ApiOutlined />, label: <Link to="/collectors">{t('nav.collectors')}</Link> }]
           : []),
       ],
     },
