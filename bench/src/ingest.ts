@@ -13,15 +13,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { migrate } from '../../server/src/db/migrate.js';
 import { openPostgres } from '../../server/src/db/postgres.js';
 import { createCollectorKey } from '../../server/src/services/ingest/collector-keys.js';
 import { importCsv } from '../../server/src/services/ingest/import-csv.js';
+import { machineInfo } from './lib/machine.js';
+import { startPostgres } from './lib/postgres.js';
+import { envInt } from './lib/stats.js';
+import { formatTable } from './lib/table.js';
 
-const envInt = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const TELEGRAMS = envInt('BENCH_TELEGRAMS', 200_000);
 const CSV_ROWS = envInt('BENCH_CSV_ROWS', 1_000_000);
 const DEVICES = 10_000;
@@ -112,9 +114,6 @@ function startServer(databaseUrl: string, port: number, dataDir: string): Promis
 }
 
 async function main() {
-  const { startPostgres } = (await import(pathToFileURL(path.join(ROOT, 'scripts/pg-cluster.mjs')).href)) as {
-    startPostgres(o: { durable: boolean }): Promise<{ url: string; stop(): Promise<void> }>;
-  };
   log('starting PostgreSQL (durable: fsync on)');
   const cluster = await startPostgres({ durable: true });
   const db = openPostgres(cluster.url, 'Europe/Vilnius');
@@ -192,16 +191,14 @@ async function main() {
       Math.round(CSV_ROWS / seconds).toLocaleString('en'),
     ]);
 
-    const header = ['Path', 'Rows', 'Seconds', 'Per second'];
-    const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
-    const line = (cells: string[]) =>
-      `| ${cells.map((c, i) => (i ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+    console.log(`\nReadings ingest: ${DEVICES.toLocaleString('en')} devices, fsync and synchronous_commit on`);
+    for (const line of machineInfo(version.v)) console.log(`- ${line}`);
     console.log(
-      `\nReadings ingest, ${DEVICES.toLocaleString('en')} devices, PostgreSQL ${version.v} (fsync and synchronous_commit on), ${cpus().length} cores, Node ${process.version}\n`,
+      `- Load average: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}\n`,
     );
-    console.log(line(header));
-    console.log(`|${widths.map((w, i) => (i ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
-    for (const r of results) console.log(line(r));
+    console.log(formatTable(['Path', 'Rows', 'Seconds', 'Per second'], results));
   } finally {
     server?.kill('SIGTERM');
     await db.close();
