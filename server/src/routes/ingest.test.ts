@@ -244,11 +244,14 @@ describe(`readings ingest (${dbKind()})`, () => {
         { ...ok(6), timestamp: undefined },
         { ...ok(7), timestamp: '2026-13-01T00:00:00Z' },
         ok(8),
+        { ...ok(9), id: '55555555', name: 'a\u0000b' },
+        { ...ok(10), id: '55555555', name: '\ud800' },
       ];
       const res = await post(JSON.stringify(items), 'application/json');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ Received: 8, Stored: 2, Duplicates: 0, Unmatched: 0 });
-      expect(res.body.Rejected.map((r: { Position: number }) => r.Position)).toEqual([2, 3, 4, 5, 6, 7]);
+      expect(res.body).toMatchObject({ Received: 10, Stored: 2, Duplicates: 0, Unmatched: 0 });
+      expect(res.body.Rejected.map((r: { Position: number }) => r.Position)).toEqual([2, 3, 4, 5, 6, 7, 9, 10]);
+      expect(res.body.Rejected[6].Reason).toMatch(/lone surrogate/);
       expect(res.body.Rejected[0]).toEqual({ Position: 2, MeterId: '00148686', Reason: 'total_m3 must be a number' });
       expect(res.body.Rejected[1].Reason).toBe('id is missing');
       expect(res.body.Rejected[2]).toMatchObject({

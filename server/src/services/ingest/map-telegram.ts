@@ -27,11 +27,15 @@ export interface Mapped {
 }
 
 const METER_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
+/** Escapes PostgreSQL's jsonb refuses: NUL, and a surrogate without its pair. */
+const UNSTORABLE_ESCAPE =
+  /\\u0000|\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/;
 
 /** Checks a telegram's meter id and reception time; a string is the reason it cannot be taken. */
 export function readTelegram(item: TelegramItem, now: Date): Telegram | string {
-  // PostgreSQL's JSON types refuse the NUL character.
-  if (item.raw.includes('\\u0000')) return 'contains a NUL character (\\u0000)';
+  if (item.raw.includes('\\u') && UNSTORABLE_ESCAPE.test(item.raw)) {
+    return 'contains \\u0000 or a lone surrogate escape, which PostgreSQL cannot store';
+  }
   const { id, timestamp, meter } = item.json;
   if (typeof id !== 'string' || !METER_ID.test(id)) {
     return id === undefined ? 'id is missing' : 'id must be a string of up to 64 letters and digits';
