@@ -19,8 +19,10 @@ for (const language of ['lt', 'en'] as const) {
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       await page.setViewportSize({ width: size.width, height: size.height });
       const shot = async (name: string) => {
+        await expect(page.locator('.page-title, .ant-result-title').first()).toBeVisible();
         await page.waitForLoadState('networkidle');
         await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+        await settle(page);
         await page.screenshot({ path: `.artifacts/screens/${language}-${size.name}-${name}.png`, fullPage: true });
       };
       const t = TEXT[language];
@@ -76,7 +78,20 @@ async function openPhoneMenu(page: Page, isPhone: boolean) {
   if (!isPhone) return;
   await page.getByRole('button', { name: /Atidaryti meniu|Open menu/ }).click();
   await expect(page.getByRole('navigation')).toBeVisible();
+  await settle(page);
   await page.screenshot({
     path: `.artifacts/screens/${await page.evaluate(() => document.documentElement.lang)}-phone-menu.png`,
   });
+}
+
+/** Waits for running CSS transitions and animations (dialogs, drawers opening) to finish. */
+async function settle(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }

@@ -165,7 +165,13 @@ export default function AppShell() {
         </Header>
         <Content className="app-content">
           <AlertMessage />
-          <Suspense fallback={<Spin size="large" className="page-spinner" />}>
+          <Suspense
+            fallback={
+              <div className="page-spinner">
+                <Spin size="large" />
+              </div>
+            }
+          >
             <Outlet />
           </Suspense>
         </Content>

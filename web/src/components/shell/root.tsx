@@ -11,7 +11,13 @@ export function Root() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation (location.key)
   useEffect(() => setAlert(carried), [location.key]);
   return (
-    <Suspense fallback={<Spin size="large" className="page-spinner" />}>
+    <Suspense
+      fallback={
+        <div className="page-spinner">
+          <Spin size="large" />
+        </div>
+      }
+    >
       <Outlet />
     </Suspense>
   );
