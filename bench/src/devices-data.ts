@@ -21,6 +21,7 @@ import { openPglite } from '../../server/src/db/pglite.js';
 import { openPostgres } from '../../server/src/db/postgres.js';
 import { getDevicesData } from '../../server/src/services/devices/devices-data.js';
 import { withoutKeys } from './lib/bulk-load.js';
+import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
@@ -119,6 +120,8 @@ interface Result {
   http: Timing;
   handler: Timing;
   naive: Timing;
+  /** Mean CPU milliseconds per call, this process plus the database server's backends. */
+  cpu: Record<'http' | 'handler' | 'naive', number>;
   responseKb: number;
   agree: string;
 }
@@ -155,22 +158,35 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
     const body = await http();
     const viaHttp = (JSON.parse(body) as ReadingRow[]).map((r) => ({ DeviceId: r.DeviceId, ...fromHttp(r) }));
     const viaHandler = (await handler()).map((r) => ({ DeviceId: r.DeviceId, ...fromHttp(r) }));
-    const viaNaive = (await naive()).rows;
+    const first = await timed(naive);
+    const viaNaive = first.result.rows;
+    // The naive query can take seconds: fewer runs of it (at least 3), about 20 s in all.
+    const naiveRuns = Math.min(RUNS, Math.max(3, Math.ceil(20_000 / first.ms)));
     const diffs = [...compare(viaHttp, viaNaive), ...compare(viaHandler, viaNaive)];
     if (viaHttp.length !== selection.devices) diffs.push(`expected ${selection.devices} rows, got ${viaHttp.length}`);
     if (diffs.length > 0) log(`${database} ${selection.label}: answers differ:\n  ${diffs.slice(0, 10).join('\n  ')}`);
     const withValues = viaHttp.filter((r) => r.till !== null).length;
 
     const samples = { http: [] as number[], handler: [] as number[], naive: [] as number[] };
+    const cpu = { http: 0, handler: 0, naive: 0 };
+    let clock: () => number = () => 0;
     for (let round = 0; round < WARMUP + RUNS; round++) {
+      // The pool has opened its connections by now: their backends are the ones to watch.
+      if (round === WARMUP) clock = await cpuClock(db);
       const fns: Array<[keyof typeof samples, () => Promise<unknown>]> = [
         ['http', http],
         ['handler', handler],
         ['naive', naive],
       ];
       for (const [name, fn] of fns) {
+        const runs = name === 'naive' ? naiveRuns : RUNS;
+        if (name === 'naive' && (round < WARMUP - 1 || round >= WARMUP + runs)) continue;
+        const before = clock();
         const { ms } = await timed(fn);
-        if (round >= WARMUP) samples[name].push(ms);
+        if (round >= WARMUP) {
+          samples[name].push(ms);
+          cpu[name] += (clock() - before) / runs;
+        }
       }
     }
     const result: Result = {
@@ -179,6 +195,7 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       http: summarise(samples.http),
       handler: summarise(samples.handler),
       naive: summarise(samples.naive),
+      cpu,
       responseKb: Buffer.byteLength(body) / 1024,
       agree:
         diffs.length === 0
@@ -330,6 +347,7 @@ async function main() {
     'Naive median',
     'Naive p95',
     'Naive / HTTP',
+    'CPU HTTP / handler / naive',
     'Response',
     'Same answer',
   ];
@@ -343,12 +361,13 @@ async function main() {
     fmtMs(r.naive.medianMs),
     fmtMs(r.naive.p95Ms),
     `${(r.naive.medianMs / r.http.medianMs).toFixed(1)}x`,
+    [r.cpu.http, r.cpu.handler, r.cpu.naive].map(fmtMs).join(' / '),
     `${Math.round(r.responseKb).toLocaleString('en-US')} KB`,
     r.agree,
   ]);
   const pg5000 = results.find((r) => r.database === 'PostgreSQL' && r.selection === selections[1]);
   const out = [
-    `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved.`,
+    `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved (the naive query: 1 warm-up, then 3 to ${RUNS} runs, about 20 s).`,
     '',
     formatTable(header, rows),
     '',
@@ -356,6 +375,7 @@ async function main() {
     '',
     ...notes.map((n) => `- ${n}`),
     `- Naive: DISTINCT ON over the period's readings plus a ${NAIVE_LOOKBACK} look-back for the start value, same device selection and columns.`,
+    '- CPU: mean CPU milliseconds per call of this process (client, server, PGlite) plus the PostgreSQL backends, from /proc: nearly independent of other load, unlike the wall times.',
     `- HTTP: fetch (undici) to buildApp listening on 127.0.0.1 with a real bearer token, until the whole body is read; handler: the getDevicesData service; naive: the SQL only.`,
     ...(pg5000
       ? [
