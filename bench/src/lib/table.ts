@@ -5,6 +5,6 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-\d.,x ×%]*$/.test(r[i] ?? '')));
   const cell = (text: string, i: number) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));
   const line = (cells: readonly string[]) => `| ${header.map((_, i) => cell(cells[i] ?? '', i)).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  const rule = `| ${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
