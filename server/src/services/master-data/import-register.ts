@@ -386,28 +386,28 @@ async function planImport(tx: Tx, rows: Row[], columns: Set<RegisterColumn>, err
       errors.add(
         row.line,
         'OBJECT_CONFLICT',
-        { code: fileObject.code, line: fileObject.line },
+        { column: 'ObjectCode', code: fileObject.code, line: fileObject.line },
         `The building has object ${fileObject.code} on line ${fileObject.line}`,
       );
     } else if (fileBuilding && fileBuilding.key !== buildingKey) {
       errors.add(
         row.line,
         'OBJECT_CONFLICT',
-        { code: o.code, line: fileBuilding.line },
+        { column: 'ObjectCode', code: o.code, line: fileBuilding.line },
         `Object ${o.code} is another building on line ${fileBuilding.line}`,
       );
     } else if (storedObject && storedObject.locationId !== storedBuilding?.id) {
       errors.add(
         row.line,
         'OBJECT_CONFLICT',
-        { code: o.code, address: storedObject.address },
+        { column: 'ObjectCode', code: o.code, address: storedObject.address },
         `Object ${o.code} is the building ${storedObject.address}`,
       );
     } else if (storedBuildingObject && storedBuildingObject !== o.code) {
       errors.add(
         row.line,
         'OBJECT_CONFLICT',
-        { code: storedBuildingObject, address: where },
+        { column: 'ObjectCode', code: storedBuildingObject, address: where },
         `The building already has object ${storedBuildingObject}`,
       );
     }
@@ -425,7 +425,7 @@ async function planImport(tx: Tx, rows: Row[], columns: Set<RegisterColumn>, err
           errors.add(
             row.line,
             'CLIENT_CONFLICT',
-            { code: first.clientCode, line: first.line },
+            { column: 'ClientCode', code: first.clientCode, line: first.line },
             `The flat has client ${first.clientCode} on line ${first.line}`,
           );
         }
@@ -449,7 +449,7 @@ async function planImport(tx: Tx, rows: Row[], columns: Set<RegisterColumn>, err
       errors.add(
         row.line,
         'DUPLICATE_SERIAL',
-        { code: row.deviceCode, line: firstLine },
+        { column: 'DeviceCode', code: row.deviceCode, line: firstLine },
         `Serial ${row.deviceCode} is already on line ${firstLine}`,
       );
     } else if (dev) {
@@ -457,21 +457,21 @@ async function planImport(tx: Tx, rows: Row[], columns: Set<RegisterColumn>, err
         errors.add(
           row.line,
           'DEVICE_REMOVED',
-          { code: row.deviceCode, removedAt: dev.removed_at },
+          { column: 'DeviceCode', code: row.deviceCode, removedAt: dev.removed_at },
           `Device ${row.deviceCode} was removed on ${dev.removed_at}`,
         );
       } else if (dev.location_id !== target?.id) {
         errors.add(
           row.line,
           'SERIAL_USED_ELSEWHERE',
-          { code: row.deviceCode, address: dev.address },
+          { column: 'DeviceCode', code: row.deviceCode, address: dev.address },
           `Serial ${row.deviceCode} belongs to a device at ${dev.address}`,
         );
       } else if (dev.device_type_id !== row.typeId) {
         errors.add(
           row.line,
           'DEVICE_TYPE_CHANGED',
-          { code: row.deviceCode, type: dev.device_type_id },
+          { column: 'DeviceCode', code: row.deviceCode, type: dev.device_type_id },
           `Device ${row.deviceCode} is of type ${dev.device_type_id}`,
         );
       }

@@ -1,0 +1,139 @@
+import type { Page } from '@playwright/test';
+import { getAuditLog, getDevicesData, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import { api, DEMO, expect, session, signIn, test } from './fixtures';
+
+// Master data (issue 6) driven as the operator does it: a register file in, a
+// meter replaced in the tree, and what the readings arithmetic makes of it.
+
+const COUNTY = 'Testų apskritis';
+const row = (flat: string, serial: string, extra: Partial<Record<RegisterColumn, string>> = {}) => ({
+  Country: 'Lietuva',
+  County: COUNTY,
+  Region: 'Testų r. sav.',
+  City: 'Testavičiai',
+  Street: 'Ąžuolų g.',
+  Building: '5',
+  Flat: flat,
+  FlatOrder: flat,
+  ObjectCode: 'E2E-OBJ-5',
+  ObjectName: 'Ąžuolų 5',
+  ClientCode: `E2E-CL-${flat}`,
+  ClientName: `Šeimininkė ${flat}`,
+  DeviceType: 'CWM',
+  DeviceCode: serial,
+  DeviceDescription: 'Virtuvė',
+  InstalledAt: '2025-01-01',
+  ...extra,
+});
+
+function csv(rows: Partial<Record<RegisterColumn, string>>[]): Buffer {
+  const lines = [REGISTER_COLUMNS.map((c) => c.lt).join(';')];
+  for (const r of rows) lines.push(REGISTER_COLUMNS.map((c) => r[c.key] ?? '').join(';'));
+  return Buffer.from(`\uFEFF${lines.join('\n')}\n`, 'utf8');
+}
+
+async function openMasterData(page: Page) {
+  await page.getByRole('navigation').getByRole('link', { name: 'Pagrindiniai duomenys' }).click();
+  await expect(page.getByRole('heading', { name: 'Pagrindiniai duomenys' })).toBeVisible();
+}
+
+async function choose(page: Page, name: string, rows: Partial<Record<RegisterColumn, string>>[]) {
+  await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: csv(rows) });
+  await page.getByRole('button', { name: 'Peržiūrėti' }).click();
+}
+
+const treeNode = (page: Page, title: string) =>
+  page
+    .locator('.ant-tree-treenode')
+    .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${title}`) }) });
+
+test.describe('master data', () => {
+  test('register import: a preview lists bad rows by line and reason; a good file previews, then applies', async ({
+    page,
+  }) => {
+    await signIn(page, DEMO.operator);
+    await openMasterData(page);
+    await choose(page, 'blogas.csv', [
+      row('1', 'E2E-W-1'),
+      row('1', 'E2E-W-1'),
+      row('2', 'E2E-W-2', { DeviceType: 'Dujų skaitiklis' }),
+      row('3', 'E2E-W-3', { InstalledAt: '2025-02-30' }),
+    ]);
+    await expect(page.getByText('Klaidos (3)')).toBeVisible();
+    const errors = page.getByRole('table').nth(1);
+    await expect(errors.getByRole('row', { name: /^3 .*Prietaiso numeris.*E2E-W-1 jau yra 2 eilutėje/ })).toBeVisible();
+    await expect(errors.getByRole('row', { name: /^4 .*Nežinomas prietaiso tipas „Dujų skaitiklis“/ })).toBeVisible();
+    await expect(errors.getByRole('row', { name: /^5 .*Įrengimo data nėra data: „2025-02-30“/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pritaikyti' })).toBeDisabled();
+
+    await choose(page, 'geras.csv', [row('1', 'E2E-W-1'), row('2', 'E2E-W-2')]);
+    await expect(page.getByText('Klaidų nėra: failą galima pritaikyti.')).toBeVisible();
+    const counts = page.getByRole('table').first();
+    await expect(counts.getByRole('row', { name: /Prietaisai 2 0 0/ })).toBeVisible();
+    await expect(counts.getByRole('row', { name: /Klientai 2 0 0/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Pritaikyti' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pritaikyti' }).click();
+    await expect(
+      page.getByRole('tabpanel').getByRole('alert').filter({ hasText: 'Registras importuotas.' }),
+    ).toBeVisible();
+
+    // The same file again changes nothing.
+    await choose(page, 'geras.csv', [row('1', 'E2E-W-1'), row('2', 'E2E-W-2')]);
+    await expect(counts.getByRole('row', { name: /Prietaisai 0 0 2/ })).toBeVisible();
+
+    const me = await session(DEMO.operator);
+    const log = await api(getAuditLog, { query: { kind: 'register.import' }, token: me.Token });
+    expect(log.body.Data[0]).toMatchObject({ ActorUsername: 'operator', EntityId: 'geras.csv' });
+  });
+
+  test('a replacement in the tree: both devices at the flat, each with its own consumption', async ({ page }) => {
+    await signIn(page, DEMO.operator);
+    await page.getByRole('link', { name: 'EN', exact: true }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Master data' }).click();
+    await page.getByRole('tab', { name: 'Locations and devices' }).click();
+    for (const title of ['Lietuva', COUNTY, 'Testų r. sav.', 'Testavičiai', 'Ąžuolų g.', '5']) {
+      await treeNode(page, title).locator('.ant-tree-switcher').click();
+    }
+    await treeNode(page, '1').locator('.ant-tree-title').click();
+    const devices = page.getByRole('table');
+    await expect(devices.getByRole('row', { name: /E2E-W-1/ })).toBeVisible();
+    await devices
+      .getByRole('row', { name: /E2E-W-1/ })
+      .getByRole('button', { name: 'Replace' })
+      .click();
+
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Replace device E2E-W-1')).toBeVisible();
+    const at = dialog.getByLabel('Replacement time');
+    await at.fill('2026-02-10 12:00');
+    await at.press('Enter');
+    await dialog.getByLabel('Final reading').fill('12.5');
+    await dialog.getByLabel('New serial number').fill('E2E-W-1N');
+    await dialog.getByLabel('Initial reading').fill('0.5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(devices.getByRole('row', { name: /E2E-W-1N/ }).getByText('Replaces E2E-W-1')).toBeVisible();
+    await expect(devices.getByRole('row', { name: /E2E-W-1 / }).getByText('Replaced by E2E-W-1N')).toBeVisible();
+
+    // February: the old meter ends at its final reading and is not flagged silent; the new one
+    // starts at its initial reading.
+    const me = await session(DEMO.operator);
+    const rows = (
+      await api(getDevicesData, {
+        query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: 3 },
+        token: me.Token,
+      })
+    ).body.filter((r) => r.DeviceCode.startsWith('E2E-W-1'));
+    const byCode = Object.fromEntries(rows.map((r) => [r.DeviceCode, r]));
+    expect(byCode['E2E-W-1']).toMatchObject({ VolumeTill: 12.5, RemovedAt: '2026-02-10T12:00:00+02:00', Flags: [] });
+    expect(byCode['E2E-W-1N']).toMatchObject({ VolumeFrom: 0.5, InstalledAt: '2026-02-10T12:00:00+02:00' });
+    expect(byCode['E2E-W-1N']!.Replaces).toBe(byCode['E2E-W-1']!.DeviceId);
+  });
+
+  test('only the operator sees master data and the audit log', async ({ page }) => {
+    await signIn(page, DEMO.admin);
+    const nav = page.getByRole('navigation');
+    await expect(nav.getByRole('link', { name: 'Vartotojai' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Pagrindiniai duomenys' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Pakeitimų žurnalas' })).toHaveCount(0);
+  });
+});
