@@ -109,8 +109,8 @@ function CollectorKeys() {
                 !k.RevokedAt && (
                   <Popconfirm
                     title={t('collectors.revokeConfirm', { name: k.Name })}
-                    okText={t('collectors.revoke')}
-                    cancelText={t('common.cancel')}
+                    okText={t('collectors.revokeOk')}
+                    cancelText={t('common.no')}
                     onConfirm={() => revoke.mutateAsync({ params: { id: k.Id } })}
                   >
                     <Button danger size="small">

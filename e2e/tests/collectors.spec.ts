@@ -1,0 +1,49 @@
+import { baseURL, DEMO, expect, signIn, test } from './fixtures';
+
+/** Posts one wmbusmeters telegram with a collector key, as a collector's `shell=` hook does. */
+const postTelegram = (key: string, id: string) =>
+  fetch(`${baseURL()}/api/ingest/wmbusmeters`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-collector-key': key },
+    body: JSON.stringify({ _: 'telegram', meter: 'iperl', id, total_m3: 1.5, timestamp: new Date().toISOString() }),
+  });
+
+test.describe('collectors', () => {
+  test('an operator creates a key (shown once), sees unmatched meters, revokes the key', async ({ page }) => {
+    await signIn(page, DEMO.operator);
+    await page.getByRole('navigation').getByRole('link', { name: 'Kolektoriai' }).click();
+    await expect(page.getByRole('heading', { name: 'Kolektoriai' })).toBeVisible();
+
+    const name = `Katilinė ${Date.now()}`;
+    await page.getByLabel('Pavadinimas').fill(name);
+    await page.getByRole('button', { name: 'Sukurti raktą' }).click();
+    const dialog = page.getByRole('dialog', { name: `Raktas „${name}“ sukurtas` });
+    await expect(dialog).toBeVisible();
+    const key = await dialog.getByRole('textbox').inputValue();
+    expect(key).toMatch(/^rmc_[A-Za-z0-9_-]{43}$/);
+    await dialog.getByRole('button', { name: 'Uždaryti' }).last().click();
+
+    const meterId = String(Date.now()).slice(-8);
+    const sent = await postTelegram(key, meterId);
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toMatchObject({ Received: 1, Unmatched: 1 });
+
+    await page.reload();
+    await expect(page.getByRole('row').filter({ hasText: meterId })).toContainText('iperl');
+    const keyRow = page.getByRole('row').filter({ hasText: name });
+    await expect(keyRow).toContainText('Galioja');
+    await expect(keyRow).not.toContainText(key);
+    await keyRow.getByRole('button', { name: 'Atšaukti' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Atšaukti raktą' }).click();
+    await expect(keyRow).toContainText('Atšauktas');
+    expect((await postTelegram(key, meterId)).status).toBe(401);
+  });
+
+  test('is not offered to other groups', async ({ page }) => {
+    await signIn(page, DEMO.admin);
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Vartotojai' })).toBeVisible();
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Kolektoriai' })).toHaveCount(0);
+    await page.goto('/collectors');
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
