@@ -145,6 +145,8 @@ test.describe('registration', () => {
     await expect(page.getByText('Password is required')).toBeVisible();
     const user = await newUser('en');
     await page.getByRole('link', { name: 'Cancel' }).click();
+    // The registration form has a "Username" field too: wait for the sign-in form.
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await page.getByLabel(EN.username).fill(user.username);
     await page.getByLabel(EN.password, { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: EN.login }).click();
