@@ -33,6 +33,9 @@ export async function startServer(db: Db, timeZone = 'Europe/Vilnius'): Promise<
   );
   const app = await buildApp({ config, db });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // A benchmark may pause longer than the default keep-alive (72 s) between requests, e.g. while a slow
+  // query runs: the client would then reuse a socket the server is closing (ECONNRESET).
+  app.server.keepAliveTimeout = 30 * 60_000;
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const api = `http://127.0.0.1:${address.port}/api`;
