@@ -58,10 +58,10 @@ async function collectorKeyRoutes(app: FastifyInstance) {
   });
   defineRoute(app, createCollectorKey, async ({ caller, body, db }) => {
     requireOperator(caller);
-    return create(db, body.name, caller.id);
+    return db.transaction((tx) => create(tx, body.name, caller.id, caller));
   });
   defineRoute(app, revokeCollectorKey, async ({ caller, params, db }) => {
     requireOperator(caller);
-    return revoke(db, params.id);
+    return db.transaction((tx) => revoke(tx, params.id, caller));
   });
 }

@@ -354,6 +354,20 @@ describe(`master data editing (${dbKind()})`, () => {
       expect(JSON.stringify(res.body)).not.toMatch(/scrypt|naujas-slaptazodis|password_hash/i);
     });
 
+    it('records collector keys created and revoked, never the key itself', async () => {
+      const created = await op().post('/collector-keys', { name: 'Koncentratorius 1' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const revoked = await call(app, 'DELETE', `/api/collector-keys/${created.body.Id}`, { token: operator.token });
+      expect(revoked.status).toBe(200);
+      const res = await op().get('/audit?kind=collectorKey.create,collectorKey.revoke');
+      expect((res.body.Data as AuditEntry[]).map((e) => [e.Kind, e.ActorUsername, e.EntityId])).toEqual([
+        ['collectorKey.revoke', 'operatorius', String(created.body.Id)],
+        ['collectorKey.create', 'operatorius', String(created.body.Id)],
+      ]);
+      expect(res.body.Data[1].After).toMatchObject({ Name: 'Koncentratorius 1', RevokedAt: null });
+      expect(JSON.stringify(res.body)).not.toContain(created.body.Key);
+    });
+
     it('exports the filtered log as xlsx with date cells and as CSV', async () => {
       const xlsx = await app.inject({
         method: 'GET',

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CollectorKey } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
+import { type Actor, recordAudit } from '../audit/record-audit.js';
 
 /** Keys start with this, so that a leaked one is recognisable (secret scanners, logs). */
 const KEY_PREFIX = 'rmc_';
@@ -11,11 +12,17 @@ const COLUMNS = `k.id AS "Id", k.name AS "Name", k.prefix AS "Prefix", iso(k.cre
   (SELECT u.username FROM app_user u WHERE u.id = k.created_by) AS "CreatedBy",
   iso(k.last_used_at) AS "LastUsedAt", iso(k.revoked_at) AS "RevokedAt"`;
 
-/** Creates a collector key; the key is returned here only (the database keeps its sha256). */
+const auditKey = (k: CollectorKey) => ({ Name: k.Name, Prefix: k.Prefix, RevokedAt: k.RevokedAt });
+
+/**
+ * Creates a collector key; the key is returned here only (the database keeps its sha256).
+ * Recorded in the audit log as `actor` (null = the command line); pass a transaction.
+ */
 export async function createCollectorKey(
   db: Queryable,
   name: string,
   createdBy: number | null,
+  actor: Actor = null,
 ): Promise<CollectorKey & { Key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const { rows } = await db.query<CollectorKey>(
@@ -23,7 +30,16 @@ export async function createCollectorKey(
      SELECT ${COLUMNS} FROM k`,
     [name.trim(), hashKey(key), key.slice(0, KEY_PREFIX.length + 6), createdBy],
   );
-  return { ...rows[0]!, Key: key };
+  const created = rows[0]!;
+  await recordAudit(db, {
+    actor,
+    kind: 'collectorKey.create',
+    entity: 'collectorKey',
+    entityId: created.Id,
+    before: null,
+    after: auditKey(created),
+  });
+  return { ...created, Key: key };
 }
 
 export async function listCollectorKeys(db: Queryable): Promise<CollectorKey[]> {
@@ -33,14 +49,22 @@ export async function listCollectorKeys(db: Queryable): Promise<CollectorKey[]> 
   return rows;
 }
 
-/** Revokes a key (kept in the list, marked revoked); revoking twice keeps the first time. */
-export async function revokeCollectorKey(db: Queryable, id: number): Promise<CollectorKey> {
+/** Revokes a key (kept in the list, marked revoked); revoking twice keeps the first time. Audited as `actor`. */
+export async function revokeCollectorKey(db: Queryable, id: number, actor: Actor = null): Promise<CollectorKey> {
   const { rows } = await db.query<CollectorKey>(
     `WITH k AS (UPDATE collector_key SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING *)
      SELECT ${COLUMNS} FROM k`,
     [id],
   );
   if (!rows[0]) throw notFound('Collector key not found');
+  await recordAudit(db, {
+    actor,
+    kind: 'collectorKey.revoke',
+    entity: 'collectorKey',
+    entityId: id,
+    before: null,
+    after: auditKey(rows[0]),
+  });
   return rows[0];
 }
 
