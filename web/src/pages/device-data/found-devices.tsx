@@ -1,0 +1,60 @@
+import type { ReadingRow } from '@rodmenys/contract';
+import { Button, Space, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { FlagMarker } from './flag-marker';
+
+interface FoundDevicesProps {
+  rows: readonly ReadingRow[];
+  selected: readonly number[];
+  onSelect: (deviceIds: number[]) => void;
+}
+
+const place = (r: ReadingRow) => [[r.Street, r.Building].filter(Boolean).join(' '), r.Flat].filter(Boolean).join(' – ');
+
+/** The devices of the picked type found in the selection; clicking a row (or its box) selects it. */
+export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
+  const { t } = useTranslation();
+  const chosen = new Set(selected);
+  const toggle = (id: number) => onSelect(chosen.has(id) ? selected.filter((s) => s !== id) : [...selected, id]);
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 8 }}>
+        <Typography.Text strong>{t('deviceData.found.title', { count: rows.length })}</Typography.Text>
+        <Button size="small" disabled={rows.length === 0} onClick={() => onSelect(rows.map((r) => r.DeviceId))}>
+          {t('deviceData.found.selectAll')}
+        </Button>
+        <Button size="small" disabled={selected.length === 0} onClick={() => onSelect([])}>
+          {t('deviceData.found.clear')}
+        </Button>
+        <Typography.Text type="secondary">{t('deviceData.found.hint')}</Typography.Text>
+      </Space>
+      <Table<ReadingRow>
+        size="small"
+        rowKey="DeviceId"
+        dataSource={rows as ReadingRow[]}
+        pagination={false}
+        virtual
+        scroll={{ x: 720, y: 260 }}
+        locale={{ emptyText: t('deviceData.found.empty') }}
+        rowSelection={{
+          selectedRowKeys: selected as number[],
+          onChange: (keys) => onSelect(keys as number[]),
+          columnWidth: 40,
+        }}
+        rowClassName={(r) => `clickable-row${r.Flags.length > 0 ? ' reading-danger' : ''}`}
+        onRow={(r) => ({
+          onClick: (event) => {
+            // The selection box handles its own clicks.
+            if (!(event.target as HTMLElement).closest('.ant-table-selection-column')) toggle(r.DeviceId);
+          },
+        })}
+        columns={[
+          { key: 'flag', width: 36, render: (_, r) => <FlagMarker flags={r.Flags} /> },
+          { key: 'place', title: t('deviceData.found.place'), width: 260, render: (_, r) => place(r) },
+          { key: 'code', title: t('deviceData.columns.DeviceCode'), dataIndex: 'DeviceCode', width: 160 },
+          { key: 'description', title: t('deviceData.columns.DeviceDescription'), dataIndex: 'DeviceDescription' },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import type { DeviceRow } from '@rodmenys/contract';
+import { describe, expect, it } from 'vitest';
+import { buildLocationTree, selectionOf } from './location-tree';
+
+const row = (DeviceId: number, LocationId: number, ParentLocationId: number, Building: string, Flat: string | null) =>
+  ({
+    DeviceId,
+    LocationId,
+    ParentLocationId,
+    City: 'Vilnius',
+    Street: 'Gedimino pr.',
+    Building,
+    Flat,
+    DeviceCode: `D${DeviceId}`,
+  }) as DeviceRow;
+
+const rows = [
+  row(1, 101, 10, '12', '1'),
+  row(2, 101, 10, '12', '1'),
+  row(3, 102, 10, '12', '2'),
+  row(4, 10, 5, '12', null), // building heat meter on the building
+  row(5, 201, 20, '14', '1'),
+];
+const labels = { flat: (f: string) => `Flat ${f}`, device: (r: DeviceRow) => r.DeviceCode };
+
+describe('buildLocationTree', () => {
+  it('groups devices under building > flat, building meters under the building', () => {
+    const tree = buildLocationTree(rows, labels);
+    expect(tree.nodes).toEqual([
+      {
+        value: 'l10',
+        title: 'Gedimino pr. 12, Vilnius',
+        children: [
+          {
+            value: 'l101',
+            title: 'Flat 1',
+            children: [
+              { value: 'd1', title: 'D1' },
+              { value: 'd2', title: 'D2' },
+            ],
+          },
+          { value: 'l102', title: 'Flat 2', children: [{ value: 'd3', title: 'D3' }] },
+          { value: 'd4', title: 'D4' },
+        ],
+      },
+      {
+        value: 'l20',
+        title: 'Gedimino pr. 14, Vilnius',
+        children: [{ value: 'l201', title: 'Flat 1', children: [{ value: 'd5', title: 'D5' }] }],
+      },
+    ]);
+  });
+
+  it('keeps only the chosen object when asked', () => {
+    expect(buildLocationTree(rows, labels, 20).nodes.map((n) => n.value)).toEqual(['l20']);
+  });
+});
+
+describe('selectionOf', () => {
+  const tree = buildLocationTree(rows, labels);
+  it('a ticked branch sends its location and stands for its subtree', () => {
+    const s = selectionOf(tree, ['l10']);
+    expect(s.parents).toEqual([10]);
+    expect([...s.deviceIds].sort()).toEqual([1, 2, 3, 4]);
+  });
+  it('a ticked device sends its place and keeps only itself', () => {
+    const s = selectionOf(tree, ['d2', 'l201', 'd4']);
+    expect(s.parents).toEqual([10, 101, 201]);
+    expect([...s.deviceIds].sort()).toEqual([2, 4, 5]);
+  });
+  it('nothing ticked: nothing selected', () => {
+    expect(selectionOf(tree, [])).toEqual({ parents: [], deviceIds: new Set() });
+  });
+});

@@ -1,0 +1,95 @@
+import type { DeviceRow } from '@rodmenys/contract';
+
+/** A node of the location tree: a building, a flat or a device. */
+export interface TreeNode {
+  /** `l<id>` for a building or flat (a location), `d<id>` for a device. */
+  value: string;
+  title: string;
+  children?: TreeNode[];
+}
+
+export interface LocationTree {
+  nodes: TreeNode[];
+  /** Every value's devices (a branch stands for its whole subtree). */
+  devicesOf: Map<string, number[]>;
+  /** Every device's location (its flat, or its building for a building meter). */
+  locationOf: Map<number, number>;
+}
+
+/** What a tick in the tree means for the readings query. */
+export interface TreeSelection {
+  /** Location ids for `locationParentId`: the ticked branches, and the place of each ticked device. */
+  parents: number[];
+  /** The devices ticked, directly or through a branch. */
+  deviceIds: Set<number>;
+}
+
+const buildingTitle = (r: DeviceRow) =>
+  [[r.Street, r.Building].filter(Boolean).join(' '), r.City].filter(Boolean).join(', ');
+
+/**
+ * Builds the building > flat > device tree from GetDeviceDataByUserId rows (in
+ * address order). A building heat meter hangs on its building. `restrictTo`
+ * keeps one building (the object chosen on "My objects").
+ */
+export function buildLocationTree(
+  rows: readonly DeviceRow[],
+  labels: { flat: (flat: string) => string; device: (row: DeviceRow) => string },
+  restrictTo: number | null = null,
+): LocationTree {
+  const nodes: TreeNode[] = [];
+  const byValue = new Map<string, TreeNode>();
+  const devicesOf = new Map<string, number[]>();
+  const locationOf = new Map<number, number>();
+  const add = (value: string, deviceId: number) => {
+    const list = devicesOf.get(value);
+    if (list) list.push(deviceId);
+    else devicesOf.set(value, [deviceId]);
+  };
+  for (const row of rows) {
+    const isFlatDevice = row.Flat !== null && row.ParentLocationId !== null;
+    const buildingId = isFlatDevice ? row.ParentLocationId! : row.LocationId;
+    if (restrictTo !== null && buildingId !== restrictTo) continue;
+    const buildingValue = `l${buildingId}`;
+    let building = byValue.get(buildingValue);
+    if (!building) {
+      building = { value: buildingValue, title: buildingTitle(row), children: [] };
+      byValue.set(buildingValue, building);
+      nodes.push(building);
+    }
+    let parent = building;
+    if (isFlatDevice) {
+      const flatValue = `l${row.LocationId}`;
+      let flat = byValue.get(flatValue);
+      if (!flat) {
+        flat = { value: flatValue, title: labels.flat(row.Flat!), children: [] };
+        byValue.set(flatValue, flat);
+        building.children!.push(flat);
+      }
+      add(flatValue, row.DeviceId);
+      parent = flat;
+    }
+    add(buildingValue, row.DeviceId);
+    const deviceValue = `d${row.DeviceId}`;
+    parent.children!.push({ value: deviceValue, title: labels.device(row) });
+    add(deviceValue, row.DeviceId);
+    locationOf.set(row.DeviceId, row.LocationId);
+  }
+  return { nodes, devicesOf, locationOf };
+}
+
+/** The query and the device filter for the ticked values (with SHOW_PARENT a full branch arrives as itself). */
+export function selectionOf(tree: LocationTree, values: readonly string[]): TreeSelection {
+  const parents = new Set<number>();
+  const deviceIds = new Set<number>();
+  for (const value of values) {
+    const id = Number(value.slice(1));
+    if (value.startsWith('l')) parents.add(id);
+    else {
+      const location = tree.locationOf.get(id);
+      if (location !== undefined) parents.add(location);
+    }
+    for (const device of tree.devicesOf.get(value) ?? []) deviceIds.add(device);
+  }
+  return { parents: [...parents].sort((a, b) => a - b), deviceIds };
+}

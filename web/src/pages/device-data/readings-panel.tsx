@@ -1,0 +1,181 @@
+import { LineChartOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  type DeviceTypeInSelection,
+  PAGE_SIZES,
+  READINGS_PAGE_SIZE,
+  type ReadingColumn,
+  type ReadingRow,
+  readingColumns,
+} from '@rodmenys/contract';
+import { Button, Checkbox, Input, Popover, Select, Space, Table, type TableColumnType, Typography } from 'antd';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../components/export';
+import { FlagMarker, useFlagText } from './flag-marker';
+import { exportColumns, exportRows, formatCell, indexRows, type SortState, viewRows } from './readings-view';
+
+interface ReadingsPanelProps {
+  rows: readonly ReadingRow[];
+  type: DeviceTypeInSelection;
+  groupId: number;
+  onChart: (row: ReadingRow) => void;
+}
+
+const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, datetime: 150 };
+const widthOf = (c: ReadingColumn) => (c.key === 'Flat' ? 80 : c.key === 'Building' ? 90 : WIDTH[c.kind]);
+
+/**
+ * The detail panel for the selected devices: column toggles, export, page size,
+ * a filter box per visible column, sorting and paging, all local (spec.md §2).
+ */
+export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelProps) {
+  const { t, i18n } = useTranslation();
+  const flagText = useFlagText();
+  const columns = useMemo(() => readingColumns(type, groupId), [type, groupId]);
+  const [visible, setVisible] = useState(() => new Set(columns.filter((c) => c.visible).map((c) => c.key)));
+  const [filters, setFilters] = useState<Partial<Record<ReadingColumn['key'], string>>>({});
+  const [sort, setSort] = useState<SortState | null>(null);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(READINGS_PAGE_SIZE);
+
+  const shown = useMemo(() => columns.filter((c) => visible.has(c.key)), [columns, visible]);
+  const index = useMemo(() => indexRows(rows, columns), [rows, columns]);
+  // A hidden column's filter no longer applies.
+  const activeFilters = useMemo(
+    () => Object.fromEntries(Object.entries(filters).filter(([key]) => visible.has(key as ReadingColumn['key']))),
+    [filters, visible],
+  );
+  // Typing stays responsive: the table catches up with the filter text.
+  const deferredFilters = useDeferredValue(activeFilters);
+  const view = useMemo(() => viewRows(index, deferredFilters, sort), [index, deferredFilters, sort]);
+  const title = (c: ReadingColumn) => t(`deviceData.columns.${c.key}`);
+  const numberFormat = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'lt-LT');
+
+  const setFilter = (key: ReadingColumn['key'], value: string) => {
+    setFilters((f) => ({ ...f, [key]: value }));
+    setPage(1);
+  };
+
+  const tableColumns: TableColumnType<ReadingRow>[] = [
+    {
+      key: 'flags',
+      width: 64,
+      fixed: 'left',
+      render: (_, row) => (
+        <Space size={4}>
+          <Button
+            size="small"
+            type="text"
+            icon={<LineChartOutlined />}
+            aria-label={t('deviceData.history.open', { code: row.DeviceCode })}
+            onClick={() => onChart(row)}
+          />
+          <FlagMarker flags={row.Flags} />
+        </Space>
+      ),
+    },
+    ...shown.map(
+      (c): TableColumnType<ReadingRow> => ({
+        key: c.key,
+        width: widthOf(c),
+        align: c.kind === 'number' ? 'right' : 'left',
+        sorter: true,
+        sortOrder: sort?.key === c.key ? sort.order : null,
+        title: (
+          <div className="column-head">
+            <span>{title(c)}</span>
+            <Input
+              size="small"
+              allowClear
+              aria-label={t('deviceData.detail.filter', { column: title(c) })}
+              placeholder={t('deviceData.detail.filterPlaceholder')}
+              value={filters[c.key] ?? ''}
+              onChange={(e) => setFilter(c.key, e.target.value)}
+              onClick={(e) => e.stopPropagation()}
+              onKeyDown={(e) => e.stopPropagation()}
+            />
+          </div>
+        ),
+        render: (_, row) => formatCell(c, row),
+      }),
+    ),
+  ];
+
+  const from = view.length === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, view.length);
+  const fmt = (n: number) => numberFormat.format(n);
+
+  return (
+    <section aria-label={t('deviceData.detail.title')}>
+      <Space wrap style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
+        <Space wrap>
+          <Popover
+            trigger="click"
+            placement="bottomLeft"
+            title={t('deviceData.detail.columns')}
+            content={
+              <Checkbox.Group
+                className="column-toggles"
+                value={[...visible]}
+                onChange={(keys) => setVisible(new Set(keys as ReadingColumn['key'][]))}
+                options={columns.map((c) => ({ value: c.key, label: title(c) }))}
+              />
+            }
+          >
+            <Button icon={<SettingOutlined />}>{t('deviceData.detail.columns')}</Button>
+          </Popover>
+          {view.length > 0 && (
+            <ExportButton
+              fileName="deviceData"
+              getInput={() => ({
+                sheetName: t('deviceData.sheetName'),
+                columns: exportColumns(shown, title, t('deviceData.flags.title')),
+                rows: exportRows(view, shown, flagText),
+              })}
+            />
+          )}
+        </Space>
+        <Space>
+          <Typography.Text id="readings-page-size">{t('deviceData.detail.pageSize')}</Typography.Text>
+          <Select<number>
+            aria-labelledby="readings-page-size"
+            value={pageSize}
+            style={{ width: 90 }}
+            options={PAGE_SIZES.map((n) => ({ value: n, label: String(n) }))}
+            onChange={(n) => {
+              setPageSize(n);
+              setPage(1);
+            }}
+          />
+        </Space>
+      </Space>
+      <Table<ReadingRow>
+        className="readings-table"
+        size="small"
+        rowKey="DeviceId"
+        dataSource={view}
+        columns={tableColumns}
+        virtual
+        scroll={{ x: 64 + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }}
+        rowClassName={(row) => (row.Flags.length > 0 ? 'reading-danger' : '')}
+        locale={{ emptyText: t('deviceData.detail.empty') }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: view.length,
+          showSizeChanger: false,
+          position: ['bottomRight'],
+          showTotal: () => t('deviceData.detail.showing', { from: fmt(from), to: fmt(to), total: fmt(view.length) }),
+        }}
+        onChange={(pagination, _filters, sorter, extra) => {
+          if (extra.action === 'paginate') setPage(pagination.current ?? 1);
+          if (extra.action === 'sort') {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            setSort(s?.order && s.columnKey ? { key: s.columnKey as ReadingColumn['key'], order: s.order } : null);
+            setPage(1);
+          }
+        }}
+      />
+    </section>
+  );
+}

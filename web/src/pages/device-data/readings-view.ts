@@ -1,0 +1,114 @@
+import { READING_DECIMALS, type ReadingColumn, type ReadingFlag, type ReadingRow } from '@rodmenys/contract';
+import type { ExportColumn } from '../../components/export';
+import { formatDateTime } from '../../format';
+
+/** A cell as the table shows it: numbers with 3 decimals, times as YYYY-MM-DD HH:mm. */
+export function formatCell(column: ReadingColumn, row: ReadingRow): string {
+  const value = row[column.key];
+  if (value === null || value === undefined) return '';
+  if (column.kind === 'number') return (value as number).toFixed(READING_DECIMALS);
+  if (column.kind === 'datetime') return formatDateTime(value as string);
+  return String(value);
+}
+
+export type SortOrder = 'ascend' | 'descend';
+export interface SortState {
+  key: ReadingColumn['key'];
+  order: SortOrder;
+}
+
+/**
+ * The rows with their cells formatted once (lower-cased for filtering), so that a
+ * keystroke in a filter box is one pass of substring tests over 5,000 rows.
+ */
+export interface IndexedRows {
+  rows: readonly ReadingRow[];
+  columns: readonly ReadingColumn[];
+  text: string[][];
+}
+
+export function indexRows(rows: readonly ReadingRow[], columns: readonly ReadingColumn[]): IndexedRows {
+  return { rows, columns, text: rows.map((row) => columns.map((c) => formatCell(c, row).toLowerCase())) };
+}
+
+const collator = new Intl.Collator('lt', { numeric: true, sensitivity: 'base' });
+
+function compare(kind: ReadingColumn['kind'], a: unknown, b: unknown): number {
+  // Empty cells go last whatever the direction: applied after the direction below.
+  if (kind === 'number') return (a as number) - (b as number);
+  if (kind === 'datetime') return Date.parse(a as string) - Date.parse(b as string);
+  return collator.compare(String(a), String(b));
+}
+
+/**
+ * The rows of the detail table: only the rows passing every filter (a
+ * case-insensitive substring of the shown text of that column), sorted by one
+ * column with empty cells last. Filtering and sorting are local (spec.md §2).
+ */
+export function viewRows(
+  index: IndexedRows,
+  filters: Partial<Record<ReadingColumn['key'], string>>,
+  sort: SortState | null,
+): ReadingRow[] {
+  const active = index.columns
+    .map((c, i) => [i, (filters[c.key] ?? '').trim().toLowerCase()] as const)
+    .filter(([, needle]) => needle !== '');
+  const out: ReadingRow[] = [];
+  for (let r = 0; r < index.rows.length; r++) {
+    const cells = index.text[r]!;
+    if (active.every(([i, needle]) => cells[i]!.includes(needle))) out.push(index.rows[r]!);
+  }
+  if (sort) {
+    const column = index.columns.find((c) => c.key === sort.key);
+    if (column) {
+      const sign = sort.order === 'ascend' ? 1 : -1;
+      out.sort((x, y) => {
+        const a = x[column.key];
+        const b = y[column.key];
+        const aEmpty = a === null || a === undefined;
+        const bEmpty = b === null || b === undefined;
+        if (aEmpty || bEmpty) return aEmpty === bEmpty ? 0 : aEmpty ? 1 : -1;
+        return sign * compare(column.kind, a, b);
+      });
+    }
+  }
+  return out;
+}
+
+/** The export's extra column: why a row is flagged, in the UI language (empty when it is not). */
+export const FLAGS_KEY = 'Flags';
+
+/** The visible columns as export columns: numbers stay numeric with a 0.000 format, times become date cells. */
+export function exportColumns(
+  columns: readonly ReadingColumn[],
+  title: (column: ReadingColumn) => string,
+  flagsTitle: string,
+): ExportColumn[] {
+  return [
+    ...columns.map(
+      (c): ExportColumn => ({
+        key: c.key,
+        title: title(c),
+        type: c.kind,
+        ...(c.kind === 'number' ? { numFmt: `0.${'0'.repeat(READING_DECIMALS)}` } : {}),
+      }),
+    ),
+    { key: FLAGS_KEY, title: flagsTitle, type: 'text', width: 30 },
+  ];
+}
+
+/**
+ * Export rows: the API values of the exported columns as they are, with the flags spelled out.
+ * Only those columns travel to the export worker (copying whole rows would cost the page time).
+ */
+export function exportRows(
+  rows: readonly ReadingRow[],
+  columns: readonly ReadingColumn[],
+  flagText: (flag: ReadingFlag) => string,
+): Record<string, unknown>[] {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { [FLAGS_KEY]: row.Flags.map(flagText).join('; ') };
+    for (const c of columns) out[c.key] = row[c.key];
+    return out;
+  });
+}
