@@ -83,7 +83,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         sortOrder: sort?.key === c.key ? sort.order : null,
         title: (
           <div className="column-head">
-            <span>{title(c)}</span>
+            <span className="column-title">{title(c)}</span>
             <Input
               size="small"
               allowClear
