@@ -11,6 +11,8 @@ export interface BenchServer {
   api: string;
   /** A real bearer token of a group-1 user, from POST /api/users/authenticate. */
   token: string;
+  /** The whole sign-in answer (what the web client stores). */
+  session: Record<string, unknown> & { Token: string };
   close(): Promise<void>;
 }
 
@@ -18,11 +20,15 @@ export interface BenchServer {
  * The real app (`buildApp`) on a free local port over `db`, and a signed-in
  * operator (group 1, sees everything) created for the benchmark.
  */
-export async function startServer(db: Db, timeZone = 'Europe/Vilnius'): Promise<BenchServer> {
+export async function startServer(
+  db: Db,
+  timeZone = 'Europe/Vilnius',
+  options: { /** Serve the built web app from here (the UI benchmark). */ webDir?: string } = {},
+): Promise<BenchServer> {
   const config = loadConfig({
     TOKEN_SECRET: randomBytes(48).toString('base64url'),
     TIME_ZONE: timeZone,
-    WEB_DIR: '',
+    WEB_DIR: options.webDir ?? '',
     LOGIN_RATE_LIMIT: '100000',
   });
   const username = `bench-${randomBytes(4).toString('hex')}`;
@@ -45,6 +51,6 @@ export async function startServer(db: Db, timeZone = 'Europe/Vilnius'): Promise<
     body: JSON.stringify({ username, password }),
   });
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  const { Token } = (await res.json()) as { Token: string };
-  return { app, api, token: Token, close: () => app.close() };
+  const session = (await res.json()) as BenchServer['session'];
+  return { app, api, token: session.Token, session, close: () => app.close() };
 }

@@ -8,7 +8,7 @@ import {
   readingColumns,
 } from '@rodmenys/contract';
 import { Button, Checkbox, Input, Popover, Select, Space, Table, type TableColumnType, Typography } from 'antd';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { memo, startTransition, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
 import { FlagMarker, useFlagText } from './flag-marker';
@@ -20,6 +20,37 @@ interface ReadingsPanelProps {
   groupId: number;
   onChart: (row: ReadingRow) => void;
 }
+
+/**
+ * A column's filter box. It keeps its own text so that a keystroke redraws only the box;
+ * the table follows in a transition (spec.md §2: filters on keyup).
+ */
+const FilterInput = memo(function FilterInput({
+  label,
+  placeholder,
+  onChange,
+}: {
+  label: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  const [value, setValue] = useState('');
+  return (
+    <Input
+      size="small"
+      allowClear
+      aria-label={label}
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => {
+        setValue(e.target.value);
+        onChange(e.target.value);
+      }}
+      onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => e.stopPropagation()}
+    />
+  );
+});
 
 const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, datetime: 150 };
 const widthOf = (c: ReadingColumn) => (c.key === 'Flat' ? 80 : c.key === 'Building' ? 90 : WIDTH[c.kind]);
@@ -40,66 +71,64 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
 
   const shown = useMemo(() => columns.filter((c) => visible.has(c.key)), [columns, visible]);
   const index = useMemo(() => indexRows(rows, columns), [rows, columns]);
-  // A hidden column's filter no longer applies.
-  const activeFilters = useMemo(
-    () => Object.fromEntries(Object.entries(filters).filter(([key]) => visible.has(key as ReadingColumn['key']))),
-    [filters, visible],
-  );
-  // Typing stays responsive: the table catches up with the filter text.
-  const deferredFilters = useDeferredValue(activeFilters);
-  const view = useMemo(() => viewRows(index, deferredFilters, sort), [index, deferredFilters, sort]);
-  const title = (c: ReadingColumn) => t(`deviceData.columns.${c.key}`);
+  const view = useMemo(() => viewRows(index, filters, sort), [index, filters, sort]);
+  const title = useCallback((c: ReadingColumn) => t(`deviceData.columns.${c.key}`), [t]);
   const numberFormat = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'lt-LT');
 
-  const setFilter = (key: ReadingColumn['key'], value: string) => {
-    setFilters((f) => ({ ...f, [key]: value }));
-    setPage(1);
-  };
+  // One stable handler per column: typing re-renders neither the header nor the columns.
+  const setFilter = useCallback((key: ReadingColumn['key'], value: string) => {
+    startTransition(() => {
+      setFilters((f) => ({ ...f, [key]: value }));
+      setPage(1);
+    });
+  }, []);
+  const filterHandlers = useMemo(
+    () => new Map(columns.map((c) => [c.key, (value: string) => setFilter(c.key, value)])),
+    [columns, setFilter],
+  );
 
-  const tableColumns: TableColumnType<ReadingRow>[] = [
-    {
-      key: 'flags',
-      width: 64,
-      fixed: 'left',
-      render: (_, row) => (
-        <Space size={4}>
-          <Button
-            size="small"
-            type="text"
-            icon={<LineChartOutlined />}
-            aria-label={t('deviceData.history.open', { code: row.DeviceCode })}
-            onClick={() => onChart(row)}
-          />
-          <FlagMarker flags={row.Flags} />
-        </Space>
-      ),
-    },
-    ...shown.map(
-      (c): TableColumnType<ReadingRow> => ({
-        key: c.key,
-        width: widthOf(c),
-        align: c.kind === 'number' ? 'right' : 'left',
-        sorter: true,
-        sortOrder: sort?.key === c.key ? sort.order : null,
-        title: (
-          <div className="column-head">
-            <span className="column-title">{title(c)}</span>
-            <Input
+  const tableColumns = useMemo(
+    (): TableColumnType<ReadingRow>[] => [
+      {
+        key: 'flags',
+        width: 64,
+        fixed: 'left',
+        render: (_, row) => (
+          <Space size={4}>
+            <Button
               size="small"
-              allowClear
-              aria-label={t('deviceData.detail.filter', { column: title(c) })}
-              placeholder={t('deviceData.detail.filterPlaceholder')}
-              value={filters[c.key] ?? ''}
-              onChange={(e) => setFilter(c.key, e.target.value)}
-              onClick={(e) => e.stopPropagation()}
-              onKeyDown={(e) => e.stopPropagation()}
+              type="text"
+              icon={<LineChartOutlined />}
+              aria-label={t('deviceData.history.open', { code: row.DeviceCode })}
+              onClick={() => onChart(row)}
             />
-          </div>
+            <FlagMarker flags={row.Flags} />
+          </Space>
         ),
-        render: (_, row) => formatCell(c, row),
-      }),
-    ),
-  ];
+      },
+      ...shown.map(
+        (c): TableColumnType<ReadingRow> => ({
+          key: c.key,
+          width: widthOf(c),
+          align: c.kind === 'number' ? 'right' : 'left',
+          sorter: true,
+          sortOrder: sort?.key === c.key ? sort.order : null,
+          title: (
+            <div className="column-head">
+              <span className="column-title">{title(c)}</span>
+              <FilterInput
+                label={t('deviceData.detail.filter', { column: title(c) })}
+                placeholder={t('deviceData.detail.filterPlaceholder')}
+                onChange={filterHandlers.get(c.key)!}
+              />
+            </div>
+          ),
+          render: (_, row) => formatCell(c, row),
+        }),
+      ),
+    ],
+    [shown, sort, t, title, filterHandlers, onChart],
+  );
 
   const from = view.length === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(page * pageSize, view.length);
@@ -117,7 +146,12 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               <Checkbox.Group
                 className="column-toggles"
                 value={[...visible]}
-                onChange={(keys) => setVisible(new Set(keys as ReadingColumn['key'][]))}
+                onChange={(keys) => {
+                  const next = new Set(keys as ReadingColumn['key'][]);
+                  setVisible(next);
+                  // A hidden column's filter no longer applies (its box goes with it).
+                  setFilters((f) => Object.fromEntries(Object.entries(f).filter(([key]) => next.has(key as never))));
+                }}
                 options={columns.map((c) => ({ value: c.key, label: title(c) }))}
               />
             }

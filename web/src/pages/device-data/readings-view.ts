@@ -18,17 +18,27 @@ export interface SortState {
 }
 
 /**
- * The rows with their cells formatted once (lower-cased for filtering), so that a
- * keystroke in a filter box is one pass of substring tests over 5,000 rows.
+ * The rows with a column's cells formatted once (lower-cased for filtering) the first
+ * time that column is filtered, so that a keystroke is one pass of substring tests.
  */
 export interface IndexedRows {
   rows: readonly ReadingRow[];
   columns: readonly ReadingColumn[];
-  text: string[][];
+  /** The shown text of every row in one column. */
+  text: (column: ReadingColumn) => string[];
 }
 
 export function indexRows(rows: readonly ReadingRow[], columns: readonly ReadingColumn[]): IndexedRows {
-  return { rows, columns, text: rows.map((row) => columns.map((c) => formatCell(c, row).toLowerCase())) };
+  const cache = new Map<ReadingColumn['key'], string[]>();
+  const text = (column: ReadingColumn) => {
+    let cells = cache.get(column.key);
+    if (!cells) {
+      cells = rows.map((row) => formatCell(column, row).toLowerCase());
+      cache.set(column.key, cells);
+    }
+    return cells;
+  };
+  return { rows, columns, text };
 }
 
 const collator = new Intl.Collator('lt', { numeric: true, sensitivity: 'base' });
@@ -51,12 +61,12 @@ export function viewRows(
   sort: SortState | null,
 ): ReadingRow[] {
   const active = index.columns
-    .map((c, i) => [i, (filters[c.key] ?? '').trim().toLowerCase()] as const)
-    .filter(([, needle]) => needle !== '');
+    .map((c) => [c, (filters[c.key] ?? '').trim().toLowerCase()] as const)
+    .filter(([, needle]) => needle !== '')
+    .map(([c, needle]) => [index.text(c), needle] as const);
   const out: ReadingRow[] = [];
   for (let r = 0; r < index.rows.length; r++) {
-    const cells = index.text[r]!;
-    if (active.every(([i, needle]) => cells[i]!.includes(needle))) out.push(index.rows[r]!);
+    if (active.every(([cells, needle]) => cells[r]!.includes(needle))) out.push(index.rows[r]!);
   }
   if (sort) {
     const column = index.columns.find((c) => c.key === sort.key);
