@@ -37,7 +37,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 async function createData(db: Db): Promise<void> {
   const levels = ['country', 'county', 'region', 'city', 'street', 'building'] as const;
   const names = ['Lietuva', 'Vilniaus apskritis', 'Vilniaus m. sav.', 'Vilnius', 'Bandymų g.', '1'];
-  for (const [i, level] of levels.entries()) {
+  for (const i of levels.keys()) {
     const cols = levels.slice(0, i + 1);
     await db.query(
       `INSERT INTO location (id, parent_id, level, name, path, ${cols.join(', ')})
