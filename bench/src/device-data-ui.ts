@@ -231,7 +231,7 @@ async function main() {
 
     const small = await loadType(page, 3, FLATS * SMALL_PER_FLAT);
     rows.push(['Pick type → found devices drawn (5,000 rows)', fmtMs(small.pickMs), '']);
-    rows.push(['  of which after the data arrived', fmtMs(small.afterDataMs), '≤ 1,000']);
+    rows.push(['└ of which after the data arrived', fmtMs(small.afterDataMs), '≤ 1,000']);
     rows.push(['Select all → detail table drawn (5,000 rows)', fmtMs(small.detailMs), '≤ 1,000']);
 
     const keys: number[] = [];
@@ -244,20 +244,20 @@ async function main() {
     }
     const filter = summarise(keys);
     rows.push([`Filter keyup → table redrawn (5,000 rows, median of ${filter.runs})`, fmtMs(filter.medianMs), '≤ 100']);
-    rows.push(['  p95', fmtMs(filter.p95Ms), '']);
+    rows.push(['└ p95', fmtMs(filter.p95Ms), '']);
     await input.fill('');
     await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '').endsWith('of 5,000'), TOTAL);
     const exportSmall = await exportAll(page);
     rows.push(['Export xlsx, 5,000 rows', fmtMs(exportSmall.ms), '']);
-    rows.push(['  longest main-thread task meanwhile', fmtMs(exportSmall.longestTaskMs), '']);
+    rows.push(['└ longest main-thread task meanwhile', fmtMs(exportSmall.longestTaskMs), '']);
 
     const large = await loadType(page, 4, FLATS * LARGE_PER_FLAT);
     rows.push(['Pick type → found devices drawn (50,000 rows)', fmtMs(large.pickMs), '']);
-    rows.push(['  of which after the data arrived', fmtMs(large.afterDataMs), '']);
+    rows.push(['└ of which after the data arrived', fmtMs(large.afterDataMs), '']);
     rows.push(['Select all → detail table drawn (50,000 rows)', fmtMs(large.detailMs), '']);
     const exportLarge = await exportAll(page);
     rows.push(['Export xlsx, 50,000 rows', fmtMs(exportLarge.ms), '≤ 3,000']);
-    rows.push(['  longest main-thread task meanwhile', fmtMs(exportLarge.longestTaskMs), '']);
+    rows.push(['└ longest main-thread task meanwhile', fmtMs(exportLarge.longestTaskMs), '']);
   } finally {
     await browser.close();
     await server.close();

@@ -291,7 +291,7 @@ test.describe('device data', () => {
     ]);
     expect(download.suggestedFilename()).toBe('deviceData.xlsx');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await readFile((await download.path())!));
+    await workbook.xlsx.readFile((await download.path())!);
     const sheet = workbook.worksheets[0]!;
     expect(sheet.name).toBe(lt.deviceData.sheetName);
     const header = (sheet.getRow(1).values as unknown[]).slice(1);

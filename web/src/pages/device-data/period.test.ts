@@ -1,5 +1,4 @@
 import dayjs from 'dayjs';
-import 'dayjs/locale/lt';
 import { describe, expect, it } from 'vitest';
 import { defaultPeriod, periodPresets, periodQuery } from './period';
 
@@ -22,10 +21,5 @@ describe('period', () => {
       currentYear: ['2026-01-01', '2026-03-10'],
       lastMonth: ['2026-02-01', '2026-02-28'],
     });
-  });
-  it('starts the week on Monday in both languages', () => {
-    for (const locale of ['en', 'lt']) {
-      expect(dayjs('2026-03-11').locale(locale).startOf('week').format('YYYY-MM-DD'), locale).toBe('2026-03-09');
-    }
   });
 });

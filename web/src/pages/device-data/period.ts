@@ -1,9 +1,4 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import updateLocale from 'dayjs/plugin/updateLocale';
-
-// spec.md §9: the week starts on Monday, in English too (dayjs's 'en' starts on Sunday).
-dayjs.extend(updateLocale);
-dayjs.updateLocale('en', { weekStart: 1 });
 
 export type Period = [Dayjs, Dayjs];
 
