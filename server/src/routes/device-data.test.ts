@@ -68,7 +68,7 @@ beforeAll(async () => {
   users.adminK3 = await createUser(app, { groupId: 2, rights: [loc.K3] });
   users.adminAll = await createUser(app, { groupId: 2, rights: [loc.V12, loc.K3] });
   users.operator = await createUser(app, { groupId: 1 });
-});
+}, 180_000); // a year of hourly readings and five signed-in users: generous on a busy machine
 
 afterAll(async () => {
   await app.close();
