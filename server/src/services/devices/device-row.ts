@@ -20,6 +20,9 @@ export const DEVICE_JOINS = `JOIN location l ON l.id = d.location_id
   LEFT JOIN client c ON c.id = l.client_id
   LEFT JOIN device_status ds ON ds.device_id = d.id`;
 
+/** Buildings in address order (numbers naturally: 2 < 10 < 10A), over a location alias. */
+export const buildingOrder = (a: string) =>
+  `${a}.country, ${a}.county, ${a}.region, ${a}.city, ${a}.street, building_number(${a}.building), ${a}.building`;
+
 /** Address order: area names, then buildings by number, flats by their order, then the devices. */
-export const DEVICE_ORDER = `l.country, l.county, l.region, l.city, l.street, building_number(l.building), l.building,
-  l.flat_order NULLS FIRST, l.flat, d.device_type_id, d.description, d.device_code`;
+export const DEVICE_ORDER = `${buildingOrder('l')}, l.flat_order NULLS FIRST, l.flat, d.device_type_id, d.description, d.device_code`;

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { inScope } from '../sql.js';
-import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from './device-row.js';
+import { buildingOrder, DEVICE_COLUMNS, DEVICE_JOINS } from './device-row.js';
 import type { DayRange } from './period.js';
 
 export interface DevicesDataInput {
@@ -77,6 +77,12 @@ export async function getDevicesData(db: Queryable, input: DevicesDataInput): Pr
            SELECT ts, meter_ts, value FROM reading
             WHERE device_id = dev.id AND ts < $5 AND ts >= dev.since AND ts <= dev.until
             ORDER BY ts DESC LIMIT 1) e ON true
+     ), building_rank AS (
+       -- Sort the few buildings by address text once, then the devices by that rank:
+       -- comparing the long, mostly equal address columns row by row was a fifth of the query.
+       SELECT b.id, row_number() OVER (ORDER BY ${buildingOrder('b')}) AS rank
+         FROM location b
+        WHERE b.id IN (SELECT l.path[6] FROM location l WHERE l.id IN (SELECT location_id FROM dev))
      )
      SELECT ${DEVICE_COLUMNS},
             iso(r.from_ts) AS "TimeFrom", iso(r.till_ts) AS "TimeTill",
@@ -88,8 +94,9 @@ export async function getDevicesData(db: Queryable, input: DevicesDataInput): Pr
             (sum(r.till_v - r.from_v) OVER flat)::float8 AS flat_diff,
             (sum((r.till_v - r.from_v) * r.rating_factor) OVER flat)::float8 AS flat_diff_q
        FROM r JOIN device d ON d.id = r.id ${DEVICE_JOINS}
+       LEFT JOIN building_rank br ON br.id = l.path[6]
      WINDOW flat AS (PARTITION BY r.location_id)
-      ORDER BY ${DEVICE_ORDER}`,
+      ORDER BY br.rank, l.flat_order NULLS FIRST, l.flat, d.device_type_id, d.description, d.device_code`,
     [input.deviceTypeId, input.scope, input.parents, f, t],
   );
   // Flags are measured against the last instant of the period.

@@ -1,12 +1,13 @@
 import type { LocationRow, TreeNode, UserObjectRow } from '@rodmenys/contract';
 import { LOCATIONS_PAGE_SIZE } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { buildingOrder } from '../devices/device-row.js';
 import type { AddressFilter } from '../devices/list-devices.js';
 import { paged } from '../paging.js';
 import { inScope, prefixPattern } from '../sql.js';
 import { ANCESTORS_CTE, isVisible } from './visible.js';
 
-const BUILDING_ORDER = 'l.country, l.county, l.region, l.city, l.street, building_number(l.building), l.building';
+const BUILDING_ORDER = buildingOrder('l');
 
 /** Buildings in scope, each address part filtered by a case-insensitive prefix, one page. */
 export async function listObjects(
