@@ -21,7 +21,7 @@ export const DeviceType = Type.Object({
 export type DeviceType = Static<typeof DeviceType>;
 
 /** Address columns shared by device and location rows. */
-const Address = {
+export const AddressFields = {
   Country: Type.String(),
   County: Nullable(Type.String()),
   Region: Nullable(Type.String()),
@@ -37,7 +37,7 @@ export const DeviceRowFields = {
   DeviceTypeId: Type.Integer(),
   LocationId: Id,
   ParentLocationId: Nullable(Id),
-  ...Address,
+  ...AddressFields,
   FlatOrder: Nullable(Type.Integer()),
   ObjectCode: Nullable(Type.String()),
   ClientCode: Nullable(Type.String()),

@@ -1,19 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, PageQuery, UserIdQuery } from './common.js';
-import { AddressQuery } from './devices.js';
+import { AddressFields, AddressQuery } from './devices.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 
 /** A building in scope (spec.md §3 "Location row"). */
 export const LocationRow = Type.Object({
   Id,
   LocationId: Id,
-  Country: Type.String(),
-  County: Nullable(Type.String()),
-  Region: Nullable(Type.String()),
-  City: Nullable(Type.String()),
-  Street: Nullable(Type.String()),
-  Building: Nullable(Type.String()),
-  Flat: Nullable(Type.String()),
+  ...AddressFields,
   ObjectCode: Nullable(Type.String()),
   ObjectName: Nullable(Type.String()),
 });

@@ -9,8 +9,8 @@ const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWO
 const Contact = Type.Optional(Nullable(Type.String({ maxLength: 200 })));
 export const GroupIdSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 
-/** An account as the users screens show it (spec.md §3). Never carries the password hash. */
-export const User = Type.Object({
+/** What an account and a sign-in answer share (spec.md §3). Never the password hash. */
+const AccountFields = {
   Id,
   Username: Type.String(),
   FirstName: Type.String(),
@@ -18,11 +18,16 @@ export const User = Type.Object({
   GroupId: GroupIdSchema,
   Email: Nullable(Type.String()),
   Phone: Nullable(Type.String()),
+  /** The previous successful sign-in. */
+  SignedIn: Nullable(Timestamp),
+};
+
+/** An account as the users screens show it (spec.md §3). */
+export const User = Type.Object({
+  ...AccountFields,
   Active: Type.Boolean(),
   Added: Timestamp,
   Updated: Timestamp,
-  /** The previous successful sign-in. */
-  SignedIn: Nullable(Timestamp),
 });
 export type User = Static<typeof User>;
 
@@ -31,14 +36,7 @@ export const UserSession = Type.Object({
   Token: Type.String(),
   /** When the token stops working. */
   Expires: Timestamp,
-  Id,
-  Username: Type.String(),
-  FirstName: Type.String(),
-  LastName: Type.String(),
-  GroupId: GroupIdSchema,
-  Email: Nullable(Type.String()),
-  Phone: Nullable(Type.String()),
-  SignedIn: Nullable(Timestamp),
+  ...AccountFields,
 });
 export type UserSession = Static<typeof UserSession>;
 
