@@ -5,7 +5,7 @@ import type { DataLoadProc } from './devices.js';
 const PROCS: Record<number, DataLoadProc> = { 1: 'allocator', 2: 'energy', 3: 'volume', 4: 'volume', 11: 'energy' };
 const columns = (typeId: number, groupId: number) =>
   readingColumns({ Id: typeId, DataLoadProc: PROCS[typeId]! }, groupId);
-const numbers = (cols: ReadingColumn[]) => cols.filter((c) => c.kind === 'number').map((c) => c.key);
+const numbers = (cols: ReadingColumn[]) => cols.filter((c) => c.kind === 'number' && !c.status).map((c) => c.key);
 const keys = (cols: ReadingColumn[]) => cols.map((c) => c.key);
 
 describe('readingColumns', () => {
@@ -70,5 +70,20 @@ describe('readingColumns', () => {
       'VolumeTill',
       'Difference',
     ]);
+  });
+
+  it('every set ends with the collector status: flags and set-day value shown, set day and last report hidden', () => {
+    for (const type of [1, 2, 3, 4, 11]) {
+      for (const group of [1, 2, 3]) {
+        const status = columns(type, group).filter((c) => c.status);
+        expect(status.map((c) => [c.key, c.kind, c.visible])).toEqual([
+          ['StatusFlags', 'tags', true],
+          ['SetDate', 'text', false],
+          ['SetValue', 'number', true],
+          ['LastSeen', 'datetime', false],
+        ]);
+        expect(columns(type, group).slice(-4)).toEqual(status);
+      }
+    }
   });
 });

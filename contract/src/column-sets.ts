@@ -2,7 +2,7 @@ import type { DataLoadProc, ReadingRow } from './devices.js';
 import { Group } from './limits.js';
 
 /** How a readings column is shown and exported: text, a number (3 decimals) or a date with time. */
-export type ColumnKind = 'text' | 'number' | 'datetime';
+export type ColumnKind = 'text' | 'number' | 'datetime' | 'tags';
 
 export type ReadingColumnKey = Exclude<keyof ReadingRow, 'Flags'>;
 
@@ -16,6 +16,8 @@ export interface ReadingColumn {
   visible: boolean;
   /** The time-point pair, TimePointFrom/TimePointTill. */
   timePoint?: true;
+  /** What the collector last said about the device: status flags, set-day value, last report. */
+  status?: true;
 }
 
 const text = (key: ReadingColumnKey, visible = true): ReadingColumn => ({ key, kind: 'text', visible });
@@ -93,5 +95,10 @@ export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc },
     timePoint('TimePointTill'),
     ...values.till.map(num),
     ...values.totals.map(num),
+    // The device's latest state from its collector (issue 5): flags as tags, the set-day reading.
+    { key: 'StatusFlags', kind: 'tags', visible: true, status: true },
+    { key: 'SetDate', kind: 'text', visible: false, status: true },
+    { key: 'SetValue', kind: 'number', visible: true, status: true },
+    { key: 'LastSeen', kind: 'datetime', visible: false, status: true },
   ];
 }

@@ -97,6 +97,11 @@ async function tickBuilding(page: Page, title: string, texts = lt) {
 
 const typesTable = (page: Page, texts = lt) =>
   page.locator('.ant-card', { hasText: texts.deviceData.types.title }).getByRole('table');
+/** A device's status flags as the table shows them: translated tags, or one "OK" tag. */
+const statusText = (flags: string[]) =>
+  flags.length === 0
+    ? lt.deviceStatus.ok
+    : flags.map((f) => (lt.statusFlags as Record<string, string>)[f] ?? f).join('');
 const detail = (page: Page, texts = lt) => page.getByRole('region', { name: texts.deviceData.detail.title });
 const detailRows = (page: Page) => page.locator('.readings-table .ant-table-row');
 const detailRow = (page: Page, code: string) => detailRows(page).filter({ hasText: code });
@@ -162,6 +167,7 @@ test.describe('device data', () => {
       expect(cells.slice(1)).toEqual(
         expected.map((c) => {
           const v = first[c.key];
+          if (c.kind === 'tags') return statusText(v as string[]);
           return c.kind === 'number'
             ? fixed(v as number | null)
             : c.kind === 'datetime'
@@ -303,6 +309,7 @@ test.describe('device data', () => {
         const value = row[c.key];
         const cell = cells[j];
         if (value === null || value === undefined) expect(cell ?? null, c.key).toBeNull();
+        else if (c.kind === 'tags') expect(cell ?? '', c.key).toBe((value as string[]).join(', '));
         else if (c.kind === 'number') {
           expect(cell, c.key).toBe(value);
           expect(sheet.getRow(i + 2).getCell(j + 1).numFmt, c.key).toBe('0.000');

@@ -127,6 +127,24 @@ test.describe('master data', () => {
     expect(byCode['E2E-W-1']).toMatchObject({ VolumeTill: 12.5, RemovedAt: '2026-02-10T12:00:00+02:00', Flags: [] });
     expect(byCode['E2E-W-1N']).toMatchObject({ VolumeFrom: 0.5, InstalledAt: '2026-02-10T12:00:00+02:00' });
     expect(byCode['E2E-W-1N']!.Replaces).toBe(byCode['E2E-W-1']!.DeviceId);
+
+    // The readings screen (this month by default) marks the new meter as a replacement.
+    await page.getByRole('navigation').getByRole('link', { name: 'Device data' }).click();
+    const tree = page.getByRole('combobox', { name: 'Locations' });
+    await tree.click();
+    await tree.fill('Ąžuolų');
+    await page
+      .locator('.ant-select-tree-treenode', { hasText: 'Ąžuolų g. 5' })
+      .first()
+      .locator('.ant-select-tree-checkbox')
+      .click();
+    await page.keyboard.press('Escape');
+    await page
+      .locator('.ant-card', { hasText: 'Device types in the selection' })
+      .locator('.ant-table-row[data-row-key="3"]')
+      .click();
+    const found = page.locator('.ant-table-row', { hasText: 'E2E-W-1N' }).first();
+    await expect(found.getByRole('img', { name: 'Replaces an earlier meter since 2026-02-10 12:00' })).toBeVisible();
   });
 
   test('only the operator sees master data and the audit log', async ({ page }) => {

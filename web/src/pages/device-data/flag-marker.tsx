@@ -1,7 +1,8 @@
-import { ExclamationCircleFilled } from '@ant-design/icons';
-import type { ReadingFlag } from '@rodmenys/contract';
+import { ExclamationCircleFilled, SwapOutlined } from '@ant-design/icons';
+import type { ReadingFlag, ReadingRow } from '@rodmenys/contract';
 import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../format';
 
 /** The reasons a row is flagged, as one translated sentence per flag. */
 export function useFlagText() {
@@ -17,6 +18,30 @@ export function FlagMarker({ flags }: { flags: readonly ReadingFlag[] }) {
   return (
     <Tooltip title={text}>
       <ExclamationCircleFilled className="reading-flag" role="img" aria-label={text} />
+    </Tooltip>
+  );
+}
+
+/**
+ * Marks a meter taken out and replaced inside or before the period, and its
+ * successor (DESIGN.md §4): each shows its own consumption, the flat total is both.
+ */
+export function ReplacementMarker({
+  row,
+}: {
+  row: Pick<ReadingRow, 'ReplacedBy' | 'Replaces' | 'RemovedAt' | 'InstalledAt'>;
+}) {
+  const { t } = useTranslation();
+  const parts: string[] = [];
+  if (row.ReplacedBy !== null)
+    parts.push(t('deviceData.replacement.replaced', { time: formatDateTime(row.RemovedAt) }));
+  if (row.Replaces !== null)
+    parts.push(t('deviceData.replacement.replacing', { time: formatDateTime(row.InstalledAt) }));
+  if (parts.length === 0) return null;
+  const text = parts.join('; ');
+  return (
+    <Tooltip title={text}>
+      <SwapOutlined className="reading-replacement" role="img" aria-label={text} />
     </Tooltip>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import { Button, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FlagMarker } from './flag-marker';
+import { FlagMarker, ReplacementMarker } from './flag-marker';
 
 interface FoundDevicesProps {
   rows: readonly ReadingRow[];
@@ -49,7 +49,16 @@ export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
           },
         })}
         columns={[
-          { key: 'flag', width: 36, render: (_, r) => <FlagMarker flags={r.Flags} /> },
+          {
+            key: 'flag',
+            width: 56,
+            render: (_, r) => (
+              <>
+                <FlagMarker flags={r.Flags} />
+                <ReplacementMarker row={r} />
+              </>
+            ),
+          },
           { key: 'place', title: t('deviceData.found.place'), width: 260, render: (_, r) => place(r) },
           { key: 'code', title: t('deviceData.columns.DeviceCode'), dataIndex: 'DeviceCode', width: 160 },
           { key: 'description', title: t('deviceData.columns.DeviceDescription'), dataIndex: 'DeviceDescription' },

@@ -11,7 +11,8 @@ import { Button, Checkbox, Input, Popover, Select, Space, Table, type TableColum
 import { memo, startTransition, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
-import { FlagMarker, useFlagText } from './flag-marker';
+import { StatusFlags } from '../../components/status-flags';
+import { FlagMarker, ReplacementMarker, useFlagText } from './flag-marker';
 import { exportColumns, exportRows, formatCell, indexRows, type SortState, viewRows } from './readings-view';
 
 interface ReadingsPanelProps {
@@ -52,7 +53,7 @@ const FilterInput = memo(function FilterInput({
   );
 });
 
-const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, datetime: 150 };
+const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, datetime: 150, tags: 150 };
 const widthOf = (c: ReadingColumn) => (c.key === 'Flat' ? 80 : c.key === 'Building' ? 90 : WIDTH[c.kind]);
 
 /**
@@ -91,7 +92,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
     (): TableColumnType<ReadingRow>[] => [
       {
         key: 'flags',
-        width: 64,
+        width: 84,
         fixed: 'left',
         render: (_, row) => (
           <Space size={4}>
@@ -103,6 +104,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               onClick={() => onChart(row)}
             />
             <FlagMarker flags={row.Flags} />
+            <ReplacementMarker row={row} />
           </Space>
         ),
       },
@@ -123,7 +125,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               />
             </div>
           ),
-          render: (_, row) => formatCell(c, row),
+          render: (_, row) => (c.kind === 'tags' ? <StatusFlags flags={row.StatusFlags} /> : formatCell(c, row)),
         }),
       ),
     ],

@@ -8,6 +8,7 @@ export function formatCell(column: ReadingColumn, row: ReadingRow): string {
   if (value === null || value === undefined) return '';
   if (column.kind === 'number') return (value as number).toFixed(READING_DECIMALS);
   if (column.kind === 'datetime') return formatDateTime(value as string);
+  if (column.kind === 'tags') return (value as string[]).join(', ');
   return String(value);
 }
 
@@ -99,7 +100,7 @@ export function exportColumns(
       (c): ExportColumn => ({
         key: c.key,
         title: title(c),
-        type: c.kind,
+        type: c.kind === 'tags' ? 'text' : c.kind,
         ...(c.kind === 'number' ? { numFmt: `0.${'0'.repeat(READING_DECIMALS)}` } : {}),
       }),
     ),
@@ -118,7 +119,7 @@ export function exportRows(
 ): Record<string, unknown>[] {
   return rows.map((row) => {
     const out: Record<string, unknown> = { [FLAGS_KEY]: row.Flags.map(flagText).join('; ') };
-    for (const c of columns) out[c.key] = row[c.key];
+    for (const c of columns) out[c.key] = c.kind === 'tags' ? formatCell(c, row) : row[c.key];
     return out;
   });
 }

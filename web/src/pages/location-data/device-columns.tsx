@@ -24,6 +24,8 @@ const DEVICE_COLUMNS: DeviceColumn[] = [
   { key: 'RatingFactor', type: 'number', numFmt: '0.000' },
   { key: 'InstalledAt', type: 'datetime' },
   { key: 'RemovedAt', type: 'datetime' },
+  // When the device last reported (a reading or a telegram).
+  { key: 'LastSeen', type: 'datetime' },
 ];
 
 export type DeviceListRow = DeviceRow & { DeviceType: string };
