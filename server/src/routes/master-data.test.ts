@@ -258,6 +258,8 @@ describe(`master data editing (${dbKind()})`, () => {
         ).status,
       ).toBe(201);
       expect((await op().put('/masterData/devices/1', { ratingFactor: -1 })).status).toBe(400);
+      // Zero is refused too, not read as "no factor".
+      expect((await op().put('/masterData/devices/1', { ratingFactor: 0 })).status).toBe(400);
     });
   });
 
