@@ -9,6 +9,7 @@ import { openDb } from '../db/open.js';
 import { loadConfig } from '../env.js';
 import type { Actor } from '../services/audit/record-audit.js';
 import { importRegister } from '../services/master-data/import-register.js';
+import { runCli } from './run.js';
 
 const USAGE = 'Usage: npm run register:import -- <file.xlsx|file.csv> [--apply] [--user NAME]';
 
@@ -71,12 +72,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  },
-);
+await runCli(main);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_SIZES, type DemoSize, formatDemoSummary, seedDemo } from '../db/demo/generate.js';
 import { openDb } from '../db/open.js';
 import { loadConfig } from '../env.js';
+import { runCli } from './run.js';
 
 /** Every data table, in no particular order (TRUNCATE … CASCADE); not the migrations, not the device types. */
 const DATA_TABLES = [
@@ -73,12 +74,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  },
-);
+await runCli(main);
