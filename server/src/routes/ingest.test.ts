@@ -502,6 +502,52 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
   });
 
+  describe('after a meter replacement', () => {
+    it("stores the new serial's telegrams on the new device and late ones of the old serial on the old one", async () => {
+      const old = await createDevice(db, {
+        typeId: 3,
+        locationId: flat,
+        code: 'REPL-OLD',
+        installedAt: '2025-01-01T00:00:00+02:00',
+      });
+      const replaced = await call(app, 'POST', `/api/masterData/devices/${old}/replace`, {
+        token: operator.token,
+        body: {
+          replacedAt: '2026-03-10T12:00:00+02:00',
+          finalReading: 40,
+          newDeviceCode: 'REPL-NEW',
+          initialReading: 0,
+        },
+      });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(201);
+      const successor = replaced.body.New.DeviceId as number;
+      const res = await post(
+        ndjson([
+          { _: 'telegram', meter: 'multical21', id: 'REPL-NEW', total_m3: 1.25, timestamp: '2026-03-20T08:00:00Z' },
+          // A telegram the old meter sent before it was taken out, delivered late.
+          { _: 'telegram', meter: 'multical21', id: 'REPL-OLD', total_m3: 39.5, timestamp: '2026-03-09T08:00:00Z' },
+        ]),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ Stored: 2, Unmatched: 0, Rejected: [] });
+      const values = async (device: number) =>
+        (
+          await db.query<{ ts: string; value: string }>(
+            'SELECT iso(ts) AS ts, value::text FROM reading WHERE device_id = $1 ORDER BY ts',
+            [device],
+          )
+        ).rows.map((r) => [r.ts, Number(r.value)]);
+      expect(await values(old)).toEqual([
+        ['2026-03-09T10:00:00+02:00', 39.5],
+        ['2026-03-10T12:00:00+02:00', 40],
+      ]);
+      expect(await values(successor)).toEqual([
+        ['2026-03-10T12:00:00+02:00', 0],
+        ['2026-03-20T10:00:00+02:00', 1.25],
+      ]);
+    });
+  });
+
   describe('readings screen and device list', () => {
     it('show the latest status flags, set-day value and when the device last reported', async () => {
       const res = await call(
