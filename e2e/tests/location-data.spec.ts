@@ -137,6 +137,7 @@ test.describe('location data', () => {
               'Koeficientas',
               'Įrengtas',
               'Nuimtas',
+              'Paskutinis ryšys',
             ]
           : [
               'Flat',
@@ -149,6 +150,7 @@ test.describe('location data', () => {
               'Rating factor',
               'Installed',
               'Removed',
+              'Last reported',
             ],
       );
       expect(sheet.rowCount).toBe(devices.length + 1);
@@ -169,6 +171,10 @@ test.describe('location data', () => {
         } else {
           expect(installed).toBeNull();
         }
+        // When the device last reported: a date cell, or empty for a device that never did.
+        const lastSeen = row.getCell(11).value;
+        if (device.LastSeen) expect((lastSeen as Date).toISOString().slice(0, 16)).toBe(device.LastSeen.slice(0, 16));
+        else expect(lastSeen).toBeNull();
       });
 
       const [csv] = await Promise.all([
