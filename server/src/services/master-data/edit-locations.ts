@@ -1,5 +1,5 @@
 import type { ClientRow, LocationDetail, LocationNode } from '@rodmenys/contract';
-import type { Db, Queryable } from '../../db/db.js';
+import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
@@ -81,16 +81,7 @@ export async function updateLocation(
       if (before.Level !== 7) throw badRequest('Only a flat has an order', 'flatOrder');
       await tx.query('UPDATE location SET flat_order = $2 WHERE id = $1', [id, input.flatOrder]);
     }
-    const after = await findNode(tx, id);
-    await recordAudit(tx, {
-      actor: caller,
-      kind: 'location.update',
-      entity: 'location',
-      entityId: id,
-      before: locationAudit(before),
-      after: locationAudit(after),
-    });
-    return after;
+    return auditedUpdate(tx, caller, before);
   });
 }
 
@@ -139,16 +130,7 @@ export async function setFlatClient(
       }
     }
     await tx.query('UPDATE location SET client_id = $2 WHERE id = $1', [id, clientId]);
-    const after = await findNode(tx, id);
-    await recordAudit(tx, {
-      actor: caller,
-      kind: 'location.update',
-      entity: 'location',
-      entityId: id,
-      before: locationAudit(before),
-      after: locationAudit(after),
-    });
-    return after;
+    return auditedUpdate(tx, caller, before);
   });
 }
 
@@ -163,4 +145,18 @@ export async function searchClients(db: Queryable, search: string | undefined): 
     [search?.trim() ? prefixPattern(search) : null],
   );
   return rows;
+}
+
+/** Reads a changed location back, records the change (before and after) in the audit log, and returns it. */
+async function auditedUpdate(tx: Tx, caller: Caller, before: LocationNode): Promise<LocationNode> {
+  const after = await findNode(tx, before.Id);
+  await recordAudit(tx, {
+    actor: caller,
+    kind: 'location.update',
+    entity: 'location',
+    entityId: before.Id,
+    before: locationAudit(before),
+    after: locationAudit(after),
+  });
+  return after;
 }
