@@ -1,14 +1,9 @@
-import type ExcelJS from 'exceljs';
-import type { ExportColumn, ExportInput } from './types';
-
-const DEFAULT_FORMAT: Partial<Record<ExportColumn['type'], string>> = {
-  date: 'yyyy-mm-dd',
-  datetime: 'yyyy-mm-dd hh:mm',
-};
+import type { CsvOptions, ExportColumn, ExportTable } from './types';
 
 /**
- * The server's times carry the provider's offset (2026-03-29T04:00:00+03:00). Excel dates have
- * no zone, so the cell holds the provider's wall-clock time: the digits as written.
+ * The server's times carry the provider's offset (2026-03-29T04:00:00+03:00). Spreadsheet dates
+ * have no zone, so the cell holds the provider's wall-clock time: the digits as written, here as
+ * a Date whose UTC fields are those digits.
  */
 export function toExcelDate(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
@@ -17,7 +12,8 @@ export function toExcelDate(value: string): Date | null {
   return new Date(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s));
 }
 
-function cellValue(column: ExportColumn, value: unknown): string | number | Date | null {
+/** A cell as the file holds it: a finite number, a wall-clock date, text, or null (empty). */
+export function cellValue(column: ExportColumn, value: unknown): string | number | Date | null {
   if (value === null || value === undefined || value === '') return null;
   switch (column.type) {
     case 'number': {
@@ -25,58 +21,41 @@ function cellValue(column: ExportColumn, value: unknown): string | number | Date
       return Number.isFinite(n) ? n : null;
     }
     case 'date':
-    case 'datetime':
-      return typeof value === 'string' ? toExcelDate(value) : value instanceof Date ? value : null;
+    case 'datetime': {
+      const date = typeof value === 'string' ? toExcelDate(value) : value instanceof Date ? value : null;
+      return date && Number.isFinite(date.getTime()) ? date : null;
+    }
     default:
       return String(value);
   }
 }
 
-const widthOf = (c: ExportColumn) =>
-  c.width ??
-  Math.max(c.title.length + 2, c.type === 'datetime' ? 17 : c.type === 'date' ? 12 : c.type === 'number' ? 12 : 14);
+export const CSV_COMMA: CsvOptions = { separator: ',', decimalComma: false };
+/** Lithuanian Excel's list separator is `;` and its decimal separator a comma. */
+export const CSV_SEMICOLON: CsvOptions = { separator: ';', decimalComma: true };
 
-/** An .xlsx workbook with typed cells: one sheet, bold frozen header row, formats per column. */
-export async function buildXlsx(excel: typeof ExcelJS, input: ExportInput): Promise<ArrayBuffer> {
-  const workbook = new excel.Workbook();
-  workbook.created = new Date();
-  const sheet = workbook.addWorksheet(input.sheetName || 'Sheet1', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = input.columns.map((c) => ({
-    header: c.title,
-    key: c.key,
-    width: widthOf(c),
-    style: (c.numFmt ?? DEFAULT_FORMAT[c.type]) ? { numFmt: c.numFmt ?? DEFAULT_FORMAT[c.type] } : {},
-  }));
-  sheet.getRow(1).font = { bold: true };
-  const { columns } = input;
-  sheet.addRows(input.rows.map((row) => columns.map((c) => cellValue(c, row[c.key]))));
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(columns.length, 1) } };
-  // exceljs answers a Buffer (a Uint8Array view) in Node and in its browser build: hand back
-  // a plain ArrayBuffer of exactly the file's bytes, which a worker can transfer.
-  const out = (await workbook.xlsx.writeBuffer()) as ArrayBuffer | Uint8Array;
-  const bytes = out instanceof Uint8Array ? out : new Uint8Array(out);
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? (bytes.buffer as ArrayBuffer)
-    : (bytes.slice().buffer as ArrayBuffer);
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 const pad = (n: number) => String(n).padStart(2, '0');
-function csvValue(column: ExportColumn, value: unknown): string {
-  const v = cellValue(column, value);
-  if (v === null) return '';
-  if (v instanceof Date) {
-    const day = `${v.getUTCFullYear()}-${pad(v.getUTCMonth() + 1)}-${pad(v.getUTCDate())}`;
-    return column.type === 'date' ? day : `${day} ${pad(v.getUTCHours())}:${pad(v.getUTCMinutes())}`;
-  }
-  return csvField(String(v));
-}
 
-/** RFC 4180 CSV (comma, CRLF) with a UTF-8 byte order mark so that Excel reads the letters right. */
-export function buildCsv(input: ExportInput): string {
-  const lines = [input.columns.map((c) => csvField(c.title)).join(',')];
-  for (const row of input.rows) lines.push(input.columns.map((c) => csvValue(c, row[c.key])).join(','));
+/**
+ * RFC 4180 CSV (CRLF, fields quoted when they hold the separator, a quote or a line break) with
+ * a UTF-8 byte order mark so that Excel reads the letters right. Dates as YYYY-MM-DD (HH:mm).
+ */
+export function buildCsv(table: ExportTable, options: CsvOptions = CSV_COMMA): string {
+  const { separator, decimalComma } = options;
+  const special = separator === ';' ? /[";\r\n]/ : /[",\r\n]/;
+  const field = (text: string) => (special.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  const csvValue = (column: ExportColumn, value: unknown): string => {
+    const v = cellValue(column, value);
+    if (v === null) return '';
+    if (v instanceof Date) {
+      const day = `${v.getUTCFullYear()}-${pad(v.getUTCMonth() + 1)}-${pad(v.getUTCDate())}`;
+      return column.type === 'date' ? day : `${day} ${pad(v.getUTCHours())}:${pad(v.getUTCMinutes())}`;
+    }
+    if (typeof v === 'number') return decimalComma ? String(v).replace('.', ',') : String(v);
+    return field(v);
+  };
+  const { columns } = table;
+  const lines = [columns.map((c) => field(c.title)).join(separator)];
+  for (const row of table.rows) lines.push(columns.map((c, i) => csvValue(c, row[i])).join(separator));
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

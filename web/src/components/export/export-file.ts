@@ -1,10 +1,25 @@
 import type { ExportRequest, ExportResponse } from './export-worker';
-import { type ExportFormat, type ExportInput, MIME } from './types';
+import { type CsvOptions, type ExportFormat, type ExportInput, MIME } from './types';
 
-/** Builds an export file in a Web Worker (exceljs is loaded there, only when needed). */
-export function exportFile(input: ExportInput, format: ExportFormat): Promise<Blob> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./export-worker.ts', import.meta.url), { type: 'module' });
+/** Main-thread time spent reading rows before the page gets a turn again (ms). */
+const SLICE_MS = 8;
+
+const nextTurn = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * Builds an export file in a Web Worker. The rows are read into arrays of cell values and
+ * posted a slice at a time, yielding between slices, so that neither reading 50,000 rows nor
+ * copying them into the worker holds the page for long.
+ */
+export function exportFile<R>(input: ExportInput<R>, format: ExportFormat, csv: CsvOptions): Promise<Blob> {
+  const worker = new Worker(new URL('./export-worker.ts', import.meta.url), { type: 'module' });
+  const post = (message: ExportRequest) => worker.postMessage(message);
+  const done = new Promise<Blob>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<ExportResponse>) => {
       worker.terminate();
       if (event.data.ok) resolve(new Blob([event.data.data], { type: MIME[format] }));
@@ -14,8 +29,29 @@ export function exportFile(input: ExportInput, format: ExportFormat): Promise<Bl
       worker.terminate();
       reject(new Error(event.message || 'export failed'));
     };
-    worker.postMessage({ format, input } satisfies ExportRequest);
   });
+  const { columns, rows } = input;
+  const value = input.value ?? ((row: R, column) => (row as Record<string, unknown>)[column.key]);
+  const send = async () => {
+    post({ kind: 'start', format, sheetName: input.sheetName, columns, csv });
+    let r = 0;
+    while (r < rows.length) {
+      const sliceStart = performance.now();
+      const chunk: unknown[][] = [];
+      do {
+        const end = Math.min(r + 256, rows.length);
+        for (; r < end; r++) chunk.push(columns.map((c) => value(rows[r]!, c)));
+      } while (r < rows.length && performance.now() - sliceStart < SLICE_MS);
+      post({ kind: 'rows', rows: chunk });
+      if (r < rows.length) await nextTurn();
+    }
+    post({ kind: 'end' });
+  };
+  const sent = send().catch((error: unknown) => {
+    worker.terminate();
+    throw error;
+  });
+  return Promise.all([done, sent]).then(([blob]) => blob);
 }
 
 /** Saves a file through the browser's download. */

@@ -1,3 +1,3 @@
 export { ExportButton } from './export-button';
 export { downloadBlob, exportFile } from './export-file';
-export type { ExportCellType, ExportColumn, ExportFormat, ExportInput } from './types';
+export type { CsvOptions, ExportCellType, ExportColumn, ExportFormat, ExportInput } from './types';

@@ -14,10 +14,26 @@ export interface ExportColumn {
 
 export type ExportFormat = 'xlsx' | 'csv';
 
-export interface ExportInput {
+/** What a screen exports: its rows as they are, read cell by cell while they travel to the worker. */
+export interface ExportInput<R = Record<string, unknown>> {
   sheetName: string;
   columns: ExportColumn[];
-  rows: readonly Record<string, unknown>[];
+  rows: readonly R[];
+  /** A cell's value; by default the row's field named by the column key. */
+  value?: (row: R, column: ExportColumn) => unknown;
+}
+
+/** CSV flavour: Lithuanian Excel expects `;` between fields and a decimal comma. */
+export interface CsvOptions {
+  separator: ',' | ';';
+  decimalComma: boolean;
+}
+
+/** The file's content as the worker gets it: one array of cell values per row, in column order. */
+export interface ExportTable {
+  sheetName: string;
+  columns: ExportColumn[];
+  rows: readonly (readonly unknown[])[];
 }
 
 export const MIME: Record<ExportFormat, string> = {

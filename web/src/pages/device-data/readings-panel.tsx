@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
 import { StatusFlags } from '../../components/status-flags';
 import { FlagMarker, ReplacementMarker, useFlagText } from './flag-marker';
-import { exportColumns, exportRows, formatCell, indexRows, type SortState, viewRows } from './readings-view';
+import { exportColumns, exportValue, formatCell, indexRows, type SortState, viewRows } from './readings-view';
 
 interface ReadingsPanelProps {
   rows: readonly ReadingRow[];
@@ -166,7 +166,8 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               getInput={() => ({
                 sheetName: t('deviceData.sheetName'),
                 columns: exportColumns(shown, title, t('deviceData.flags.title')),
-                rows: exportRows(view, shown, flagText),
+                rows: view,
+                value: exportValue(flagText),
               })}
             />
           )}

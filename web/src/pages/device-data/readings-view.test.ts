@@ -1,6 +1,6 @@
 import { type ReadingColumn, type ReadingRow, readingColumns } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
-import { exportColumns, exportRows, formatCell, indexRows, viewRows } from './readings-view';
+import { exportColumns, exportValue, formatCell, indexRows, viewRows } from './readings-view';
 
 const columns = readingColumns({ Id: 3, DataLoadProc: 'volume' }, 3);
 const col = (key: ReadingColumn['key']) => columns.find((c) => c.key === key)!;
@@ -63,8 +63,13 @@ describe('export mapping', () => {
       { key: 'Difference', title: 'Difference', type: 'number', numFmt: '0.000' },
       { key: 'Flags', title: 'Note', type: 'text', width: 30 },
     ]);
-    const out = exportRows(rows, [col('DeviceCode'), col('Difference')], (f) => `flag ${f}`);
-    expect(out[1]).toEqual({ DeviceCode: 'W-2', Difference: -1, Flags: 'flag NEGATIVE' });
-    expect(out[0]).toEqual({ DeviceCode: 'W-10', Difference: 2.5, Flags: '' });
+    const value = exportValue((f) => `flag ${f}`);
+    const cell = (r: ReadingRow, key: string) => value(r, cols.find((c) => c.key === key)!);
+    expect(cell(rows[1]!, 'Difference')).toBe(-1);
+    expect(cell(rows[1]!, 'Flags')).toBe('flag NEGATIVE');
+    expect(cell(rows[0]!, 'Flags')).toBe('');
+    expect(cell(rows[0]!, 'TimeTill')).toBe('2026-03-31T10:00:00+03:00');
+    const tags = { ...rows[0]!, StatusFlags: ['a', 'b'] } as unknown as ReadingRow;
+    expect(value(tags, { key: 'StatusFlags', title: '', type: 'text' })).toBe('a, b');
   });
 });

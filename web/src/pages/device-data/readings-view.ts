@@ -109,17 +109,15 @@ export function exportColumns(
 }
 
 /**
- * Export rows: the API values of the exported columns as they are, with the flags spelled out.
- * Only those columns travel to the export worker (copying whole rows would cost the page time).
+ * An export cell: the API value as it is (tags joined as shown), the flags spelled out. The
+ * export reads it row by row while posting the rows to its worker (exportFile).
  */
-export function exportRows(
-  rows: readonly ReadingRow[],
-  columns: readonly ReadingColumn[],
+export function exportValue(
   flagText: (flag: ReadingFlag) => string,
-): Record<string, unknown>[] {
-  return rows.map((row) => {
-    const out: Record<string, unknown> = { [FLAGS_KEY]: row.Flags.map(flagText).join('; ') };
-    for (const c of columns) out[c.key] = c.kind === 'tags' ? formatCell(c, row) : row[c.key];
-    return out;
-  });
+): (row: ReadingRow, column: ExportColumn) => unknown {
+  return (row, column) => {
+    if (column.key === FLAGS_KEY) return row.Flags.map(flagText).join('; ');
+    const value = row[column.key as ReadingColumn['key']];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
 }
