@@ -1,13 +1,14 @@
 import { ExclamationCircleFilled, SwapOutlined } from '@ant-design/icons';
 import type { ReadingFlag, ReadingRow } from '@rodmenys/contract';
 import { Tooltip } from 'antd';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../format';
 
 /** The reasons a row is flagged, as one translated sentence per flag. */
 export function useFlagText() {
   const { t } = useTranslation();
-  return (flag: ReadingFlag) => t(`deviceData.flags.${flag}`);
+  return useCallback((flag: ReadingFlag) => t(`deviceData.flags.${flag}`), [t]);
 }
 
 /** A red mark on a flagged row; hovering it (or a screen reader) tells why. */

@@ -7,11 +7,22 @@ import {
   type ReadingRow,
   readingColumns,
 } from '@rodmenys/contract';
-import { Button, Checkbox, Input, Popover, Select, Space, Table, type TableColumnType, Typography } from 'antd';
-import { memo, startTransition, useCallback, useMemo, useState } from 'react';
+import {
+  Button,
+  Checkbox,
+  Input,
+  Popover,
+  Select,
+  Space,
+  Table,
+  type TableColumnType,
+  type TableProps,
+  Typography,
+} from 'antd';
+import { memo, startTransition, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
-import { StatusFlags } from '../../components/status-flags';
+import { statusFlags } from '../../components/status-flags';
 import { FlagMarker, ReplacementMarker, useFlagText } from './flag-marker';
 import { exportColumns, exportValue, formatCell, indexRows, type SortState, viewRows } from './readings-view';
 
@@ -57,6 +68,24 @@ const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, d
 const widthOf = (c: ReadingColumn) => (c.key === 'Flat' ? 80 : c.key === 'Building' ? 90 : WIDTH[c.kind]);
 
 /**
+ * A row's history button and its flag and replacement marks. Plain elements and no hooks: the
+ * virtual table mounts one per drawn row on every filter keystroke.
+ */
+function RowActions({ row, label, onChart }: { row: ReadingRow; label: string; onChart: (row: ReadingRow) => void }) {
+  return (
+    <span className="row-actions">
+      <button type="button" className="row-chart" aria-label={label} onClick={() => onChart(row)}>
+        <LineChartOutlined />
+      </button>
+      {row.Flags.length > 0 && <FlagMarker flags={row.Flags} />}
+      {(row.ReplacedBy !== null || row.Replaces !== null) && <ReplacementMarker row={row} />}
+    </span>
+  );
+}
+
+const rowClassName = (row: ReadingRow) => (row.Flags.length > 0 ? 'reading-danger' : '');
+
+/**
  * The detail panel for the selected devices: column toggles, export, page size,
  * a filter box per visible column, sorting and paging, all local (spec.md §2).
  */
@@ -73,8 +102,17 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
   const shown = useMemo(() => columns.filter((c) => visible.has(c.key)), [columns, visible]);
   const index = useMemo(() => indexRows(rows, columns), [rows, columns]);
   const view = useMemo(() => viewRows(index, filters, sort), [index, filters, sort]);
+  // Rows are keyed by their place in the view, not by device: after a keystroke the drawn rows
+  // are updated in place (same DOM, same measured heights) instead of unmounted and mounted anew.
+  const rowKey = useMemo(() => {
+    const place = new Map(view.map((row, i) => [row, i]));
+    return (row: ReadingRow) => place.get(row) ?? -1;
+  }, [view]);
   const title = useCallback((c: ReadingColumn) => t(`deviceData.columns.${c.key}`), [t]);
-  const numberFormat = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'lt-LT');
+  const numberFormat = useMemo(
+    () => new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'lt-LT'),
+    [i18n.language],
+  );
 
   // One stable handler per column: typing re-renders neither the header nor the columns.
   const setFilter = useCallback((key: ReadingColumn['key'], value: string) => {
@@ -95,17 +133,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         width: 84,
         fixed: 'left',
         render: (_, row) => (
-          <Space size={4}>
-            <Button
-              size="small"
-              type="text"
-              icon={<LineChartOutlined />}
-              aria-label={t('deviceData.history.open', { code: row.DeviceCode })}
-              onClick={() => onChart(row)}
-            />
-            <FlagMarker flags={row.Flags} />
-            <ReplacementMarker row={row} />
-          </Space>
+          <RowActions row={row} label={t('deviceData.history.open', { code: row.DeviceCode })} onChart={onChart} />
         ),
       },
       ...shown.map(
@@ -125,7 +153,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               />
             </div>
           ),
-          render: (_, row) => (c.kind === 'tags' ? <StatusFlags flags={row.StatusFlags} /> : formatCell(c, row)),
+          render: (_, row) => (c.kind === 'tags' ? statusFlags(row.StatusFlags, t) : formatCell(c, row)),
         }),
       ),
     ],
@@ -136,8 +164,15 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
   const to = Math.min(page * pageSize, view.length);
   const fmt = (n: number) => numberFormat.format(n);
 
-  return (
-    <section aria-label={t('deviceData.detail.title')}>
+  // The toolbar does not depend on the filtered rows: a keystroke leaves it alone (the export
+  // reads the rows of the moment through a ref when clicked).
+  const viewRef = useRef(view);
+  useLayoutEffect(() => {
+    viewRef.current = view;
+  }, [view]);
+  const hasRows = view.length > 0;
+  const toolbar = useMemo(
+    () => (
       <Space wrap style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
         <Space wrap>
           <Popover
@@ -160,13 +195,13 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           >
             <Button icon={<SettingOutlined />}>{t('deviceData.detail.columns')}</Button>
           </Popover>
-          {view.length > 0 && (
+          {hasRows && (
             <ExportButton
               fileName="deviceData"
               getInput={() => ({
                 sheetName: t('deviceData.sheetName'),
                 columns: exportColumns(shown, title, t('deviceData.flags.title')),
-                rows: view,
+                rows: viewRef.current,
                 value: exportValue(flagText),
               })}
             />
@@ -186,16 +221,36 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           />
         </Space>
       </Space>
+    ),
+    [columns, visible, shown, pageSize, hasRows, t, title, flagText],
+  );
+  const scroll = useMemo(() => ({ x: 64 + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }), [shown]);
+  const locale = useMemo(() => ({ emptyText: t('deviceData.detail.empty') }), [t]);
+  const onChange = useCallback<NonNullable<TableProps<ReadingRow>['onChange']>>(
+    (pagination, _filters, sorter, extra) => {
+      if (extra.action === 'paginate') setPage(pagination.current ?? 1);
+      if (extra.action === 'sort') {
+        const s = Array.isArray(sorter) ? sorter[0] : sorter;
+        setSort(s?.order && s.columnKey ? { key: s.columnKey as ReadingColumn['key'], order: s.order } : null);
+        setPage(1);
+      }
+    },
+    [],
+  );
+
+  return (
+    <section aria-label={t('deviceData.detail.title')}>
+      {toolbar}
       <Table<ReadingRow>
         className="readings-table"
         size="small"
-        rowKey="DeviceId"
+        rowKey={rowKey}
         dataSource={view}
         columns={tableColumns}
         virtual
-        scroll={{ x: 64 + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }}
-        rowClassName={(row) => (row.Flags.length > 0 ? 'reading-danger' : '')}
-        locale={{ emptyText: t('deviceData.detail.empty') }}
+        scroll={scroll}
+        rowClassName={rowClassName}
+        locale={locale}
         pagination={{
           current: page,
           pageSize,
@@ -204,14 +259,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           position: ['bottomRight'],
           showTotal: () => t('deviceData.detail.showing', { from: fmt(from), to: fmt(to), total: fmt(view.length) }),
         }}
-        onChange={(pagination, _filters, sorter, extra) => {
-          if (extra.action === 'paginate') setPage(pagination.current ?? 1);
-          if (extra.action === 'sort') {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            setSort(s?.order && s.columnKey ? { key: s.columnKey as ReadingColumn['key'], order: s.order } : null);
-            setPage(1);
-          }
-        }}
+        onChange={onChange}
       />
     </section>
   );
