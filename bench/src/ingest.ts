@@ -9,16 +9,19 @@
  * - CSV rows per second through the import (the code behind the command and
  *   POST /api/ingest/csv), 1,000,000 rows.
  *
- * BENCH_TELEGRAMS and BENCH_CSV_ROWS override the sizes for a quick run.
+ * BENCH_TELEGRAMS and BENCH_CSV_ROWS override the sizes for a quick run;
+ * BENCH_SERVER_NODE_ARGS passes options to the server's node (e.g. --cpu-prof).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Db } from '../../server/src/db/db.js';
 import { migrate } from '../../server/src/db/migrate.js';
 import { openPostgres } from '../../server/src/db/postgres.js';
 import { createCollectorKey } from '../../server/src/services/ingest/collector-keys.js';
 import { importCsv } from '../../server/src/services/ingest/import-csv.js';
+import { procCpuMs } from './lib/cpu.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { envInt } from './lib/stats.js';
@@ -89,8 +92,31 @@ function telegramLines(from: number, count: number): string {
   return lines.join('\n');
 }
 
+/**
+ * CPU milliseconds so far of the server process and of every PostgreSQL process
+ * (backends, WAL writer, checkpointer…), read from /proc: unlike wall time they
+ * barely move when other work shares the machine.
+ */
+async function cpuMeter(db: Db, serverPid: number | undefined) {
+  const pids = async () => (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
+  const before = new Map((await pids()).map((pid) => [pid, procCpuMs(pid)]));
+  const serverBefore = serverPid ? procCpuMs(serverPid) : 0;
+  return async () => {
+    let database = 0;
+    for (const pid of new Set([...before.keys(), ...(await pids())])) {
+      database += procCpuMs(pid) - (before.get(pid) ?? 0);
+    }
+    return { server: serverPid ? procCpuMs(serverPid) - serverBefore : 0, database };
+  };
+}
+
+/** CPU ms per 1,000 rows, as a table cell. */
+const perThousand = (ms: number, rows: number) => ((ms * 1000) / rows).toFixed(0);
+
 function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server/dist/server.js'], {
+  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, 'server/dist/server.js'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -142,6 +168,7 @@ async function main() {
       sent += batches.length * size;
       let next = 0;
       let stored = 0;
+      const cpu = await cpuMeter(db, server.pid);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
@@ -158,12 +185,15 @@ async function main() {
         }),
       );
       const seconds = (performance.now() - started) / 1000;
+      const used = await cpu();
       if (stored !== batches.length * size) throw new Error(`stored ${stored} of ${batches.length * size}`);
       results.push([
         `HTTP, batches of ${size.toLocaleString('en')}`,
         stored.toLocaleString('en'),
         seconds.toFixed(2),
         Math.round(stored / seconds).toLocaleString('en'),
+        perThousand(used.server, stored),
+        perThousand(used.database, stored),
       ]);
       log(results.at(-1)!.join('  '));
     }
@@ -177,9 +207,11 @@ async function main() {
       );
     }
     const csv = csvLines.join('\n');
+    const cpu = await cpuMeter(db, process.pid);
     const started = performance.now();
     const imported = await importCsv(db, csv);
     const seconds = (performance.now() - started) / 1000;
+    const used = await cpu();
     if (imported.Stored !== CSV_ROWS)
       throw new Error(
         `CSV: stored ${imported.Stored} of ${CSV_ROWS}: ${JSON.stringify(imported.Rejected.slice(0, 3))}`,
@@ -189,6 +221,8 @@ async function main() {
       CSV_ROWS.toLocaleString('en'),
       seconds.toFixed(2),
       Math.round(CSV_ROWS / seconds).toLocaleString('en'),
+      perThousand(used.server, CSV_ROWS),
+      perThousand(used.database, CSV_ROWS),
     ]);
 
     console.log(`\nReadings ingest: ${DEVICES.toLocaleString('en')} devices, fsync and synchronous_commit on`);
@@ -198,7 +232,10 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}\n`,
     );
-    console.log(formatTable(['Path', 'Rows', 'Seconds', 'Per second'], results));
+    console.log(
+      formatTable(['Path', 'Rows', 'Seconds', 'Per second', 'Node CPU ms/1k', 'PostgreSQL CPU ms/1k'], results),
+    );
+    console.log('\nNode CPU: the server process (HTTP) or the importing process (CSV); PostgreSQL: all its processes.');
   } finally {
     server?.kill('SIGTERM');
     await db.close();

@@ -4,7 +4,7 @@ import type { Db } from '../../../server/src/db/db.js';
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICK_MS = 10;
 
-function procCpuMs(pid: number): number {
+export function procCpuMs(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;

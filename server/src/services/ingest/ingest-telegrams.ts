@@ -111,7 +111,7 @@ async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: num
        RETURNING 1
      ), readings AS (
        INSERT INTO reading (device_id, ts, meter_ts, value)
-       SELECT d, t, m, v FROM input WHERE v IS NOT NULL
+       SELECT d, t, m, v FROM input JOIN device ON device.id = input.d WHERE v IS NOT NULL
        ON CONFLICT DO NOTHING
        RETURNING 1
      ), latest AS (

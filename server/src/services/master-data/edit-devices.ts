@@ -46,7 +46,8 @@ async function assertSerialFree(tx: Queryable, code: string): Promise<void> {
 
 async function storeReading(tx: Tx, deviceId: number, ts: string, value: number): Promise<void> {
   await tx.query(
-    `INSERT INTO reading (device_id, ts, value) VALUES ($1, $2, $3)
+    // Selected from `device`: a reading never names a device that does not exist (reading has no foreign key).
+    `INSERT INTO reading (device_id, ts, value) SELECT id, $2::timestamptz, $3::numeric FROM device WHERE id = $1
      ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
     [deviceId, ts, value],
   );
