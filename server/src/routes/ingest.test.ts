@@ -446,6 +446,30 @@ describe(`readings ingest (${dbKind()})`, () => {
       expect(await values('CSV-3')).toEqual(['2026-03-01T00:00:00+02:00 1', '2026-03-06T00:00:00+02:00 8']);
     });
 
+    it('stores a reading given twice in one file once, whatever the line order and time notation', async () => {
+      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-4' });
+      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-5' });
+      const text = [
+        'CSV-5\t2024-02-29 12:00\t7',
+        'CSV-4\t2026-03-02 00:00\t2',
+        'CSV-4\t2026-03-01T00:00:00+02:00\t1',
+        'CSV-4\t2026-03-01 00:00\t1',
+        'CSV-4\t2026-02-28T22:00:00Z\t9',
+        'CSV-5\t2026-02-29 12:00\t8',
+      ].join('\n');
+      const res = await importCsv(text);
+      expect(res.body).toEqual({
+        Lines: 6,
+        Stored: 3,
+        Duplicates: 2,
+        RejectedCount: 1,
+        Rejected: [{ Position: 6, MeterId: 'CSV-5', Reason: 'time is not an ISO 8601 time: "2026-02-29 12:00"' }],
+      });
+      // The first of the three lines for 1 March 00:00 (Vilnius) wins.
+      expect(await values('CSV-4')).toEqual(['2026-03-01T00:00:00+02:00 1', '2026-03-02T00:00:00+02:00 2']);
+      expect(await values('CSV-5')).toEqual(['2024-02-29T12:00:00+02:00 7']);
+    });
+
     it('is for group 1 only, and an empty file imports nothing', async () => {
       expect((await importCsv('CSV-1;2026-01-20 00:00;1\n', admin.token)).status).toBe(403);
       expect((await importCsv('')).body).toEqual({

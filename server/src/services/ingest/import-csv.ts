@@ -91,12 +91,12 @@ export async function importCsv(db: Db, text: string, now = new Date()): Promise
     }
   }
   const devices = await findDevices(db, [...new Set(goodSerial)]);
-  // COPY text rows "device,time,value": ids, validated ISO times and decimals need no quoting.
+  // COPY text rows "line,device,time,value": numbers, validated ISO times and decimals need no quoting.
   const copyRows: string[] = [];
   for (let g = 0; g < goodLine.length; g++) {
     const serial = goodSerial[g]!;
     const device = devices.get(serial);
-    if (device) copyRows.push(`${device.id},${goodTs[g]},${goodValue[g]}\n`);
+    if (device) copyRows.push(`${goodLine[g]},${device.id},${goodTs[g]},${goodValue[g]}\n`);
     else reject(goodLine[g]!, serial, `no device has the serial number ${serial}`);
   }
   rejected.sort((a, b) => a.Position - b.Position);
@@ -116,17 +116,19 @@ function* chunks(rows: string[]): Generator<string> {
 
 /**
  * Stores the rows (COPY CSV text) and the devices' last seen time; returns how
- * many readings were new. The join on `device` keeps a reading from ever naming
+ * many readings were new; of a reading given twice, the first line wins. The join on `device` keeps a reading from ever naming
  * a device that does not exist (`reading` has no foreign key: migration 012).
  */
 async function storeReadings(tx: Tx, rows: string[]): Promise<number> {
-  await tx.exec('CREATE TEMPORARY TABLE csv_reading (device_id int, ts timestamptz, value numeric) ON COMMIT DROP');
-  await tx.copyIn('COPY csv_reading (device_id, ts, value) FROM STDIN WITH (FORMAT csv)', chunks(rows));
+  await tx.exec(
+    'CREATE TEMPORARY TABLE csv_reading (line int, device_id int, ts timestamptz, value numeric) ON COMMIT DROP',
+  );
+  await tx.copyIn('COPY csv_reading (line, device_id, ts, value) FROM STDIN WITH (FORMAT csv)', chunks(rows));
   const { rows: result } = await tx.query<{ stored: number }>(
     `WITH stored AS (
        INSERT INTO reading (device_id, ts, value)
        SELECT i.device_id, i.ts, i.value FROM csv_reading i JOIN device d ON d.id = i.device_id
-        ORDER BY i.device_id, i.ts
+        ORDER BY i.device_id, i.ts, i.line
        ON CONFLICT DO NOTHING
        RETURNING device_id, ts
      ), seen AS (

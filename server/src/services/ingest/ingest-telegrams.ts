@@ -7,11 +7,11 @@ interface Device {
   kind: DataLoadProc;
 }
 
-/** A telegram of a known device, ready to store. */
-interface Row extends Mapped {
+/** A telegram of a known device, ready to store: its JSON text for the batch parameter. */
+interface Row {
   deviceId: number;
   ts: string;
-  raw: string;
+  json: string;
 }
 
 /** The devices with these serial numbers (a wmbusmeters meter id is the device's serial number). */
@@ -46,12 +46,16 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
       Reason: reason,
     });
   const telegrams: Telegram[] = [];
+  const serials = new Set<string>();
   for (const item of items) {
     const t = readTelegram(item, now);
     if (typeof t === 'string') reject(item, t);
-    else telegrams.push(t);
+    else {
+      telegrams.push(t);
+      serials.add(t.meterId);
+    }
   }
-  const devices = await findDevices(tx, [...new Set(telegrams.map((t) => t.meterId))]);
+  const devices = await findDevices(tx, [...serials]);
   const rows: Row[] = [];
   const unmatched: Telegram[] = [];
   for (const t of telegrams) {
@@ -62,7 +66,7 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
     }
     const mapped = mapTelegram(t.json, device.kind);
     if (typeof mapped === 'string') reject(t, mapped);
-    else rows.push({ ...mapped, deviceId: device.id, ts: t.ts, raw: t.raw });
+    else rows.push({ deviceId: device.id, ts: t.ts, json: batchRow(device.id, t, mapped) });
   }
   // One lock order for every writer, so that concurrent batches never deadlock.
   rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
@@ -83,23 +87,21 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
 /** JSON text of a string, or null. */
 const jsonText = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
 
+/** A telegram as an element of the batch parameter, its JSON text spliced in as it came: nothing is escaped twice. */
+const batchRow = (deviceId: number, t: Telegram, m: Mapped) =>
+  `{"d":${deviceId},"t":${jsonText(t.ts)},"m":${jsonText(m.meterTs)},"v":${jsonText(m.value)},` +
+  `"f":${jsonText(m.flags.join(' '))},"sd":${jsonText(m.setDate)},"sv":${jsonText(m.setValue)},"r":${t.raw}}`;
+
 /**
  * One statement per batch: the new telegrams, a reading for each that carries a
  * value, and the per-device summary the readings screen joins (when it last
  * reported, the flags of its latest telegram, its latest set-day value; batches
  * may come out of order: nothing newer is overwritten by something older). The
- * batch goes as one JSON parameter with each telegram's JSON text spliced in as
- * it came: nothing is escaped twice.
+ * batch goes as one JSON parameter (batchRow).
  */
 async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: number; readings: number }> {
   if (rows.length === 0) return { stored: 0, readings: 0 };
-  const batch = `[${rows
-    .map(
-      (r) =>
-        `{"d":${r.deviceId},"t":${jsonText(r.ts)},"m":${jsonText(r.meterTs)},"v":${jsonText(r.value)},` +
-        `"f":${jsonText(r.flags.join(' '))},"sd":${jsonText(r.setDate)},"sv":${jsonText(r.setValue)},"r":${r.raw}}`,
-    )
-    .join(',')}]`;
+  const batch = `[${rows.map((r) => r.json).join(',')}]`;
   const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
     `WITH input AS (
        SELECT * FROM json_to_recordset($1::json)

@@ -45,7 +45,14 @@ export function readTelegram(item: TelegramItem, now: Date): Telegram | string {
   }
   const ts = parseReceptionTime(timestamp, now);
   if (typeof ts === 'string') return `timestamp ${ts}`;
-  return { ...item, meterId: id, driver: typeof meter === 'string' ? meter : null, ts: ts.text };
+  return {
+    position: item.position,
+    json: item.json,
+    raw: item.raw,
+    meterId: id,
+    driver: typeof meter === 'string' ? meter : null,
+    ts: ts.text,
+  };
 }
 
 /** No value: null, "", or the M-Bus sentinel. */
@@ -110,7 +117,7 @@ export function statusFlags(json: Record<string, unknown>): string[] {
   const flags = new Set<string>();
   for (const field of STATUS_FIELDS) {
     const v = json[field];
-    if (typeof v !== 'string') continue;
+    if (typeof v !== 'string' || NO_FLAG.has(v)) continue;
     for (const word of v.split(/[\s,]+/)) {
       const flag = word.toUpperCase();
       if (!NO_FLAG.has(flag)) flags.add(flag);

@@ -43,12 +43,23 @@ export function parseTime(raw: string): ParsedTime | undefined {
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(offsetHours) > 14) return undefined;
-  const offsetMs = zone && zone.toUpperCase() !== 'Z' ? Number(zone.slice(0, 3)) * 3_600_000 : 0;
-  const approxMs = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) - offsetMs;
-  return { text, year, day: `${y}-${mo}-${d}`, approxMs };
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (hour > 23 || minute > 59 || second > 59 || Number(offsetHours) > 14) return undefined;
+  const offsetMs = zone && zone !== 'Z' && zone !== 'z' ? Number(zone.slice(0, 3)) * 3_600_000 : 0;
+  const approxMs = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs;
+  // The text starts with YYYY-MM-DD (the pattern is anchored).
+  return { text, year, day: text.slice(0, 10), approxMs };
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month (1–12) of the Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
 }
 
 const DAY_MS = 86_400_000;
