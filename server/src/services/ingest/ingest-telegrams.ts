@@ -1,5 +1,5 @@
 import type { DataLoadProc, IngestResult, Rejected } from '@rodmenys/contract';
-import type { Db, Queryable } from '../../db/db.js';
+import type { Db, Queryable, Tx } from '../../db/db.js';
 import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
 
 interface Device {
@@ -7,11 +7,11 @@ interface Device {
   kind: DataLoadProc;
 }
 
-/** A telegram of a known device, ready to store: its JSON text for the batch parameter. */
+/** A telegram of a known device, ready to store: its line of COPY text. */
 interface Row {
   deviceId: number;
   ts: string;
-  json: string;
+  line: string;
 }
 
 /** The devices with these serial numbers (a wmbusmeters meter id is the device's serial number). */
@@ -37,7 +37,7 @@ export async function ingestTelegrams(db: Db, items: TelegramItem[], now = new D
   return db.transaction((tx) => storeItems(tx, items, now));
 }
 
-async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Promise<IngestResult> {
+async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<IngestResult> {
   const rejected: Rejected[] = [];
   const reject = (item: TelegramItem, reason: string) =>
     rejected.push({
@@ -66,7 +66,7 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
     }
     const mapped = mapTelegram(t.json, device.kind);
     if (typeof mapped === 'string') reject(t, mapped);
-    else rows.push({ deviceId: device.id, ts: t.ts, json: batchRow(device.id, t, mapped) });
+    else rows.push({ deviceId: device.id, ts: t.ts, line: batchRow(device.id, t, mapped) });
   }
   // One lock order for every writer, so that concurrent batches never deadlock.
   rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
@@ -84,42 +84,50 @@ async function storeItems(tx: Queryable, items: TelegramItem[], now: Date): Prom
   };
 }
 
-/** JSON text of a string, or null. */
-const jsonText = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** A telegram as an element of the batch parameter, its JSON text spliced in as it came: nothing is escaped twice. */
+/** A field for COPY's text format: \N for null; backslash, tab, newline and carriage return escaped. */
+const copyField = (v: string | null) =>
+  v === null ? '\\N' : COPY_SPECIAL.test(v) ? v.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : v;
+
+/** A telegram as a line of COPY text for `telegram_in`; its JSON goes as it came. */
 const batchRow = (deviceId: number, t: Telegram, m: Mapped) =>
-  `{"d":${deviceId},"t":${jsonText(t.ts)},"m":${jsonText(m.meterTs)},"v":${jsonText(m.value)},` +
-  `"f":${jsonText(m.flags.join(' '))},"sd":${jsonText(m.setDate)},"sv":${jsonText(m.setValue)},"r":${t.raw}}`;
+  `${deviceId}\t${copyField(t.ts)}\t${copyField(m.meterTs)}\t${copyField(m.value)}\t${copyField(m.flags.join(' '))}\t` +
+  `${copyField(m.setDate)}\t${copyField(m.setValue)}\t${copyField(t.raw)}\n`;
 
 /**
- * One statement per batch: the new telegrams, a reading for each that carries a
- * value, and the per-device summary the readings screen joins (when it last
- * reported, the flags of its latest telegram, its latest set-day value; batches
- * may come out of order: nothing newer is overwritten by something older). The
- * batch goes as one JSON parameter (batchRow).
+ * One COPY and one statement per batch: the new telegrams, a reading for each
+ * that carries a value, and the per-device summary the readings screen joins
+ * (when it last reported, the flags of its latest telegram, its latest set-day
+ * value; batches may come out of order: nothing newer is overwritten by
+ * something older). The batch goes through COPY into a temporary table of the
+ * session, emptied at every commit; rows arrive sorted (the lock order).
  */
-async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: number; readings: number }> {
+async function storeTelegrams(tx: Tx, rows: Row[]): Promise<{ stored: number; readings: number }> {
   if (rows.length === 0) return { stored: 0, readings: 0 };
-  const batch = `[${rows.map((r) => r.json).join(',')}]`;
+  await tx.exec(
+    `CREATE TEMPORARY TABLE IF NOT EXISTS telegram_in
+       (d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json) ON COMMIT DELETE ROWS`,
+  );
+  await tx.copyIn('COPY telegram_in FROM STDIN', [rows.map((r) => r.line).join('')]);
   const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
-    `WITH input AS (
-       SELECT * FROM json_to_recordset($1::json)
-         AS t(d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json)
-     ), stored AS (
+    `WITH stored AS (
        INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
-       SELECT d, t, string_to_array(f, ' '), sd, sv, r FROM input
+       SELECT d, t, string_to_array(f, ' '), sd, sv, r FROM telegram_in
        ON CONFLICT DO NOTHING
        RETURNING 1
      ), readings AS (
        INSERT INTO reading (device_id, ts, meter_ts, value)
-       SELECT d, t, m, v FROM input JOIN device ON device.id = input.d WHERE v IS NOT NULL
+       SELECT d, t, m, v FROM telegram_in i WHERE v IS NOT NULL AND EXISTS (SELECT FROM device WHERE id = i.d)
+        ORDER BY d, t
        ON CONFLICT DO NOTHING
        RETURNING 1
      ), latest AS (
-       SELECT DISTINCT ON (d) d, t, f FROM input ORDER BY d, t DESC
+       SELECT DISTINCT ON (d) d, t, f FROM telegram_in ORDER BY d, t DESC
      ), set_day AS (
-       SELECT DISTINCT ON (d) d, sd, sv FROM input WHERE sd IS NOT NULL ORDER BY d, sd DESC, t DESC
+       SELECT DISTINCT ON (d) d, sd, sv FROM telegram_in WHERE sd IS NOT NULL ORDER BY d, sd DESC, t DESC
      ), status AS (
        INSERT INTO device_status AS s (device_id, last_seen, telegram_ts, flags, set_date, set_value)
        SELECT l.d, l.t, l.t, string_to_array(l.f, ' '), sd.sd, sd.sv
@@ -135,7 +143,6 @@ async function storeTelegrams(tx: Queryable, rows: Row[]): Promise<{ stored: num
          set_date = greatest(s.set_date, excluded.set_date)
      )
      SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM readings)::int AS readings`,
-    [batch],
   );
   return counts[0]!;
 }
