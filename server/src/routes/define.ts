@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
 import type { Config } from '../env.js';
+import { JsonText } from '../json-text.js';
 import type { Caller } from '../services/auth/caller.js';
 
 /** What a handler gets: validated input, the caller, the database. */
@@ -28,13 +29,14 @@ const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 429, 500] as const;
 
 /**
  * Wires a contract endpoint into Fastify: its schemas validate the input and
- * serialise the output (undeclared fields never leave), its `auth` picks the
+ * serialise the output (undeclared fields never leave; a JsonText result is
+ * sent as it is), its `auth` picks the
  * authenticator, and it appears in the OpenAPI document.
  */
 export function defineRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
-  handler: (ctx: Ctx<E>) => Promise<ResponseOf<E>>,
+  handler: (ctx: Ctx<E>) => Promise<ResponseOf<E> | JsonText<ResponseOf<E>>>,
   options: { config?: Record<string, unknown> } = {},
 ): void {
   const status = endpoint.status ?? 200;
@@ -74,6 +76,8 @@ export function defineRoute<E extends Endpoint>(
         reply,
       });
       if (reply.sent) return reply;
+      // Already JSON: a string payload with a JSON content type skips the schema serialiser.
+      if (result instanceof JsonText) return reply.status(status).type('application/json; charset=utf-8').send(result.json);
       return reply.status(status).send(result);
     },
   });

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden } from '../errors.js';
 import { isManager, scopeFor } from '../services/auth/caller.js';
 import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
-import { getDevicesData as computeDevicesData } from '../services/devices/devices-data.js';
+import { getDevicesDataJson } from '../services/devices/devices-data.js';
 import {
   listDevicesByAddress,
   listDevicesByLocation,
@@ -42,7 +42,7 @@ export default async function devicesRoutes(app: FastifyInstance) {
     listDevicesByLocation(db, await scopeFor(db, caller, query.userId), query.locationId),
   );
   defineRoute(app, getDevicesData, async ({ caller, query, db, config }) =>
-    computeDevicesData(db, {
+    getDevicesDataJson(db, {
       deviceTypeId: query.deviceTypeId,
       range: parseDayRange(query.dateFrom, query.dateTill),
       scope: await scopeFor(db, caller, query.userId),

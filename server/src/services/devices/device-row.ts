@@ -1,18 +1,73 @@
+import type { DeviceRow } from '@rodmenys/contract';
+import type { JsonKind } from '../json-sql.js';
+
 /**
- * The SELECT list of the contract's DeviceRow over `device d JOIN location l`
- * with DEVICE_JOINS. The object is the building's (path[6]): a flat's building,
- * or the building itself for a building heat meter. LastSeen: the latest
- * telegram (device_status, which counts telegrams without a value too) or
- * reading (one backward index probe).
+ * How far back a backward probe of `reading` looks first. A btree scan reads
+ * every matching entry of its leaf page before LIMIT 1 takes the first (up to a
+ * few hundred for one device): a lower bound close to the start stops it after
+ * a few. Only a speed-up: when the near probe finds nothing, an unbounded one
+ * runs, and the answer is the same either way (docs/benchmarks.md).
  */
-export const DEVICE_COLUMNS = `d.id AS "DeviceId", d.device_type_id AS "DeviceTypeId", d.location_id AS "LocationId",
-  l.parent_id AS "ParentLocationId", l.country AS "Country", l.county AS "County", l.region AS "Region",
-  l.city AS "City", l.street AS "Street", l.building AS "Building", l.flat AS "Flat", l.flat_order AS "FlatOrder",
-  o.code AS "ObjectCode", c.code AS "ClientCode", d.device_code AS "DeviceCode", d.counter_code AS "CounterCode",
-  d.description AS "DeviceDescription", t.data_load_proc AS "DataLoadProc", d.rating_factor::float8 AS "RatingFactor",
-  iso(d.installed_at) AS "InstalledAt", iso(d.removed_at) AS "RemovedAt", d.replaced_by AS "ReplacedBy",
-  (SELECT p.id FROM device p WHERE p.replaced_by = d.id LIMIT 1) AS "Replaces",
-  iso(greatest(ds.last_seen, (SELECT max(r.ts) FROM reading r WHERE r.device_id = d.id))) AS "LastSeen"`;
+export const NEAR_PROBE = '6 hours';
+
+/** The latest reading time of device `id` ever (null if none): a near probe from now, else a full one. */
+export const latestReadingTs = (id: string) =>
+  `coalesce((SELECT max(r.ts) FROM reading r WHERE r.device_id = ${id} AND r.ts >= now() - interval '${NEAR_PROBE}'),
+            (SELECT max(r.ts) FROM reading r WHERE r.device_id = ${id}))`;
+
+type DeviceField = readonly [keyof DeviceRow, string, JsonKind];
+
+/** The first DeviceRow fields, over `device d`. */
+export const DEVICE_HEAD_FIELDS: readonly DeviceField[] = [
+  ['DeviceId', 'd.id', 'number'],
+  ['DeviceTypeId', 'd.device_type_id', 'number'],
+  ['LocationId', 'd.location_id', 'number'],
+];
+
+/**
+ * The DeviceRow fields of the device's place, over `location l`, its building's
+ * `object o` (path[6]: a flat's building, or the building itself for a building
+ * heat meter) and its `client c`.
+ */
+export const LOCATION_FIELDS: readonly DeviceField[] = [
+  ['ParentLocationId', 'l.parent_id', 'number'],
+  ['Country', 'l.country', 'string'],
+  ['County', 'l.county', 'string'],
+  ['Region', 'l.region', 'string'],
+  ['City', 'l.city', 'string'],
+  ['Street', 'l.street', 'string'],
+  ['Building', 'l.building', 'string'],
+  ['Flat', 'l.flat', 'string'],
+  ['FlatOrder', 'l.flat_order', 'number'],
+  ['ObjectCode', 'o.code', 'string'],
+  ['ClientCode', 'c.code', 'string'],
+];
+
+/**
+ * The last DeviceRow fields, over `device d`, `device_type t` and `device_status
+ * ds`. LastSeen: the latest telegram (device_status, which counts telegrams
+ * without a value too) or reading.
+ */
+export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
+  ['DeviceCode', 'd.device_code', 'string'],
+  ['CounterCode', 'd.counter_code', 'string'],
+  ['DeviceDescription', 'd.description', 'string'],
+  ['DataLoadProc', 't.data_load_proc', 'plain'],
+  ['RatingFactor', 'd.rating_factor', 'numeric'],
+  ['InstalledAt', 'iso(d.installed_at)', 'plain'],
+  ['RemovedAt', 'iso(d.removed_at)', 'plain'],
+  ['ReplacedBy', 'd.replaced_by', 'number'],
+  ['Replaces', '(SELECT p.id FROM device p WHERE p.replaced_by = d.id LIMIT 1)', 'number'],
+  ['LastSeen', `iso(greatest(ds.last_seen, ${latestReadingTs('d.id')}))`, 'plain'],
+];
+
+/** The contract's DeviceRow as [field, SQL expression, JSON kind], over `device d` with DEVICE_JOINS. */
+export const DEVICE_FIELDS: readonly DeviceField[] = [...DEVICE_HEAD_FIELDS, ...LOCATION_FIELDS, ...DEVICE_TAIL_FIELDS];
+
+/** The SELECT list of DeviceRow (numeric values as float8, which the driver parses). */
+export const DEVICE_COLUMNS = DEVICE_FIELDS.map(
+  ([name, sql, kind]) => `${kind === 'numeric' ? `(${sql})::float8` : sql} AS "${name}"`,
+).join(',\n  ');
 
 export const DEVICE_JOINS = `JOIN location l ON l.id = d.location_id
   JOIN device_type t ON t.id = d.device_type_id

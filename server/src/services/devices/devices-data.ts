@@ -1,9 +1,17 @@
-import { type DataLoadProc, type ReadingRow, readingFlags } from '@rodmenys/contract';
-import type { Queryable } from '../../db/db.js';
+import { type DataLoadProc, type ReadingRow, STALE_AFTER_DAYS } from '@rodmenys/contract';
+import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
+import { JsonText } from '../../json-text.js';
 import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
+import { type JsonField, jsonMembersSql, jsonObjectSql } from '../json-sql.js';
 import { inScope } from '../sql.js';
-import { buildingOrder, DEVICE_COLUMNS, DEVICE_JOINS } from './device-row.js';
+import {
+  buildingOrder,
+  DEVICE_HEAD_FIELDS,
+  DEVICE_TAIL_FIELDS,
+  LOCATION_FIELDS,
+  NEAR_PROBE,
+} from './device-row.js';
 import type { DayRange } from './period.js';
 
 export interface DevicesDataInput {
@@ -18,121 +26,211 @@ export interface DevicesDataInput {
   now?: Date;
 }
 
-type Row = Omit<ReadingRow, 'Difference' | 'FlatDifference' | 'Flags'> & {
-  from_v: number | null;
-  till_v: number | null;
-  diff: number | null;
-  from_q: number | null;
-  till_q: number | null;
-  diff_q: number | null;
-  flat_diff: number | null;
-  flat_diff_q: number | null;
+/**
+ * On a PostgreSQL server, a selection of at least this many devices is computed
+ * in this many parts at once (whole buildings each, in address order), one
+ * connection and so one core each; embedded PGlite has a single connection.
+ */
+const PARALLEL_MIN_DEVICES = 1000;
+const PARALLEL_PARTS = 2;
+
+/**
+ * The devices of the selection, over `device d JOIN location l`: $1 device type,
+ * $2 scope, $3 subtrees; installed before the period's end T, not removed before its start F.
+ */
+const selected = (f: string, t: string) => `d.device_type_id = $1 AND ${inScope('l', '$2')} AND ${inScope('l', '$3')}
+  AND (d.installed_at IS NULL OR d.installed_at < ${t}) AND (d.removed_at IS NULL OR d.removed_at >= ${f})`;
+
+/** The value fields of each computation (spec.md §3 "Reading fields"), over the CTE `f` below. */
+const VALUE_FIELDS: Record<DataLoadProc, readonly JsonField[]> = {
+  allocator: [
+    ['UnitsForHCAFrom', 'f.from_v', 'numeric'],
+    ['UnitsForHCATill', 'f.till_v', 'numeric'],
+    ['QradFrom', 'f.from_v * f.rating_factor', 'numeric'],
+    ['QradTill', 'f.till_v * f.rating_factor', 'numeric'],
+    ['DifferenceQrad', 'f.diff * f.rating_factor', 'numeric'],
+    ['FlatDifferenceQrad', 'f.flat_diff_q', 'numeric'],
+  ],
+  energy: [
+    ['EnergyFrom', 'f.from_v', 'numeric'],
+    ['EnergyTill', 'f.till_v', 'numeric'],
+  ],
+  volume: [
+    ['VolumeFrom', 'f.from_v', 'numeric'],
+    ['VolumeTill', 'f.till_v', 'numeric'],
+  ],
 };
 
 /**
- * Readings per device for a period (DESIGN.md §4). Let F be the start of the
- * first day and T the start of the day after the last one, in the provider's
- * zone (so DST days are 23 or 25 hours long). Start reading: the latest with
- * ts <= F, else the earliest with F < ts < T. End reading: the latest with
- * ts < T. A device removed inside the period ends at its removal; a device
- * installed inside it starts at its installation. Each bound is one backward
- * or forward probe of the (device_id, ts) primary key: never a scan of the period.
+ * The flags of `readingFlags` (contract/src/readings.ts) as a JSON array text,
+ * over `f` and `d`, with $7 = min(end of the period, now). Timestamps are
+ * compared at whole seconds, as the API shows them; "4 days" is 96 hours, as there.
  */
-export async function getDevicesData(db: Queryable, input: DevicesDataInput): Promise<ReadingRow[]> {
-  const { rows: checks } = await db.query<{ type_known: boolean; parents_seen: number }>(
-    `WITH ${ANCESTORS_CTE('$2')}
-     SELECT EXISTS (SELECT 1 FROM device_type WHERE id = $1) AS type_known,
-            (SELECT count(*)::int FROM location l WHERE l.id = ANY($3::int[]) AND ${isVisible('l', '$2')}) AS parents_seen`,
-    [input.deviceTypeId, input.scope, input.parents ?? []],
-  );
-  if (!checks[0]!.type_known) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
-  if (input.parents && checks[0]!.parents_seen < input.parents.length) throw notFound('Location not found');
-  const { rows: bounds } = await db.query<{ f: Date; t: Date }>(
-    `SELECT ($1::date::timestamp AT TIME ZONE $3) AS f, (($2::date + 1)::timestamp AT TIME ZONE $3) AS t`,
-    [input.range.from, input.range.till, input.timeZone],
-  );
-  const { f, t } = bounds[0]!;
-  const { rows } = await db.query<Row>(
-    `WITH dev AS MATERIALIZED (
-       SELECT d.id, d.location_id, d.rating_factor,
-              coalesce(d.installed_at, '-infinity') AS since, coalesce(d.removed_at, 'infinity') AS until
-         FROM device d JOIN location l ON l.id = d.location_id
-        WHERE d.device_type_id = $1 AND ${inScope('l', '$2')} AND ${inScope('l', '$3')}
-          AND (d.installed_at IS NULL OR d.installed_at < $5)
-          AND (d.removed_at IS NULL OR d.removed_at >= $4)
-     ), r AS (
-       SELECT dev.id, dev.location_id, dev.rating_factor,
-              coalesce(s0.ts, s1.ts) AS from_ts, coalesce(s0.meter_ts, s1.meter_ts) AS from_mts,
-              coalesce(s0.value, s1.value) AS from_v, e.ts AS till_ts, e.meter_ts AS till_mts, e.value AS till_v
-         FROM dev
-         LEFT JOIN LATERAL (
-           SELECT ts, meter_ts, value FROM reading
-            WHERE device_id = dev.id AND ts <= $4 AND ts >= dev.since
-            ORDER BY ts DESC LIMIT 1) s0 ON true
-         LEFT JOIN LATERAL (
-           SELECT ts, meter_ts, value FROM reading
-            WHERE s0.ts IS NULL AND device_id = dev.id AND ts > $4 AND ts < $5 AND ts >= dev.since AND ts <= dev.until
-            ORDER BY ts LIMIT 1) s1 ON true
-         LEFT JOIN LATERAL (
-           SELECT ts, meter_ts, value FROM reading
-            WHERE device_id = dev.id AND ts < $5 AND ts >= dev.since AND ts <= dev.until
-            ORDER BY ts DESC LIMIT 1) e ON true
-     ), building_rank AS (
-       -- Sort the few buildings by address text once, then the devices by that rank:
-       -- comparing the long, mostly equal address columns row by row was a fifth of the query.
-       SELECT b.id, row_number() OVER (ORDER BY ${buildingOrder('b')}) AS rank
-         FROM location b
-        WHERE b.id IN (SELECT l.path[6] FROM location l WHERE l.id IN (SELECT location_id FROM dev))
-     )
-     SELECT ${DEVICE_COLUMNS},
-            iso(r.from_ts) AS "TimeFrom", iso(r.till_ts) AS "TimeTill",
-            iso(r.from_mts) AS "TimePointFrom", iso(r.till_mts) AS "TimePointTill",
-            coalesce(ds.flags, '{}') AS "StatusFlags", ds.set_date::text AS "SetDate", ds.set_value::float8 AS "SetValue",
-            r.from_v::float8 AS from_v, r.till_v::float8 AS till_v, (r.till_v - r.from_v)::float8 AS diff,
-            (r.from_v * r.rating_factor)::float8 AS from_q, (r.till_v * r.rating_factor)::float8 AS till_q,
-            ((r.till_v - r.from_v) * r.rating_factor)::float8 AS diff_q,
-            (sum(r.till_v - r.from_v) OVER flat)::float8 AS flat_diff,
-            (sum((r.till_v - r.from_v) * r.rating_factor) OVER flat)::float8 AS flat_diff_q
-       FROM r JOIN device d ON d.id = r.id ${DEVICE_JOINS}
-       LEFT JOIN building_rank br ON br.id = l.path[6]
-     WINDOW flat AS (PARTITION BY r.location_id)
-      ORDER BY br.rank, l.flat_order NULLS FIRST, l.flat, d.device_type_id, d.description, d.device_code`,
-    [input.deviceTypeId, input.scope, input.parents, f, t],
-  );
-  // Flags are measured against the last instant of the period.
-  const periodEnd = new Date(t.getTime() - 1000);
-  const now = input.now ?? new Date();
-  return rows.map((row) => toReadingRow(row, periodEnd, now));
-}
+export const FLAGS_SQL = `concat('[', concat_ws(',',
+    CASE WHEN f.till_ts IS NULL THEN '"NO_READING"' END,
+    CASE WHEN date_trunc('second', f.till_ts)
+              < least($7::timestamptz, date_trunc('second', d.removed_at)) - interval '${STALE_AFTER_DAYS * 24} hours'
+         THEN '"STALE"' END,
+    CASE WHEN f.diff < 0 THEN '"NEGATIVE"' END), ']')`;
 
-function toReadingRow(row: Row, periodEnd: Date, now: Date): ReadingRow {
-  const { from_v, till_v, diff, from_q, till_q, diff_q, flat_diff, flat_diff_q, ...device } = row;
-  const values = valueFields(device.DataLoadProc, row);
-  const out: ReadingRow = {
-    ...device,
-    ...values,
-    Difference: diff,
-    FlatDifference: flat_diff,
-    Flags: readingFlags({ TimeTill: device.TimeTill, Difference: diff, RemovedAt: device.RemovedAt }, periodEnd, now),
-  };
+/** The JSON text of one ReadingRow, fields in the contract's order; the place's fields come from `loc`. */
+const rowJson = (proc: DataLoadProc) =>
+  jsonObjectSql([
+    ...DEVICE_HEAD_FIELDS,
+    { members: 'loc.json' },
+    ...DEVICE_TAIL_FIELDS,
+    ['TimeFrom', 'iso(f.from_ts)', 'plain'],
+    ['TimeTill', 'iso(f.till_ts)', 'plain'],
+    ['TimePointFrom', 'iso(f.from_mts)', 'plain'],
+    ['TimePointTill', 'iso(f.till_mts)', 'plain'],
+    ['Difference', 'f.diff', 'numeric'],
+    ['FlatDifference', 'f.flat_diff', 'numeric'],
+    ...VALUE_FIELDS[proc],
+    ['Flags', FLAGS_SQL, 'json'],
+    ['StatusFlags', `array_to_json(coalesce(ds.flags, '{}'))`, 'json'],
+    ['SetDate', 'ds.set_date::text', 'plain'],
+    ['SetValue', 'ds.set_value', 'numeric'],
+  ]);
+
+/**
+ * One part of the answer: the devices of the selection in the buildings $6 (in
+ * that order; 0 = devices outside any building), as a JSON array text.
+ *
+ * Readings per device (DESIGN.md §4): F is the start of the first day and T the
+ * start of the day after the last one, in the provider's zone (so DST days are
+ * 23 or 25 hours long). Start reading: the latest with ts <= F, else the
+ * earliest with F < ts < T. End reading: the latest with ts < T. A device
+ * removed inside the period ends at its removal; a device installed inside it
+ * starts at its installation. Each bound is an index probe of the (device_id,
+ * ts) primary key, never a scan of the period; the backward ones look near
+ * their bound first (NEAR_PROBE), then further.
+ */
+const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
+    SELECT d.id, d.location_id, d.rating_factor, b.rank,
+           coalesce(d.installed_at, '-infinity') AS since, coalesce(d.removed_at, 'infinity') AS until
+      FROM device d JOIN location l ON l.id = d.location_id
+      JOIN unnest($6::int[]) WITH ORDINALITY b(id, rank) ON b.id = coalesce(l.path[6], 0)
+     WHERE ${selected('$4', '$5')}
+  ), r AS (
+    SELECT dev.*,
+           coalesce(s0.ts, s1.ts, s2.ts) AS from_ts, coalesce(s0.meter_ts, s1.meter_ts, s2.meter_ts) AS from_mts,
+           coalesce(s0.value, s1.value, s2.value) AS from_v,
+           coalesce(e0.ts, e1.ts) AS till_ts, coalesce(e0.meter_ts, e1.meter_ts) AS till_mts,
+           coalesce(e0.value, e1.value) AS till_v
+      FROM dev
+      LEFT JOIN LATERAL (
+        SELECT ts, meter_ts, value FROM reading
+         WHERE device_id = dev.id AND ts <= $4 AND ts >= greatest(dev.since, $4::timestamptz - interval '${NEAR_PROBE}')
+         ORDER BY ts DESC LIMIT 1) s0 ON true
+      LEFT JOIN LATERAL (
+        SELECT ts, meter_ts, value FROM reading
+         WHERE s0.ts IS NULL AND device_id = dev.id AND ts <= $4 AND ts >= dev.since
+         ORDER BY ts DESC LIMIT 1) s1 ON true
+      LEFT JOIN LATERAL (
+        SELECT ts, meter_ts, value FROM reading
+         WHERE s0.ts IS NULL AND s1.ts IS NULL AND device_id = dev.id
+           AND ts > $4 AND ts < $5 AND ts >= dev.since AND ts <= dev.until
+         ORDER BY ts LIMIT 1) s2 ON true
+      LEFT JOIN LATERAL (
+        SELECT ts, meter_ts, value FROM reading
+         WHERE device_id = dev.id AND ts < $5 AND ts <= dev.until
+           AND ts >= greatest(dev.since, $5::timestamptz - interval '${NEAR_PROBE}')
+         ORDER BY ts DESC LIMIT 1) e0 ON true
+      LEFT JOIN LATERAL (
+        SELECT ts, meter_ts, value FROM reading
+         WHERE e0.ts IS NULL AND device_id = dev.id AND ts < $5 AND ts >= dev.since AND ts <= dev.until
+         ORDER BY ts DESC LIMIT 1) e1 ON true
+  ), f AS (
+    SELECT r.*, r.till_v - r.from_v AS diff,
+           sum(r.till_v - r.from_v) OVER flat AS flat_diff,
+           sum((r.till_v - r.from_v) * r.rating_factor) OVER flat AS flat_diff_q
+      FROM r WINDOW flat AS (PARTITION BY r.location_id)
+  ), loc AS (
+    -- The place's fields once per location (a flat holds several devices).
+    SELECT l.id, l.flat_order, l.flat, ${jsonMembersSql(LOCATION_FIELDS)} AS json
+      FROM location l
+      LEFT JOIN object o ON o.location_id = l.path[6]
+      LEFT JOIN client c ON c.id = l.client_id
+     WHERE l.id IN (SELECT location_id FROM dev)
+  )
+  SELECT concat('[', string_agg(${rowJson(proc)}, ','
+           ORDER BY f.rank, loc.flat_order NULLS FIRST, loc.flat, d.description, d.device_code), ']') AS json
+    FROM f JOIN device d ON d.id = f.id
+    JOIN loc ON loc.id = d.location_id
+    JOIN device_type t ON t.id = d.device_type_id
+    LEFT JOIN device_status ds ON ds.device_id = d.id`;
+
+/** Splits buildings (in order, with their device counts) into up to `parts` runs of about equal device counts. */
+export function splitBuildings(buildings: ReadonlyArray<readonly [number, number]>, parts: number): number[][] {
+  const total = buildings.reduce((n, [, count]) => n + count, 0);
+  const out: number[][] = [[]];
+  let done = 0;
+  for (const [id, count] of buildings) {
+    if (done >= (total * out.length) / parts && out.at(-1)!.length > 0) out.push([]);
+    out.at(-1)!.push(id);
+    done += count;
+  }
   return out;
 }
 
-/** The value columns of each computation (spec.md §3 "Reading fields"). */
-function valueFields(proc: DataLoadProc, r: Row): Partial<ReadingRow> {
-  switch (proc) {
-    case 'allocator':
-      return {
-        UnitsForHCAFrom: r.from_v,
-        UnitsForHCATill: r.till_v,
-        QradFrom: r.from_q,
-        QradTill: r.till_q,
-        DifferenceQrad: r.diff_q,
-        FlatDifferenceQrad: r.flat_diff_q,
-      };
-    case 'energy':
-      return { EnergyFrom: r.from_v, EnergyTill: r.till_v };
-    case 'volume':
-      return { VolumeFrom: r.from_v, VolumeTill: r.till_v };
-  }
+/** Concatenates JSON array texts into one array text. */
+const concatArrays = (arrays: string[]) => {
+  const items = arrays.map((a) => a.slice(1, -1)).filter((a) => a.length > 0);
+  return `[${items.join(',')}]`;
+};
+
+/**
+ * GetDevicesData as the JSON text of its ReadingRow[]: PostgreSQL writes the
+ * JSON (formatting 5,000 rows of 40 fields in Node cost more than computing
+ * them), and the route sends it as it is.
+ */
+export async function getDevicesDataJson(
+  db: Queryable | Db,
+  input: DevicesDataInput,
+): Promise<JsonText<ReadingRow[]>> {
+  const { rows } = await db.query<{
+    proc: DataLoadProc | null;
+    parents_seen: number;
+    f: Date;
+    t: Date;
+    buildings: Array<[number, number]>;
+  }>(
+    `WITH ${ANCESTORS_CTE('$2')},
+     bounds AS (SELECT ($4::date::timestamp AT TIME ZONE $6) AS f, (($5::date + 1)::timestamp AT TIME ZONE $6) AS t),
+     sel AS (
+       SELECT coalesce(l.path[6], 0) AS building, count(*)::int AS n
+         FROM bounds, device d JOIN location l ON l.id = d.location_id
+        WHERE ${selected('bounds.f', 'bounds.t')}
+        GROUP BY 1
+     )
+     SELECT (SELECT data_load_proc FROM device_type WHERE id = $1) AS proc,
+            (SELECT count(*)::int FROM location l WHERE l.id = ANY($3::int[]) AND ${isVisible('l', '$2')}) AS parents_seen,
+            bounds.f, bounds.t,
+            (SELECT coalesce(json_agg(json_build_array(sel.building, sel.n)
+                                      ORDER BY b.id IS NULL, ${buildingOrder('b')}, sel.building), '[]')
+               FROM sel LEFT JOIN location b ON b.id = nullif(sel.building, 0)) AS buildings
+       FROM bounds`,
+    [input.deviceTypeId, input.scope, input.parents, input.range.from, input.range.till, input.timeZone],
+  );
+  const plan = rows[0]!;
+  if (!plan.proc) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
+  if (input.parents && plan.parents_seen < input.parents.length) throw notFound('Location not found');
+  const devices = plan.buildings.reduce((n, [, count]) => n + count, 0);
+  if (devices === 0) return new JsonText('[]');
+  const parallel = 'kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES;
+  // Flags are measured against the last instant of the period, or now if that is earlier.
+  const reference = new Date(Math.min(plan.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
+  const sql = partSql(plan.proc);
+  const parts = await Promise.all(
+    splitBuildings(plan.buildings, parallel ? PARALLEL_PARTS : 1).map(async (buildings) => {
+      const params = [input.deviceTypeId, input.scope, input.parents, plan.f, plan.t, buildings, reference];
+      return (await db.query<{ json: string }>(sql, params)).rows[0]!.json;
+    }),
+  );
+  return new JsonText(concatArrays(parts));
+}
+
+/** GetDevicesData as rows (for callers inside the server; the route sends the JSON text). */
+export async function getDevicesData(db: Queryable | Db, input: DevicesDataInput): Promise<ReadingRow[]> {
+  return JSON.parse((await getDevicesDataJson(db, input)).json) as ReadingRow[];
 }
