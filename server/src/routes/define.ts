@@ -77,7 +77,8 @@ export function defineRoute<E extends Endpoint>(
       });
       if (reply.sent) return reply;
       // Already JSON: a string payload with a JSON content type skips the schema serialiser.
-      if (result instanceof JsonText) return reply.status(status).type('application/json; charset=utf-8').send(result.json);
+      if (result instanceof JsonText)
+        return reply.status(status).type('application/json; charset=utf-8').send(result.json);
       return reply.status(status).send(result);
     },
   });

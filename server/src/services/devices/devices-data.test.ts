@@ -1,10 +1,13 @@
-import type { ReadingRow } from '@rodmenys/contract';
+import { getDevicesData as getDevicesDataEndpoint, type ReadingRow, readingFlags } from '@rodmenys/contract';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.js';
 import { buildTestApp, call } from '../../test/app.js';
 import { createTestDb, dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import { getDevicesDataJson, splitBuildings } from './devices-data.js';
 
 // The readings arithmetic of DESIGN.md §4 on hand-built data, every expected
 // value worked out by hand. Europe/Vilnius: UTC+2 in winter, UTC+3 in summer;
@@ -242,5 +245,189 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=99');
       await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=1&locationParentId=999999', 404);
     });
+  });
+});
+
+// The JSON is written by SQL and sent without the schema serialiser: it must
+// still be what the contract says, and its flags what `readingFlags` says.
+describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
+  let db: Db;
+  let flat: number;
+  const period = { from: '2026-02-01', till: '2026-02-28' };
+  /** The last instant of the period, as `readingFlags` takes it. */
+  const periodEnd = new Date('2026-02-28T23:59:59+02:00');
+  const input = (deviceTypeId: number, now: Date, parts?: number) => ({
+    deviceTypeId,
+    range: period,
+    scope: null,
+    parents: [flat],
+    timeZone: 'Europe/Vilnius',
+    now,
+    parts,
+  });
+  const AFTER = new Date('2026-04-01T00:00:00Z');
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    flat = (await createPath(db, address('Kaunas', 'Laisvės al. "Centras"', '7', '3'), 1)).at(-1)!;
+    const device = (code: string, more: Partial<Parameters<typeof createDevice>[1]> = {}) =>
+      createDevice(db, { typeId: 1, locationId: flat, code, ratingFactor: 1.25, ...more });
+    const start: [string, number] = ['2026-01-31T20:00:00+02:00', 100];
+    // Allocators: every case of the flags, and the edges of "more than 4 days before the end".
+    await device('NONE');
+    await addReadings(db, await device('OK'), [start, ['2026-02-28T20:00:00+02:00', 120]]);
+    await addReadings(db, await device('EDGE-96H'), [start, ['2026-02-24T23:59:59+02:00', 110]]);
+    await addReadings(db, await device('EDGE-96H-1S'), [start, ['2026-02-24T23:59:58+02:00', 110]]);
+    // Shown as 23:59:58, and compared as shown.
+    await addReadings(db, await device('EDGE-FRACTION'), [start, ['2026-02-24T23:59:58.900+02:00', 110]]);
+    // Compared at whole seconds with a `now` that has milliseconds: 12:00:00(.700) < 12:00:00.500.
+    await addReadings(db, await device('NOW-FRACTION'), [start, ['2026-02-16T12:00:00.700+02:00', 110]]);
+    await addReadings(db, await device('NEGATIVE'), [start, ['2026-02-28T12:00:00+02:00', 3.5]]);
+    await addReadings(db, await device('STALE-NEGATIVE'), [start, ['2026-02-03T12:00:00+02:00', 7]]);
+    await addReadings(db, await device('ONLY-INSIDE'), [['2026-02-20T10:00:00+02:00', 5]]);
+    await addReadings(db, await device('NO-FACTOR', { ratingFactor: undefined }), [
+      start,
+      ['2026-02-28T12:00:00+02:00', 101],
+    ]);
+    // Removed inside the period: measured against the removal (at whole seconds, as shown).
+    const removed = (code: string, removedAt: string) => device(code, { removedAt });
+    await addReadings(db, await removed('REMOVED-96H', '2026-02-10T12:00:00+02:00'), [
+      start,
+      ['2026-02-06T12:00:00+02:00', 130],
+    ]);
+    await addReadings(db, await removed('REMOVED-96H-1S', '2026-02-10T12:00:00+02:00'), [
+      start,
+      ['2026-02-06T11:59:59+02:00', 130],
+    ]);
+    await addReadings(db, await removed('REMOVED-FRACTION', '2026-02-10T12:00:00.700+02:00'), [
+      start,
+      ['2026-02-06T12:00:00.300+02:00', 130],
+    ]);
+    await removed('REMOVED-SILENT', '2026-02-15T00:00:00+02:00');
+    // A heat meter and a water meter (other value fields), with telegram status.
+    const heat = await createDevice(db, { typeId: 2, locationId: flat, code: 'HEAT', description: 'Šiluma\n"1"' });
+    await addReadings(db, heat, [start, ['2026-02-27T00:00:00+02:00', 250.125]]);
+    await db.query(
+      `INSERT INTO device_status (device_id, last_seen, telegram_ts, flags, set_date, set_value)
+       VALUES ($1, '2026-03-02T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '{POWER_LOW,"TAMPER \\"x\\""}', '2026-01-31', 99.5)`,
+      [heat],
+    );
+    const water = await createDevice(db, { typeId: 3, locationId: flat, code: 'WATER' });
+    await addReadings(db, water, [
+      ['2026-01-31T23:00:00+02:00', '10.1'],
+      ['2026-02-28T23:00:00+02:00', '10.3'],
+    ]);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  const rowsOf = async (deviceTypeId: number, now: Date, parts?: number) => {
+    const { json } = await getDevicesDataJson(db, input(deviceTypeId, now, parts));
+    return JSON.parse(json) as ReadingRow[];
+  };
+
+  it('validates against the contract for every computation', async () => {
+    // Every field declared (additional ones would be dropped by the serialiser this text skips).
+    const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+    const schema = {
+      ...getDevicesDataEndpoint.response,
+      items: { ...getDevicesDataEndpoint.response.items, additionalProperties: false },
+    };
+    const valid = ajv.compile(schema);
+    for (const typeId of [1, 2, 3]) {
+      const rows = await rowsOf(typeId, AFTER);
+      expect(rows.length).toBeGreaterThan(0);
+      valid(rows);
+      expect(valid.errors ?? []).toEqual([]);
+      // The offset is the provider zone's, as the API promises.
+      expect(
+        rows.flatMap((r) => [r.TimeFrom, r.TimeTill]).filter((t) => t !== null && !/[+-]0[23]:00$/.test(t)),
+      ).toEqual([]);
+    }
+    const heat = (await rowsOf(2, AFTER))[0]!;
+    expect(heat.DeviceDescription).toBe('Šiluma\n"1"');
+    expect(heat.Street).toBe('Laisvės al. "Centras"');
+    expect(heat.StatusFlags).toEqual(['POWER_LOW', 'TAMPER "x"']);
+    expect([heat.SetDate, heat.SetValue, heat.LastSeen]).toEqual(['2026-01-31', 99.5, '2026-03-02T00:00:00+02:00']);
+    expect([heat.EnergyFrom, heat.EnergyTill, heat.Difference]).toEqual([100, 250.125, 150.125]);
+    expect(Object.keys(heat)).not.toContain('VolumeFrom');
+  });
+
+  it('answers the values a float8 would: exact decimals, products and flat sums', async () => {
+    const rows = Object.fromEntries((await rowsOf(1, AFTER)).map((r) => [r.DeviceCode, r]));
+    const ok = rows.OK!;
+    expect([ok.UnitsForHCAFrom, ok.UnitsForHCATill, ok.QradFrom, ok.QradTill, ok.DifferenceQrad]).toEqual([
+      100, 120, 125, 150, 25,
+    ]);
+    expect(rows['NO-FACTOR']!.RatingFactor).toBeNull();
+    expect(rows['NO-FACTOR']!.QradTill).toBeNull();
+    expect(rows['NO-FACTOR']!.UnitsForHCATill).toBe(101);
+    const sum = Object.values(rows).reduce((n, r) => n + (r.Difference ?? 0), 0);
+    expect(ok.FlatDifference).toBeCloseTo(sum, 9);
+    const water = (await rowsOf(3, AFTER))[0]!;
+    expect([water.VolumeFrom, water.VolumeTill, water.Difference]).toEqual([10.1, 10.3, 0.2]);
+  });
+
+  it('flags every row as readingFlags does, whatever now is', async () => {
+    const nows = [
+      AFTER,
+      new Date('2026-02-20T12:00:00+02:00'),
+      new Date('2026-02-20T12:00:00.500+02:00'),
+      new Date('2026-02-24T23:59:59+02:00'),
+      new Date('2026-03-01T00:00:00+02:00'),
+    ];
+    const seen = new Set<string>();
+    for (const now of nows) {
+      for (const typeId of [1, 2, 3]) {
+        for (const row of await rowsOf(typeId, now)) {
+          const expected = readingFlags(row, periodEnd, now);
+          expect(row.Flags, `${row.DeviceCode} at ${now.toISOString()}`).toEqual(expected);
+          seen.add(`${row.DeviceCode}@${now === AFTER ? 'after' : now.toISOString()}: ${expected.join(' ')}`);
+        }
+      }
+    }
+    // The cases are really there (the comparison is not vacuous).
+    expect(seen).toContain('NONE@after: NO_READING');
+    expect(seen).toContain('EDGE-96H@after: ');
+    expect(seen).toContain('EDGE-96H-1S@after: STALE');
+    expect(seen).toContain('EDGE-FRACTION@after: STALE');
+    expect(seen).toContain('NEGATIVE@after: NEGATIVE');
+    expect(seen).toContain('STALE-NEGATIVE@after: STALE NEGATIVE');
+    expect(seen).toContain('REMOVED-96H@after: ');
+    expect(seen).toContain('REMOVED-96H-1S@after: STALE');
+    expect(seen).toContain('REMOVED-FRACTION@after: ');
+    expect(seen).toContain('REMOVED-SILENT@after: NO_READING');
+    // Capped at now: the same reading is fresh at 2026-02-20 and stale after the period.
+    expect(seen).toContain('ONLY-INSIDE@2026-02-20T10:00:00.000Z: ');
+    expect(seen).toContain('ONLY-INSIDE@after: STALE');
+    expect(seen).toContain('NOW-FRACTION@2026-02-20T10:00:00.000Z: ');
+    expect(seen).toContain('NOW-FRACTION@2026-02-20T10:00:00.500Z: STALE');
+  });
+
+  it('gives the same answer computed in parts', async () => {
+    const whole = await getDevicesDataJson(db, { ...input(1, AFTER), parents: null });
+    for (const parts of [2, 3, 20]) {
+      expect((await getDevicesDataJson(db, { ...input(1, AFTER, parts), parents: null })).json).toBe(whole.json);
+    }
+  });
+});
+
+describe('splitBuildings', () => {
+  it('keeps the order and balances the device counts', () => {
+    const buildings: Array<[number, number]> = [
+      [5, 10],
+      [3, 10],
+      [9, 30],
+      [1, 10],
+      [0, 40],
+    ];
+    expect(splitBuildings(buildings, 1)).toEqual([[5, 3, 9, 1, 0]]);
+    expect(splitBuildings(buildings, 2)).toEqual([
+      [5, 3, 9],
+      [1, 0],
+    ]);
+    expect(splitBuildings(buildings, 10).flat()).toEqual([5, 3, 9, 1, 0]);
+    expect(splitBuildings([], 2)).toEqual([[]]);
   });
 });

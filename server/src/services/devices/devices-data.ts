@@ -2,16 +2,10 @@ import { type DataLoadProc, type ReadingRow, STALE_AFTER_DAYS } from '@rodmenys/
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { JsonText } from '../../json-text.js';
-import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { type JsonField, jsonMembersSql, jsonObjectSql } from '../json-sql.js';
+import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { inScope } from '../sql.js';
-import {
-  buildingOrder,
-  DEVICE_HEAD_FIELDS,
-  DEVICE_TAIL_FIELDS,
-  LOCATION_FIELDS,
-  NEAR_PROBE,
-} from './device-row.js';
+import { buildingOrder, DEVICE_HEAD_FIELDS, DEVICE_TAIL_FIELDS, LOCATION_FIELDS, NEAR_PROBE } from './device-row.js';
 import type { DayRange } from './period.js';
 
 export interface DevicesDataInput {
@@ -24,6 +18,8 @@ export interface DevicesDataInput {
   /** The provider's time zone: days start and end there. */
   timeZone: string;
   now?: Date;
+  /** Compute in this many parts at once (default: see PARALLEL_PARTS). The answer is the same. */
+  parts?: number;
 }
 
 /**
@@ -184,10 +180,7 @@ const concatArrays = (arrays: string[]) => {
  * JSON (formatting 5,000 rows of 40 fields in Node cost more than computing
  * them), and the route sends it as it is.
  */
-export async function getDevicesDataJson(
-  db: Queryable | Db,
-  input: DevicesDataInput,
-): Promise<JsonText<ReadingRow[]>> {
+export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
   const { rows } = await db.query<{
     proc: DataLoadProc | null;
     parents_seen: number;
@@ -217,17 +210,18 @@ export async function getDevicesDataJson(
   if (input.parents && plan.parents_seen < input.parents.length) throw notFound('Location not found');
   const devices = plan.buildings.reduce((n, [, count]) => n + count, 0);
   if (devices === 0) return new JsonText('[]');
-  const parallel = 'kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES;
+  const parts =
+    input.parts ?? ('kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES ? PARALLEL_PARTS : 1);
   // Flags are measured against the last instant of the period, or now if that is earlier.
   const reference = new Date(Math.min(plan.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
   const sql = partSql(plan.proc);
-  const parts = await Promise.all(
-    splitBuildings(plan.buildings, parallel ? PARALLEL_PARTS : 1).map(async (buildings) => {
+  const texts = await Promise.all(
+    splitBuildings(plan.buildings, parts).map(async (buildings) => {
       const params = [input.deviceTypeId, input.scope, input.parents, plan.f, plan.t, buildings, reference];
       return (await db.query<{ json: string }>(sql, params)).rows[0]!.json;
     }),
   );
-  return new JsonText(concatArrays(parts));
+  return new JsonText(concatArrays(texts));
 }
 
 /** GetDevicesData as rows (for callers inside the server; the route sends the JSON text). */
