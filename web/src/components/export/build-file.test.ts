@@ -1,21 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { buildCsv, CSV_SEMICOLON, toExcelDate } from './build-file';
-import type { ExportTable } from './types';
-
-const table: ExportTable = {
-  sheetName: 'Įrenginiai',
-  columns: [
-    { key: 'code', title: 'Kodas', type: 'text' },
-    { key: 'value', title: 'Vertė', type: 'number', numFmt: '0.000' },
-    { key: 'day', title: 'Diena', type: 'date' },
-    { key: 'at', title: 'Laikas', type: 'datetime' },
-  ],
-  rows: [
-    ['A-1, "x"; y', 12.3456, '2026-03-01', '2026-03-29T04:05:00+03:00'],
-    ['B-2', null, null, null],
-  ],
-};
+import { testTable as table } from './test-table';
 
 describe('toExcelDate', () => {
   it('keeps the wall-clock digits of the provider zone', () => {
@@ -28,13 +14,19 @@ describe('toExcelDate', () => {
 describe('buildCsv', () => {
   it('English: commas and a decimal point, quotes what needs quoting, dates as text', () => {
     expect(buildCsv(table)).toBe(
-      '\uFEFFKodas,Vertė,Diena,Laikas\r\n"A-1, ""x""; y",12.3456,2026-03-01,2026-03-29 04:05\r\nB-2,,,\r\n',
+      '\uFEFFKodas,Vertė,Diena,Laikas,Pastabos\r\n' +
+        '"A-1, ""x""; <&> ąčęėįšųūž",12.3456,2026-03-01,2026-03-29 04:05,bad\u0001char\uFFFE\r\n' +
+        'B-2,,,,\r\n' +
+        'B-2,0,,2026-10-25 03:30, padded \r\n',
     );
   });
 
   it('Lithuanian: semicolons and a decimal comma, quoting on the semicolon', () => {
-    expect(buildCsv(table, CSV_SEMICOLON)).toBe(
-      '\uFEFFKodas;Vertė;Diena;Laikas\r\n"A-1, ""x""; y";12,3456;2026-03-01;2026-03-29 04:05\r\nB-2;;;\r\n',
+    const lines = buildCsv(table, CSV_SEMICOLON).split('\r\n');
+    expect(lines[0]).toBe('\uFEFFKodas;Vertė;Diena;Laikas;Pastabos');
+    expect(lines[1]).toBe('"A-1, ""x""; <&> ąčęėįšųūž";12,3456;2026-03-01;2026-03-29 04:05;bad\u0001char\uFFFE');
+    expect(buildCsv({ ...table, rows: [['a,b', 1.5, null, null, null]] }, CSV_SEMICOLON)).toBe(
+      '\uFEFFKodas;Vertė;Diena;Laikas;Pastabos\r\na,b;1,5;;;\r\n',
     );
   });
 });
