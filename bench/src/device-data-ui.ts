@@ -181,6 +181,9 @@ async function filterKey(page: Page, key: string): Promise<number> {
   return measured;
 }
 
+/** Long tasks are reported from 50 ms on: none seen means every task was shorter. */
+const fmtLongest = (ms: number) => (ms === 0 ? '< 50' : fmtMs(ms));
+
 /** Clicks the Excel button; ms to the download and the longest main-thread task meanwhile. */
 async function exportAll(page: Page): Promise<{ ms: number; longestTaskMs: number }> {
   await page.evaluate(() => {
@@ -249,7 +252,7 @@ async function main() {
     await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '').endsWith('of 5,000'), TOTAL);
     const exportSmall = await exportAll(page);
     rows.push(['Export xlsx, 5,000 rows', fmtMs(exportSmall.ms), '']);
-    rows.push(['└ longest main-thread task meanwhile', fmtMs(exportSmall.longestTaskMs), '']);
+    rows.push(['└ longest main-thread task meanwhile', fmtLongest(exportSmall.longestTaskMs), '']);
 
     const large = await loadType(page, 4, FLATS * LARGE_PER_FLAT);
     rows.push(['Pick type → found devices drawn (50,000 rows)', fmtMs(large.pickMs), '']);
@@ -257,7 +260,7 @@ async function main() {
     rows.push(['Select all → detail table drawn (50,000 rows)', fmtMs(large.detailMs), '']);
     const exportLarge = await exportAll(page);
     rows.push(['Export xlsx, 50,000 rows', fmtMs(exportLarge.ms), '≤ 3,000']);
-    rows.push(['└ longest main-thread task meanwhile', fmtMs(exportLarge.longestTaskMs), '']);
+    rows.push(['└ longest main-thread task meanwhile', fmtLongest(exportLarge.longestTaskMs), '']);
   } finally {
     await browser.close();
     await server.close();
