@@ -120,6 +120,8 @@ function* chunks(rows: string[]): Generator<string> {
  * a device that does not exist (`reading` has no foreign key: migration 012).
  */
 async function storeReadings(tx: Tx, rows: string[]): Promise<number> {
+  // Room to sort a large file in memory (the default 4 MB spills a million rows to disk).
+  await tx.exec("SET LOCAL work_mem = '256MB'");
   await tx.exec(
     'CREATE TEMPORARY TABLE csv_reading (line int, device_id int, ts timestamptz, value numeric) ON COMMIT DROP',
   );
