@@ -7,7 +7,11 @@ describe('toExcelDate', () => {
   it('keeps the wall-clock digits of the provider zone', () => {
     expect(toExcelDate('2026-03-29T04:05:06+03:00')?.toISOString()).toBe('2026-03-29T04:05:06.000Z');
     expect(toExcelDate('2026-03-01')?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(toExcelDate('2026-03-29 04:05')?.toISOString()).toBe('2026-03-29T04:05:00.000Z');
+    expect(toExcelDate('2026-12-31T23:59:59.999+02:00')?.toISOString()).toBe('2026-12-31T23:59:59.000Z');
     expect(toExcelDate('not a date')).toBeNull();
+    expect(toExcelDate('2026-0x-01')).toBeNull();
+    expect(toExcelDate('2026-03-29T04:xx')).toBeNull();
   });
 });
 

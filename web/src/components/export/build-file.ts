@@ -1,15 +1,41 @@
 import type { CsvOptions, ExportColumn, ExportTable } from './types';
 
+/** The number in s[from, to) when those are all digits, else NaN. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 /**
  * The server's times carry the provider's offset (2026-03-29T04:00:00+03:00). Spreadsheet dates
  * have no zone, so the cell holds the provider's wall-clock time: the digits as written, here as
- * a Date whose UTC fields are those digits.
+ * milliseconds whose UTC fields are those digits (NaN when the text is no date). Read by position,
+ * not by a regular expression: an export of 50,000 rows reads 100,000 of them.
  */
+export function wallClockMs(value: string): number {
+  if (value.length < 10 || value[4] !== '-' || value[7] !== '-') return Number.NaN;
+  const separator = value[10];
+  const timed = value.length >= 16 && (separator === 'T' || separator === ' ') && value[13] === ':';
+  const seconds = timed && value.length >= 19 && value[16] === ':';
+  return Date.UTC(
+    digits(value, 0, 4),
+    digits(value, 5, 7) - 1,
+    digits(value, 8, 10),
+    timed ? digits(value, 11, 13) : 0,
+    timed ? digits(value, 14, 16) : 0,
+    seconds ? digits(value, 17, 19) : 0,
+  );
+}
+
+/** wallClockMs as a Date whose UTC fields are the provider's wall-clock time, or null. */
 export function toExcelDate(value: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
-  if (!match) return null;
-  const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
-  return new Date(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s));
+  const ms = wallClockMs(value);
+  return Number.isFinite(ms) ? new Date(ms) : null;
 }
 
 /** A cell as the file holds it: a finite number, a wall-clock date, text, or null (empty). */

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 // Builds export files off the main thread so that the page stays responsive on 50,000 rows.
-// The rows arrive in chunks (the page maps and posts them a slice at a time), then `end`.
+// The rows arrive in slices (the page reads and posts them a slice at a time), then `end`:
+// an xlsx is written slice by slice as they come, a CSV at the end.
 import { buildCsv } from './build-file';
 import type { CsvOptions, ExportColumn, ExportFormat } from './types';
-import { buildXlsx } from './xlsx';
+import { XlsxWriter } from './xlsx';
 
 export type ExportRequest =
   | { kind: 'start'; format: ExportFormat; sheetName: string; columns: ExportColumn[]; csv: CsvOptions }
@@ -13,28 +14,36 @@ export type ExportResponse = { ok: true; data: ArrayBuffer | string } | { ok: fa
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let start: Extract<ExportRequest, { kind: 'start' }> | null = null;
+let xlsx: XlsxWriter | null = null;
 const rows: unknown[][] = [];
 
+function handle(message: ExportRequest): void {
+  if (message.kind === 'start') {
+    start = message;
+    if (message.format === 'xlsx') xlsx = new XlsxWriter(message.sheetName, message.columns);
+    return;
+  }
+  if (!start) throw new Error('export: no start message');
+  if (message.kind === 'rows') {
+    if (xlsx) xlsx.addRows(message.rows);
+    else for (const row of message.rows) rows.push(row);
+  } else if (xlsx) {
+    const bytes = xlsx.finish();
+    const data = (bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    scope.postMessage({ ok: true, data } satisfies ExportResponse, [data]);
+  } else {
+    const table = { sheetName: start.sheetName, columns: start.columns, rows };
+    scope.postMessage({ ok: true, data: buildCsv(table, start.csv) } satisfies ExportResponse);
+  }
+}
+
 scope.onmessage = (event: MessageEvent<ExportRequest>) => {
-  const message = event.data;
-  if (message.kind === 'start') start = message;
-  else if (message.kind === 'rows') for (const row of message.rows) rows.push(row);
-  else {
-    try {
-      if (!start) throw new Error('export: no start message');
-      const table = { sheetName: start.sheetName, columns: start.columns, rows };
-      if (start.format === 'csv') {
-        scope.postMessage({ ok: true, data: buildCsv(table, start.csv) } satisfies ExportResponse);
-      } else {
-        const bytes = buildXlsx(table);
-        const data = bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
-        scope.postMessage({ ok: true, data: data as ArrayBuffer } satisfies ExportResponse, [data as ArrayBuffer]);
-      }
-    } catch (error) {
-      scope.postMessage({
-        ok: false,
-        error: error instanceof Error ? error.message : String(error),
-      } satisfies ExportResponse);
-    }
+  try {
+    handle(event.data);
+  } catch (error) {
+    scope.postMessage({
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    } satisfies ExportResponse);
   }
 };

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { testTable as table } from './test-table';
-import { buildXlsx, escapeXml, sheetNameOf } from './xlsx';
+import { buildXlsx, escapeXml, sheetNameOf, XlsxWriter } from './xlsx';
 
 async function read(bytes: Uint8Array) {
   const workbook = new ExcelJS.Workbook();
@@ -63,6 +63,18 @@ describe('buildXlsx', () => {
     const strings = strFromU8(files['xl/sharedStrings.xml']!);
     expect(strings.match(/<si>/g)).toHaveLength(9);
     expect(strings).toContain('count="10" uniqueCount="9"');
+  });
+
+  it('written slice by slice (as the worker does) it holds the same cells as written at once', async () => {
+    const writer = new XlsxWriter(table.sheetName, table.columns);
+    writer.addRows(table.rows.slice(0, 1));
+    writer.addRows([]);
+    writer.addRows(table.rows.slice(1));
+    const values = (sheet: ExcelJS.Worksheet) => sheet.getSheetValues().map((row) => row && [...row]);
+    const sliced = (await read(writer.finish())).worksheets[0]!;
+    const whole = (await read(buildXlsx(table))).worksheets[0]!;
+    expect(sliced.rowCount).toBe(4);
+    expect(values(sliced)).toEqual(values(whole));
   });
 
   it('an empty table is still a valid workbook with its header', async () => {

@@ -1,5 +1,5 @@
-import { strToU8, zipSync } from 'fflate';
-import { cellValue } from './build-file';
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { wallClockMs } from './build-file';
 import type { ExportColumn, ExportTable } from './types';
 
 /*
@@ -57,130 +57,185 @@ const widthOf = (c: ExportColumn) =>
   c.width ??
   Math.max(c.title.length + 2, c.type === 'datetime' ? 17 : c.type === 'date' ? 12 : c.type === 'number' ? 12 : 14);
 
-/** Days since 1899-12-30 (Excel's serial date) of a wall-clock date held in UTC fields. */
-const serialDate = (date: Date) => date.getTime() / 86_400_000 + 25_569;
+/** A cell's XML, or '' when it is empty; per column type, so that the row loop only calls it. */
+type CellWriter = (ref: string, value: unknown) => string;
 
-/** An .xlsx file of the table. */
-export function buildXlsx(table: ExportTable): Uint8Array {
-  const { columns } = table;
-  const sheetName = sheetNameOf(table.sheetName);
-  const letters = columns.map((_, i) => columnLetter(i));
-  const last = letters.at(-1) ?? 'A';
-
-  // Styles: 0 plain, 1 bold header, then one per distinct number format (custom ids from 164).
-  const formats = [...new Set(columns.map((c) => c.numFmt ?? DEFAULT_FORMAT[c.type]).filter((f) => f !== undefined))];
-  const styleOf = columns.map((c) => {
-    const format = c.numFmt ?? DEFAULT_FORMAT[c.type];
-    return format === undefined ? 0 : 2 + formats.indexOf(format);
+/**
+ * Writes an .xlsx file row chunk by row chunk: each chunk becomes sheet XML and goes through
+ * deflate at once (the export worker writes the rows while the page is still sending the next
+ * ones); `finish` adds the shared strings and the small parts.
+ */
+export class XlsxWriter {
+  private readonly parts: Uint8Array[] = [];
+  private readonly zip = new Zip((error, data) => {
+    if (error) throw error;
+    this.parts.push(data);
   });
+  private readonly sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 1 });
+  private readonly letters: string[];
+  private readonly writers: CellWriter[];
+  private readonly formats: string[];
+  private readonly strings = new Map<string, number>();
+  private stringRefs = 0;
+  private rowNumber = 1;
 
-  const strings = new Map<string, number>();
-  let stringRefs = 0;
-  const cell = (ref: string, style: number, text: string) => {
-    let id = strings.get(text);
+  constructor(
+    private readonly sheetName: string,
+    columns: readonly ExportColumn[],
+  ) {
+    this.letters = columns.map((_, i) => columnLetter(i));
+    // Styles: 0 plain, 1 bold header, then one per distinct number format (custom ids from 164).
+    const formatOf = (c: ExportColumn) => c.numFmt ?? DEFAULT_FORMAT[c.type];
+    this.formats = [...new Set(columns.map(formatOf).filter((f) => f !== undefined))];
+    const styleOf = (c: ExportColumn) => {
+      const format = formatOf(c);
+      return format === undefined ? 0 : 2 + this.formats.indexOf(format);
+    };
+    this.writers = columns.map((c) => this.writerOf(c, styleOf(c)));
+    const cols = columns
+      .map((c, i) => {
+        const style = styleOf(c) ? ` style="${styleOf(c)}"` : '';
+        return `<col min="${i + 1}" max="${i + 1}" width="${widthOf(c)}" customWidth="1"${style}/>`;
+      })
+      .join('');
+    this.zip.add(this.sheet);
+    this.sheet.push(
+      strToU8(
+        `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}">` +
+          '<sheetViews><sheetView workbookViewId="0">' +
+          '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
+          '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+          '<sheetFormatPr defaultRowHeight="15"/>' +
+          (cols ? `<cols>${cols}</cols>` : '') +
+          `<sheetData><row r="1">${columns.map((c, i) => this.text(`${this.letters[i]}1`, 1, c.title)).join('')}</row>`,
+      ),
+    );
+  }
+
+  private text(ref: string, style: number, text: string): string {
+    let id = this.strings.get(text);
     if (id === undefined) {
-      id = strings.size;
-      strings.set(text, id);
+      id = this.strings.size;
+      this.strings.set(text, id);
     }
-    stringRefs++;
+    this.stringRefs++;
     return `<c r="${ref}"${style ? ` s="${style}"` : ''} t="s"><v>${id}</v></c>`;
-  };
+  }
 
-  const rows: string[] = [`<row r="1">${columns.map((c, i) => cell(`${letters[i]}1`, 1, c.title)).join('')}</row>`];
-  for (let r = 0; r < table.rows.length; r++) {
-    const n = r + 2;
-    const values = table.rows[r]!;
-    let xml = `<row r="${n}">`;
-    for (let i = 0; i < columns.length; i++) {
-      const v = cellValue(columns[i]!, values[i]);
-      if (v === null) continue;
-      const style = styleOf[i]!;
-      if (typeof v === 'string') xml += cell(`${letters[i]}${n}`, style, v);
-      else {
-        const number = typeof v === 'number' ? v : serialDate(v);
-        xml += `<c r="${letters[i]}${n}"${style ? ` s="${style}"` : ''}><v>${number}</v></c>`;
-      }
+  private writerOf(column: ExportColumn, style: number): CellWriter {
+    const s = style ? ` s="${style}"` : '';
+    const numeric = (ref: string, n: number | null) => (n === null ? '' : `<c r="${ref}"${s}><v>${n}</v></c>`);
+    switch (column.type) {
+      case 'number':
+        return (ref, value) => {
+          if (value === null || value === undefined || value === '') return '';
+          const n = typeof value === 'number' ? value : Number(value);
+          return numeric(ref, Number.isFinite(n) ? n : null);
+        };
+      case 'date':
+      case 'datetime':
+        return (ref, value) => {
+          const ms =
+            typeof value === 'string' ? wallClockMs(value) : value instanceof Date ? value.getTime() : Number.NaN;
+          return numeric(ref, Number.isFinite(ms) ? ms / 86_400_000 + 25_569 : null);
+        };
+      default:
+        return (ref, value) =>
+          value === null || value === undefined || value === '' ? '' : this.text(ref, style, String(value));
     }
-    rows.push(`${xml}</row>`);
   }
 
-  const cols = columns
-    .map((c, i) => {
-      const style = styleOf[i] ? ` style="${styleOf[i]}"` : '';
-      return `<col min="${i + 1}" max="${i + 1}" width="${widthOf(c)}" customWidth="1"${style}/>`;
-    })
-    .join('');
-  const filterRef = `A1:${last}1`;
-  const sheet =
-    `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}">` +
-    `<dimension ref="A1:${last}${table.rows.length + 1}"/>` +
-    '<sheetViews><sheetView workbookViewId="0">' +
-    '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
-    '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-    '<sheetFormatPr defaultRowHeight="15"/>' +
-    (cols ? `<cols>${cols}</cols>` : '') +
-    `<sheetData>${rows.join('')}</sheetData>` +
-    `<autoFilter ref="${filterRef}"/></worksheet>`;
-
-  let sst = `${XML_HEAD}<sst xmlns="${MAIN}" count="${stringRefs}" uniqueCount="${strings.size}">`;
-  for (const text of strings.keys()) {
-    const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : '';
-    sst += `<si><t${space}>${escapeXml(text)}</t></si>`;
+  /** Rows of cell values in column order. */
+  addRows(rows: readonly (readonly unknown[])[]): void {
+    const { letters, writers } = this;
+    let xml = '';
+    for (const values of rows) {
+      const n = ++this.rowNumber;
+      xml += `<row r="${n}">`;
+      for (let i = 0; i < writers.length; i++) xml += writers[i]!(`${letters[i]}${n}`, values[i]);
+      xml += '</row>';
+    }
+    this.sheet.push(strToU8(xml));
   }
-  sst += '</sst>';
 
-  const numFmts = formats.length
-    ? `<numFmts count="${formats.length}">${formats.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${escapeXml(f)}"/>`).join('')}</numFmts>`
-    : '';
-  const xf = (numFmtId: number, fontId: number) =>
-    `<xf numFmtId="${numFmtId}" fontId="${fontId}" fillId="0" borderId="0" xfId="0"` +
-    `${numFmtId ? ' applyNumberFormat="1"' : ''}${fontId ? ' applyFont="1"' : ''}/>`;
-  const styles =
-    `${XML_HEAD}<styleSheet xmlns="${MAIN}">${numFmts}` +
-    '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
-    '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>' +
-    '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-    `<cellXfs count="${2 + formats.length}">${xf(0, 0)}${xf(0, 1)}${formats.map((_, i) => xf(164 + i, 0)).join('')}</cellXfs>` +
-    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
+  /** The whole file. */
+  finish(): Uint8Array {
+    const last = this.letters.at(-1) ?? 'A';
+    this.sheet.push(strToU8(`</sheetData><autoFilter ref="A1:${last}1"/></worksheet>`), true);
 
-  const quotedName = `'${sheetName.replaceAll("'", "''")}'`;
-  const workbook =
-    `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews>` +
-    `<sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets>` +
-    '<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">' +
-    `${escapeXml(`${quotedName}!$A$1:$${last}$1`)}</definedName></definedNames></workbook>`;
+    let sst = `${XML_HEAD}<sst xmlns="${MAIN}" count="${this.stringRefs}" uniqueCount="${this.strings.size}">`;
+    for (const text of this.strings.keys()) {
+      const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : '';
+      sst += `<si><t${space}>${escapeXml(text)}</t></si>`;
+    }
+    sst += '</sst>';
 
-  const rel = (id: string, type: string, target: string) =>
-    `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`;
-  const override = (part: string, type: string) =>
-    `<Override PartName="${part}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.${type}+xml"/>`;
+    const { formats } = this;
+    const numFmts = formats.length
+      ? `<numFmts count="${formats.length}">${formats.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${escapeXml(f)}"/>`).join('')}</numFmts>`
+      : '';
+    const xf = (numFmtId: number, fontId: number) =>
+      `<xf numFmtId="${numFmtId}" fontId="${fontId}" fillId="0" borderId="0" xfId="0"` +
+      `${numFmtId ? ' applyNumberFormat="1"' : ''}${fontId ? ' applyFont="1"' : ''}/>`;
+    const styles =
+      `${XML_HEAD}<styleSheet xmlns="${MAIN}">${numFmts}` +
+      '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
+      '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>' +
+      '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+      '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+      `<cellXfs count="${2 + formats.length}">${xf(0, 0)}${xf(0, 1)}${formats.map((_, i) => xf(164 + i, 0)).join('')}</cellXfs>` +
+      '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
 
-  return zipSync(
-    {
-      '[Content_Types].xml': strToU8(
+    const sheetName = sheetNameOf(this.sheetName);
+    const quotedName = `'${sheetName.replaceAll("'", "''")}'`;
+    const workbook =
+      `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews>` +
+      `<sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets>` +
+      '<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">' +
+      `${escapeXml(`${quotedName}!$A$1:$${last}$1`)}</definedName></definedNames></workbook>`;
+
+    const rel = (id: string, type: string, target: string) =>
+      `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`;
+    const override = (part: string, type: string) =>
+      `<Override PartName="${part}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.${type}+xml"/>`;
+    const files: Record<string, string> = {
+      '[Content_Types].xml':
         `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-          '<Default Extension="xml" ContentType="application/xml"/>' +
-          override('/xl/workbook.xml', 'sheet.main') +
-          override('/xl/worksheets/sheet1.xml', 'worksheet') +
-          override('/xl/styles.xml', 'styles') +
-          override('/xl/sharedStrings.xml', 'sharedStrings') +
-          '</Types>',
-      ),
-      '_rels/.rels': strToU8(
-        `${XML_HEAD}<Relationships xmlns="${PKG_REL}">${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
-      ),
-      'xl/workbook.xml': strToU8(workbook),
-      'xl/_rels/workbook.xml.rels': strToU8(
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        override('/xl/workbook.xml', 'sheet.main') +
+        override('/xl/worksheets/sheet1.xml', 'worksheet') +
+        override('/xl/styles.xml', 'styles') +
+        override('/xl/sharedStrings.xml', 'sharedStrings') +
+        '</Types>',
+      '_rels/.rels': `${XML_HEAD}<Relationships xmlns="${PKG_REL}">${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
+      'xl/workbook.xml': workbook,
+      'xl/_rels/workbook.xml.rels':
         `${XML_HEAD}<Relationships xmlns="${PKG_REL}">${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}` +
-          `${rel('rId2', 'styles', 'styles.xml')}${rel('rId3', 'sharedStrings', 'sharedStrings.xml')}</Relationships>`,
-      ),
-      'xl/styles.xml': strToU8(styles),
-      'xl/sharedStrings.xml': strToU8(sst),
-      'xl/worksheets/sheet1.xml': strToU8(sheet),
-    },
-    { level: 1 },
-  );
+        `${rel('rId2', 'styles', 'styles.xml')}${rel('rId3', 'sharedStrings', 'sharedStrings.xml')}</Relationships>`,
+      'xl/styles.xml': styles,
+      'xl/sharedStrings.xml': sst,
+    };
+    for (const [name, text] of Object.entries(files)) {
+      const file = new ZipDeflate(name, { level: 1 });
+      this.zip.add(file);
+      file.push(strToU8(text), true);
+    }
+    this.zip.end();
+    const out = new Uint8Array(this.parts.reduce((sum, p) => sum + p.length, 0));
+    let at = 0;
+    for (const part of this.parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+}
+
+/** An .xlsx file of the whole table at once. */
+export function buildXlsx(table: ExportTable): Uint8Array {
+  const writer = new XlsxWriter(table.sheetName, table.columns);
+  writer.addRows(table.rows);
+  return writer.finish();
 }
