@@ -70,7 +70,7 @@ describe('buildXlsx', () => {
     writer.addRows(table.rows.slice(0, 1));
     writer.addRows([]);
     writer.addRows(table.rows.slice(1));
-    const values = (sheet: ExcelJS.Worksheet) => sheet.getSheetValues().map((row) => row && [...row]);
+    const values = (sheet: ExcelJS.Worksheet) => [1, 2, 3, 4].map((r) => sheet.getRow(r).values);
     const sliced = (await read(writer.finish())).worksheets[0]!;
     const whole = (await read(buildXlsx(table))).worksheets[0]!;
     expect(sliced.rowCount).toBe(4);
