@@ -2,7 +2,7 @@ import type { ExportRequest, ExportResponse } from './export-worker';
 import { type CsvOptions, type ExportFormat, type ExportInput, MIME } from './types';
 
 /** Main-thread time spent reading rows before the page gets a turn again (ms). */
-const SLICE_MS = 8;
+const SLICE_MS = 4;
 
 const nextTurn = () =>
   new Promise<void>((resolve) => {
@@ -39,7 +39,7 @@ export function exportFile<R>(input: ExportInput<R>, format: ExportFormat, csv: 
       const sliceStart = performance.now();
       const chunk: unknown[][] = [];
       do {
-        const end = Math.min(r + 256, rows.length);
+        const end = Math.min(r + 128, rows.length);
         for (; r < end; r++) chunk.push(columns.map((c) => value(rows[r]!, c)));
       } while (r < rows.length && performance.now() - sliceStart < SLICE_MS);
       post({ kind: 'rows', rows: chunk });
