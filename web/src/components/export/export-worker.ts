@@ -8,7 +8,8 @@ import { XlsxWriter } from './xlsx';
 
 export type ExportRequest =
   | { kind: 'start'; format: ExportFormat; sheetName: string; columns: ExportColumn[]; csv: CsvOptions }
-  | { kind: 'rows'; rows: unknown[][] }
+  /** Cell values row after row, each row as many as there are columns. */
+  | { kind: 'cells'; cells: unknown[] }
   | { kind: 'end' };
 export type ExportResponse = { ok: true; data: ArrayBuffer | string } | { ok: false; error: string };
 
@@ -24,9 +25,12 @@ function handle(message: ExportRequest): void {
     return;
   }
   if (!start) throw new Error('export: no start message');
-  if (message.kind === 'rows') {
-    if (xlsx) xlsx.addRows(message.rows);
-    else for (const row of message.rows) rows.push(row);
+  if (message.kind === 'cells') {
+    const width = start.columns.length;
+    const slice: unknown[][] = [];
+    for (let i = 0; i < message.cells.length; i += width) slice.push(message.cells.slice(i, i + width));
+    if (xlsx) xlsx.addRows(slice);
+    else for (const row of slice) rows.push(row);
   } else if (xlsx) {
     const bytes = xlsx.finish();
     const data = (bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
