@@ -62,7 +62,7 @@ const VALUE_FIELDS: Record<DataLoadProc, readonly JsonField[]> = {
  * over `f` and `d`, with $7 = min(end of the period, now). Timestamps are
  * compared at whole seconds, as the API shows them; "4 days" is 96 hours, as there.
  */
-export const FLAGS_SQL = `concat('[', concat_ws(',',
+const FLAGS_SQL = `concat('[', concat_ws(',',
     CASE WHEN f.till_ts IS NULL THEN '"NO_READING"' END,
     CASE WHEN date_trunc('second', f.till_ts)
               < least($7::timestamptz, date_trunc('second', d.removed_at)) - interval '${STALE_AFTER_DAYS * 24} hours'
