@@ -173,7 +173,7 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
 
     const samples = { http: [] as number[], handler: [] as number[], naive: [] as number[] };
     const cpu = { http: 0, handler: 0, naive: 0 };
-    let clock: () => number = () => 0;
+    let clock: () => Promise<number> = async () => 0;
     for (let round = 0; round < WARMUP + RUNS; round++) {
       // The pool has opened its connections by now: their backends are the ones to watch.
       if (round === WARMUP) clock = await cpuClock(db);
@@ -185,11 +185,11 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       for (const [name, fn] of fns) {
         const runs = name === 'naive' ? naiveRuns : RUNS;
         if (name === 'naive' && (round < WARMUP - 1 || round >= WARMUP + runs)) continue;
-        const before = clock();
+        const before = await clock();
         const { ms } = await timed(fn);
         if (round >= WARMUP) {
           samples[name].push(ms);
-          cpu[name] += (clock() - before) / runs;
+          cpu[name] += ((await clock()) - before) / runs;
         }
       }
     }

@@ -17,18 +17,29 @@ export function procCpuMs(pid: number): number {
  * CPU time spent by this process and by the PostgreSQL server's client backends
  * (read from /proc, Linux): unlike wall time it barely moves when other work
  * shares the machine. For PGlite the database runs inside this process.
+ *
+ * The pool opens and closes connections as it goes (idle ones close after
+ * 10 s, e.g. during a long naive query; parallel parts open more): every read
+ * lists the backends again (one small query, ~0.2 ms, of which one lands in a
+ * measured interval), counts new ones from their start and keeps the last
+ * reading of those that exited.
  */
-export async function cpuClock(db: Db): Promise<() => number> {
-  const backends =
-    db.kind === 'postgres'
-      ? (
-          await db.query<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND datname = current_database()`,
-          )
-        ).rows.map((r) => r.pid)
-      : [];
-  return () => {
+export async function cpuClock(db: Db): Promise<() => Promise<number>> {
+  const backends = new Map<number, number>();
+  return async () => {
+    if (db.kind === 'postgres') {
+      const { rows } = await db.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND datname = current_database()`,
+      );
+      for (const { pid } of rows) backends.set(pid, Math.max(backends.get(pid) ?? 0, procCpuMs(pid)));
+    }
     const own = process.cpuUsage();
-    return (own.user + own.system) / 1000 + backends.reduce((sum, pid) => sum + procCpuMs(pid), 0);
+    let total = (own.user + own.system) / 1000;
+    for (const [pid, last] of backends) {
+      const now = procCpuMs(pid);
+      if (now > last) backends.set(pid, now);
+      total += Math.max(now, last);
+    }
+    return total;
   };
 }
