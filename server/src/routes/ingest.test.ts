@@ -402,10 +402,13 @@ describe(`readings ingest (${dbKind()})`, () => {
 
     it('imports comma files without a header, quoted decimal commas included', async () => {
       await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-2' });
+      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV,"6"' });
       const res = await importCsv(
-        'CSV-2,2026-02-01 00:00,1.5\nCSV-2,2026-02-02,"2,75"\n"CSV-2",2026-02-03 00:00:00,3\n',
+        'CSV-2,2026-02-01 00:00,1.5\nCSV-2,2026-02-02,"2,75"\n"CSV-2",2026-02-03 00:00:00,3\n' +
+          '"CSV,""6""",2026-02-04 00:00,4\n',
       );
-      expect(res.body).toEqual({ Lines: 3, Stored: 3, Duplicates: 0, RejectedCount: 0, Rejected: [] });
+      expect(res.body).toEqual({ Lines: 4, Stored: 4, Duplicates: 0, RejectedCount: 0, Rejected: [] });
+      expect(await values('CSV,"6"')).toEqual(['2026-02-04T00:00:00+02:00 4']);
       expect(await values('CSV-2')).toEqual([
         '2026-02-01T00:00:00+02:00 1.5',
         '2026-02-02T00:00:00+02:00 2.75',

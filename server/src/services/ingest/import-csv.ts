@@ -35,30 +35,28 @@ export function splitLine(line: string, delimiter: string): string[] {
 /** Rows per COPY chunk: the text of one chunk is built at a time. */
 const COPY_CHUNK = 20_000;
 
+type Reject = (line: number, serial: string | null, reason: string) => void;
+
+/** What the check of a file found besides the COPY text: the good lines' numbers and serial numbers. */
+interface Checked {
+  /** Data lines (not empty, not the header). */
+  lines: number;
+  goodLine: number[];
+  goodSerial: string[];
+}
+
+/** A field for COPY's CSV format: quoted when it holds a comma, a quote or a line break. */
+const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
 /**
- * Imports readings from a `serial;time;value` file: comma, semicolon or tab,
- * header optional, decimal comma or point, ISO time with or without a zone
- * (without: the provider's zone, as the database session). Idempotent on
- * (device, time). Bad lines are reported with their number and reason; the good
- * ones are imported, in one transaction: COPY into a temporary table, then one
- * INSERT … SELECT in (device, time) order.
+ * Checks the lines one by one: bad ones go to `reject`, good ones come out as
+ * COPY CSV text `line,serial,time,value` (validated ISO times and decimals need
+ * no quoting), in chunks, so that PostgreSQL reads a chunk while the next is checked.
  */
-export async function importCsv(db: Db, text: string, now = new Date()): Promise<CsvImportResult> {
-  const lines = text.split('\n');
-  if (lines.length > MAX_CSV_LINES) throw badRequest(`At most ${MAX_CSV_LINES} lines per file`, 'body');
-  const rejected: CsvImportResult['Rejected'] = [];
-  let rejectedCount = 0;
-  const reject = (line: number, serial: string | null, reason: string) => {
-    rejectedCount++;
-    if (rejected.length < MAX_LISTED_CSV_REJECTS) rejected.push({ Position: line, MeterId: serial, Reason: reason });
-  };
-  // The good lines, as parallel arrays (no object per line).
-  const goodLine: number[] = [];
-  const goodSerial: string[] = [];
-  const goodTs: string[] = [];
-  const goodValue: string[] = [];
+function* copyChunks(lines: string[], now: Date, checked: Checked, reject: Reject): Generator<string> {
   let delimiter: string | undefined;
   let dataLines = 0;
+  let chunk: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === '') continue;
@@ -84,53 +82,78 @@ export async function importCsv(db: Db, text: string, now = new Date()): Promise
     else if (typeof ts === 'string') reject(i + 1, serial, `time ${ts}`);
     else if (decimal === undefined) reject(i + 1, serial, `value is not a number: "${value.slice(0, 40)}"`);
     else {
-      goodLine.push(i + 1);
-      goodSerial.push(serial);
-      goodTs.push(ts.text);
-      goodValue.push(decimal);
+      checked.goodLine.push(i + 1);
+      checked.goodSerial.push(serial);
+      chunk.push(`${i + 1},${csvField(serial)},${ts.text},${decimal}\n`);
+      if (chunk.length === COPY_CHUNK) {
+        yield chunk.join('');
+        chunk = [];
+      }
     }
   }
-  const devices = await findDevices(db, [...new Set(goodSerial)]);
-  // COPY text rows "line,device,time,value": numbers, validated ISO times and decimals need no quoting.
-  const copyRows: string[] = [];
-  for (let g = 0; g < goodLine.length; g++) {
-    const serial = goodSerial[g]!;
-    const device = devices.get(serial);
-    if (device) copyRows.push(`${goodLine[g]},${device.id},${goodTs[g]},${goodValue[g]}\n`);
-    else reject(goodLine[g]!, serial, `no device has the serial number ${serial}`);
-  }
+  if (chunk.length > 0) yield chunk.join('');
+  checked.lines = Math.max(dataLines, 0);
+}
+
+/**
+ * Imports readings from a `serial;time;value` file: comma, semicolon or tab,
+ * header optional, decimal comma or point, ISO time with or without a zone
+ * (without: the provider's zone, as the database session). Idempotent on
+ * (device, time). Bad lines are reported with their number and reason; the good
+ * ones are imported, in one transaction: COPY into a temporary table while the
+ * lines are checked, then one INSERT … SELECT in (device, time) order.
+ */
+export async function importCsv(db: Db, text: string, now = new Date()): Promise<CsvImportResult> {
+  const lines = text.split('\n');
+  if (lines.length > MAX_CSV_LINES) throw badRequest(`At most ${MAX_CSV_LINES} lines per file`, 'body');
+  const rejected: CsvImportResult['Rejected'] = [];
+  let rejectedCount = 0;
+  const reject: Reject = (line, serial, reason) => {
+    rejectedCount++;
+    if (rejected.length < MAX_LISTED_CSV_REJECTS) rejected.push({ Position: line, MeterId: serial, Reason: reason });
+  };
+  const checked: Checked = { lines: 0, goodLine: [], goodSerial: [] };
+  const { known, stored } = await db.transaction(async (tx) => {
+    // Room to sort a large file in memory (the default 4 MB spills a million rows to disk).
+    await tx.exec("SET LOCAL work_mem = '256MB'");
+    await tx.exec(
+      'CREATE TEMPORARY TABLE csv_reading (line int, serial text, ts timestamptz, value numeric) ON COMMIT DROP',
+    );
+    await tx.copyIn(
+      'COPY csv_reading (line, serial, ts, value) FROM STDIN WITH (FORMAT csv)',
+      copyChunks(lines, now, checked, reject),
+    );
+    const devices = await findDevices(tx, [...new Set(checked.goodSerial)]);
+    let known = 0;
+    for (let g = 0; g < checked.goodLine.length; g++) {
+      const serial = checked.goodSerial[g]!;
+      if (devices.has(serial)) known++;
+      else reject(checked.goodLine[g]!, serial, `no device has the serial number ${serial}`);
+    }
+    return { known, stored: known === 0 ? 0 : await storeReadings(tx) };
+  });
   rejected.sort((a, b) => a.Position - b.Position);
-  const stored = copyRows.length === 0 ? 0 : await db.transaction((tx) => storeReadings(tx, copyRows));
   return {
-    Lines: Math.max(dataLines, 0),
+    Lines: checked.lines,
     Stored: stored,
-    Duplicates: copyRows.length - stored,
+    Duplicates: known - stored,
     RejectedCount: rejectedCount,
     Rejected: rejected,
   };
 }
 
-function* chunks(rows: string[]): Generator<string> {
-  for (let from = 0; from < rows.length; from += COPY_CHUNK) yield rows.slice(from, from + COPY_CHUNK).join('');
-}
-
 /**
- * Stores the rows (COPY CSV text) and the devices' last seen time; returns how
- * many readings were new; of a reading given twice, the first line wins. The join on `device` keeps a reading from ever naming
- * a device that does not exist (`reading` has no foreign key: migration 012).
+ * Stores the lines of `csv_reading` whose serial number is a device's, and the
+ * devices' last seen time; returns how many readings were new. Of a reading
+ * given twice, the first line wins. The join on `device` keeps a reading from
+ * ever naming a device that does not exist (`reading` has no foreign key: migration 012).
  */
-async function storeReadings(tx: Tx, rows: string[]): Promise<number> {
-  // Room to sort a large file in memory (the default 4 MB spills a million rows to disk).
-  await tx.exec("SET LOCAL work_mem = '256MB'");
-  await tx.exec(
-    'CREATE TEMPORARY TABLE csv_reading (line int, device_id int, ts timestamptz, value numeric) ON COMMIT DROP',
-  );
-  await tx.copyIn('COPY csv_reading (line, device_id, ts, value) FROM STDIN WITH (FORMAT csv)', chunks(rows));
+async function storeReadings(tx: Tx): Promise<number> {
   const { rows: result } = await tx.query<{ stored: number }>(
     `WITH stored AS (
        INSERT INTO reading (device_id, ts, value)
-       SELECT i.device_id, i.ts, i.value FROM csv_reading i JOIN device d ON d.id = i.device_id
-        ORDER BY i.device_id, i.ts, i.line
+       SELECT d.id, i.ts, i.value FROM csv_reading i JOIN device d ON d.device_code = i.serial
+        ORDER BY d.id, i.ts, i.line
        ON CONFLICT DO NOTHING
        RETURNING device_id, ts
      ), seen AS (
