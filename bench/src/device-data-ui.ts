@@ -77,6 +77,7 @@ async function createData(db: Db): Promise<void> {
               (now() - interval '3 hours', (d.id % 500) * 1.25 + CASE WHEN d.id % 97 = 0 THEN -2 ELSE (d.id % 13) * 0.111 END)
             ) AS r(ts, value)`,
   );
+  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
   await db.exec('ANALYZE');
 }
 

@@ -220,6 +220,8 @@ async function load(db: Db, dataset: Dataset, filter?: Parameters<Dataset['readi
   const { ms } = await timed(async () => {
     for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
     await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings(filter)));
+    // As every path that inserts readings does (migration 030): LastSeen is device_status.last_seen.
+    await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
   });
   return { readings: dataset.lastReadingCount, ms };
 }

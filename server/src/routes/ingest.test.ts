@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { buildTestApp, call } from '../test/app.js';
 import { createTestDb, dbKind } from '../test/db.js';
-import { address, createDevice, createPath, createUser } from '../test/fixtures.js';
+import { address, createDevice, createPath, createUser, lastSeenMismatches } from '../test/fixtures.js';
 
 interface Sample {
   driver: string;
@@ -600,5 +600,11 @@ describe(`readings ingest (${dbKind()})`, () => {
       const again = await call(app, 'GET', '/api/devices/GetDeviceDataByUserId', { token: operator.token });
       expect(again.body.find((d: { DeviceId: number }) => d.DeviceId === silent).LastSeen).toBeNull();
     });
+  });
+
+  it('kept device_status.last_seen on every insert path: LastSeen is the latest reading or telegram', async () => {
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    expect(await lastSeenMismatches(db)).toEqual([]);
   });
 });

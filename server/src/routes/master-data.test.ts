@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { buildTestApp, call } from '../test/app.js';
 import { createTestDb, dbKind } from '../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+import { addReadings, address, createDevice, createPath, createUser, lastSeenMismatches } from '../test/fixtures.js';
 
 // Editing, replacement and the audit log. Replacement arithmetic is checked
 // through GetDevicesData against values worked out by hand. Europe/Vilnius:
@@ -424,5 +424,11 @@ describe(`master data editing (${dbKind()})`, () => {
       const { rowCount } = await db.query(`SELECT 1 FROM device WHERE device_code = 'NOPE'`);
       expect(rowCount).toBe(0);
     });
+  });
+
+  it('kept device_status.last_seen on every insert path: LastSeen is the latest reading or telegram', async () => {
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    expect(await lastSeenMismatches(db)).toEqual([]);
   });
 });

@@ -91,6 +91,8 @@ export async function addReadings(db: Queryable, deviceId: number, readings: [st
      SELECT $1, t.ts, t.value, t.meter_ts FROM unnest($2::timestamptz[], $3::numeric[], $4::timestamptz[]) AS t(ts, value, meter_ts)`,
     [deviceId, readings.map((r) => r[0]), readings.map((r) => String(r[1])), readings.map((r) => r[2] ?? null)],
   );
+  // As every path that inserts readings does (migration 030).
+  await db.query('SELECT keep_last_seen(ARRAY[$1::int])', [deviceId]);
 }
 
 let userCounter = 0;
@@ -109,4 +111,21 @@ export async function createUser(
   const res = await app.inject({ method: 'POST', url: '/api/users/authenticate', payload: { username, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
   return { id: user.Id, token: res.json().Token, username, password };
+}
+
+/**
+ * Devices whose device_status.last_seen (LastSeen) is not their latest reading
+ * or telegram: every path that inserts either must keep it (migration 030).
+ */
+export async function lastSeenMismatches(db: Queryable) {
+  const { rows } = await db.query<{ id: number; kept: string | null; latest: string | null }>(
+    `SELECT d.id, iso(ds.last_seen) AS kept, iso(x.latest) AS latest
+       FROM device d
+       LEFT JOIN device_status ds ON ds.device_id = d.id
+      CROSS JOIN LATERAL (SELECT greatest((SELECT max(ts) FROM reading WHERE device_id = d.id),
+                                          (SELECT max(ts) FROM telegram WHERE device_id = d.id)) AS latest) x
+      WHERE ds.last_seen IS DISTINCT FROM x.latest
+      ORDER BY d.id`,
+  );
+  return rows;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../services/auth/password.js';
 import { getDevicesData } from '../../services/devices/devices-data.js';
 import { createTestDb, dbKind } from '../../test/db.js';
+import { lastSeenMismatches } from '../../test/fixtures.js';
 import type { Db } from '../db.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoCounts, type DemoSummary, seedDemo } from './generate.js';
@@ -158,6 +159,8 @@ describe(`demo readings (${dbKind()})`, () => {
       [NOW.toISOString()],
     );
     expect(stale.map((d) => d.id).sort()).toEqual([cases.silent.deviceId, ...cases.neverReported.deviceIds].sort());
+    // LastSeen is every device's latest reading (device_status.last_seen, kept by the seed).
+    expect(await lastSeenMismatches(db)).toEqual([]);
   });
 
   it('are cumulative: never decreasing, except the reset device once', async () => {

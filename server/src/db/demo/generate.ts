@@ -458,6 +458,8 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
       if (buffer) yield buffer;
     }
     await withoutConstraints(tx, 'reading', () => tx.copyIn(READING_COPY, chunks()));
+    // LastSeen: every path that inserts readings keeps device_status.last_seen (migration 030).
+    await tx.query('SELECT keep_last_seen(array(SELECT id FROM device))');
 
     const iso = (ms: number) => new Date(ms).toISOString();
     const caseOf = (d: DeviceRow): CaseDevice => ({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, dbKind } from '../../test/db.js';
+import { lastSeenMismatches } from '../../test/fixtures.js';
 import type { Db } from '../db.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { seedDemo } from './generate.js';
@@ -51,6 +52,8 @@ describe(`topUpDemo (${dbKind()})`, () => {
     expect(added).toBeGreaterThanOrEqual(devices!.n * 12);
     expect(added).toBeLessThanOrEqual(devices!.n * 15);
     expect(await count()).toBe(before + added);
+    // LastSeen (device_status.last_seen) follows the new readings.
+    expect(await lastSeenMismatches(db)).toEqual([]);
 
     const { rows: stale } = await db.query<{ id: number }>(
       `SELECT d.id FROM device d WHERE NOT EXISTS

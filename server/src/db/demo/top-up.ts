@@ -67,6 +67,7 @@ export async function topUpDemo(db: Db, now: Date = new Date()): Promise<number>
       }
     }
     await tx.copyIn(READING_COPY, chunks());
+    await tx.query('SELECT keep_last_seen($1::int[])', [devices.map((d) => d.id)]);
     await tx.query('UPDATE app_meta SET value = $2 WHERE key = $1', [META.generatedUntil, now.toISOString()]);
     return added;
   });

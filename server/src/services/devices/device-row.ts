@@ -10,11 +10,6 @@ import type { JsonKind } from '../json-sql.js';
  */
 export const NEAR_PROBE = '6 hours';
 
-/** The latest reading time of device `id` ever (null if none): a near probe from now, else a full one. */
-export const latestReadingTs = (id: string) =>
-  `coalesce((SELECT max(r.ts) FROM reading r WHERE r.device_id = ${id} AND r.ts >= now() - interval '${NEAR_PROBE}'),
-            (SELECT max(r.ts) FROM reading r WHERE r.device_id = ${id}))`;
-
 type DeviceField = readonly [keyof DeviceRow, string, JsonKind];
 
 /** The first DeviceRow fields, over `device d`. */
@@ -45,8 +40,9 @@ export const LOCATION_FIELDS: readonly DeviceField[] = [
 
 /**
  * The last DeviceRow fields, over `device d`, `device_type t` and `device_status
- * ds`. LastSeen: the latest telegram (device_status, which counts telegrams
- * without a value too) or reading.
+ * ds`. LastSeen: the latest telegram (counting telegrams without a value) or
+ * reading, which every path that inserts either keeps in device_status
+ * (migration 030).
  */
 export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['DeviceCode', 'd.device_code', 'string'],
@@ -58,7 +54,7 @@ export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['RemovedAt', 'iso(d.removed_at)', 'plain'],
   ['ReplacedBy', 'd.replaced_by', 'number'],
   ['Replaces', '(SELECT p.id FROM device p WHERE p.replaced_by = d.id LIMIT 1)', 'number'],
-  ['LastSeen', `iso(greatest(ds.last_seen, ${latestReadingTs('d.id')}))`, 'plain'],
+  ['LastSeen', 'iso(ds.last_seen)', 'plain'],
 ];
 
 /** The contract's DeviceRow as [field, SQL expression, JSON kind], over `device d` with DEVICE_JOINS. */

@@ -308,7 +308,9 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
     await addReadings(db, heat, [start, ['2026-02-27T00:00:00+02:00', 250.125]]);
     await db.query(
       `INSERT INTO device_status (device_id, last_seen, telegram_ts, flags, set_date, set_value)
-       VALUES ($1, '2026-03-02T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '{POWER_LOW,"TAMPER \\"x\\""}', '2026-01-31', 99.5)`,
+       VALUES ($1, '2026-03-02T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '{POWER_LOW,"TAMPER \\"x\\""}', '2026-01-31', 99.5)
+       ON CONFLICT (device_id) DO UPDATE SET last_seen = excluded.last_seen, telegram_ts = excluded.telegram_ts,
+         flags = excluded.flags, set_date = excluded.set_date, set_value = excluded.set_value`,
       [heat],
     );
     const water = await createDevice(db, { typeId: 3, locationId: flat, code: 'WATER' });

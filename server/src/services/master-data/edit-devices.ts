@@ -51,6 +51,8 @@ async function storeReading(tx: Tx, deviceId: number, ts: string, value: number)
      ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
     [deviceId, ts, value],
   );
+  // LastSeen (migration 030).
+  await tx.query('SELECT keep_last_seen(ARRAY[$1::int])', [deviceId]);
 }
 
 const auditDevice = (d: DeviceRow) => ({
