@@ -1,7 +1,6 @@
 /** Hooks and file helpers for master data (issue 6) and the audit log, typed from the contract. */
 import {
   addDevice,
-  applyRegisterImport,
   type Endpoint,
   getAuditLog,
   getDeviceDataByUserId,
