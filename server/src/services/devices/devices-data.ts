@@ -156,6 +156,11 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
     JOIN device_type t ON t.id = d.device_type_id
     LEFT JOIN device_status ds ON ds.device_id = d.id`;
 
+/** partSql of each computation, built once rather than on every request. */
+const PART_SQL = Object.fromEntries(
+  Object.keys(VALUE_FIELDS).map((proc) => [proc, partSql(proc as DataLoadProc)]),
+) as Record<DataLoadProc, string>;
+
 /** Splits buildings (in order, with their device counts) into up to `parts` runs of about equal device counts. */
 export function splitBuildings(buildings: ReadonlyArray<readonly [number, number]>, parts: number): number[][] {
   const total = buildings.reduce((n, [, count]) => n + count, 0);
@@ -214,7 +219,7 @@ export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataI
     input.parts ?? ('kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES ? PARALLEL_PARTS : 1);
   // Flags are measured against the last instant of the period, or now if that is earlier.
   const reference = new Date(Math.min(plan.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
-  const sql = partSql(plan.proc);
+  const sql = PART_SQL[plan.proc];
   const texts = await Promise.all(
     splitBuildings(plan.buildings, parts).map(async (buildings) => {
       const params = [input.deviceTypeId, input.scope, input.parents, plan.f, plan.t, buildings, reference];
