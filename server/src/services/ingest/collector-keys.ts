@@ -12,7 +12,16 @@ const COLUMNS = `k.id AS "Id", k.name AS "Name", k.prefix AS "Prefix", iso(k.cre
   (SELECT u.username FROM app_user u WHERE u.id = k.created_by) AS "CreatedBy",
   iso(k.last_used_at) AS "LastUsedAt", iso(k.revoked_at) AS "RevokedAt"`;
 
-const auditKey = (k: CollectorKey) => ({ Name: k.Name, Prefix: k.Prefix, RevokedAt: k.RevokedAt });
+/** The audit entry of a key's creation or revocation (its secret never goes there). */
+const auditKey = (db: Queryable, actor: Actor, kind: 'collectorKey.create' | 'collectorKey.revoke', k: CollectorKey) =>
+  recordAudit(db, {
+    actor,
+    kind,
+    entity: 'collectorKey',
+    entityId: k.Id,
+    before: null,
+    after: { Name: k.Name, Prefix: k.Prefix, RevokedAt: k.RevokedAt },
+  });
 
 /**
  * Creates a collector key; the key is returned here only (the database keeps its sha256).
@@ -31,14 +40,7 @@ export async function createCollectorKey(
     [name.trim(), hashKey(key), key.slice(0, KEY_PREFIX.length + 6), createdBy],
   );
   const created = rows[0]!;
-  await recordAudit(db, {
-    actor,
-    kind: 'collectorKey.create',
-    entity: 'collectorKey',
-    entityId: created.Id,
-    before: null,
-    after: auditKey(created),
-  });
+  await auditKey(db, actor, 'collectorKey.create', created);
   return { ...created, Key: key };
 }
 
@@ -57,14 +59,7 @@ export async function revokeCollectorKey(db: Queryable, id: number, actor: Actor
     [id],
   );
   if (!rows[0]) throw notFound('Collector key not found');
-  await recordAudit(db, {
-    actor,
-    kind: 'collectorKey.revoke',
-    entity: 'collectorKey',
-    entityId: id,
-    before: null,
-    after: auditKey(rows[0]),
-  });
+  await auditKey(db, actor, 'collectorKey.revoke', rows[0]);
   return rows[0];
 }
 
