@@ -58,7 +58,7 @@ export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
 ];
 
 /** The contract's DeviceRow as [field, SQL expression, JSON kind], over `device d` with DEVICE_JOINS. */
-export const DEVICE_FIELDS: readonly DeviceField[] = [...DEVICE_HEAD_FIELDS, ...LOCATION_FIELDS, ...DEVICE_TAIL_FIELDS];
+const DEVICE_FIELDS: readonly DeviceField[] = [...DEVICE_HEAD_FIELDS, ...LOCATION_FIELDS, ...DEVICE_TAIL_FIELDS];
 
 /** The SELECT list of DeviceRow (numeric values as float8, which the driver parses). */
 export const DEVICE_COLUMNS = DEVICE_FIELDS.map(

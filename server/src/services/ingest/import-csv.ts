@@ -11,7 +11,7 @@ function detectDelimiter(firstLine: string): string {
 }
 
 /** Splits a line; double quotes may wrap a field ("12,5" with a comma delimiter), "" is a quote inside. */
-export function splitLine(line: string, delimiter: string): string[] {
+function splitLine(line: string, delimiter: string): string[] {
   if (!line.includes('"')) return line.split(delimiter);
   const fields: string[] = [];
   let field = '';

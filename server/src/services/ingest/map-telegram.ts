@@ -113,7 +113,7 @@ export function mapTelegram(json: Record<string, unknown>, kind: DataLoadProc): 
 }
 
 /** "POWER_LOW TAMPER" and "meter_blocked,underflow" become [POWER_LOW, TAMPER, METER_BLOCKED, UNDERFLOW]; "OK" none. */
-export function statusFlags(json: Record<string, unknown>): string[] {
+function statusFlags(json: Record<string, unknown>): string[] {
   const flags = new Set<string>();
   for (const field of STATUS_FIELDS) {
     const v = json[field];

@@ -20,7 +20,7 @@ function lineColumn(text: string, offset: number): string {
  * unexpected token; then the shortest failing prefix is found by bisection
  * (a prefix of valid JSON only ever fails for want of more input).
  */
-export function jsonErrorOffset(text: string, err: Error): number {
+function jsonErrorOffset(text: string, err: Error): number {
   const named = /at position (\d+)/.exec(err.message);
   if (named) return Number(named[1]);
   const failsBefore = (end: number) => {
