@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { renderSeries, startValue, timeline } from './readings.js';
+import { renderSeries, type SeriesDevice, type SeriesOptions, startValue, timeline } from './readings.js';
 
 const after = Date.parse('2026-03-20T00:00:00Z');
 const until = Date.parse('2026-04-02T13:17:00Z');
+
+/** One device's series from `after` to `until` (seed 1), every `intervalHours`. */
+const render = (intervalHours: number, device: SeriesDevice, opts: Pick<SeriesOptions, 'fromValue' | 'gaps'>) =>
+  renderSeries(timeline(intervalHours, after, until), device, { seed: 1, afterMs: after, untilMs: until, ...opts });
 
 function parse(csv: string) {
   return csv
@@ -17,16 +21,10 @@ function parse(csv: string) {
 describe('renderSeries', () => {
   for (const intervalHours of [1, 6, 8]) {
     it(`writes valid, increasing times inside the range every ${intervalHours} h`, () => {
-      const line = timeline(intervalHours, after, until);
-      const s = renderSeries(
-        line,
+      const s = render(
+        intervalHours,
         { id: 9, code: '12345678', typeId: 3 },
-        {
-          seed: 1,
-          afterMs: after,
-          untilMs: until,
-          fromValue: startValue(1, '12345678', 3),
-        },
+        { fromValue: startValue(1, '12345678', 3) },
       );
       const rows = parse(s.csv);
       expect(rows).toHaveLength(s.count);
@@ -50,19 +48,8 @@ describe('renderSeries', () => {
   }
 
   it('continues from the given value, whole units for allocators, and leaves gaps empty', () => {
-    const line = timeline(6, after, until);
     const gap = [Date.parse('2026-03-25T00:00:00Z'), Date.parse('2026-03-27T12:00:00Z')] as const;
-    const s = renderSeries(
-      line,
-      { id: 1, code: '87654321', typeId: 1 },
-      {
-        seed: 1,
-        afterMs: after,
-        untilMs: until,
-        fromValue: 1000,
-        gaps: [gap],
-      },
-    );
+    const s = render(6, { id: 1, code: '87654321', typeId: 1 }, { fromValue: 1000, gaps: [gap] });
     const rows = parse(s.csv);
     const values = rows.map((r) => Number(r.value));
     expect(rows.every((r) => /^\d+$/.test(r.value))).toBe(true);
