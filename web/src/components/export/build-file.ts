@@ -38,21 +38,30 @@ export function toExcelDate(value: string): Date | null {
   return Number.isFinite(ms) ? new Date(ms) : null;
 }
 
+/** A number cell's value: a finite number (numeric text read as one), or null (empty). */
+export function numberOf(value: unknown): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A date cell's value as wallClockMs gives it (a Date's own time), NaN when it is no date. */
+export function dateMs(value: unknown): number {
+  return typeof value === 'string' ? wallClockMs(value) : value instanceof Date ? value.getTime() : Number.NaN;
+}
+
 /** A cell as the file holds it: a finite number, a wall-clock date, text, or null (empty). */
 export function cellValue(column: ExportColumn, value: unknown): string | number | Date | null {
-  if (value === null || value === undefined || value === '') return null;
   switch (column.type) {
-    case 'number': {
-      const n = typeof value === 'number' ? value : Number(value);
-      return Number.isFinite(n) ? n : null;
-    }
+    case 'number':
+      return numberOf(value);
     case 'date':
     case 'datetime': {
-      const date = typeof value === 'string' ? toExcelDate(value) : value instanceof Date ? value : null;
-      return date && Number.isFinite(date.getTime()) ? date : null;
+      const ms = dateMs(value);
+      return Number.isFinite(ms) ? new Date(ms) : null;
     }
     default:
-      return String(value);
+      return value === null || value === undefined || value === '' ? null : String(value);
   }
 }
 

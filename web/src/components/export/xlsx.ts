@@ -1,5 +1,5 @@
 import { strToU8, Zip, ZipDeflate } from 'fflate';
-import { wallClockMs } from './build-file';
+import { dateMs, numberOf } from './build-file';
 import type { ExportColumn, ExportTable } from './types';
 
 /*
@@ -127,16 +127,11 @@ export class XlsxWriter {
     const numeric = (ref: string, n: number | null) => (n === null ? '' : `<c r="${ref}"${s}><v>${n}</v></c>`);
     switch (column.type) {
       case 'number':
-        return (ref, value) => {
-          if (value === null || value === undefined || value === '') return '';
-          const n = typeof value === 'number' ? value : Number(value);
-          return numeric(ref, Number.isFinite(n) ? n : null);
-        };
+        return (ref, value) => numeric(ref, numberOf(value));
       case 'date':
       case 'datetime':
         return (ref, value) => {
-          const ms =
-            typeof value === 'string' ? wallClockMs(value) : value instanceof Date ? value.getTime() : Number.NaN;
+          const ms = dateMs(value);
           return numeric(ref, Number.isFinite(ms) ? ms / 86_400_000 + 25_569 : null);
         };
       default:
