@@ -1,4 +1,4 @@
-import type { AddDeviceBody, DeviceRow, ReplaceDeviceBody } from '@rodmenys/contract';
+import type { AddDeviceBody, AuditKind, DeviceRow, ReplaceDeviceBody } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -69,6 +69,27 @@ const auditDevice = (d: DeviceRow) => ({
 
 const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || null);
 
+/** Reads a changed device back, records the change (before and after, plus `extra`) in the audit log, and returns it. */
+async function audited(
+  tx: Tx,
+  caller: Caller,
+  kind: AuditKind,
+  id: number,
+  before: DeviceRow | null,
+  extra: Record<string, unknown> = {},
+): Promise<DeviceRow> {
+  const after = await findDeviceRow(tx, id);
+  await recordAudit(tx, {
+    actor: caller,
+    kind,
+    entity: 'device',
+    entityId: id,
+    before: before && auditDevice(before),
+    after: { ...auditDevice(after), ...extra },
+  });
+  return after;
+}
+
 /** Adds a device to a flat (types 1–4) or a building heat meter to a building, with an optional initial reading. */
 export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): Promise<DeviceRow> {
   return db.transaction(async (tx) => {
@@ -104,16 +125,7 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
     );
     const id = rows[0]!.id;
     if (input.initialReading !== undefined) await storeReading(tx, id, installedAt, input.initialReading);
-    const after = await findDeviceRow(tx, id);
-    await recordAudit(tx, {
-      actor: caller,
-      kind: 'device.create',
-      entity: 'device',
-      entityId: id,
-      before: null,
-      after: { ...auditDevice(after), InitialReading: input.initialReading ?? null },
-    });
-    return after;
+    return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
   });
 }
 
@@ -142,16 +154,7 @@ export async function updateDevice(
         clean(input.counterCode),
       ],
     );
-    const after = await findDeviceRow(tx, id);
-    await recordAudit(tx, {
-      actor: caller,
-      kind: 'device.update',
-      entity: 'device',
-      entityId: id,
-      before: auditDevice(before),
-      after: auditDevice(after),
-    });
-    return after;
+    return audited(tx, caller, 'device.update', id, before);
   });
 }
 
@@ -179,16 +182,7 @@ export async function removeDevice(
     const before = await deviceInService(tx, id, removedAt, 'removedAt');
     await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
     await storeReading(tx, id, removedAt, input.finalReading);
-    const after = await findDeviceRow(tx, id);
-    await recordAudit(tx, {
-      actor: caller,
-      kind: 'device.remove',
-      entity: 'device',
-      entityId: id,
-      before: auditDevice(before),
-      after: { ...auditDevice(after), FinalReading: input.finalReading },
-    });
-    return after;
+    return audited(tx, caller, 'device.remove', id, before, { FinalReading: input.finalReading });
   });
 }
 
