@@ -4,15 +4,13 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
+import { ADDRESS_FIELDS } from '../devices/list-devices.js';
 import { prefixPattern } from '../sql.js';
 
 /** Master data is the provider operator's (group 1) alone. */
 export function assertOperator(caller: Caller): void {
   if (caller.groupId !== 1) throw forbidden('Only a provider operator (group 1) may manage master data');
 }
-
-/** The address column that holds a level's own name. */
-export const LEVEL_COLUMNS = ['country', 'county', 'region', 'city', 'street', 'building', 'flat'] as const;
 
 const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS "Level", l.name AS "Name",
     address_label(l) AS "Path", l.flat_order AS "FlatOrder",
@@ -71,7 +69,8 @@ export async function updateLocation(
         [before.ParentId ?? 0, name, id],
       );
       if (rowCount > 0) throw conflict(`There is already a location named "${name}" here`);
-      const column = LEVEL_COLUMNS[before.Level - 1]!;
+      // The address column that holds the level's own name.
+      const column = ADDRESS_FIELDS[before.Level - 1]!;
       await tx.query(
         `UPDATE location SET ${column} = $2, name = CASE WHEN id = $1 THEN $2 ELSE name END WHERE path && ARRAY[$1::int]`,
         [id, name],
