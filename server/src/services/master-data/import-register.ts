@@ -283,6 +283,10 @@ interface NewLoc extends Loc {
 interface StoredDetails extends Details {
   id: number;
 }
+interface DetailsUpdate {
+  before: StoredDetails;
+  after: Details;
+}
 interface StoredDevice {
   id: number;
   device_type_id: number;
@@ -310,9 +314,9 @@ interface Plan {
   /** Flats whose order or client changes. */
   flatUpdates: { loc: Loc; flatOrder: number | null; clientCode: string | null }[];
   newClients: Details[];
-  clientUpdates: { before: StoredDetails; after: Details }[];
+  clientUpdates: DetailsUpdate[];
   newObjects: (Details & { locationKey: string })[];
-  objectUpdates: { before: StoredDetails; after: Details }[];
+  objectUpdates: DetailsUpdate[];
   newDevices: (Omit<DeviceValues, 'location_id'> & { locationKey: string })[];
   deviceUpdates: { before: StoredDevice; after: DeviceValues }[];
   locationsByKey: Map<string, Loc>;
@@ -541,7 +545,7 @@ async function planImport(tx: Tx, rows: Row[], columns: Set<RegisterColumn>, err
     map: Map<string, StoredDetails>,
     d: Details,
     created: Details[],
-    updates: { before: StoredDetails; after: Details }[],
+    updates: DetailsUpdate[],
     done: Set<string>,
   ): Details | undefined => {
     if (done.has(d.code)) return undefined;
@@ -609,6 +613,7 @@ const sameNumber = (a: number | null, b: number | null) =>
   a === null || b === null ? a === b : Math.round(a * 1e6) === Math.round(b * 1e6);
 
 async function loadStored(tx: Tx, rows: Row[]) {
+  const countries = [...new Set(rows.map((r) => r.address[0]!.toLowerCase()))];
   const locations = new Map<string, Loc>();
   const { rows: locs } = await tx.query<{
     id: number;
@@ -620,7 +625,7 @@ async function loadStored(tx: Tx, rows: Row[]) {
   }>(
     `SELECT id, level, path, ARRAY[country, county, region, city, street, building, flat] AS names, flat_order, client_id
        FROM location WHERE lower(country) = ANY($1::text[])`,
-    [[...new Set(rows.map((r) => r.address[0]!.toLowerCase()))]],
+    [countries],
   );
   for (const l of locs) {
     const names = l.names.slice(0, l.level) as string[];
@@ -647,7 +652,7 @@ async function loadStored(tx: Tx, rows: Row[]) {
   const { rows: clientRows } = await tx.query<StoredDetails>(
     `SELECT ${detailsColumns} FROM client WHERE code = ANY($1::text[])
      UNION SELECT ${detailsColumns} FROM client WHERE id IN (SELECT client_id FROM location WHERE lower(country) = ANY($2::text[]))`,
-    [clientCodesInFile, [...new Set(rows.map((r) => r.address[0]!.toLowerCase()))]],
+    [clientCodesInFile, countries],
   );
   const clients = new Map(clientRows.map((c) => [c.code, c]));
   const clientCodes = new Map(clientRows.map((c) => [c.id, c.code]));
@@ -713,10 +718,21 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
   const audit: AuditRecord[] = [];
   const entry = (kind: AuditRecord['kind'], entity: string, id: number, before: unknown, after: unknown) =>
     audit.push({ actor, kind, entity, entityId: id, before, after });
+  /** Clients and objects share their detail columns and are matched by code. */
+  const updateDetails = async (table: 'client' | 'object', updates: DetailsUpdate[]) => {
+    if (!updates.length) return;
+    await tx.query(
+      `UPDATE ${table} x SET name = u.name, type_code = u.tc, type_name = u.tn, category_code = u.cc, category_name = u.cn
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(code, name, tc, tn, cc, cn)
+        WHERE x.code = u.code`,
+      detailsArrays(updates.map((u) => u.after)),
+    );
+    for (const u of updates) entry(`${table}.update`, table, u.before.id, detailsJson(u.before), detailsJson(u.after));
+  };
 
   // Clients first: flats link to them.
   const clientIds = new Map<string, number>();
-  for (const c of [...plan.clientUpdates.map((u) => u.before)]) clientIds.set(c.code, c.id);
+  for (const { before } of plan.clientUpdates) clientIds.set(before.code, before.id);
   if (plan.newClients.length) {
     const rows = await insertLogged<{ id: number; code: string }>(
       tx,
@@ -728,16 +744,7 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
     );
     for (const r of rows) clientIds.set(r.code, r.id);
   }
-  if (plan.clientUpdates.length) {
-    await tx.query(
-      `UPDATE client c SET name = u.name, type_code = u.tc, type_name = u.tn, category_code = u.cc, category_name = u.cn
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(code, name, tc, tn, cc, cn)
-        WHERE c.code = u.code`,
-      detailsArrays(plan.clientUpdates.map((u) => u.after)),
-    );
-    for (const u of plan.clientUpdates)
-      entry('client.update', 'client', u.before.id, detailsJson(u.before), detailsJson(u.after));
-  }
+  await updateDetails('client', plan.clientUpdates);
   const clientIdOf = async (code: string | null): Promise<number | null> => {
     if (code === null) return null;
     const known = clientIds.get(code);
@@ -827,16 +834,7 @@ async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
       { kind: 'object.create', entity: 'object', after: DETAILS_AUDIT, returning: 'id' },
     );
   }
-  if (plan.objectUpdates.length) {
-    await tx.query(
-      `UPDATE object o SET name = u.name, type_code = u.tc, type_name = u.tn, category_code = u.cc, category_name = u.cn
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(code, name, tc, tn, cc, cn)
-        WHERE o.code = u.code`,
-      detailsArrays(plan.objectUpdates.map((u) => u.after)),
-    );
-    for (const u of plan.objectUpdates)
-      entry('object.update', 'object', u.before.id, detailsJson(u.before), detailsJson(u.after));
-  }
+  await updateDetails('object', plan.objectUpdates);
 
   // Devices.
   if (plan.newDevices.length) {
