@@ -27,10 +27,12 @@ export async function registerUser(
   if (!firstName) throw badRequest('firstName is required', 'firstName');
   if (!lastName) throw badRequest('lastName is required', 'lastName');
   const passwordHash = await hashPassword(input.password);
-  if ('transaction' in db) return db.transaction((tx) => insertUser(tx, input, passwordHash, groupId, actor));
-  return insertUser(db, input, passwordHash, groupId, actor);
+  const trimmed = { ...input, username, firstName, lastName };
+  if ('transaction' in db) return db.transaction((tx) => insertUser(tx, trimmed, passwordHash, groupId, actor));
+  return insertUser(db, trimmed, passwordHash, groupId, actor);
 }
 
+/** Inserts the account (names already trimmed and checked) and records it. */
 async function insertUser(
   db: Queryable,
   input: RegisterBody,
@@ -38,7 +40,7 @@ async function insertUser(
   groupId: 1 | 2 | 3,
   actor: Actor | undefined,
 ): Promise<User> {
-  const username = input.username.trim();
+  const { username } = input;
   // ON CONFLICT on the case-insensitive unique index: no race between check and insert.
   const { rows } = await db.query<User>(
     `WITH inserted AS (
@@ -47,15 +49,7 @@ async function insertUser(
        ON CONFLICT ((lower(username))) DO NOTHING
        RETURNING *)
      SELECT ${USER_COLUMNS} FROM inserted u`,
-    [
-      username,
-      passwordHash,
-      input.firstName.trim(),
-      input.lastName.trim(),
-      groupId,
-      clean(input.email),
-      clean(input.phone),
-    ],
+    [username, passwordHash, input.firstName, input.lastName, groupId, clean(input.email), clean(input.phone)],
   );
   const user = rows[0];
   if (!user) throw badRequest(`The user name "${username}" is already taken`, 'username');
