@@ -3,12 +3,23 @@ import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Paging state of a server-paged table and antd's pagination for it (page sizes 5 to 500). */
+/** One page of a server-paged list as the API returns it. */
+interface Paged<T> {
+  Data: T[];
+  Total: number;
+  From: number;
+  To: number;
+}
+
+/**
+ * Paging state of a server-paged table (page sizes 5 to 500) and `tableProps(query)`: the rows,
+ * loading flag and antd pagination a table of that query takes.
+ */
 export function useServerPaging(defaultPageSize: number) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(defaultPageSize);
-  const pagination = (paged: { Total: number; From: number; To: number } | undefined): TablePaginationConfig => ({
+  const pagination = (paged: Paged<unknown> | undefined): TablePaginationConfig => ({
     current: page,
     pageSize,
     total: paged?.Total ?? 0,
@@ -20,5 +31,10 @@ export function useServerPaging(defaultPageSize: number) {
       setPageSize(nextSize);
     },
   });
-  return { page, pageSize, setPage, pagination };
+  const tableProps = <T>(query: { data?: Paged<T>; isFetching: boolean }) => ({
+    dataSource: query.data?.Data,
+    loading: query.isFetching,
+    pagination: pagination(query.data),
+  });
+  return { page, pageSize, setPage, tableProps };
 }

@@ -34,7 +34,7 @@ export default function LocationDataPage() {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<Filters>({});
   const [selected, setSelected] = useState<LocationRow | null>(null);
-  const { page, pageSize, setPage, pagination } = useServerPaging(LOCATIONS_PAGE_SIZE);
+  const { page, pageSize, setPage, tableProps } = useServerPaging(LOCATIONS_PAGE_SIZE);
   const objects = useAllObjects({
     page,
     pageSize,
@@ -107,9 +107,7 @@ export default function LocationDataPage() {
         rowKey="Id"
         size="middle"
         columns={columns}
-        dataSource={objects.data?.Data}
-        loading={objects.isFetching}
-        pagination={pagination(objects.data)}
+        {...tableProps(objects)}
         onRow={(row) => ({ onClick: () => toggle(row), style: { cursor: 'pointer' } })}
         rowClassName={(row) => (row.Id === selected?.Id ? 'ant-table-row-selected' : '')}
         expandable={{

@@ -17,7 +17,7 @@ export default function MyObjectsPage() {
   const me = useSession()!;
   const chosen = useChosenObject();
   const locations = useUserLocationRights(me.Id);
-  const { page, pageSize, setPage, pagination } = useServerPaging(DEVICES_PAGE_SIZE);
+  const { page, pageSize, setPage, tableProps } = useServerPaging(DEVICES_PAGE_SIZE);
   const objects = useUserObjects({ page, pageSize, locationId: chosen?.id });
 
   const choose = (location: VisibleLocation) => {
@@ -126,9 +126,7 @@ export default function MyObjectsPage() {
           rowKey="LocationId"
           size="small"
           columns={objectColumns}
-          dataSource={objects.data?.Data}
-          loading={objects.isFetching}
-          pagination={pagination(objects.data)}
+          {...tableProps(objects)}
           scroll={{ x: 'max-content' }}
         />
       </Card>

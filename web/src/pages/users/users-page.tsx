@@ -19,7 +19,7 @@ type RowState = { kind: 'deleting' } | { kind: 'error'; message: string };
 export default function UsersPage() {
   const { t } = useTranslation();
   const me = useSession()!;
-  const { page, pageSize, setPage, pagination } = useServerPaging(USERS_PAGE_SIZE);
+  const { page, pageSize, setPage, tableProps } = useServerPaging(USERS_PAGE_SIZE);
   const [search, setSearch] = useState('');
   const users = useUsers({ page, pageSize, search: search || undefined });
   const deleteUser = useDeleteUser();
@@ -141,9 +141,7 @@ export default function UsersPage() {
         rowKey="Id"
         size="middle"
         columns={columns}
-        dataSource={users.data?.Data}
-        loading={users.isFetching}
-        pagination={pagination(users.data)}
+        {...tableProps(users)}
         scroll={{ x: 'max-content' }}
         rowClassName={(user) => (rowState[user.Id]?.kind === 'error' ? 'row-error' : '')}
       />
