@@ -28,7 +28,8 @@ export type CallArgs<E extends Endpoint> = Part<'params', ParamsOf<E>> &
 
 type QueryValue = string | number | boolean | null | undefined;
 
-function queryString(query: object | undefined): string {
+/** `?a=1&b=x` of the query's set values (undefined, null and '' are left out), '' when none. */
+export function queryString(query: object | undefined): string {
   if (!query) return '';
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query as Record<string, QueryValue>)) {
@@ -38,6 +39,10 @@ function queryString(query: object | undefined): string {
   const text = search.toString();
   return text ? `?${text}` : '';
 }
+
+/** The Authorization header of `token`, by default the stored user's; none when signed out. */
+export const authHeaders = (token = getSession()?.Token): Record<string, string> =>
+  token ? { Authorization: `Bearer ${token}` } : {};
 
 /**
  * Calls an API endpoint declared in the contract with the stored bearer token. A 401 on an
@@ -55,9 +60,7 @@ export async function call<E extends Endpoint>(
     signal?: AbortSignal;
     token?: string;
   };
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = a.token ?? getSession()?.Token;
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(a.token) };
   if (a.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {

@@ -1,6 +1,7 @@
 /** Hooks and file helpers for master data (issue 6) and the audit log, typed from the contract. */
 import {
   addDevice,
+  applyRegisterImport,
   type Endpoint,
   getAuditLog,
   getDeviceDataByUserId,
@@ -8,6 +9,7 @@ import {
   getLocation,
   type ImportReport,
   listLocationChildren,
+  previewRegisterImport,
   type QueryOf,
   removeDevice,
   replaceDevice,
@@ -16,8 +18,8 @@ import {
   updateDevice,
   updateLocation,
 } from '@rodmenys/contract';
-import { getSession } from '../storage';
-import { API_BASE, ApiError } from './call';
+import { downloadBlob } from '../components/export';
+import { API_BASE, ApiError, authHeaders, queryString } from './call';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
 const changesDevices: Endpoint[] = [
@@ -43,11 +45,6 @@ export const useReplaceDevice = () => useEndpointMutation(replaceDevice, changes
 export const useAuditLog = (query: QueryOf<typeof getAuditLog>) =>
   useEndpointQuery(getAuditLog, { query }, { keepPrevious: true });
 
-const authHeaders = (): Record<string, string> => {
-  const token = getSession()?.Token;
-  return token ? { Authorization: `Bearer ${token}` } : {};
-};
-
 async function failure(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: ApiError['errors'] };
   return new ApiError(response.status, body.message || response.statusText, body.errors);
@@ -55,10 +52,10 @@ async function failure(response: Response): Promise<ApiError> {
 
 /** Sends a register file as the raw body to the preview or apply endpoint. */
 export async function uploadRegister(mode: 'preview' | 'apply', file: File): Promise<ImportReport> {
-  const endpoint = mode === 'preview' ? '/masterData/register/preview' : '/masterData/register/apply';
+  const endpoint = mode === 'preview' ? previewRegisterImport : applyRegisterImport;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${endpoint}`, {
+    response = await fetch(`${API_BASE}${endpoint.path}`, {
       method: 'POST',
       headers: {
         ...authHeaders(),
@@ -75,16 +72,10 @@ export async function uploadRegister(mode: 'preview' | 'apply', file: File): Pro
 }
 
 /** Downloads a file endpoint (template, export) with the bearer token and saves it under `fileName`. */
-export async function downloadFile(path: string, query: Record<string, string | undefined>, fileName: string) {
-  const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]));
-  const response = await fetch(`${API_BASE}${path}?${search}`, { headers: authHeaders() });
+export async function downloadFile<E extends Endpoint>(endpoint: E, query: QueryOf<E>, fileName: string) {
+  const response = await fetch(`${API_BASE}${endpoint.path}${queryString(query as object)}`, {
+    headers: authHeaders(),
+  });
   if (!response.ok) throw await failure(response);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(await response.blob(), fileName);
 }

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { AUDIT_KINDS, type AuditEntry } from '@rodmenys/contract';
+import { AUDIT_KINDS, type AuditEntry, exportAuditLog } from '@rodmenys/contract';
 import { App, Button, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -31,7 +31,7 @@ export default function AuditPage() {
   const log = useAuditLog({ ...filter, page, pageSize: PAGE_SIZE });
   const exportAs = (format: 'xlsx' | 'csv') =>
     downloadFile(
-      '/audit/export',
+      exportAuditLog,
       { ...filter, format, lang: i18n.language === 'en' ? 'en' : 'lt' },
       `auditLog.${format}`,
     ).catch((error) => message.error(errorText(error)));

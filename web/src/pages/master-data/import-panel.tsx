@@ -1,6 +1,6 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { Language } from '@rodmenys/contract';
-import { type ImportReport, type ImportRowError, REGISTER_COLUMNS } from '@rodmenys/contract';
+import { type ImportReport, type ImportRowError, REGISTER_COLUMNS, registerTemplate } from '@rodmenys/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
@@ -49,7 +49,7 @@ export function ImportPanel() {
       onOk: () => run('apply'),
     });
   const template = (format: 'xlsx' | 'csv') =>
-    downloadFile('/masterData/register/template', { lang, format }, `register.${format}`).catch((error) =>
+    downloadFile(registerTemplate, { lang, format }, `register.${format}`).catch((error) =>
       message.error(errorText(error)),
     );
 
