@@ -1,4 +1,4 @@
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@rodmenys/contract';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type User } from '@rodmenys/contract';
 import { Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,8 +58,29 @@ export function NewPasswordField({ name, label }: { name: string; label: string 
   );
 }
 
-/** The trimmed contact as the API takes it: blank means none. */
-export const contactValue = (value: string | undefined) => value?.trim() || null;
+/** The values of NameFields and ContactFields. */
+export interface DetailsForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}
+
+/** A user's names and contacts as the form's initial values. */
+export const detailsValues = (user: Pick<User, 'FirstName' | 'LastName' | 'Email' | 'Phone'>): DetailsForm => ({
+  firstName: user.FirstName,
+  lastName: user.LastName,
+  email: user.Email ?? '',
+  phone: user.Phone ?? '',
+});
+
+/** The form's names and contacts as the API takes them: trimmed, a blank contact means none. */
+export const detailsBody = (values: DetailsForm) => ({
+  firstName: values.firstName.trim(),
+  lastName: values.lastName.trim(),
+  email: values.email?.trim() || null,
+  phone: values.phone?.trim() || null,
+});
 
 /**
  * Messages only after a submit attempt (spec.md §5): nothing is validated while typing until

@@ -2,18 +2,19 @@ import { PASSWORD_MAX_LENGTH } from '@rodmenys/contract';
 import { App, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser, useUser } from '../../api/hooks';
-import { ContactFields, contactValue, NameFields, NewPasswordField } from '../../components/account-fields';
+import {
+  ContactFields,
+  type DetailsForm,
+  detailsBody,
+  detailsValues,
+  NameFields,
+  NewPasswordField,
+} from '../../components/account-fields';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useSession } from '../../session';
 import { setSession } from '../../storage';
 
-interface DetailsForm {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-}
 interface PasswordForm {
   currentPassword: string;
   password: string;
@@ -34,12 +35,7 @@ export default function ProfilePage() {
     try {
       const saved = await update.mutateAsync({
         params: { id: session.Id },
-        body: {
-          firstName: values.firstName.trim(),
-          lastName: values.lastName.trim(),
-          email: contactValue(values.email),
-          phone: contactValue(values.phone),
-        },
+        body: detailsBody(values),
       });
       setSession({
         ...session,
@@ -85,12 +81,7 @@ export default function ProfilePage() {
             <Form<DetailsForm>
               layout="vertical"
               requiredMark={false}
-              initialValues={{
-                firstName: u.FirstName,
-                lastName: u.LastName,
-                email: u.Email ?? '',
-                phone: u.Phone ?? '',
-              }}
+              initialValues={detailsValues(u)}
               onFinish={(values) => void saveDetails(values)}
             >
               <NameFields />

@@ -2,16 +2,18 @@ import type { GroupId, User } from '@rodmenys/contract';
 import { App, Form, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser } from '../../api/hooks';
-import { ContactFields, contactValue, NameFields } from '../../components/account-fields';
+import {
+  ContactFields,
+  type DetailsForm,
+  detailsBody,
+  detailsValues,
+  NameFields,
+} from '../../components/account-fields';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { useSession } from '../../session';
 
-interface EditForm {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
+interface EditForm extends DetailsForm {
   groupId: GroupId;
   active: boolean;
 }
@@ -31,10 +33,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
       await update.mutateAsync({
         params: { id: user.Id },
         body: {
-          firstName: values.firstName.trim(),
-          lastName: values.lastName.trim(),
-          email: contactValue(values.email),
-          phone: contactValue(values.phone),
+          ...detailsBody(values),
           groupId: values.groupId,
           active: values.active,
         },
@@ -63,10 +62,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
         layout="vertical"
         requiredMark={false}
         initialValues={{
-          firstName: user.FirstName,
-          lastName: user.LastName,
-          email: user.Email ?? '',
-          phone: user.Phone ?? '',
+          ...detailsValues(user),
           groupId: user.GroupId,
           active: user.Active,
         }}
