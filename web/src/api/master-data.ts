@@ -8,12 +8,10 @@ import {
   getDevicesData,
   getLocation,
   type ImportReport,
-  listLocationChildren,
   previewRegisterImport,
   type QueryOf,
   removeDevice,
   replaceDevice,
-  searchClients,
   setFlatClient,
   updateDevice,
   updateLocation,
@@ -22,22 +20,12 @@ import { downloadBlob } from '../components/export';
 import { API_BASE, ApiError, authHeaders, queryString } from './call';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
-const changesDevices: Endpoint[] = [
-  getLocation,
-  listLocationChildren,
-  getDeviceDataByUserId,
-  getDevicesData,
-  getAuditLog,
-];
+const changesDevices: Endpoint[] = [getLocation, getDeviceDataByUserId, getDevicesData, getAuditLog];
 
-export const useLocationChildren = (parentId: number | undefined) =>
-  useEndpointQuery(listLocationChildren, { query: { parentId } });
 export const useLocation = (id: number | undefined) =>
   useEndpointQuery(getLocation, { params: { id: id ?? 0 } }, { enabled: !!id });
 export const useUpdateLocation = () => useEndpointMutation(updateLocation, changesDevices);
 export const useSetFlatClient = () => useEndpointMutation(setFlatClient, changesDevices);
-export const useSearchClients = (search: string) =>
-  useEndpointQuery(searchClients, { query: { search } }, { staleTime: 10_000 });
 export const useAddDevice = () => useEndpointMutation(addDevice, changesDevices);
 export const useUpdateDevice = () => useEndpointMutation(updateDevice, changesDevices);
 export const useRemoveDevice = () => useEndpointMutation(removeDevice, changesDevices);

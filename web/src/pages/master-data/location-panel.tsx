@@ -38,9 +38,10 @@ const toNode = (l: LocationNode): Node => ({
   isLeaf: l.ChildCount === 0,
 });
 
-const withChildren = (nodes: Node[], key: number, children: Node[]): Node[] =>
+/** The tree with the node `key` changed by `patch` (its loaded children, its new title). */
+const patched = (nodes: Node[], key: number, patch: Partial<Node>): Node[] =>
   nodes.map((n) =>
-    n.key === key ? { ...n, children } : n.children ? { ...n, children: withChildren(n.children, key, children) } : n,
+    n.key === key ? { ...n, ...patch } : n.children ? { ...n, children: patched(n.children, key, patch) } : n,
   );
 
 /** The location tree (loaded level by level) and the chosen location's details, client and devices. */
@@ -64,7 +65,7 @@ export function LocationPanel() {
   const loadChildren = async (node: Node) => {
     if (node.children) return;
     const rows = await call(listLocationChildren, { query: { parentId: node.key } });
-    setNodes((current) => withChildren(current, node.key, rows.map(toNode)));
+    setNodes((current) => patched(current, node.key, { children: rows.map(toNode) }));
   };
 
   return (
@@ -83,7 +84,7 @@ export function LocationPanel() {
       </Col>
       <Col xs={24} lg={16}>
         {selected ? (
-          <LocationDetails id={selected} onRenamed={(title) => setNodes((n) => renamed(n, selected, title))} />
+          <LocationDetails id={selected} onRenamed={(title) => setNodes((n) => patched(n, selected, { title }))} />
         ) : (
           <Empty description={t('masterData.tree.pick')} />
         )}
@@ -91,11 +92,6 @@ export function LocationPanel() {
     </Row>
   );
 }
-
-const renamed = (nodes: Node[], key: number, title: string): Node[] =>
-  nodes.map((n) =>
-    n.key === key ? { ...n, title } : n.children ? { ...n, children: renamed(n.children, key, title) } : n,
-  );
 
 function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: string) => void }) {
   const { t } = useTranslation();
