@@ -1,6 +1,6 @@
 import type { User } from '@rodmenys/contract';
 import { Alert, App, Modal, Skeleton, TreeSelect, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocationTree, useSetUserRights, useUserRights } from '../../api/hooks';
 import { LoadError, useErrorText } from '../../components/load-error';
@@ -20,11 +20,9 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
   const rights = useUserRights(user.Id);
   const tree = useLocationTree(GRANT_MAX_LEVEL);
   const save = useSetUserRights();
-  const [selected, setSelected] = useState<number[] | null>(null);
-
-  useEffect(() => {
-    if (rights.data && selected === null) setSelected(rights.data.map((r) => r.LocationId));
-  }, [rights.data, selected]);
+  // The user's rights until the first change in the picker.
+  const [edited, setEdited] = useState<number[] | null>(null);
+  const selected = edited ?? rights.data?.map((r) => r.LocationId) ?? null;
 
   const treeData = useMemo(() => {
     const byId = new Map((tree.data ?? []).map((n) => [n.Id, n]));
@@ -96,7 +94,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
             treeNodeLabelProp="label"
             treeData={treeData}
             value={selected}
-            onChange={(value: number[]) => setSelected(value)}
+            onChange={(value: number[]) => setEdited(value)}
             multiple
             showSearch={{ treeNodeFilterProp: 'title' }}
             allowClear
