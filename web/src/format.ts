@@ -4,6 +4,3 @@
  */
 export const formatDateTime = (value: string | null | undefined): string =>
   value ? `${value.slice(0, 10)} ${value.slice(11, 16)}` : '';
-
-/** YYYY-MM-DD. */
-export const formatDate = (value: string | null | undefined): string => (value ? value.slice(0, 10) : '');

@@ -17,7 +17,7 @@ function digits(s: string, from: number, to: number): number {
  * milliseconds whose UTC fields are those digits (NaN when the text is no date). Read by position,
  * not by a regular expression: an export of 50,000 rows reads 100,000 of them.
  */
-export function wallClockMs(value: string): number {
+function wallClockMs(value: string): number {
   if (value.length < 10 || value[4] !== '-' || value[7] !== '-') return Number.NaN;
   const separator = value[10];
   const timed = value.length >= 16 && (separator === 'T' || separator === ' ') && value[13] === ':';
@@ -51,7 +51,7 @@ export function dateMs(value: unknown): number {
 }
 
 /** A cell as the file holds it: a finite number, a wall-clock date, text, or null (empty). */
-export function cellValue(column: ExportColumn, value: unknown): string | number | Date | null {
+function cellValue(column: ExportColumn, value: unknown): string | number | Date | null {
   switch (column.type) {
     case 'number':
       return numberOf(value);
