@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadFile, useAuditLog } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
+import { useLanguage } from '../../i18n';
 import '../master-data/translations';
 
 const PAGE_SIZE = 20;
@@ -15,7 +16,8 @@ const show = (value: unknown) => (value == null ? '' : JSON.stringify(value, nul
 
 /** The audit log (group 1): who changed what and when, filtered, paged, exportable. */
 export default function AuditPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [actor, setActor] = useState('');
@@ -30,11 +32,9 @@ export default function AuditPage() {
   };
   const log = useAuditLog({ ...filter, page, pageSize: PAGE_SIZE });
   const exportAs = (format: 'xlsx' | 'csv') =>
-    downloadFile(
-      exportAuditLog,
-      { ...filter, format, lang: i18n.language === 'en' ? 'en' : 'lt' },
-      `auditLog.${format}`,
-    ).catch((error) => message.error(errorText(error)));
+    downloadFile(exportAuditLog, { ...filter, format, lang }, `auditLog.${format}`).catch((error) =>
+      message.error(errorText(error)),
+    );
   const kindLabel = (kind: string) => t(`audit.kinds.${kind}`, { defaultValue: kind });
 
   return (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/hooks';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -28,7 +29,8 @@ interface Values {
 
 /** The add / edit / remove / replace dialogs of the location screen. */
 export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [form] = Form.useForm<Values>();
@@ -99,10 +101,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const device = dialog.kind === 'add' ? null : dialog.device;
   const typeOptions = (types.data ?? [])
     .filter((ty) => (dialog.kind === 'add' && dialog.level === 6 ? ty.Id === 11 : ty.Id !== 11))
-    .map((ty) => ({ value: ty.Id, label: i18n.language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
-  const number = (
-    <InputNumber min={0} decimalSeparator={i18n.language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />
-  );
+    .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
+  const number = <InputNumber min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />;
 
   return (
     <Modal

@@ -1,5 +1,4 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import type { Language } from '@rodmenys/contract';
 import { type ImportReport, type ImportRowError, REGISTER_COLUMNS, registerTemplate } from '@rodmenys/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Table, Typography, Upload } from 'antd';
@@ -7,14 +6,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile, uploadRegister } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
 
 type Entity = 'Locations' | 'Objects' | 'Clients' | 'Devices';
 const ENTITIES: Entity[] = ['Locations', 'Objects', 'Clients', 'Devices'];
 
 /** Register import: template download, file choice, preview (counts and bad rows), apply. */
 export function ImportPanel() {
-  const { t, i18n } = useTranslation();
-  const lang = (i18n.language === 'en' ? 'en' : 'lt') as Language;
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { message, modal } = App.useApp();
   const errorText = useErrorText();
   const queryClient = useQueryClient();
