@@ -31,24 +31,13 @@ const memberArgs = (fields: readonly JsonField[], first: boolean) =>
   });
 
 /**
- * SQL for the members `,"A":…,"B":…` as text (each with its leading comma), to
- * splice into jsonObjectSql: e.g. computed once per location rather than per device.
+ * The SQL text expression of a JSON object with these members, in this order,
+ * without its closing brace: the rest of the members come from jsonTailSql,
+ * e.g. in another query. One concat() per row, which looks up its output
+ * functions once per query, where json_build_object looks up the type of every
+ * argument on every row (docs/benchmarks.md).
  */
-export const jsonMembersSql = (fields: readonly JsonField[]) => `concat(${memberArgs(fields, false).join(', ')})`;
+export const jsonHeadSql = (fields: readonly JsonField[]) => `concat('{', ${memberArgs(fields, true).join(', ')})`;
 
-/**
- * The SQL text expression of a JSON object with these members, in this order:
- * fields, or `{ members }` from jsonMembersSql (not first). One concat() per row,
- * which looks up its output functions once per query, where json_build_object
- * looks up the type of every argument on every row (docs/benchmarks.md).
- */
-export function jsonObjectSql(parts: ReadonlyArray<JsonField | { members: string }>): string {
-  const args = parts.flatMap((part, i) => {
-    if ('members' in part) {
-      if (i === 0) throw new Error('a JSON object cannot start with spliced members');
-      return [part.members];
-    }
-    return memberArgs([part], i === 0);
-  });
-  return `concat('{', ${args.join(', ')}, '}')`;
-}
+/** The SQL text expression of the members `,"A":…,"B":…}` that end an object begun by jsonHeadSql. */
+export const jsonTailSql = (fields: readonly JsonField[]) => `concat(${memberArgs(fields, false).join(', ')}, '}')`;

@@ -13,7 +13,7 @@ export const NEAR_PROBE = '6 hours';
 type DeviceField = readonly [keyof DeviceRow, string, JsonKind];
 
 /** The first DeviceRow fields, over `device d`. */
-export const DEVICE_HEAD_FIELDS: readonly DeviceField[] = [
+const DEVICE_HEAD_FIELDS: readonly DeviceField[] = [
   ['DeviceId', 'd.id', 'number'],
   ['DeviceTypeId', 'd.device_type_id', 'number'],
   ['LocationId', 'd.location_id', 'number'],
@@ -24,7 +24,7 @@ export const DEVICE_HEAD_FIELDS: readonly DeviceField[] = [
  * `object o` (path[6]: a flat's building, or the building itself for a building
  * heat meter) and its `client c`.
  */
-export const LOCATION_FIELDS: readonly DeviceField[] = [
+const LOCATION_FIELDS: readonly DeviceField[] = [
   ['ParentLocationId', 'l.parent_id', 'number'],
   ['Country', 'l.country', 'string'],
   ['County', 'l.county', 'string'],
@@ -38,13 +38,8 @@ export const LOCATION_FIELDS: readonly DeviceField[] = [
   ['ClientCode', 'c.code', 'string'],
 ];
 
-/**
- * The last DeviceRow fields, over `device d`, `device_type t` and `device_status
- * ds`. LastSeen: the latest telegram (counting telegrams without a value) or
- * reading, which every path that inserts either keeps in device_status
- * (migration 030).
- */
-export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
+/** The last DeviceRow fields but LastSeen, over `device d` and `device_type t`. */
+const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['DeviceCode', 'd.device_code', 'string'],
   ['CounterCode', 'd.counter_code', 'string'],
   ['DeviceDescription', 'd.description', 'string'],
@@ -54,11 +49,29 @@ export const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['RemovedAt', 'iso(d.removed_at)', 'plain'],
   ['ReplacedBy', 'd.replaced_by', 'number'],
   ['Replaces', '(SELECT p.id FROM device p WHERE p.replaced_by = d.id LIMIT 1)', 'number'],
-  ['LastSeen', 'iso(ds.last_seen)', 'plain'],
 ];
 
+/**
+ * The DeviceRow fields that only the master data decide (the device, its type,
+ * its place, the building's object and the client: the tables whose changes
+ * `master_change` counts, migration 040), in the contract's order, over `device
+ * d` with DEVICE_JOINS. Everything but LastSeen, which is the last field.
+ */
+export const DEVICE_FIXED_FIELDS: readonly DeviceField[] = [
+  ...DEVICE_HEAD_FIELDS,
+  ...LOCATION_FIELDS,
+  ...DEVICE_TAIL_FIELDS,
+];
+
+/**
+ * LastSeen, over `device_status ds`: the latest telegram (counting telegrams
+ * without a value) or reading, which every path that inserts either keeps in
+ * device_status (migration 030).
+ */
+export const LAST_SEEN_FIELD: DeviceField = ['LastSeen', 'iso(ds.last_seen)', 'plain'];
+
 /** The contract's DeviceRow as [field, SQL expression, JSON kind], over `device d` with DEVICE_JOINS. */
-const DEVICE_FIELDS: readonly DeviceField[] = [...DEVICE_HEAD_FIELDS, ...LOCATION_FIELDS, ...DEVICE_TAIL_FIELDS];
+const DEVICE_FIELDS: readonly DeviceField[] = [...DEVICE_FIXED_FIELDS, LAST_SEEN_FIELD];
 
 /** The SELECT list of DeviceRow (numeric values as float8, which the driver parses). */
 export const DEVICE_COLUMNS = DEVICE_FIELDS.map(

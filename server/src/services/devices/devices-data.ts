@@ -2,10 +2,11 @@ import { type DataLoadProc, type ReadingRow, STALE_AFTER_DAYS } from '@rodmenys/
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { JsonText } from '../../json-text.js';
-import { type JsonField, jsonMembersSql, jsonObjectSql } from '../json-sql.js';
+import { type JsonField, jsonTailSql } from '../json-sql.js';
 import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { inScope } from '../sql.js';
-import { buildingOrder, DEVICE_HEAD_FIELDS, DEVICE_TAIL_FIELDS, LOCATION_FIELDS, NEAR_PROBE } from './device-row.js';
+import { buildingOrder, LAST_SEEN_FIELD, NEAR_PROBE } from './device-row.js';
+import { COMPACT_MASTER_CHANGES, deviceTextCache, MASTER_VERSION_SQL } from './device-text-cache.js';
 import type { DayRange } from './period.js';
 
 export interface DevicesDataInput {
@@ -59,22 +60,23 @@ const VALUE_FIELDS: Record<DataLoadProc, readonly JsonField[]> = {
 
 /**
  * The flags of `readingFlags` (contract/src/readings.ts) as a JSON array text,
- * over `f` and `d`, with $7 = min(end of the period, now). Timestamps are
+ * over `f`, with $7 = min(end of the period, now). Timestamps are
  * compared at whole seconds, as the API shows them; "4 days" is 96 hours, as there.
  */
 const FLAGS_SQL = `concat('[', concat_ws(',',
     CASE WHEN f.till_ts IS NULL THEN '"NO_READING"' END,
     CASE WHEN date_trunc('second', f.till_ts)
-              < least($7::timestamptz, date_trunc('second', d.removed_at)) - interval '${STALE_AFTER_DAYS * 24} hours'
+              < least($7::timestamptz, date_trunc('second', f.removed_at)) - interval '${STALE_AFTER_DAYS * 24} hours'
          THEN '"STALE"' END,
     CASE WHEN f.diff < 0 THEN '"NEGATIVE"' END), ']')`;
 
-/** The JSON text of one ReadingRow, fields in the contract's order; the place's fields come from `loc`. */
-const rowJson = (proc: DataLoadProc) =>
-  jsonObjectSql([
-    ...DEVICE_HEAD_FIELDS,
-    { members: 'loc.json' },
-    ...DEVICE_TAIL_FIELDS,
+/**
+ * The end of one ReadingRow's JSON text, from LastSeen on (the fixed fields
+ * before it come from DeviceTextCache), in the contract's order, with `}`.
+ */
+const rowTail = (proc: DataLoadProc) =>
+  jsonTailSql([
+    LAST_SEEN_FIELD,
     ['TimeFrom', 'iso(f.from_ts)', 'plain'],
     ['TimeTill', 'iso(f.till_ts)', 'plain'],
     ['TimePointFrom', 'iso(f.from_mts)', 'plain'],
@@ -90,7 +92,8 @@ const rowJson = (proc: DataLoadProc) =>
 
 /**
  * One part of the answer: the devices of the selection in the buildings $6 (in
- * that order; 0 = devices outside any building), as a JSON array text.
+ * that order; 0 = devices outside any building), in address order, each as its
+ * id and the end of its JSON text (rowTail).
  *
  * Readings per device (DESIGN.md §4): F is the start of the first day and T the
  * start of the day after the last one, in the provider's zone (so DST days are
@@ -102,7 +105,7 @@ const rowJson = (proc: DataLoadProc) =>
  * their bound first (NEAR_PROBE), then further.
  */
 const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
-    SELECT d.id, d.location_id, d.rating_factor, b.rank,
+    SELECT d.id, d.location_id, d.rating_factor, d.removed_at, d.description, d.device_code, l.flat_order, l.flat, b.rank,
            coalesce(d.installed_at, '-infinity') AS since, coalesce(d.removed_at, 'infinity') AS until
       FROM device d JOIN location l ON l.id = d.location_id
       JOIN unnest($6::int[]) WITH ORDINALITY b(id, rank) ON b.id = coalesce(l.path[6], 0)
@@ -141,20 +144,10 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
            sum(r.till_v - r.from_v) OVER flat AS flat_diff,
            sum((r.till_v - r.from_v) * r.rating_factor) OVER flat AS flat_diff_q
       FROM r WINDOW flat AS (PARTITION BY r.location_id)
-  ), loc AS (
-    -- The place's fields once per location (a flat holds several devices).
-    SELECT l.id, l.flat_order, l.flat, ${jsonMembersSql(LOCATION_FIELDS)} AS json
-      FROM location l
-      LEFT JOIN object o ON o.location_id = l.path[6]
-      LEFT JOIN client c ON c.id = l.client_id
-     WHERE l.id IN (SELECT location_id FROM dev)
   )
-  SELECT concat('[', string_agg(${rowJson(proc)}, ','
-           ORDER BY f.rank, loc.flat_order NULLS FIRST, loc.flat, d.description, d.device_code), ']') AS json
-    FROM f JOIN device d ON d.id = f.id
-    JOIN loc ON loc.id = d.location_id
-    JOIN device_type t ON t.id = d.device_type_id
-    LEFT JOIN device_status ds ON ds.device_id = d.id`;
+  SELECT f.id, ${rowTail(proc)} AS tail
+    FROM f LEFT JOIN device_status ds ON ds.device_id = f.id
+   ORDER BY f.rank, f.flat_order NULLS FIRST, f.flat, f.description, f.device_code`;
 
 /** partSql of each computation, built once rather than on every request. */
 const PART_SQL = Object.fromEntries(
@@ -174,16 +167,26 @@ export function splitBuildings(buildings: ReadonlyArray<readonly [number, number
   return out;
 }
 
-/** Concatenates JSON array texts into one array text. */
-const concatArrays = (arrays: string[]) => {
-  const items = arrays.map((a) => a.slice(1, -1)).filter((a) => a.length > 0);
-  return `[${items.join(',')}]`;
-};
+/** `[head+tail,…]` as UTF-8: each row's fixed text (DeviceTextCache) followed by the end its part wrote. */
+function joinRows(heads: readonly Buffer[], tails: readonly string[]): Buffer {
+  let size = 2 + Math.max(0, tails.length - 1);
+  for (let i = 0; i < tails.length; i++) size += heads[i]!.length + Buffer.byteLength(tails[i]!);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write('[');
+  for (let i = 0; i < tails.length; i++) {
+    if (i > 0) at += out.write(',', at);
+    at += heads[i]!.copy(out, at);
+    at += out.write(tails[i]!, at);
+  }
+  out.write(']', at);
+  return out;
+}
 
 /**
- * GetDevicesData as the JSON text of its ReadingRow[]: PostgreSQL writes the
- * JSON (formatting 5,000 rows of 40 fields in Node cost more than computing
- * them), and the route sends it as it is.
+ * GetDevicesData as the JSON text of its ReadingRow[], which the route sends as
+ * it is. Each row is the device's fixed text, kept by DeviceTextCache while the
+ * master data do not change, and the rest (LastSeen, the readings, the flags),
+ * which PostgreSQL computes and writes as JSON on every request.
  */
 export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
   const { rows } = await db.query<{
@@ -192,6 +195,8 @@ export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataI
     f: Date;
     t: Date;
     buildings: Array<[number, number]>;
+    master_version: string;
+    master_changes: number;
   }>(
     `WITH ${ANCESTORS_CTE('$2')},
      bounds AS (SELECT ($4::date::timestamp AT TIME ZONE $6) AS f, (($5::date + 1)::timestamp AT TIME ZONE $6) AS t),
@@ -206,13 +211,15 @@ export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataI
             bounds.f, bounds.t,
             (SELECT coalesce(json_agg(json_build_array(sel.building, sel.n)
                                       ORDER BY b.id IS NULL, ${buildingOrder('b')}, sel.building), '[]')
-               FROM sel LEFT JOIN location b ON b.id = nullif(sel.building, 0)) AS buildings
+               FROM sel LEFT JOIN location b ON b.id = nullif(sel.building, 0)) AS buildings,
+            ${MASTER_VERSION_SQL}
        FROM bounds`,
     [input.deviceTypeId, input.scope, input.parents, input.range.from, input.range.till, input.timeZone],
   );
   const plan = rows[0]!;
   if (!plan.proc) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
   if (input.parents && plan.parents_seen < input.parents.length) throw notFound('Location not found');
+  if (plan.master_changes > COMPACT_MASTER_CHANGES) await db.query('SELECT compact_master_change()');
   const devices = plan.buildings.reduce((n, [, count]) => n + count, 0);
   if (devices === 0) return new JsonText('[]');
   const parts =
@@ -220,16 +227,27 @@ export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataI
   // Flags are measured against the last instant of the period, or now if that is earlier.
   const reference = new Date(Math.min(plan.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
   const sql = PART_SQL[plan.proc];
-  const texts = await Promise.all(
+  const answers = await Promise.all(
     splitBuildings(plan.buildings, parts).map(async (buildings) => {
       const params = [input.deviceTypeId, input.scope, input.parents, plan.f, plan.t, buildings, reference];
-      return (await db.query<{ json: string }>(sql, params)).rows[0]!.json;
+      return (await db.query<{ id: number; tail: string }>(sql, params)).rows;
     }),
   );
-  return new JsonText(concatArrays(texts));
+  const ends = answers.flat();
+  const heads = await deviceTextCache(db).texts(
+    db,
+    plan.master_version,
+    ends.map((row) => row.id),
+  );
+  return new JsonText(
+    joinRows(
+      heads,
+      ends.map((row) => row.tail),
+    ),
+  );
 }
 
 /** GetDevicesData as rows (for callers inside the server; the route sends the JSON text). */
 export async function getDevicesData(db: Queryable | Db, input: DevicesDataInput): Promise<ReadingRow[]> {
-  return JSON.parse((await getDevicesDataJson(db, input)).json) as ReadingRow[];
+  return JSON.parse((await getDevicesDataJson(db, input)).json.toString()) as ReadingRow[];
 }

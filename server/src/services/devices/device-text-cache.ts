@@ -1,0 +1,72 @@
+import type { Queryable } from '../../db/db.js';
+import { jsonHeadSql } from '../json-sql.js';
+import { DEVICE_FIXED_FIELDS, DEVICE_JOINS } from './device-row.js';
+
+/**
+ * Each device's fixed ReadingRow text for GetDevicesData: `{"DeviceId":…` up to
+ * `"Replaces":…`, without the closing brace (LastSeen and the readings follow,
+ * computed on every request). Those ~30 fields (names, address, codes) change
+ * only with the master data, yet writing them cost PostgreSQL more than the
+ * readings themselves and moved ~4 MB of text per 5,000 devices to Node.
+ *
+ * The texts are kept under the master-data version (`master_change`, migration
+ * 040): the request's first query reads the version in the same snapshot as the
+ * selection, and a version other than the kept one drops every text. A text is
+ * kept only if the query that wrote it saw the request's version, so a change
+ * committed in between is never kept as current. Only the master data are kept:
+ * the readings, flags, LastSeen and set-day values are read on every request.
+ */
+export class DeviceTextCache {
+  #version: string | null = null;
+  readonly #texts = new Map<number, Buffer>();
+
+  /** The texts of `ids` (in that order) as of `version`, reading those not kept. */
+  async texts(db: Queryable, version: string, ids: readonly number[]): Promise<Buffer[]> {
+    if (version !== this.#version) {
+      this.#texts.clear();
+      this.#version = version;
+    }
+    const missing = ids.filter((id) => !this.#texts.has(id));
+    const fresh = new Map<number, Buffer>();
+    if (missing.length > 0) {
+      const { rows } = await db.query<{ version: string; id: number; text: string }>(TEXTS_SQL, [missing]);
+      if (this.#texts.size + rows.length > MAX_TEXTS) this.#texts.clear();
+      for (const row of rows) {
+        const text = Buffer.from(row.text);
+        fresh.set(row.id, text);
+        if (row.version === this.#version) this.#texts.set(row.id, text);
+      }
+    }
+    return ids.map((id) => {
+      const text = fresh.get(id) ?? this.#texts.get(id);
+      if (!text) throw new Error(`device ${id} not found`);
+      return text;
+    });
+  }
+}
+
+/** At ~0.9 KB each, about 90 MB; beyond it the texts are dropped and read again. */
+const MAX_TEXTS = 100_000;
+
+const TEXTS_SQL = `SELECT v.version, d.id, ${jsonHeadSql(DEVICE_FIXED_FIELDS)} AS text
+  FROM (SELECT sum(n)::text AS version FROM master_change) v, device d ${DEVICE_JOINS}
+ WHERE d.id = ANY($1::int[])`;
+
+/** The master-data version and how many rows hold it (compact_master_change merges them). */
+export const MASTER_VERSION_SQL = `(SELECT sum(n)::text FROM master_change) AS master_version,
+  (SELECT count(*)::int FROM master_change) AS master_changes`;
+
+/** Beyond this many master_change rows, the next reader merges them. */
+export const COMPACT_MASTER_CHANGES = 100;
+
+const caches = new WeakMap<object, DeviceTextCache>();
+
+/** The cache of a database (one per pool or embedded database; each process has its own). */
+export function deviceTextCache(db: object): DeviceTextCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new DeviceTextCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}
