@@ -145,7 +145,7 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
            sum((r.till_v - r.from_v) * r.rating_factor) OVER flat AS flat_diff_q
       FROM r WINDOW flat AS (PARTITION BY r.location_id)
   )
-  SELECT f.id, ${rowTail(proc)} AS tail
+  SELECT f.id, ${rowTail(proc)} AS tail, (SELECT sum(n)::text FROM master_change) AS master_version
     FROM f LEFT JOIN device_status ds ON ds.device_id = f.id
    ORDER BY f.rank, f.flat_order NULLS FIRST, f.flat, f.description, f.device_code`;
 
@@ -182,13 +182,18 @@ function joinRows(heads: readonly Buffer[], tails: readonly string[]): Buffer {
   return out;
 }
 
-/**
- * GetDevicesData as the JSON text of its ReadingRow[], which the route sends as
- * it is. Each row is the device's fixed text, kept by DeviceTextCache while the
- * master data do not change, and the rest (LastSeen, the readings, the flags),
- * which PostgreSQL computes and writes as JSON on every request.
- */
-export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
+/** What the first query finds: the computation, the period's bounds, the buildings and the master-data version. */
+interface Plan {
+  proc: DataLoadProc;
+  f: Date;
+  t: Date;
+  /** The selection's buildings in address order with their device counts (0 = devices outside any building). */
+  buildings: Array<[number, number]>;
+  masterVersion: string;
+}
+
+/** Checks the input and plans the computation (null: no device in the selection). */
+async function plan(db: Queryable, input: DevicesDataInput): Promise<Plan | null> {
   const { rows } = await db.query<{
     proc: DataLoadProc | null;
     parents_seen: number;
@@ -216,27 +221,100 @@ export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataI
        FROM bounds`,
     [input.deviceTypeId, input.scope, input.parents, input.range.from, input.range.till, input.timeZone],
   );
-  const plan = rows[0]!;
-  if (!plan.proc) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
-  if (input.parents && plan.parents_seen < input.parents.length) throw notFound('Location not found');
-  if (plan.master_changes > COMPACT_MASTER_CHANGES) await db.query('SELECT compact_master_change()');
-  const devices = plan.buildings.reduce((n, [, count]) => n + count, 0);
-  if (devices === 0) return new JsonText('[]');
+  const found = rows[0]!;
+  if (!found.proc) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
+  if (input.parents && found.parents_seen < input.parents.length) throw notFound('Location not found');
+  if (found.master_changes > COMPACT_MASTER_CHANGES) await db.query('SELECT compact_master_change()');
+  if (found.buildings.length === 0) return null;
+  const { proc, f, t, buildings, master_version: masterVersion } = found;
+  return { proc, f, t, buildings, masterVersion };
+}
+
+/**
+ * Plans of recent selections, kept under their master-data version: a plan
+ * depends only on the master data (which devices, in which buildings, in what
+ * order) and on the request (type, scope, subtrees, days), never on readings.
+ */
+class PlanCache {
+  static readonly SIZE = 32;
+  readonly #plans = new Map<string, Plan>();
+
+  static key(input: DevicesDataInput): string {
+    const { deviceTypeId, scope, parents, range, timeZone } = input;
+    return JSON.stringify([deviceTypeId, scope, parents, range.from, range.till, timeZone]);
+  }
+
+  get(key: string): Plan | undefined {
+    const found = this.#plans.get(key);
+    if (found) {
+      // Most recently used last.
+      this.#plans.delete(key);
+      this.#plans.set(key, found);
+    }
+    return found;
+  }
+
+  set(key: string, value: Plan): void {
+    this.#plans.delete(key);
+    this.#plans.set(key, value);
+    if (this.#plans.size > PlanCache.SIZE) this.#plans.delete(this.#plans.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.#plans.delete(key);
+  }
+}
+
+const planCaches = new WeakMap<object, PlanCache>();
+
+/** Runs the parts of a plan, each on its own connection when there are several. */
+async function computeParts(db: Queryable | Db, input: DevicesDataInput, planned: Plan) {
+  const devices = planned.buildings.reduce((n, [, count]) => n + count, 0);
   const parts =
     input.parts ?? ('kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES ? PARALLEL_PARTS : 1);
   // Flags are measured against the last instant of the period, or now if that is earlier.
-  const reference = new Date(Math.min(plan.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
-  const sql = PART_SQL[plan.proc];
-  const answers = await Promise.all(
-    splitBuildings(plan.buildings, parts).map(async (buildings) => {
-      const params = [input.deviceTypeId, input.scope, input.parents, plan.f, plan.t, buildings, reference];
-      return (await db.query<{ id: number; tail: string }>(sql, params)).rows;
+  const reference = new Date(Math.min(planned.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
+  const sql = PART_SQL[planned.proc];
+  return Promise.all(
+    splitBuildings(planned.buildings, parts).map(async (buildings) => {
+      const params = [input.deviceTypeId, input.scope, input.parents, planned.f, planned.t, buildings, reference];
+      return (await db.query<{ id: number; tail: string; master_version: string }>(sql, params)).rows;
     }),
   );
-  const ends = answers.flat();
+}
+
+/** Whether every part saw the plan's master data (a part without rows cannot tell: no). */
+const sawPlan = (parts: ReadonlyArray<ReadonlyArray<{ master_version: string }>>, planned: Plan) =>
+  parts.every((rows) => rows.length > 0 && rows[0]!.master_version === planned.masterVersion);
+
+/**
+ * GetDevicesData as the JSON text of its ReadingRow[], which the route sends as
+ * it is. Each row is the device's fixed text, kept by DeviceTextCache while the
+ * master data do not change, and the rest (LastSeen, the readings, the flags),
+ * which PostgreSQL computes and writes as JSON on every request.
+ *
+ * A selection asked for again with no master-data change in between reuses
+ * its plan and so needs no first query: every part reads the master-data
+ * version in its own snapshot, and if one differs from the plan's, the plan is
+ * made again and the parts run again.
+ */
+export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
+  let plans = planCaches.get(db);
+  if (!plans) planCaches.set(db, (plans = new PlanCache()));
+  const key = PlanCache.key(input);
+  let planned: Plan | null | undefined = plans.get(key);
+  let parts = planned && (await computeParts(db, input, planned));
+  if (!planned || !parts || !sawPlan(parts, planned)) {
+    plans.delete(key);
+    planned = await plan(db, input);
+    if (!planned) return new JsonText('[]');
+    parts = await computeParts(db, input, planned);
+    if (sawPlan(parts, planned)) plans.set(key, planned);
+  }
+  const ends = parts.flat();
   const heads = await deviceTextCache(db).texts(
     db,
-    plan.master_version,
+    planned.masterVersion,
     ends.map((row) => row.id),
   );
   return new JsonText(

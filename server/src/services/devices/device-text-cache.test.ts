@@ -1,0 +1,211 @@
+import type { ReadingRow } from '@rodmenys/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../../db/db.js';
+import { buildTestApp, call } from '../../test/app.js';
+import { createTestDb, dbKind } from '../../test/db.js';
+import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import { DeviceTextCache } from './device-text-cache.js';
+
+// GetDevicesData keeps each device's fixed text (names, address, codes) between
+// calls while the master data stay the same (migration 040, device-text-cache.ts).
+describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let token: string;
+  let building: number;
+  let flat: number;
+  let a: number;
+  let b: number;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+    building = (await createPath(db, address('Kaunas', 'Laisvės al.', '7'))).at(-1)!;
+    flat = (await createPath(db, address('Kaunas', 'Laisvės al.', '7', '3'), 3)).at(-1)!;
+    await db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, 'OBJ-7', 'Laisvės al. 7')`, [building]);
+    a = await createDevice(db, {
+      typeId: 1,
+      locationId: flat,
+      code: 'TXT-A',
+      ratingFactor: 1.2,
+      description: 'Kambarys',
+    });
+    b = await createDevice(db, { typeId: 1, locationId: flat, code: 'TXT-B', ratingFactor: 0.9 });
+    for (const id of [a, b]) {
+      await addReadings(db, id, [
+        ['2026-01-31T12:00:00+02:00', 10],
+        ['2026-02-27T12:00:00+02:00', 25],
+      ]);
+    }
+    token = (await createUser(app, { groupId: 1 })).token;
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  const version = async () => (await db.query<{ v: string }>('SELECT sum(n)::text AS v FROM master_change')).rows[0]!.v;
+  const getData = async (): Promise<ReadingRow[]> => {
+    const res = await call(
+      app,
+      'GET',
+      `/api/devices/GetDevicesData?dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${building}`,
+      { token },
+    );
+    expect(res.status).toBe(200);
+    return res.body as ReadingRow[];
+  };
+  /** The answer with no text kept: as the first call after any master-data change. */
+  const computedAfresh = async () => {
+    await db.query('INSERT INTO master_change DEFAULT VALUES');
+    return getData();
+  };
+  const row = (rows: ReadingRow[], id: number) => rows.find((r) => r.DeviceId === id)!;
+
+  it('grows once per transaction that changes master data, and only then', async () => {
+    const v0 = await version();
+    // Readings and telegram status are not master data.
+    await addReadings(db, a, [['2026-02-10T12:00:00+02:00', 15]]);
+    await db.query(`UPDATE device_status SET flags = '{POWER_LOW}' WHERE device_id = $1`, [a]);
+    expect(await version()).toBe(v0);
+
+    await db.query(`UPDATE device SET description = 'Kambarys' WHERE id = $1`, [a]);
+    const v1 = await version();
+    expect(BigInt(v1)).toBe(BigInt(v0) + 1n);
+
+    // Several statements over several tables in one transaction: one step.
+    await db.transaction(async (tx) => {
+      await tx.query(`UPDATE location SET flat_order = 3 WHERE id = $1`, [flat]);
+      await tx.query(`UPDATE object SET name = 'Laisvės al. 7' WHERE location_id = $1`, [building]);
+      await tx.query(`UPDATE device SET counter_code = counter_code WHERE id = ANY($1::int[])`, [[a, b]]);
+    });
+    const v2 = await version();
+    expect(BigInt(v2)).toBe(BigInt(v1) + 1n);
+
+    // Each master table counts.
+    for (const sql of [
+      `UPDATE client SET name = name`,
+      `UPDATE device_type SET name_en = name_en WHERE id = 1`,
+      `UPDATE location SET name = name WHERE id = ${flat}`,
+      `UPDATE object SET code = code`,
+      `UPDATE device SET rating_factor = rating_factor WHERE id = ${b}`,
+    ]) {
+      const before = BigInt(await version());
+      await db.query(sql);
+      expect(BigInt(await version()), sql).toBe(before + 1n);
+    }
+
+    // A transaction that rolls back leaves no trace.
+    const v3 = await version();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`UPDATE device SET description = 'never' WHERE id = $1`, [a]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await version()).toBe(v3);
+  });
+
+  it('shows every master-data change on the next call, as computed afresh', async () => {
+    const admin = { token };
+    const before = await getData();
+    expect(await getData()).toEqual(before);
+    expect(row(before, a)).toMatchObject({ DeviceDescription: 'Kambarys', Flat: '3', ObjectCode: 'OBJ-7' });
+
+    // Each edit through the API, then the next call (texts kept until then) against a fresh computation.
+    const edits: Array<[string, () => Promise<unknown>, (rows: ReadingRow[]) => void]> = [
+      [
+        'device description',
+        () => call(app, 'PUT', `/api/masterData/devices/${a}`, { ...admin, body: { description: 'Svetainė' } }),
+        (rows) => expect(row(rows, a).DeviceDescription).toBe('Svetainė'),
+      ],
+      [
+        'flat renamed',
+        () => call(app, 'PUT', `/api/masterData/locations/${flat}`, { ...admin, body: { name: '3A' } }),
+        (rows) => expect(rows.map((r) => r.Flat)).toEqual(['3A', '3A']),
+      ],
+      [
+        'building renamed (its flats follow)',
+        () => call(app, 'PUT', `/api/masterData/locations/${building}`, { ...admin, body: { name: '7B' } }),
+        (rows) => expect(rows.map((r) => r.Building)).toEqual(['7B', '7B']),
+      ],
+      [
+        "flat's client",
+        () =>
+          call(app, 'PUT', `/api/masterData/locations/${flat}/client`, {
+            ...admin,
+            body: { clientCode: 'CL-77', clientName: 'Jonas Jonaitis' },
+          }),
+        (rows) => expect(row(rows, b).ClientCode).toBe('CL-77'),
+      ],
+      [
+        'object code',
+        () => db.query(`UPDATE object SET code = 'OBJ-7B' WHERE location_id = $1`, [building]),
+        (rows) => expect(row(rows, a).ObjectCode).toBe('OBJ-7B'),
+      ],
+      [
+        'device replaced',
+        () =>
+          call(app, 'POST', `/api/masterData/devices/${b}/replace`, {
+            ...admin,
+            body: {
+              replacedAt: '2026-02-20T12:00:00+02:00',
+              finalReading: 30,
+              newDeviceCode: 'TXT-C',
+              initialReading: 0,
+            },
+          }),
+        (rows) => {
+          const c = rows.find((r) => r.DeviceCode === 'TXT-C')!;
+          expect(row(rows, b)).toMatchObject({ RemovedAt: '2026-02-20T12:00:00+02:00', ReplacedBy: c.DeviceId });
+          expect(c.Replaces).toBe(b);
+        },
+      ],
+    ];
+    for (const [what, edit, check] of edits) {
+      const res = (await edit()) as { status?: number };
+      if (res.status !== undefined) expect(res.status, what).toBeLessThan(300);
+      const next = await getData();
+      check(next);
+      expect(next, what).toEqual(await computedAfresh());
+    }
+  });
+
+  it('keeps only texts read under the version asked for', async () => {
+    const cache = new DeviceTextCache();
+    let queries = 0;
+    const counting: Queryable = {
+      query: (sql, params) => {
+        queries++;
+        return db.query(sql, params);
+      },
+    };
+    const current = await version();
+    const first = await cache.texts(counting, current, [a, b]);
+    expect(first.map((t) => t.toString())).toEqual([
+      expect.stringMatching(new RegExp(`^\\{"DeviceId":${a},.*"Replaces":(null|\\d+)$`)),
+      expect.stringMatching(new RegExp(`^\\{"DeviceId":${b},`)),
+    ]);
+    expect(queries).toBe(1);
+    expect((await cache.texts(counting, current, [b, a])).map(String)).toEqual([first[1], first[0]].map(String));
+    expect(queries).toBe(1);
+
+    // A request whose first query saw another version (a change committed since, say): the texts read
+    // now belong to the database's version, so they serve this answer but are not kept for that one.
+    await cache.texts(counting, `${current}-other`, [a]);
+    await cache.texts(counting, `${current}-other`, [a]);
+    expect(queries).toBe(3);
+    await expect(cache.texts(counting, current, [-1])).rejects.toThrow('device -1 not found');
+  });
+
+  it('merges master_change rows beyond 100 into one of the same sum', async () => {
+    await db.query('INSERT INTO master_change SELECT 1 FROM generate_series(1, 150)');
+    const v = await version();
+    await getData();
+    const { rows } = await db.query<{ rows: number; v: string }>(
+      'SELECT count(*)::int AS rows, sum(n)::text AS v FROM master_change',
+    );
+    expect(rows[0]).toEqual({ rows: 1, v });
+  });
+});
