@@ -393,7 +393,7 @@ async function main() {
     ...notes.map((n) => `- ${n}`),
     `- Naive: DISTINCT ON over the period's readings plus a ${NAIVE_LOOKBACK} look-back for the start value, same device selection and columns.`,
     '- CPU: mean CPU milliseconds per call of this process (client, server, PGlite) plus the PostgreSQL backends, from /proc: nearly independent of other load, unlike the wall times.',
-    `- HTTP: fetch (undici) to buildApp listening on 127.0.0.1 with a real bearer token, until the whole body is read (res.text()); the texts of the devices' fixed fields (names, address, codes) kept from the previous call, as between two calls with no master-data change in between. HTTP cold: each call right after a master-data change (a row added to master_change, as its trigger does), so every device's text is read again; handler: the service as the route calls it (getDevicesDataJson: the JSON text, written by the database); naive: the SQL only.`,
+    `- HTTP: fetch (undici) to buildApp listening on 127.0.0.1 with a real bearer token, until the whole body is read (res.text()); the texts of the devices' fixed fields (names, address, codes) kept from the previous call, as between two calls with no master-data change in between. HTTP cold: each call right after a master-data change (a row added to master_change, as its trigger does), so every device's text is read again; handler: the service as the route calls it (getDevicesDataJson: the JSON bytes the route sends); naive: the SQL only.`,
     ...(pg5000
       ? [
           `- Aim (PostgreSQL, 5,000 devices over HTTP): median ${fmtMs(pg5000.http.medianMs)} ms (aim <= 100 ms: ${pg5000.http.medianMs <= 100 ? 'met' : 'MISSED'}), ` +

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { perDb } from '../../db/per-db.js';
 import { jsonHeadSql } from '../json-sql.js';
 import { DEVICE_FIXED_FIELDS, DEVICE_JOINS } from './device-row.js';
 
@@ -67,14 +68,5 @@ export const MASTER_VERSION_SQL = `(SELECT sum(n)::text FROM master_change) AS m
 /** Beyond this many master_change rows, the next reader merges them. */
 export const COMPACT_MASTER_CHANGES = 100;
 
-const caches = new WeakMap<object, DeviceTextCache>();
-
 /** The cache of a database (one per pool or embedded database; each process has its own). */
-export function deviceTextCache(db: object): DeviceTextCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new DeviceTextCache();
-    caches.set(db, cache);
-  }
-  return cache;
-}
+export const deviceTextCache = perDb(() => new DeviceTextCache());

@@ -1,5 +1,6 @@
 import { type DataLoadProc, type ReadingRow, STALE_AFTER_DAYS } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
+import { perDb } from '../../db/per-db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { JsonText } from '../../json-text.js';
 import { type JsonField, jsonTailSql } from '../json-sql.js';
@@ -265,7 +266,7 @@ class PlanCache {
   }
 }
 
-const planCaches = new WeakMap<object, PlanCache>();
+const planCache = perDb(() => new PlanCache());
 
 /** Runs the parts of a plan, each on its own connection when there are several. */
 async function computeParts(db: Queryable | Db, input: DevicesDataInput, planned: Plan) {
@@ -299,8 +300,7 @@ const sawPlan = (parts: ReadonlyArray<ReadonlyArray<{ master_version: string }>>
  * made again and the parts run again.
  */
 export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
-  let plans = planCaches.get(db);
-  if (!plans) planCaches.set(db, (plans = new PlanCache()));
+  const plans = planCache(db);
   const key = PlanCache.key(input);
   let planned: Plan | null | undefined = plans.get(key);
   let parts = planned && (await computeParts(db, input, planned));
