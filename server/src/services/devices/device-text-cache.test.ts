@@ -6,6 +6,7 @@ import { buildTestApp, call } from '../../test/app.js';
 import { createTestDb, dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
 import { DeviceTextCache } from './device-text-cache.js';
+import { getDevicesDataJson } from './devices-data.js';
 
 // GetDevicesData keeps each device's fixed text (names, address, codes) between
 // calls while the master data stay the same (migration 040, device-text-cache.ts).
@@ -197,6 +198,35 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     await cache.texts(counting, `${current}-other`, [a]);
     expect(queries).toBe(3);
     await expect(cache.texts(counting, current, [-1])).rejects.toThrow('device -1 not found');
+  });
+
+  it('reuses the plan of a selection until the master data change', async () => {
+    const statements: string[] = [];
+    const counting: Queryable = {
+      query: (sql, params) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      },
+    };
+    const input = {
+      deviceTypeId: 1,
+      range: { from: '2026-02-01', till: '2026-02-28' },
+      scope: null,
+      parents: [building],
+      timeZone: 'Europe/Vilnius',
+    };
+    const text = async () => (await getDevicesDataJson(counting, input)).json.toString();
+    const first = await text();
+    expect(statements).toHaveLength(3); // the plan, the part, the device texts
+    expect(await text()).toBe(first);
+    expect(statements).toHaveLength(4); // the part alone: plan and texts kept
+
+    await db.query(`UPDATE device SET description = 'Virtuvė' WHERE id = $1`, [a]);
+    const changed = JSON.parse(await text()) as ReadingRow[];
+    // The part saw another version: the plan again, the part again, and the texts.
+    expect(statements).toHaveLength(8);
+    expect(row(changed, a).DeviceDescription).toBe('Virtuvė');
+    expect(changed).toEqual(await computedAfresh());
   });
 
   it('merges master_change rows beyond 100 into one of the same sum', async () => {

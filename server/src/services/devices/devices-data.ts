@@ -268,6 +268,13 @@ class PlanCache {
 
 const planCache = perDb(() => new PlanCache());
 
+/** A row of a part: the device, the end of its JSON text, and the master-data version the part saw. */
+interface PartRow {
+  id: number;
+  tail: string;
+  master_version: string;
+}
+
 /** Runs the parts of a plan, each on its own connection when there are several. */
 async function computeParts(db: Queryable | Db, input: DevicesDataInput, planned: Plan) {
   const devices = planned.buildings.reduce((n, [, count]) => n + count, 0);
@@ -279,13 +286,13 @@ async function computeParts(db: Queryable | Db, input: DevicesDataInput, planned
   return Promise.all(
     splitBuildings(planned.buildings, parts).map(async (buildings) => {
       const params = [input.deviceTypeId, input.scope, input.parents, planned.f, planned.t, buildings, reference];
-      return (await db.query<{ id: number; tail: string; master_version: string }>(sql, params)).rows;
+      return (await db.query<PartRow>(sql, params)).rows;
     }),
   );
 }
 
 /** Whether every part saw the plan's master data (a part without rows cannot tell: no). */
-const sawPlan = (parts: ReadonlyArray<ReadonlyArray<{ master_version: string }>>, planned: Plan) =>
+const sawPlan = (parts: ReadonlyArray<ReadonlyArray<PartRow>>, planned: Plan) =>
   parts.every((rows) => rows.length > 0 && rows[0]!.master_version === planned.masterVersion);
 
 /**
@@ -302,25 +309,31 @@ const sawPlan = (parts: ReadonlyArray<ReadonlyArray<{ master_version: string }>>
 export async function getDevicesDataJson(db: Queryable | Db, input: DevicesDataInput): Promise<JsonText<ReadingRow[]>> {
   const plans = planCache(db);
   const key = PlanCache.key(input);
-  let planned: Plan | null | undefined = plans.get(key);
-  let parts = planned && (await computeParts(db, input, planned));
-  if (!planned || !parts || !sawPlan(parts, planned)) {
+  const kept = plans.get(key);
+  if (kept) {
+    const parts = await computeParts(db, input, kept);
+    if (sawPlan(parts, kept)) return answer(db, kept, parts);
     plans.delete(key);
-    planned = await plan(db, input);
-    if (!planned) return new JsonText('[]');
-    parts = await computeParts(db, input, planned);
-    if (sawPlan(parts, planned)) plans.set(key, planned);
   }
-  const ends = parts.flat();
+  const planned = await plan(db, input);
+  if (!planned) return new JsonText('[]');
+  const parts = await computeParts(db, input, planned);
+  if (sawPlan(parts, planned)) plans.set(key, planned);
+  return answer(db, planned, parts);
+}
+
+/** The rows of the parts, in order, each as its device's fixed text and the end its part wrote. */
+async function answer(db: Queryable, planned: Plan, parts: ReadonlyArray<ReadonlyArray<PartRow>>) {
+  const rows = parts.flat();
   const heads = await deviceTextCache(db).texts(
     db,
     planned.masterVersion,
-    ends.map((row) => row.id),
+    rows.map((row) => row.id),
   );
-  return new JsonText(
+  return new JsonText<ReadingRow[]>(
     joinRows(
       heads,
-      ends.map((row) => row.tail),
+      rows.map((row) => row.tail),
     ),
   );
 }
