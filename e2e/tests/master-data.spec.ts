@@ -108,6 +108,10 @@ test.describe('master data', () => {
     await at.fill('2026-02-10 12:00');
     await at.press('Enter');
     await dialog.getByLabel('Final reading').fill('12.5');
+    // A click beside the dialog or Escape keeps it open with what was typed (every dialog is static).
+    await page.mouse.click(5, 5);
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByLabel('Final reading')).toHaveValue('12.5');
     await dialog.getByLabel('New serial number').fill('E2E-W-1N');
     await dialog.getByLabel('Initial reading').fill('0.5');
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -7,6 +7,7 @@ import { Navigate } from 'react-router';
 import { canSeeCollectors } from '../../access';
 import { useCollectorKeys, useCreateCollectorKey, useRevokeCollectorKey, useUnmatchedMeters } from '../../api/hooks';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { useSession } from '../../session';
 
@@ -24,6 +25,7 @@ function CreatedKeyModal({ created, onClose }: { created: CreatedKey | null; onC
   return (
     <Modal
       open={!!created}
+      {...STATIC_MODAL}
       title={created ? t('collectors.createdTitle', { name: created.Name }) : ''}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{t('common.close')}</Button>}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/hooks';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
+import { STATIC_MODAL } from '../../components/modal-host';
 import { useLanguage } from '../../i18n';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
@@ -108,6 +109,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
     <Modal
       open
       destroyOnHidden
+      {...STATIC_MODAL}
       title={title}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
