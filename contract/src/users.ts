@@ -37,6 +37,8 @@ export const UserSession = Type.Object({
   /** When the token stops working. */
   Expires: Timestamp,
   ...AccountFields,
+  /** The provider's time zone (IANA name): days, and times given without an offset, are taken in it. */
+  TimeZone: Type.String(),
 });
 export type UserSession = Static<typeof UserSession>;
 

@@ -14,21 +14,18 @@ import {
 import ExcelJS from 'exceljs';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
-import { api, DEMO, expect, session, signIn, test } from './fixtures';
+import { api, baseURL, DEMO, expect, session, signIn, test } from './fixtures';
 
 // The device data screen (issue 4 §8) walked in Chromium on the demo data: the
 // manager (group 3) and the administrator (group 2) see the manager's building,
 // which holds every device type and the demo's special cases.
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const day = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-/** The default period (first of this month to today), as the screen sends it. */
+/** A day as YYYY-MM-DD in a zone (the provider's by default: the demo server runs in Europe/Vilnius). */
+const dayIn = (d: Date, timeZone = 'Europe/Vilnius') => new Intl.DateTimeFormat('en-CA', { timeZone }).format(d);
+/** The default period (first of this month to today, on the provider's clock), as the screen sends it. */
 const period = () => {
-  const now = new Date();
-  return {
-    dateFrom: `${day(new Date(now.getFullYear(), now.getMonth(), 1))} 00:00:00`,
-    dateTill: `${day(now)} 23:59:59`,
-  };
+  const today = dayIn(new Date());
+  return { dateFrom: `${today.slice(0, 8)}01 00:00:00`, dateTill: `${today} 23:59:59` };
 };
 const columnTitle = (c: ReadingColumn, texts = lt) =>
   texts.deviceData.columns[c.key as keyof typeof lt.deviceData.columns];
@@ -182,6 +179,27 @@ test.describe('device data', () => {
     const titles = await headerTitles(page);
     expect(titles).not.toContain(lt.deviceData.columns.FlatDifference);
     expect(titles).not.toContain(lt.deviceData.columns.QradFrom);
+  });
+
+  test("the default period follows the provider's clock, wherever the browser is", async ({ browser }) => {
+    // A browser zone whose date differs from the provider's right now (one of the two always does).
+    const now = new Date();
+    const timezoneId = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((zone) => dayIn(now, zone) !== dayIn(now))!;
+    const context = await browser.newContext({ baseURL: baseURL(), locale: 'lt-LT', timezoneId });
+    try {
+      const page = await context.newPage();
+      const browserToday = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
+      expect(browserToday).not.toBe(dayIn(new Date()));
+      const p = await place(DEMO.manager);
+      await signIn(page, DEMO.manager);
+      await openScreen(page);
+      await tickBuilding(page, p.title);
+      const { dateFrom, dateTill } = period();
+      await expect(page.locator('.ant-picker-range input').first()).toHaveValue(dateFrom.slice(0, 10));
+      await expect(page.locator('.ant-picker-range input').last()).toHaveValue(dateTill.slice(0, 10));
+    } finally {
+      await context.close();
+    }
   });
 
   test('group 2 sees the extra columns of types 1 and 2', async ({ page }) => {

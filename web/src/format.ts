@@ -1,6 +1,24 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
 /**
  * The server sends times in the provider's zone with its offset (2026-03-29T04:00:00+03:00).
  * They are shown as the provider's wall-clock time whatever zone the browser is in.
  */
 export const formatDateTime = (value: string | null | undefined): string =>
   value ? `${value.slice(0, 10)} ${value.slice(11, 16)}` : '';
+
+/**
+ * Now as the provider's wall-clock time: a dayjs (in the browser's zone) carrying the
+ * digits of the provider's clock, as the date pickers show them and as the API reads
+ * days and times given without an offset. Without a zone (a session stored before the
+ * server sent it), the browser's own clock.
+ */
+export function providerNow(timeZone: string | undefined, now: Date = new Date()): Dayjs {
+  if (!timeZone) return dayjs(now);
+  return dayjs(dayjs(now).tz(timeZone).format('YYYY-MM-DDTHH:mm:ss.SSS'));
+}

@@ -90,9 +90,23 @@ describe(`users API (${dbKind()})`, () => {
       });
       expect(first.status).toBe(200);
       expect(Object.keys(first.body).sort()).toEqual(
-        ['Email', 'Expires', 'FirstName', 'GroupId', 'Id', 'LastName', 'Phone', 'SignedIn', 'Token', 'Username'].sort(),
+        [
+          'Email',
+          'Expires',
+          'FirstName',
+          'GroupId',
+          'Id',
+          'LastName',
+          'Phone',
+          'SignedIn',
+          'TimeZone',
+          'Token',
+          'Username',
+        ].sort(),
       );
       expect(first.body.SignedIn).toBeNull();
+      // The provider's zone, for the client's default days and times.
+      expect(first.body.TimeZone).toBe('Europe/Vilnius');
       const second = await call(app, 'POST', '/api/users/authenticate', {
         body: { username: 'ruta', password: 'slaptas1' },
       });

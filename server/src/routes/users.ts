@@ -27,7 +27,12 @@ export default async function usersRoutes(app: FastifyInstance) {
     app,
     authenticate,
     ({ body, db, config }) =>
-      authenticateUser(db, body, { secret: config.tokenSecret, ttlSeconds: config.tokenTtlSeconds, throttle }),
+      authenticateUser(db, body, {
+        secret: config.tokenSecret,
+        ttlSeconds: config.tokenTtlSeconds,
+        throttle,
+        timeZone: config.timeZone,
+      }),
     // Per-address limit on sign-in attempts (the per-user-name one is in the service).
     { config: { rateLimit: { max: app.config.loginRateLimit, timeWindow: '1 minute' } } },
   );

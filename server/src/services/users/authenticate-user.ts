@@ -47,7 +47,7 @@ export class LoginThrottle {
 export async function authenticateUser(
   db: Queryable,
   input: { username: string; password: string },
-  options: { secret: Uint8Array; ttlSeconds: number; throttle: LoginThrottle },
+  options: { secret: Uint8Array; ttlSeconds: number; throttle: LoginThrottle; timeZone: string },
 ): Promise<UserSession> {
   const username = input.username.trim();
   options.throttle.check(username);
@@ -65,7 +65,7 @@ export async function authenticateUser(
   }
   if (!account.active) throw badRequest('This account is deactivated; ask an administrator');
   options.throttle.succeed(username);
-  const { rows: updated } = await db.query<Omit<UserSession, 'Token' | 'Expires'>>(
+  const { rows: updated } = await db.query<Omit<UserSession, 'Token' | 'Expires' | 'TimeZone'>>(
     `UPDATE app_user u SET signed_in = last_sign_in, last_sign_in = now()
       WHERE id = $1
       RETURNING ${USER_COLUMNS}`,
@@ -84,5 +84,6 @@ export async function authenticateUser(
     Email: user.Email,
     Phone: user.Phone,
     SignedIn: user.SignedIn,
+    TimeZone: options.timeZone,
   };
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useTypesInSelection } from '../../api/device-data';
 import { useDeviceDataByUserId, useDevicesData } from '../../api/hooks';
 import { LoadError } from '../../components/load-error';
+import { providerNow } from '../../format';
 import { useChosenObject, useSession } from '../../session';
 import { FoundDevices } from './found-devices';
 import { HistoryModal } from './history-modal';
@@ -29,7 +30,7 @@ export default function DeviceDataPage() {
   const user = useSession();
   const object = useChosenObject();
   const [treeValues, setTreeValues] = useState<string[]>([]);
-  const [period, setPeriod] = useState<Period>(() => defaultPeriod());
+  const [period, setPeriod] = useState<Period>(() => defaultPeriod(providerNow(user?.TimeZone)));
   const [type, setType] = useState<DeviceTypeInSelection | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [chartRow, setChartRow] = useState<ReadingRow | null>(null);

@@ -1,12 +1,14 @@
 import type { DeviceRow } from '@rodmenys/contract';
 import { App, DatePicker, Form, Input, InputNumber, Modal, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/hooks';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
+import { providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
+import { useSession } from '../../session';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -40,6 +42,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const remove = useRemoveDevice();
   const replace = useReplaceDevice();
   const types = useDeviceTypes();
+  const timeZone = useSession()?.TimeZone;
   const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
   if (!dialog) return null;
 
@@ -125,7 +128,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           description: device?.DeviceDescription ?? undefined,
           ratingFactor: device?.RatingFactor ?? undefined,
           counterCode: dialog.kind === 'edit' ? (device?.CounterCode ?? undefined) : undefined,
-          at: dayjs().second(0),
+          at: providerNow(timeZone).second(0).millisecond(0),
         }}
       >
         {dialog.kind === 'add' && (
