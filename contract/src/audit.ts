@@ -58,7 +58,7 @@ export const getAuditLog = defineEndpoint({
   path: '/audit',
   summary: 'The audit log, newest first, filtered by who, kind and period (provider-zone days). Group 1 only.',
   tags: ['audit'],
-  auth: 'user',
+  auth: 'operator',
   querystring: AuditQuery,
   response: Paged(AuditEntry),
 });
@@ -68,7 +68,7 @@ export const exportAuditLog = defineEndpoint({
   path: '/audit/export',
   summary: 'The filtered audit log as auditLog.xlsx or auditLog.csv (headers in `lang`). Group 1 only.',
   tags: ['audit'],
-  auth: 'user',
+  auth: 'operator',
   querystring: Type.Object({
     actor: AuditQuery.properties.actor,
     kind: AuditQuery.properties.kind,

@@ -1,7 +1,11 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
-/** Who may call an endpoint: nobody signed in, a signed-in user, or a collector key. */
-export type Auth = 'none' | 'user' | 'collector';
+/**
+ * Who may call an endpoint: anyone (`none`), a signed-in user (`user`), a signed-in
+ * provider operator, group 1 (`operator`: anyone else signed in gets 403), or a
+ * collector key (`collector`).
+ */
+export type Auth = 'none' | 'user' | 'operator' | 'collector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** The error body every non-2xx answer carries. `errors` lists the fields at fault on a 400. */

@@ -76,7 +76,7 @@ export const importCsv = defineEndpoint({
     'comma or point; time as ISO 8601, with or without a zone: without one it is taken in the provider zone). ' +
     'Idempotent. Bad lines are listed with their number and reason; the good ones are imported. Group 1 only.',
   tags: ['ingest'],
-  auth: 'user',
+  auth: 'operator',
   consumes: ['text/csv', 'text/plain'],
   body: Type.String({ description: 'CSV text: serial;time;value per line' }),
   response: CsvImportResult,
@@ -102,7 +102,7 @@ export const listUnmatchedMeters = defineEndpoint({
     'The inbox of meters that match no device (latest first). Their telegrams are kept and taken in ' +
     'automatically once a device with that serial number exists. Group 1 only.',
   tags: ['ingest'],
-  auth: 'user',
+  auth: 'operator',
   querystring: Type.Object({ ...PageQuery }),
   response: Paged(UnmatchedMeter),
 });
@@ -124,7 +124,7 @@ export const listCollectorKeys = defineEndpoint({
   path: '/collector-keys',
   summary: 'Collector keys, newest first (revoked ones included). Group 1 only.',
   tags: ['ingest'],
-  auth: 'user',
+  auth: 'operator',
   response: Type.Array(CollectorKey),
 });
 
@@ -133,7 +133,7 @@ export const createCollectorKey = defineEndpoint({
   path: '/collector-keys',
   summary: 'Create a collector key. The key is in this answer only: it is stored hashed. Group 1 only.',
   tags: ['ingest'],
-  auth: 'user',
+  auth: 'operator',
   body: Type.Object({ name: Type.String({ minLength: 1, maxLength: COLLECTOR_KEY_NAME_MAX_LENGTH }) }),
   response: Type.Object({ ...CollectorKey.properties, Key: Type.String() }),
   status: 201,
@@ -144,7 +144,7 @@ export const revokeCollectorKey = defineEndpoint({
   path: '/collector-keys/:id',
   summary: 'Revoke a collector key: requests with it answer 401 from now on. Group 1 only.',
   tags: ['ingest'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   response: CollectorKey,
 });

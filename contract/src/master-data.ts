@@ -126,7 +126,7 @@ export const previewRegisterImport = defineEndpoint({
   path: '/masterData/register/preview',
   summary: `Register import dry run: what would be created, changed, left alone, and every bad row. ${uploadSummary}`,
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   response: ImportReport,
 });
 
@@ -135,7 +135,7 @@ export const applyRegisterImport = defineEndpoint({
   path: '/masterData/register/apply',
   summary: `Register import: all or nothing in one transaction; with any bad row nothing is written (Applied false). ${uploadSummary}`,
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   response: ImportReport,
 });
 
@@ -144,7 +144,7 @@ export const registerTemplate = defineEndpoint({
   path: '/masterData/register/template',
   summary: 'An empty register file with the headers in the given language (xlsx or csv). Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   querystring: Type.Object({
     lang: Type.Optional(Type.Union([Type.Literal('lt'), Type.Literal('en')])),
     format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])),
@@ -183,7 +183,7 @@ export const listLocationChildren = defineEndpoint({
   path: '/masterData/locations',
   summary: 'The children of a location (or the countries without parentId), for browsing the tree. Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   querystring: Type.Object({ parentId: Type.Optional(Id) }),
   response: Type.Array(LocationNode),
 });
@@ -202,7 +202,7 @@ export const getLocation = defineEndpoint({
   path: '/masterData/locations/:id',
   summary: 'One location with its devices. Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   response: LocationDetail,
 });
@@ -223,7 +223,7 @@ export const updateLocation = defineEndpoint({
   summary:
     'Rename a location (its subtree follows) or change a flat order. Group 1 only. A sibling with the name: 409.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   body: Type.Object({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH * 2 })),
@@ -238,7 +238,7 @@ export const setFlatClient = defineEndpoint({
   summary:
     "Set a flat's client by client code (an unknown code with clientName creates the client); null = none. Group 1 only.",
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   body: Type.Object({
     clientCode: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
@@ -261,7 +261,7 @@ export const searchClients = defineEndpoint({
   path: '/masterData/clients',
   summary: 'Up to 20 clients whose code or name starts with `search` (case-insensitive). Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })) }),
   response: Type.Array(ClientRow),
 });
@@ -287,7 +287,7 @@ export const addDevice = defineEndpoint({
   summary:
     'Add a device to a flat (or a building heat meter to a building). A serial already in use: 409. Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   body: AddDeviceBody,
   response: DeviceRow,
   status: 201,
@@ -298,7 +298,7 @@ export const updateDevice = defineEndpoint({
   path: '/masterData/devices/:id',
   summary: "Change a device's description, rating factor or counter code. Group 1 only.",
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   body: Type.Object({
     description: Type.Optional(Nullable(Text())),
@@ -313,7 +313,7 @@ export const removeDevice = defineEndpoint({
   path: '/masterData/devices/:id/remove',
   summary: 'Remove a device: its final reading is stored at the removal time. Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   body: Type.Object({ removedAt: MomentParam, finalReading: ReadingValue }),
   response: DeviceRow,
@@ -340,7 +340,7 @@ export const replaceDevice = defineEndpoint({
     'Replace a device in one step (DESIGN.md §4): the old one is removed with its final reading, the new one ' +
     '(same type and place) installed with its initial reading, both at replacedAt. Group 1 only.',
   tags: ['master data'],
-  auth: 'user',
+  auth: 'operator',
   params: IdParams,
   body: ReplaceDeviceBody,
   response: Type.Object({ Old: DeviceRow, New: DeviceRow }),

@@ -1,20 +1,20 @@
-import type { Auth } from '@rodmenys/contract';
+import { type Auth, Group } from '@rodmenys/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../errors.js';
+import { forbidden, unauthorized } from '../errors.js';
 import { type Caller, loadCaller } from '../services/auth/caller.js';
 import { readToken } from '../services/auth/tokens.js';
 import { findCollectorKey } from '../services/ingest/collector-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user; set by the `user` authenticator. */
+    /** The signed-in user; set by the `user` and `operator` authenticators. */
     caller?: Caller;
     /** The collector key a request came with; set by the `collector` authenticator. */
     collector?: { id: number; name: string };
   }
   interface FastifyInstance {
-    /** Checks a request for an endpoint's `auth` kind; throws 401 when it fails. */
+    /** Checks a request for an endpoint's `auth` kind; throws 401 (not signed in) or 403 (not allowed). */
     authenticators: Record<Auth, (request: FastifyRequest) => Promise<void>>;
   }
 }
@@ -29,15 +29,22 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
   app.decorateRequest('collector', undefined);
+  const signedIn = async (request: FastifyRequest) => {
+    const token = bearer(request);
+    if (!token) throw unauthorized('Sign in first');
+    const claims = await readToken(app.config.tokenSecret, token);
+    const caller = claims && (await loadCaller(app.db, claims));
+    if (!caller) throw unauthorized('Your session has ended; sign in again');
+    request.caller = caller;
+  };
   app.decorate('authenticators', {
     none: async () => {},
-    user: async (request: FastifyRequest) => {
-      const token = bearer(request);
-      if (!token) throw unauthorized('Sign in first');
-      const claims = await readToken(app.config.tokenSecret, token);
-      const caller = claims && (await loadCaller(app.db, claims));
-      if (!caller) throw unauthorized('Your session has ended; sign in again');
-      request.caller = caller;
+    user: signedIn,
+    operator: async (request: FastifyRequest) => {
+      await signedIn(request);
+      if (request.caller!.groupId !== Group.Operator) {
+        throw forbidden('Only the provider’s operators (group 1) may do this');
+      }
     },
     collector: async (request: FastifyRequest) => {
       const header = request.headers['x-collector-key'];

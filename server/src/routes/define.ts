@@ -17,7 +17,7 @@ export interface Ctx<E extends Endpoint> {
   params: ParamsOf<E>;
   query: QueryOf<E>;
   body: BodyOf<E>;
-  /** The signed-in user (endpoints with `auth: 'user'`). */
+  /** The signed-in user (endpoints with `auth: 'user'` or `'operator'`). */
   caller: Caller;
   db: Db;
   config: Config;
@@ -53,14 +53,15 @@ export function defineRoute<E extends Endpoint>(
       tags: [...endpoint.tags],
       ...(endpoint.auth === 'none'
         ? {}
-        : { security: [{ [endpoint.auth === 'user' ? 'bearer' : 'collectorKey']: [] }] }),
+        : { security: [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }] }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       ...(endpoint.consumes ? { consumes: [...endpoint.consumes] } : {}),
       response,
     },
-    preHandler: (request) => authenticate(request),
+    // Before validation: a caller without the right gets 401/403 whatever the input.
+    preValidation: (request) => authenticate(request),
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as ParamsOf<E>,

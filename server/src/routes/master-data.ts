@@ -43,16 +43,13 @@ export default async function masterDataRoutes(app: FastifyInstance) {
     return typeof name === 'string' ? decodeURIComponent(name).slice(0, 200) : undefined;
   };
 
-  defineRoute(app, previewRegisterImport, ({ caller, db, request }) => {
-    locations.assertOperator(caller);
-    return importRegister(db, caller, file(request), { apply: false, fileName: fileName(request) });
-  });
-  defineRoute(app, applyRegisterImport, ({ caller, db, request }) => {
-    locations.assertOperator(caller);
-    return importRegister(db, caller, file(request), { apply: true, fileName: fileName(request) });
-  });
-  defineRoute(app, registerTemplate, async ({ caller, query, reply }) => {
-    locations.assertOperator(caller);
+  defineRoute(app, previewRegisterImport, ({ caller, db, request }) =>
+    importRegister(db, caller, file(request), { apply: false, fileName: fileName(request) }),
+  );
+  defineRoute(app, applyRegisterImport, ({ caller, db, request }) =>
+    importRegister(db, caller, file(request), { apply: true, fileName: fileName(request) }),
+  );
+  defineRoute(app, registerTemplate, async ({ query, reply }) => {
     const format = query.format ?? 'xlsx';
     const body = await buildTemplate(query.lang ?? 'lt', format);
     return reply
@@ -61,50 +58,23 @@ export default async function masterDataRoutes(app: FastifyInstance) {
       .send(body);
   });
 
-  defineRoute(app, listLocationChildren, ({ caller, db, query }) => {
-    locations.assertOperator(caller);
-    return locations.listLocationChildren(db, query.parentId);
-  });
-  defineRoute(app, getLocation, ({ caller, db, params }) => {
-    locations.assertOperator(caller);
-    return locations.getLocation(db, params.id);
-  });
-  defineRoute(app, updateLocation, ({ caller, db, params, body }) => {
-    locations.assertOperator(caller);
-    return locations.updateLocation(db, caller, params.id, body);
-  });
-  defineRoute(app, setFlatClient, ({ caller, db, params, body }) => {
-    locations.assertOperator(caller);
-    return locations.setFlatClient(db, caller, params.id, body);
-  });
-  defineRoute(app, searchClients, ({ caller, db, query }) => {
-    locations.assertOperator(caller);
-    return locations.searchClients(db, query.search);
-  });
+  defineRoute(app, listLocationChildren, ({ db, query }) => locations.listLocationChildren(db, query.parentId));
+  defineRoute(app, getLocation, ({ db, params }) => locations.getLocation(db, params.id));
+  defineRoute(app, updateLocation, ({ caller, db, params, body }) =>
+    locations.updateLocation(db, caller, params.id, body),
+  );
+  defineRoute(app, setFlatClient, ({ caller, db, params, body }) =>
+    locations.setFlatClient(db, caller, params.id, body),
+  );
+  defineRoute(app, searchClients, ({ db, query }) => locations.searchClients(db, query.search));
 
-  defineRoute(app, addDevice, ({ caller, db, body }) => {
-    locations.assertOperator(caller);
-    return devices.addDevice(db, caller, body);
-  });
-  defineRoute(app, updateDevice, ({ caller, db, params, body }) => {
-    locations.assertOperator(caller);
-    return devices.updateDevice(db, caller, params.id, body);
-  });
-  defineRoute(app, removeDevice, ({ caller, db, params, body }) => {
-    locations.assertOperator(caller);
-    return devices.removeDevice(db, caller, params.id, body);
-  });
-  defineRoute(app, replaceDevice, ({ caller, db, params, body }) => {
-    locations.assertOperator(caller);
-    return devices.replaceDevice(db, caller, params.id, body);
-  });
+  defineRoute(app, addDevice, ({ caller, db, body }) => devices.addDevice(db, caller, body));
+  defineRoute(app, updateDevice, ({ caller, db, params, body }) => devices.updateDevice(db, caller, params.id, body));
+  defineRoute(app, removeDevice, ({ caller, db, params, body }) => devices.removeDevice(db, caller, params.id, body));
+  defineRoute(app, replaceDevice, ({ caller, db, params, body }) => devices.replaceDevice(db, caller, params.id, body));
 
-  defineRoute(app, getAuditLog, ({ caller, db, query }) => {
-    locations.assertOperator(caller);
-    return listAudit(db, query);
-  });
-  defineRoute(app, exportAuditLog, async ({ caller, db, query, reply }) => {
-    locations.assertOperator(caller);
+  defineRoute(app, getAuditLog, ({ db, query }) => listAudit(db, query));
+  defineRoute(app, exportAuditLog, async ({ db, query, reply }) => {
     const format = query.format ?? 'xlsx';
     const body = await exportAudit(db, query, format, query.lang ?? 'lt');
     return reply

@@ -41,6 +41,11 @@ export function queryString(query: object | undefined): string {
 }
 
 /** The Authorization header of `token`, by default the stored user's; none when signed out. */
+/** A 401 from an endpoint for signed-in users means the session has ended: the app forgets it (sign-in page). */
+export function forgetEndedSession(endpoint: Endpoint, status: number): void {
+  if (status === 401 && (endpoint.auth === 'user' || endpoint.auth === 'operator')) clearSession();
+}
+
 export const authHeaders = (token = getSession()?.Token): Record<string, string> =>
   token ? { Authorization: `Bearer ${token}` } : {};
 
@@ -82,7 +87,7 @@ export async function call<E extends Endpoint>(
     data = undefined;
   }
   if (!response.ok) {
-    if (response.status === 401 && endpoint.auth === 'user') clearSession();
+    forgetEndedSession(endpoint, response.status);
     const body = (data ?? {}) as Partial<ErrorBody>;
     throw new ApiError(response.status, body.message || response.statusText || `HTTP ${response.status}`, body.errors);
   }

@@ -17,7 +17,7 @@ import {
   updateLocation,
 } from '@rodmenys/contract';
 import { downloadBlob } from '../components/export';
-import { API_BASE, ApiError, authHeaders, queryString } from './call';
+import { API_BASE, ApiError, authHeaders, forgetEndedSession, queryString } from './call';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
 const changesDevices: Endpoint[] = [getLocation, getDeviceDataByUserId, getDevicesData, getAuditLog];
@@ -33,7 +33,8 @@ export const useReplaceDevice = () => useEndpointMutation(replaceDevice, changes
 export const useAuditLog = (query: QueryOf<typeof getAuditLog>) =>
   useEndpointQuery(getAuditLog, { query }, { keepPrevious: true });
 
-async function failure(response: Response): Promise<ApiError> {
+async function failure(endpoint: Endpoint, response: Response): Promise<ApiError> {
+  forgetEndedSession(endpoint, response.status);
   const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: ApiError['errors'] };
   return new ApiError(response.status, body.message || response.statusText, body.errors);
 }
@@ -55,7 +56,7 @@ export async function uploadRegister(mode: 'preview' | 'apply', file: File): Pro
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : String(error));
   }
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) throw await failure(endpoint, response);
   return (await response.json()) as ImportReport;
 }
 
@@ -64,6 +65,6 @@ export async function downloadFile<E extends Endpoint>(endpoint: E, query: Query
   const response = await fetch(`${API_BASE}${endpoint.path}${queryString(query as object)}`, {
     headers: authHeaders(),
   });
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) throw await failure(endpoint, response);
   downloadBlob(await response.blob(), fileName);
 }

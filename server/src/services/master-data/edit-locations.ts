@@ -1,16 +1,11 @@
 import type { ClientRow, LocationDetail, LocationNode } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { ADDRESS_FIELDS } from '../devices/list-devices.js';
 import { prefixPattern } from '../sql.js';
-
-/** Master data is the provider operator's (group 1) alone. */
-export function assertOperator(caller: Caller): void {
-  if (caller.groupId !== 1) throw forbidden('Only a provider operator (group 1) may manage master data');
-}
 
 const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS "Level", l.name AS "Name",
     address_label(l) AS "Path", l.flat_order AS "FlatOrder",
