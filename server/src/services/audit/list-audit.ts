@@ -2,6 +2,7 @@ import type { AuditEntry, AuditQuery, Language } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
+import { toCsv } from '../csv.js';
 import { parseDayRange } from '../devices/period.js';
 import { paged } from '../paging.js';
 import { prefixPattern } from '../sql.js';
@@ -106,13 +107,4 @@ export function toExcelDate(iso: string): Date {
   if (!m) throw badRequest(`Not a timestamp: ${iso}`);
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
   return new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-}
-
-/** CSV for Excel: `;` separated, quoted where needed, UTF-8 with a BOM. */
-export function toCsv(rows: (string | number | null)[][]): Buffer {
-  const cell = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
-    return /[;"\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return Buffer.from(`\uFEFF${rows.map((r) => r.map(cell).join(';')).join('\r\n')}\r\n`, 'utf8');
 }

@@ -1,7 +1,7 @@
 import { type Language, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { toCsv } from '../audit/list-audit.js';
+import { toCsv } from '../csv.js';
 
 /** A cell as read: text from a CSV, or what an .xlsx cell holds. */
 export type Cell = string | number | Date | boolean | null;
