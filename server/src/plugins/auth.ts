@@ -29,20 +29,23 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
   app.decorateRequest('collector', undefined);
-  const signedIn = async (request: FastifyRequest) => {
+  /** Sets and returns the caller of a valid bearer token; 401 otherwise. */
+  const signedIn = async (request: FastifyRequest): Promise<Caller> => {
     const token = bearer(request);
     if (!token) throw unauthorized('Sign in first');
     const claims = await readToken(app.config.tokenSecret, token);
     const caller = claims && (await loadCaller(app.db, claims));
     if (!caller) throw unauthorized('Your session has ended; sign in again');
     request.caller = caller;
+    return caller;
   };
   app.decorate('authenticators', {
     none: async () => {},
-    user: signedIn,
-    operator: async (request: FastifyRequest) => {
+    user: async (request: FastifyRequest) => {
       await signedIn(request);
-      if (request.caller!.groupId !== Group.Operator) {
+    },
+    operator: async (request: FastifyRequest) => {
+      if ((await signedIn(request)).groupId !== Group.Operator) {
         throw forbidden('Only the provider’s operators (group 1) may do this');
       }
     },

@@ -12,19 +12,18 @@ export const NEAR_PROBE = '6 hours';
 
 type DeviceField = readonly [keyof DeviceRow, string, JsonKind];
 
-/** The first DeviceRow fields, over `device d`. */
-const DEVICE_HEAD_FIELDS: readonly DeviceField[] = [
+/**
+ * The DeviceRow fields that only the master data decide, in the contract's
+ * order, over `device d` with DEVICE_JOINS: the device, its type, its place
+ * (`location l`), its building's `object o` (path[6]: a flat's building, or the
+ * building itself for a building heat meter) and its `client c`, the tables
+ * whose changes `master_change` counts (migration 040). Everything but LastSeen,
+ * which is the last field.
+ */
+export const DEVICE_FIXED_FIELDS: readonly DeviceField[] = [
   ['DeviceId', 'd.id', 'number'],
   ['DeviceTypeId', 'd.device_type_id', 'number'],
   ['LocationId', 'd.location_id', 'number'],
-];
-
-/**
- * The DeviceRow fields of the device's place, over `location l`, its building's
- * `object o` (path[6]: a flat's building, or the building itself for a building
- * heat meter) and its `client c`.
- */
-const LOCATION_FIELDS: readonly DeviceField[] = [
   ['ParentLocationId', 'l.parent_id', 'number'],
   ['Country', 'l.country', 'string'],
   ['County', 'l.county', 'string'],
@@ -36,10 +35,6 @@ const LOCATION_FIELDS: readonly DeviceField[] = [
   ['FlatOrder', 'l.flat_order', 'number'],
   ['ObjectCode', 'o.code', 'string'],
   ['ClientCode', 'c.code', 'string'],
-];
-
-/** The last DeviceRow fields but LastSeen, over `device d` and `device_type t`. */
-const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['DeviceCode', 'd.device_code', 'string'],
   ['CounterCode', 'd.counter_code', 'string'],
   ['DeviceDescription', 'd.description', 'string'],
@@ -49,18 +44,6 @@ const DEVICE_TAIL_FIELDS: readonly DeviceField[] = [
   ['RemovedAt', 'iso(d.removed_at)', 'plain'],
   ['ReplacedBy', 'd.replaced_by', 'number'],
   ['Replaces', '(SELECT p.id FROM device p WHERE p.replaced_by = d.id LIMIT 1)', 'number'],
-];
-
-/**
- * The DeviceRow fields that only the master data decide (the device, its type,
- * its place, the building's object and the client: the tables whose changes
- * `master_change` counts, migration 040), in the contract's order, over `device
- * d` with DEVICE_JOINS. Everything but LastSeen, which is the last field.
- */
-export const DEVICE_FIXED_FIELDS: readonly DeviceField[] = [
-  ...DEVICE_HEAD_FIELDS,
-  ...LOCATION_FIELDS,
-  ...DEVICE_TAIL_FIELDS,
 ];
 
 /**

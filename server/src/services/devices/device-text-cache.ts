@@ -57,15 +57,14 @@ export const asciiJson = (json: string) =>
 /** At ~0.9 KB each, about 90 MB; beyond it the texts are dropped and read again. */
 const MAX_TEXTS = 100_000;
 
-const TEXTS_SQL = `SELECT v.version, d.id, ${jsonHeadSql(DEVICE_FIXED_FIELDS)} AS text
-  FROM (SELECT sum(n)::text AS version FROM master_change) v, device d ${DEVICE_JOINS}
+/** The master-data version (migration 040) as SQL text: read it in the statement whose snapshot it describes. */
+export const MASTER_VERSION = '(SELECT sum(n)::text FROM master_change)';
+
+const TEXTS_SQL = `SELECT ${MASTER_VERSION} AS version, d.id, ${jsonHeadSql(DEVICE_FIXED_FIELDS)} AS text
+  FROM device d ${DEVICE_JOINS}
  WHERE d.id = ANY($1::int[])`;
 
-/** The master-data version and how many rows hold it (compact_master_change merges them). */
-export const MASTER_VERSION_SQL = `(SELECT sum(n)::text FROM master_change) AS master_version,
-  (SELECT count(*)::int FROM master_change) AS master_changes`;
-
-/** Beyond this many master_change rows, the next reader merges them. */
+/** Beyond this many master_change rows, the next plan merges them (compact_master_change). */
 export const COMPACT_MASTER_CHANGES = 100;
 
 /** The cache of a database (one per pool or embedded database; each process has its own). */

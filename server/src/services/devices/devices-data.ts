@@ -7,7 +7,7 @@ import { type JsonField, jsonTailSql } from '../json-sql.js';
 import { ANCESTORS_CTE, isVisible } from '../locations/visible.js';
 import { inScope } from '../sql.js';
 import { buildingOrder, LAST_SEEN_FIELD, NEAR_PROBE } from './device-row.js';
-import { COMPACT_MASTER_CHANGES, deviceTextCache, MASTER_VERSION_SQL } from './device-text-cache.js';
+import { COMPACT_MASTER_CHANGES, deviceTextCache, MASTER_VERSION } from './device-text-cache.js';
 import type { DayRange } from './period.js';
 
 export interface DevicesDataInput {
@@ -146,7 +146,7 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
            sum((r.till_v - r.from_v) * r.rating_factor) OVER flat AS flat_diff_q
       FROM r WINDOW flat AS (PARTITION BY r.location_id)
   )
-  SELECT f.id, ${rowTail(proc)} AS tail, (SELECT sum(n)::text FROM master_change) AS master_version
+  SELECT f.id, ${rowTail(proc)} AS tail, ${MASTER_VERSION} AS master_version
     FROM f LEFT JOIN device_status ds ON ds.device_id = f.id
    ORDER BY f.rank, f.flat_order NULLS FIRST, f.flat, f.description, f.device_code`;
 
@@ -218,7 +218,7 @@ async function plan(db: Queryable, input: DevicesDataInput): Promise<Plan | null
             (SELECT coalesce(json_agg(json_build_array(sel.building, sel.n)
                                       ORDER BY b.id IS NULL, ${buildingOrder('b')}, sel.building), '[]')
                FROM sel LEFT JOIN location b ON b.id = nullif(sel.building, 0)) AS buildings,
-            ${MASTER_VERSION_SQL}
+            ${MASTER_VERSION} AS master_version, (SELECT count(*)::int FROM master_change) AS master_changes
        FROM bounds`,
     [input.deviceTypeId, input.scope, input.parents, input.range.from, input.range.till, input.timeZone],
   );

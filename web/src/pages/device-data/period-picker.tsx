@@ -1,20 +1,19 @@
 import { DatePicker } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { providerNow } from '../../format';
-import { useSession } from '../../session';
+import { useProviderNow } from '../../session';
 import { type Period, periodPresets } from './period';
 
 /** The period: Monday-first calendar in the UI language with the presets of spec.md §2 (days of the provider's clock). */
 export function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: Period) => void }) {
   const { t } = useTranslation();
-  const timeZone = useSession()?.TimeZone;
+  const now = useProviderNow();
   return (
     <DatePicker.RangePicker
       aria-label={t('deviceData.period.label')}
       value={value}
       allowClear={false}
       format="YYYY-MM-DD"
-      presets={periodPresets(providerNow(timeZone)).map((p) => ({
+      presets={periodPresets(now()).map((p) => ({
         label: t(`deviceData.period.${p.key}`),
         value: p.value,
       }))}

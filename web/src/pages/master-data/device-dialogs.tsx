@@ -6,9 +6,8 @@ import { useDeviceTypes } from '../../api/hooks';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
-import { useSession } from '../../session';
+import { useProviderNow } from '../../session';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -42,7 +41,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const remove = useRemoveDevice();
   const replace = useReplaceDevice();
   const types = useDeviceTypes();
-  const timeZone = useSession()?.TimeZone;
+  const now = useProviderNow();
   const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
   if (!dialog) return null;
 
@@ -128,7 +127,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           description: device?.DeviceDescription ?? undefined,
           ratingFactor: device?.RatingFactor ?? undefined,
           counterCode: dialog.kind === 'edit' ? (device?.CounterCode ?? undefined) : undefined,
-          at: providerNow(timeZone).second(0).millisecond(0),
+          at: now().second(0).millisecond(0),
         }}
       >
         {dialog.kind === 'add' && (
