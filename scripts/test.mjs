@@ -2,9 +2,10 @@
 // `npm test`: the whole suite in order, stopping at the first failing stage,
 // always ending with a summary and the line `tests: N passed, M failed`.
 // Workspaces are found, not listed: a new web/ or e2e/ with a `test` script joins by itself.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { recordBuild, sourcesFingerprint } from './build-state.mjs';
 import { hasPostgresBinaries } from './pg-cluster.mjs';
 import { install, isCI, needsInstall, root, run } from './run-steps.mjs';
 
@@ -86,6 +87,48 @@ function testStage(name, script, npmArgs, { env = {}, requires } = {}) {
 
 const commandStage = (name, args) => ({ name, run: async () => ({ code: await run('npm', args) }) });
 
+/** The build, recorded so that a later `npm start` of the same sources does not build again. */
+const buildStage = () => ({
+  name: 'build',
+  async run() {
+    const fingerprint = sourcesFingerprint();
+    const code = await run('npm', ['run', 'build']);
+    if (code === 0) recordBuild(fingerprint);
+    return { code };
+  },
+});
+
+/** The root scripts' own tests (node:test), counted from their TAP summary. */
+const scriptsStage = () => ({
+  name: 'scripts',
+  async run() {
+    const tap = path.join(reports, 'scripts.tap');
+    const files = readdirSync(path.join(root, 'scripts'))
+      .filter((f) => f.endsWith('.test.mjs'))
+      .map((f) => path.join('scripts', f));
+    const code = await run(process.execPath, [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ]);
+    const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(readFileSync(tap, 'utf8'))?.[1] ?? 0);
+    let counts;
+    try {
+      counts = {
+        passed: count('pass'),
+        failed: count('fail') + count('cancelled'),
+        skipped: count('skipped') + count('todo'),
+      };
+    } catch {
+      counts = undefined;
+    }
+    return { code, counts };
+  },
+});
+
 function stages() {
   const workspaces = testableWorkspaces();
   const unit = workspaces.filter(({ ws }) => ws !== 'e2e');
@@ -95,9 +138,10 @@ function stages() {
   const embedded = { DATABASE_URL: undefined, TEST_DATABASE_URL: undefined };
   return [
     ...(needsInstall() ? [{ name: 'install', run: async () => ({ code: await install() }) }] : []),
-    commandStage('build', ['run', 'build']),
+    buildStage(),
     commandStage('lint', ['run', 'lint']),
     commandStage('typecheck', ['run', 'typecheck']),
+    scriptsStage(),
     ...unit.map(({ ws, scripts }) =>
       testStage(ws === 'server' ? 'server (PGlite)' : ws, scripts.test, ['test', '-w', ws], { env: embedded }),
     ),

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 import {
   authenticate,
   type BodyOf,
@@ -86,9 +86,44 @@ export async function signIn(
 export const LT = { username: 'Vartotojo vardas', password: 'Slaptažodis', login: 'Prisijungti' };
 export const EN = { username: 'Username', password: 'Password', login: 'Log in' };
 
-export const test = base.extend({
+/**
+ * Collects the Content-Security-Policy violations of every page of a context: the
+ * browser's console report ("Refused to … because it violates the following Content
+ * Security Policy directive") and the page's own `securitypolicyviolation` events.
+ */
+export async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding('__cspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __cspViolation(text: string): void }).__cspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+      );
+    });
+  });
+  const watch = (page: Page) =>
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return violations;
+}
+
+export const test = base.extend<{ cspViolations: string[] }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern
   baseURL: async ({}, use) => {
     await use(baseURL());
   },
+  // Every test runs under the product's CSP and fails on a single violation.
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations = await watchCsp(context);
+      await use(violations);
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
 });

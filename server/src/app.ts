@@ -5,6 +5,7 @@ import type { Config } from './env.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
+import headers from './plugins/headers.js';
 import web from './plugins/web.js';
 import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
@@ -38,6 +39,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.decorate('db', db);
   app.decorate('config', config);
   await app.register(errors);
+  await app.register(headers);
   await app.register(auth);
   await app.register(rateLimit, { global: false });
   await app.register(docs);

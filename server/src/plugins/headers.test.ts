@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { buildTestApp } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+
+/** The headers every answer must carry, whatever produced it. */
+function expectSecurityHeaders(headers: Record<string, unknown>) {
+  const csp = String(headers['content-security-policy']);
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+}
+
+describe(`security headers on every answer (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let webDir: string;
+
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-web-'));
+    mkdirSync(path.join(webDir, 'assets'));
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
+    writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    db = await createTestDb();
+    app = await buildTestApp(db, { webDir });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['an API answer (401)', 'GET', '/api/devices/GetDeviceTypeLookUp'],
+    ['a validation error (400)', 'POST', '/api/users/authenticate'],
+    ['an unknown API path (404)', 'GET', '/api/nothing-here'],
+    ['the web app', 'GET', '/'],
+    ['a client-side route', 'GET', '/device-data'],
+    ['a hashed asset', 'GET', '/assets/app-1234.js'],
+    ['the API documentation', 'GET', '/api/docs/json'],
+  ] as const)('%s', async (_, method, url) => {
+    const res = await app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
+    expect(res.statusCode).toBeLessThan(500);
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('sends HSTS only over TLS: never on plain HTTP', async () => {
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+});
