@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * `npm run bench:ui -w bench`: the device data screen in Chromium (issue 4 §9).
+ * `npm run bench:ui -w bench`: the device data screen in Chromium (docs/device-data.md, "Benchmark").
  *
  * The built web app and the real API over an in-memory PGlite with one
  * building of 1,000 flats holding 5,000 cold water meters and 50,000 hot water

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: GetDevicesData (DESIGN.md §4) on a large dataset.
+ * `npm run bench`: GetDevicesData (docs/domain.md §5) on a large dataset.
  *
  * 1. A throwaway PostgreSQL server with >= 10,000 devices and >= 20 M readings
  *    (COPY), then per selection (500, 5,000, all allocators, one month) the

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest -w bench`: readings ingest (issue 5 §8).
+ * `npm run bench:ingest -w bench`: readings ingest (docs/ingest.md §4).
  *
  * A throwaway PostgreSQL server with fsync and synchronous_commit on (every
  * answer comes after a durable COMMIT), 10,000 devices, and the built server

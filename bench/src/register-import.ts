@@ -1,5 +1,5 @@
 /**
- * `npm run bench:register -w bench`: register import (issue 6) of a provider's
+ * `npm run bench:register -w bench`: register import (docs/master-data.md) of a provider's
  * whole register, by default 50,000 devices, on embedded PGlite (the default
  * database, single-threaded) and on a throwaway PostgreSQL server. Per database:
  * preview then apply of the first import into an empty database (everything

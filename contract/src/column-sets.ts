@@ -30,7 +30,7 @@ const timePoint = (key: ReadingColumnKey): ReadingColumn => ({
   timePoint: true,
 });
 
-/** The value columns of each set (DESIGN.md §4): what is read at the start, at the end, and the totals. */
+/** The value columns of each set (docs/domain.md §9): what is read at the start, at the end, and the totals. */
 interface ValueSet {
   from: ReadingColumnKey[];
   till: ReadingColumnKey[];
@@ -71,7 +71,7 @@ function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSe
 
 /**
  * The columns of the readings table and its export for a device type and the
- * viewer's group (DESIGN.md §4): the device and its place, then the start
+ * viewer's group (docs/domain.md §9): the device and its place, then the start
  * reading (time, optional time point, values), the end reading, and the
  * differences. A building heat meter (type 11) has no flat or client columns.
  */
@@ -95,7 +95,7 @@ export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc },
     timePoint('TimePointTill'),
     ...values.till.map(num),
     ...values.totals.map(num),
-    // The device's latest state from its collector (issue 5): flags as tags, the set-day reading.
+    // The device's latest state from its collector (docs/ingest.md §2): flags as tags, the set-day reading.
     { key: 'StatusFlags', kind: 'tags', visible: true, status: true },
     { key: 'SetDate', kind: 'text', visible: false, status: true },
     { key: 'SetValue', kind: 'number', visible: true, status: true },

@@ -20,7 +20,7 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 export const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 /**
  * A day as the client sends it: 'YYYY-MM-DD', or normalised 'YYYY-MM-DD 00:00:00' /
- * 'YYYY-MM-DD 23:59:59' (spec.md §5). Only the day counts.
+ * 'YYYY-MM-DD 23:59:59' (docs/domain.md §5). Only the day counts.
  */
 export const DayParam = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$',

@@ -5,7 +5,7 @@ import { defineEndpoint } from './endpoint.js';
 export const DataLoadProc = Type.Union([Type.Literal('allocator'), Type.Literal('energy'), Type.Literal('volume')]);
 export type DataLoadProc = Static<typeof DataLoadProc>;
 
-/** Device type ids (DESIGN.md §1): 1 allocator, 2 flat heat meter, 3 cold and 4 hot water, 11 building heat meter. */
+/** Device type ids (docs/domain.md §4): 1 allocator, 2 flat heat meter, 3 cold and 4 hot water, 11 building heat meter. */
 export const DEVICE_TYPE_IDS = [1, 2, 3, 4, 11] as const;
 export type DeviceTypeId = (typeof DEVICE_TYPE_IDS)[number];
 
@@ -31,7 +31,7 @@ export const AddressFields = {
   Flat: Nullable(Type.String()),
 };
 
-/** A device with its place (spec.md §3 "Device row"). */
+/** A device with its place (docs/domain.md §2). */
 export const DeviceRowFields = {
   DeviceId: Id,
   DeviceTypeId: Type.Integer(),
@@ -71,7 +71,7 @@ export type ReadingFlag = Static<typeof ReadingFlag>;
 
 const Num = Nullable(Type.Number());
 /**
- * One device over a period (DESIGN.md §4). Values carry full precision; the UI
+ * One device over a period (docs/domain.md §5). Values carry full precision; the UI
  * shows 3 decimals. Only the fields of the type's computation are present.
  */
 export const ReadingRow = Type.Object({
@@ -153,7 +153,7 @@ export const getDevicesData = defineEndpoint({
   method: 'GET',
   path: '/devices/GetDevicesData',
   summary:
-    'Readings per device for a period (DESIGN.md §4): start and end values, consumption, flat total, flags. ' +
+    'Readings per device for a period (docs/domain.md §5): start and end values, consumption, flat total, flags. ' +
     'Days are taken in the provider time zone.',
   tags: ['devices'],
   auth: 'user',

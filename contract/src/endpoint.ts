@@ -47,7 +47,7 @@ export type QueryOf<E extends Endpoint> = StaticOr<E['querystring'], undefined>;
 export type BodyOf<E extends Endpoint> = StaticOr<E['body'], undefined>;
 export type ResponseOf<E extends Endpoint> = Static<E['response']>;
 
-/** The paging envelope of spec.md §3: Data plus Total, PerPage, CurrentPage, LastPage, From, To. */
+/** The paging envelope (docs/domain.md §11): Data plus Total, PerPage, CurrentPage, LastPage, From, To. */
 export const Paged = <T extends TSchema>(item: T) =>
   Type.Object({
     Data: Type.Array(item),

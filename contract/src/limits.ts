@@ -1,4 +1,4 @@
-/** Limits shared by the server's schemas and the web client's form rules (spec.md §5, §9). */
+/** Limits shared by the server's schemas and the web client's form rules (docs/domain.md §10). */
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 200;
 export const NAME_MAX_LENGTH = 100;
@@ -23,7 +23,7 @@ export const LANGUAGES = ['lt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'lt';
 
-/** User groups (DESIGN.md §2). */
+/** User groups (docs/domain.md §6). */
 export const Group = { Operator: 1, Admin: 2, User: 3 } as const;
 export type GroupId = (typeof Group)[keyof typeof Group];
 /** Groups that manage users and see the Users screen. */

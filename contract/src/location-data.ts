@@ -3,7 +3,7 @@ import { Id, Nullable, PageQuery, UserIdQuery } from './common.js';
 import { AddressFields, AddressQuery } from './devices.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 
-/** A building in scope (spec.md §3 "Location row"). */
+/** A building in scope (docs/domain.md §3). */
 export const LocationRow = Type.Object({
   Id,
   LocationId: Id,
@@ -47,7 +47,7 @@ export const typeaheadEndpoints = {
   Building: typeahead('Building'),
 } as const;
 
-/** A flat in scope with its object and client (the "My objects" table, spec.md §3). */
+/** A flat in scope with its object and client (the "My objects" table, docs/domain.md §2). */
 export const UserObjectRow = Type.Object({
   LocationId: Id,
   Flat: Nullable(Type.String()),
@@ -72,7 +72,7 @@ export const getUserObjects = defineEndpoint({
   method: 'GET',
   path: '/locationData/getUserObjects',
   summary:
-    'Flats in scope with object, client and category columns (the "My objects" table; no path in spec.md). ' +
+    'Flats in scope with object, client and category columns (the "My objects" table; a path the original client lacked, docs/domain.md §11). ' +
     '`locationId` narrows to one subtree.',
   tags: ['locationData'],
   auth: 'user',

@@ -337,7 +337,7 @@ export const replaceDevice = defineEndpoint({
   method: 'POST',
   path: '/masterData/devices/:id/replace',
   summary:
-    'Replace a device in one step (DESIGN.md §4): the old one is removed with its final reading, the new one ' +
+    'Replace a device in one step (docs/domain.md §8): the old one is removed with its final reading, the new one ' +
     '(same type and place) installed with its initial reading, both at replacedAt. Group 1 only.',
   tags: ['master data'],
   auth: 'operator',

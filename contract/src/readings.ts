@@ -4,7 +4,7 @@ import { STALE_AFTER_DAYS } from './limits.js';
 const DAY_MS = 86_400_000;
 
 /**
- * Why a readings row is suspicious (DESIGN.md §4): no end reading; an end reading
+ * Why a readings row is suspicious (docs/domain.md §7): no end reading; an end reading
  * more than 4 days older than the end of the period (capped at now, and at the
  * removal of a device taken out inside the period); a negative difference.
  * `periodEnd` is the end of the last day of the period in the provider's zone.

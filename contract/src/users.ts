@@ -9,7 +9,7 @@ const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWO
 const Contact = Type.Optional(Nullable(Type.String({ maxLength: 200 })));
 export const GroupIdSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 
-/** What an account and a sign-in answer share (spec.md §3). Never the password hash. */
+/** What an account and a sign-in answer share (docs/domain.md §11). Never the password hash. */
 const AccountFields = {
   Id,
   Username: Type.String(),
@@ -22,7 +22,7 @@ const AccountFields = {
   SignedIn: Nullable(Timestamp),
 };
 
-/** An account as the users screens show it (spec.md §3). */
+/** An account as the users screens show it (docs/domain.md §6). */
 export const User = Type.Object({
   ...AccountFields,
   Active: Type.Boolean(),

@@ -16,7 +16,7 @@ import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, baseURL, DEMO, expect, session, signIn, test } from './fixtures';
 
-// The device data screen (issue 4 §8) walked in Chromium on the demo data: the
+// The device data screen (docs/device-data.md) walked in Chromium on the demo data: the
 // manager (group 3) and the administrator (group 2) see the manager's building,
 // which holds every device type and the demo's special cases.
 

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { getAuditLog, getDevicesData, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
 
-// Master data (issue 6) driven as the operator does it: a register file in, a
+// Master data (docs/domain.md §2, docs/master-data.md) driven as the operator does it: a register file in, a
 // meter replaced in the tree, and what the readings arithmetic makes of it.
 
 const COUNTY = 'Testų apskritis';

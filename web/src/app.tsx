@@ -13,7 +13,7 @@ const router = createBrowserRouter(routes);
 
 /**
  * Providers: query cache, antd locale following the UI language (British English: calendars start
- * on Monday, spec.md §9), the modal host, the shared alert.
+ * on Monday, docs/domain.md §10), the modal host, the shared alert.
  */
 export function App() {
   const [queryClient] = useState(createQueryClient);

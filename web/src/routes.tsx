@@ -19,7 +19,7 @@ const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
-/** The route table (spec.md §2). Template demo routes are not built: they fall to the not-found page. */
+/** The route table (docs/domain.md §10). Template demo routes are not built: they fall to the not-found page. */
 export const routes: RouteObject[] = [
   {
     element: <Root />,

@@ -1,7 +1,7 @@
 import type { Language, UserSession } from '@rodmenys/contract';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '@rodmenys/contract';
 
-/** Browser storage keys (spec.md §9: language, chosen object path and id; plus the session). */
+/** Browser storage keys (docs/domain.md §10: language, chosen object path and id; plus the session). */
 export const STORAGE_KEYS = {
   user: 'rodmenys.user',
   language: 'rodmenys.language',
@@ -56,7 +56,7 @@ export function setSession(user: UserSession | null): void {
   notify();
 }
 
-/** Signing out forgets the user and the chosen object (spec.md §4). */
+/** Signing out forgets the user and the chosen object (docs/domain.md §10). */
 export function clearSession(): void {
   write(STORAGE_KEYS.user, null);
   write(STORAGE_KEYS.objectPath, null);

@@ -1,5 +1,5 @@
 // npm run register:import -w server -- <file.xlsx|file.csv> [--apply] [--user NAME]
-// Register import (issue 6) from the command line: a preview by default, --apply to write
+// Register import (docs/master-data.md) from the command line: a preview by default, --apply to write
 // (all or nothing). The audit log names --user (an existing account) or "system".
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

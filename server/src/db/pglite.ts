@@ -10,7 +10,7 @@ const heldHere = new Set<string>();
 
 /**
  * PGlite keeps no lock on its folder and two processes on one folder lose rows
- * silently (DESIGN.md §8), so we hold a lock file with our pid. A lock left by a
+ * silently (docs/ARCHITECTURE.md, "Plain SQL over an ORM"), so we hold a lock file with our pid. A lock left by a
  * process that is gone is taken over.
  */
 function lockDataDir(dir: string): () => void {

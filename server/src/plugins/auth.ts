@@ -25,7 +25,7 @@ function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Derives the caller from the bearer token (or the collector from its key) on every call (DESIGN.md §3). */
+/** Derives the caller from the bearer token (or the collector from its key) on every call (docs/domain.md §6). */
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
   app.decorateRequest('collector', undefined);

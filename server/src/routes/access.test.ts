@@ -5,7 +5,7 @@ import { buildTestApp, call } from '../test/app.js';
 import { createTestDb, dbKind } from '../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
 
-// The authorisation matrix of every data endpoint (DESIGN.md §3): anonymous,
+// The authorisation matrix of every data endpoint (docs/domain.md §6): anonymous,
 // group 3 without rights, group 3 with one building, someone else's userId,
 // group 2 with a city, group 1. Each endpoint's answer is reduced to the set of
 // buildings it reveals, so one table covers them all.

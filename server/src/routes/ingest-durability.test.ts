@@ -10,7 +10,7 @@ import { openPostgres } from '../db/postgres.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
 import { address, createDevice, createPath } from '../test/fixtures.js';
 
-// Issue 5 §3: kill the built server with SIGKILL in the middle of a large batch,
+// docs/ingest.md §2 ("The answer"): kill the built server with SIGKILL in the middle of a large batch,
 // restart it, send everything again: every telegram acknowledged before the kill
 // is there exactly once, the interrupted batch is all there or not at all.
 // PostgreSQL runs with fsync and synchronous_commit on (durable: true).

@@ -84,7 +84,7 @@ describe(`users API (${dbKind()})`, () => {
   });
 
   describe('POST /api/users/authenticate', () => {
-    it('signs in with the fields of spec.md §3; SignedIn is the previous sign-in', async () => {
+    it('signs in with the fields of docs/domain.md §11; SignedIn is the previous sign-in', async () => {
       const first = await call(app, 'POST', '/api/users/authenticate', {
         body: { username: 'Ruta', password: 'slaptas1' },
       });

@@ -1,4 +1,4 @@
-/** The paging envelope of spec.md §3 for one page of a list of `total` rows. */
+/** The paging envelope (docs/domain.md §11) for one page of a list of `total` rows. */
 export function paged<T>(data: T[], total: number, page: number, pageSize: number) {
   const from = data.length ? (page - 1) * pageSize + 1 : 0;
   return {

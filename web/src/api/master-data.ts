@@ -1,4 +1,4 @@
-/** Hooks and file helpers for master data (issue 6) and the audit log, typed from the contract. */
+/** Hooks and file helpers for master data (docs/master-data.md) and the audit log, typed from the contract. */
 import {
   addDevice,
   applyRegisterImport,

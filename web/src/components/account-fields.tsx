@@ -83,7 +83,7 @@ export const detailsBody = (values: DetailsForm) => ({
 });
 
 /**
- * Messages only after a submit attempt (spec.md §5): nothing is validated while typing until
+ * Messages only after a submit attempt (docs/domain.md §10): nothing is validated while typing until
  * the form has been submitted once; from then on, as the user corrects.
  */
 export function useValidateAfterSubmit() {

@@ -2,7 +2,7 @@ import { Alert } from 'antd';
 import { createContext, type ReactNode, useContext, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** The alert types of spec.md §5; danger is antd's error. */
+/** The alert types (docs/domain.md §10); danger is antd's error. */
 export type AlertType = 'success' | 'info' | 'warning' | 'danger';
 export interface AlertState {
   type: AlertType;
@@ -15,7 +15,7 @@ interface AlertContextValue {
 }
 const AlertContext = createContext<AlertContextValue>({ alert: null, setAlert: () => {} });
 
-/** The shared alert (spec.md §2): set by sign-in and registration, cleared on every route change. */
+/** The shared alert (docs/domain.md §10): set by sign-in and registration, cleared on every route change. */
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [alert, setAlert] = useState<AlertState | null>(null);
   const value = useMemo(() => ({ alert, setAlert }), [alert]);

@@ -16,7 +16,7 @@ export function useErrorText() {
   };
 }
 
-/** A failed data load with a way to retry (DESIGN.md §6: it does not sign the user out). */
+/** A failed data load with a way to retry (docs/domain.md §10: it does not sign the user out). */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();

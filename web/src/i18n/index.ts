@@ -10,7 +10,7 @@ import lt from './lt.json';
 
 export const resources = { lt: { translation: lt }, en: { translation: en } } as const;
 
-/** dayjs locale per UI language: English weeks start on Monday too (spec.md §9), hence en-gb. */
+/** dayjs locale per UI language: English weeks start on Monday too (docs/domain.md §10), hence en-gb. */
 const DAYJS_LOCALE: Record<Language, string> = { lt: 'lt', en: 'en-gb' };
 
 const initial = getStoredLanguage();

@@ -1,4 +1,4 @@
--- Rodmenys data model (DESIGN.md §2). Forward-only: never edit a migration that
+-- Rodmenys data model (docs/domain.md §2). Forward-only: never edit a migration that
 -- has landed; add a new file instead.
 
 -- Location tree: 1 country, 2 county, 3 region, 4 city, 5 street, 6 building, 7 flat.

@@ -1,4 +1,4 @@
--- Readings ingest from collectors (issue 5): collector keys, the telegram store,
+-- Readings ingest from collectors (docs/ingest.md): collector keys, the telegram store,
 -- the per-device status summary, the unmatched meters inbox.
 
 -- Meters send exact decimals with up to 6 places (kWh converted from MWh or GJ):
@@ -21,7 +21,7 @@ CREATE TABLE collector_key (
 
 -- Every telegram of a known device as the collector sent it, with its status
 -- flags and set-day (billing date) value. Kept apart from `reading`, which stays
--- lean (DESIGN.md §7); same key, so it partitions and distributes the same way.
+-- lean (docs/ARCHITECTURE.md, "Growing past one machine"); same key, so it partitions and distributes the same way.
 CREATE TABLE telegram (
   device_id  integer NOT NULL REFERENCES device (id),
   -- Reception time (wmbusmeters' `timestamp`): the reading's ts.

@@ -1,4 +1,4 @@
--- Audit log (issue 6): every change to master data, users, rights and collector
+-- Audit log (docs/domain.md §2): every change to master data, users, rights and collector
 -- keys. The actor's user name is copied so the entry outlives the account (no
 -- foreign key: deleting a user must not touch the log).
 CREATE TABLE audit_log (

@@ -50,7 +50,7 @@ export const isManager = (caller: Caller) => caller.groupId === 1 || caller.grou
 
 /**
  * The scope a data query runs with when the client names a `userId`
- * (DESIGN.md §3): the caller's own, or for groups 1 and 2 another user's,
+ * (docs/domain.md §6): the caller's own, or for groups 1 and 2 another user's,
  * narrowed to what the caller may see.
  */
 export async function scopeFor(db: Queryable, caller: Caller, userId: number | undefined): Promise<number[] | null> {

@@ -8,7 +8,7 @@ import { createTestDb, dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
 import { getDevicesDataJson, splitBuildings } from './devices-data.js';
 
-// The readings arithmetic of DESIGN.md §4 on hand-built data, every expected
+// The readings arithmetic of docs/domain.md §5 on hand-built data, every expected
 // value worked out by hand. Europe/Vilnius: UTC+2 in winter, UTC+3 in summer;
 // clocks go forward on 2026-03-29 03:00 and back on 2026-10-25 04:00.
 describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {

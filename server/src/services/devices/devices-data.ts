@@ -39,7 +39,7 @@ const PARALLEL_PARTS = 2;
 const selected = (f: string, t: string) => `d.device_type_id = $1 AND ${inScope('l', '$2')} AND ${inScope('l', '$3')}
   AND (d.installed_at IS NULL OR d.installed_at < ${t}) AND (d.removed_at IS NULL OR d.removed_at >= ${f})`;
 
-/** The value fields of each computation (spec.md §3 "Reading fields"), over the CTE `f` below. */
+/** The value fields of each computation (docs/domain.md §5, "Fields of a row"), over the CTE `f` below. */
 const VALUE_FIELDS: Record<DataLoadProc, readonly JsonField[]> = {
   allocator: [
     ['UnitsForHCAFrom', 'f.from_v', 'numeric'],
@@ -96,7 +96,7 @@ const rowTail = (proc: DataLoadProc) =>
  * that order; 0 = devices outside any building), in address order, each as its
  * id and the end of its JSON text (rowTail).
  *
- * Readings per device (DESIGN.md §4): F is the start of the first day and T the
+ * Readings per device (docs/domain.md §5): F is the start of the first day and T the
  * start of the day after the last one, in the provider's zone (so DST days are
  * 23 or 25 hours long). Start reading: the latest with ts <= F, else the
  * earliest with F < ts < T. End reading: the latest with ts < T. A device

@@ -2,7 +2,7 @@ import type { VisibleLocation } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 
 /**
- * A user's selectable objects (spec.md "My objects"): a granted building or flat
+ * A user's selectable objects (docs/domain.md §3): a granted building or flat
  * is one row; a granted area above building level is a heading (id 0) followed
  * by its buildings. A group 1 user, who sees everything, gets every city as a heading.
  */

@@ -187,7 +187,7 @@ export async function removeDevice(
 }
 
 /**
- * Replaces a device in one step (DESIGN.md §4): the old one is removed at
+ * Replaces a device in one step (docs/domain.md §8): the old one is removed at
  * replacedAt with its final reading and points to the new one (same type and
  * place), installed at replacedAt with its initial reading.
  */

@@ -53,7 +53,7 @@ class DryRun extends Error {
 }
 
 /**
- * Register import (issue 6): reads the file, checks every row against itself and
+ * Register import (docs/master-data.md): reads the file, checks every row against itself and
  * the database, then writes locations, clients, objects and devices in bulk, with
  * an audit entry per created or changed record. Preview and apply share this one
  * path: a preview is the same transaction rolled back. With any bad row nothing

@@ -17,7 +17,7 @@ export function assertCanManage(caller: Caller, target: { Id: number; GroupId: n
     throw forbidden('Only a provider operator may change an operator account');
 }
 
-/** Changes an account (DESIGN.md §3: names, contacts, password; group and active flag for managers). */
+/** Changes an account (docs/domain.md §6: names, contacts, password; group and active flag for managers). */
 export async function updateUser(db: Db, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
   return db.transaction((tx) => updateUserIn(tx, caller, id, input));
 }

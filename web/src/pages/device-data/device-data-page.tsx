@@ -20,7 +20,7 @@ import './device-data.css';
 const MAX_PARENTS_IN_QUERY = 500;
 
 /**
- * The device data (readings) screen, DESIGN.md §6: the chosen object, the device
+ * The device data (readings) screen (docs/domain.md §10): the chosen object, the device
  * types found in the selection, the location tree, the period, the found devices
  * and the detail panel for the selected ones.
  */

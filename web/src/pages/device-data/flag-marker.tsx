@@ -25,7 +25,7 @@ export function FlagMarker({ flags }: { flags: readonly ReadingFlag[] }) {
 
 /**
  * Marks a meter taken out and replaced inside or before the period, and its
- * successor (DESIGN.md §4): each shows its own consumption, the flat total is both.
+ * successor (docs/domain.md §8): each shows its own consumption, the flat total is both.
  */
 export function ReplacementMarker({
   row,

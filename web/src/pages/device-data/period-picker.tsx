@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useProviderNow } from '../../session';
 import { type Period, periodPresets } from './period';
 
-/** The period: Monday-first calendar in the UI language with the presets of spec.md §2 (days of the provider's clock). */
+/** The period: Monday-first calendar in the UI language with the presets of docs/domain.md §10 (days of the provider's clock). */
 export function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: Period) => void }) {
   const { t } = useTranslation();
   const now = useProviderNow();

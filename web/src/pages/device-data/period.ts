@@ -2,10 +2,10 @@ import dayjs, { type Dayjs } from 'dayjs';
 
 export type Period = [Dayjs, Dayjs];
 
-/** The default period: the first of this month to today (DESIGN.md §6). */
+/** The default period: the first of this month to today (docs/domain.md §10). */
 export const defaultPeriod = (now = dayjs()): Period => [now.startOf('month'), now.startOf('day')];
 
-/** The presets of spec.md §2, ending today at the latest. */
+/** The presets of docs/domain.md §10, ending today at the latest. */
 export function periodPresets(now = dayjs()): { key: string; value: Period }[] {
   const today = now.startOf('day');
   const lastMonth = today.subtract(1, 'month');
@@ -18,7 +18,7 @@ export function periodPresets(now = dayjs()): { key: string; value: Period }[] {
   ];
 }
 
-/** The period as sent to the server: the start of the first day and the end of the last (spec.md §5). */
+/** The period as sent to the server: the start of the first day and the end of the last (docs/domain.md §5). */
 export const periodQuery = ([from, till]: Period) => ({
   dateFrom: `${from.format('YYYY-MM-DD')} 00:00:00`,
   dateTill: `${till.format('YYYY-MM-DD')} 23:59:59`,

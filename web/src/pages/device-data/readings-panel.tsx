@@ -35,7 +35,7 @@ interface ReadingsPanelProps {
 
 /**
  * A column's filter box. It keeps its own text so that a keystroke redraws only the box;
- * the table follows in a transition (spec.md §2: filters on keyup).
+ * the table follows in a transition (docs/domain.md §10: filters as you type).
  */
 const FilterInput = memo(function FilterInput({
   label,
@@ -88,7 +88,7 @@ const rowClassName = (row: ReadingRow) => (row.Flags.length > 0 ? 'reading-dange
 
 /**
  * The detail panel for the selected devices: column toggles, export, page size,
- * a filter box per visible column, sorting and paging, all local (spec.md §2).
+ * a filter box per visible column, sorting and paging, all local (docs/domain.md §10).
  */
 export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelProps) {
   const { t, i18n } = useTranslation();

@@ -54,7 +54,7 @@ function compare(kind: ReadingColumn['kind'], a: unknown, b: unknown): number {
 /**
  * The rows of the detail table: only the rows passing every filter (a
  * case-insensitive substring of the shown text of that column), sorted by one
- * column with empty cells last. Filtering and sorting are local (spec.md §2).
+ * column with empty cells last. Filtering and sorting are local (docs/domain.md §10).
  */
 export function viewRows(
   index: IndexedRows,

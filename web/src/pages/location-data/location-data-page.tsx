@@ -27,7 +27,7 @@ export const addressOf = (row: Pick<LocationRow, 'Street' | 'Building' | 'City'>
   [[row.Street, row.Building].filter(Boolean).join(' '), row.City].filter(Boolean).join(', ');
 
 /**
- * Location data (spec.md §2): server-paged buildings with type-ahead filters; a click opens one
+ * Location data (docs/domain.md §10): server-paged buildings with type-ahead filters; a click opens one
  * row at a time and shows its devices below; changing a filter clears the selection.
  */
 export default function LocationDataPage() {

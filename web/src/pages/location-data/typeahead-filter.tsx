@@ -18,7 +18,7 @@ interface TypeaheadFilterProps {
 }
 
 /**
- * An address filter with suggestions (spec.md §5): from 2 typed characters (1 for Building),
+ * An address filter with suggestions (docs/domain.md §10): from 2 typed characters (1 for Building),
  * after a 500 ms pause, at most 10 suggestions, "Searching..." and "No result".
  */
 export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {

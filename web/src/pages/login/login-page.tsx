@@ -17,7 +17,7 @@ interface LoginForm {
   password: string;
 }
 
-/** Sign-in (spec.md §2, §5). Opening it signs the current user out. */
+/** Sign-in (docs/domain.md §10). Opening it signs the current user out. */
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

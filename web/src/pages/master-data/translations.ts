@@ -1,7 +1,7 @@
 import i18n from '../../i18n';
 
 /**
- * Texts of the master data and audit screens (issue 6), lt and en. Kept beside
+ * Texts of the master data and audit screens (docs/master-data.md), lt and en. Kept beside
  * the pages and added to the shared bundle when a page loads, so that its chunk
  * carries them.
  */

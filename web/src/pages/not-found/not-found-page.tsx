@@ -2,7 +2,7 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Unknown paths and the old client's template demo routes (DESIGN.md §6). */
+/** Unknown paths and the old client's template demo routes (docs/domain.md §10). */
 export default function NotFoundPage() {
   const { t } = useTranslation();
   return (

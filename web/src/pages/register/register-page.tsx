@@ -15,7 +15,7 @@ interface RegisterForm {
   password: string;
 }
 
-/** Registration (spec.md §2, §5): validated first, the call made only when valid; success → /login. */
+/** Registration (docs/domain.md §10): validated first, the call made only when valid; success → /login. */
 export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
