@@ -22,6 +22,7 @@ export const AUDIT_KINDS = [
   'user.update',
   'user.delete',
   'user.rights',
+  'user.signOut',
   'collectorKey.create',
   'collectorKey.update',
   'collectorKey.revoke',

@@ -182,7 +182,8 @@ export const userLocationRights = defineEndpoint({
   path: '/devices/UserLocationRights/:userId',
   summary:
     "The user's granted locations as selectable objects: an area above building level is a heading " +
-    '(VisibleLocationId 0) followed by its buildings.',
+    "(VisibleLocationId 0) followed by its buildings. Only locations inside the caller's scope; yourself, or an " +
+    'account in reach (docs/security.md "Accounts"; otherwise 404).',
   tags: ['devices'],
   auth: 'user',
   params: Type.Object({ userId: Id }),

@@ -45,7 +45,10 @@ export type UserSession = Static<typeof UserSession>;
 export const authenticate = defineEndpoint({
   method: 'POST',
   path: '/users/authenticate',
-  summary: 'Sign in. Wrong credentials answer 400 (not 401) with one message whether the user exists or not.',
+  summary:
+    'Sign in. Every refusal (unknown user, wrong password, deactivated account whatever the password) answers 400 ' +
+    '(not 401) with one message. Repeated failures are throttled per account and address and per address with ' +
+    'growing delays: 429 with Retry-After (docs/security.md "Throttling").',
   tags: ['users'],
   auth: 'none',
   body: Type.Object({ username: Username, password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }) }),
@@ -65,7 +68,9 @@ export type RegisterBody = Static<typeof RegisterBody>;
 export const register = defineEndpoint({
   method: 'POST',
   path: '/users/register',
-  summary: 'Create an account in group 3 (sees nothing until granted rights). Duplicate user name: 400.',
+  summary:
+    'Create an account in group 3 (sees nothing until granted rights). Duplicate user name: 400. ' +
+    'Limited per address: 429 with Retry-After past the limit (docs/security.md "Throttling").',
   tags: ['users'],
   auth: 'none',
   body: RegisterBody,
@@ -85,7 +90,9 @@ export const logout = defineEndpoint({
 export const getUser = defineEndpoint({
   method: 'GET',
   path: '/users/:id',
-  summary: 'One account: yourself, or anyone for groups 1 and 2.',
+  summary:
+    'One account: yourself; group 1: anyone; group 2: the group 3 accounts whose rights lie inside its scope.' +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
   tags: ['users'],
   auth: 'user',
   params: IdParams,
@@ -100,7 +107,7 @@ export const UpdateUserBody = Type.Object({
   /** A new password; changing your own needs `currentPassword`. */
   password: Type.Optional(Password),
   currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
-  /** Groups 1 and 2 only, not on yourself; only group 1 grants or takes group 1. */
+  /** Groups 1 and 2 only, not on yourself; only group 1 makes anyone group 1 or 2. */
   groupId: Type.Optional(GroupIdSchema),
   /** Groups 1 and 2 only, not on yourself. */
   active: Type.Optional(Type.Boolean()),
@@ -110,7 +117,10 @@ export type UpdateUserBody = Static<typeof UpdateUserBody>;
 export const updateUser = defineEndpoint({
   method: 'PUT',
   path: '/users/:id',
-  summary: 'Change an account: yourself (names, contacts, password), or anyone for groups 1 and 2.',
+  summary:
+    'Change an account: yourself (names, contacts, password), or an account in reach for groups 1 and 2. ' +
+    'A new password or deactivation ends every token of the account.' +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
   tags: ['users'],
   auth: 'user',
   params: IdParams,
@@ -121,7 +131,9 @@ export const updateUser = defineEndpoint({
 export const deleteUser = defineEndpoint({
   method: 'DELETE',
   path: '/users/:id',
-  summary: 'Delete an account (groups 1 and 2; nobody deletes themselves). Its tokens stop working at once.',
+  summary:
+    'Delete an account in reach (groups 1 and 2; nobody deletes themselves). Its tokens stop working at once.' +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
   tags: ['users'],
   auth: 'user',
   params: IdParams,
@@ -131,7 +143,9 @@ export const deleteUser = defineEndpoint({
 export const getAllUsers = defineEndpoint({
   method: 'GET',
   path: '/users/getAll',
-  summary: 'Server-paged list of accounts, groups 1 and 2 only.',
+  summary:
+    'Server-paged list of the accounts in reach, groups 1 and 2 only (group 2: itself and the group 3 accounts ' +
+    'whose rights lie inside its scope; nobody else, not even read-only; docs/security.md "Accounts").',
   tags: ['users'],
   auth: 'user',
   querystring: Type.Object({ ...PageQuery, search: Type.Optional(Type.String({ maxLength: 100 })) }),
@@ -150,7 +164,9 @@ export type UserRight = Static<typeof UserRight>;
 export const getUserRights = defineEndpoint({
   method: 'GET',
   path: '/users/:id/rights',
-  summary: "A user's granted locations: yourself, or anyone for groups 1 and 2.",
+  summary:
+    "A user's granted locations, only those inside the caller's scope: yourself, or an account in reach." +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
   tags: ['users'],
   auth: 'user',
   params: IdParams,
@@ -161,11 +177,24 @@ export const setUserRights = defineEndpoint({
   method: 'PUT',
   path: '/users/:id/rights',
   summary:
-    "Replace a user's granted locations (groups 1 and 2). Group 2 grants only inside its own scope " +
-    'and changes no group 1 account.',
+    'Replace the granted locations of an account in reach (groups 1 and 2). Group 2 grants only inside its own ' +
+    'scope (anything else: 400 naming locationIds, as for an unknown id).' +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
   tags: ['users'],
   auth: 'user',
   params: IdParams,
   body: Type.Object({ locationIds: Type.Array(Id, { maxItems: 10000, uniqueItems: true }) }),
   response: Type.Array(UserRight),
+});
+
+export const signOutEverywhere = defineEndpoint({
+  method: 'POST',
+  path: '/users/:id/signOutEverywhere',
+  summary:
+    'End every token of an account at once: yourself, or an account in reach for groups 1 and 2.' +
+    ' Who may act on which account: docs/security.md "Accounts"; an account out of reach answers 404.',
+  tags: ['users'],
+  auth: 'user',
+  params: IdParams,
+  response: Ok,
 });

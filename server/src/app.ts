@@ -33,7 +33,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     logger,
     // Readings ingest sends large batches; everything else is small.
     bodyLimit: 50 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { allErrors: true } },
   });
   app.decorate('db', db);

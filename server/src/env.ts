@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import type { ThrottleSettings } from './services/users/sign-in-throttle.js';
 
 /** Configuration, read and validated once. Every variable is listed in README.md. */
 export interface Config {
@@ -17,8 +19,12 @@ export interface Config {
   /** Demo data size for the first start of an empty embedded database (0 = no demo data). */
   demoSize: DemoSize;
   logLevel: string;
-  /** Sign-in attempts per minute from one address. */
+  /** Sign-in requests per minute from one address, per server instance (a flood guard; the throttling is `throttle`). */
   loginRateLimit: number;
+  /** Sign-in and registration throttling, kept in the database (docs/security.md). */
+  throttle: ThrottleSettings;
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); false = none. */
+  trustProxy: string[] | false;
   /** Folder of the built web app to serve; undefined = none. */
   webDir: string | undefined;
 }
@@ -35,6 +41,49 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return n;
+}
+
+/** The throttling settings of README.md's table; `{}` gives the defaults. */
+export function throttleSettings(env: NodeJS.ProcessEnv): ThrottleSettings {
+  return {
+    signInFreeFailures: intVar(env, 'SIGNIN_FREE_FAILURES', 5, 1, 1000),
+    signInAccountFreeFailures: intVar(env, 'SIGNIN_ACCOUNT_FREE_FAILURES', 10, 1, 100000),
+    signInAddressFreeFailures: intVar(env, 'SIGNIN_ADDRESS_FREE_FAILURES', 30, 1, 100000),
+    signInDelaySeconds: intVar(env, 'SIGNIN_DELAY_SECONDS', 1, 1, 3600),
+    signInMaxDelaySeconds: intVar(env, 'SIGNIN_MAX_DELAY_SECONDS', 900, 1, 86400),
+    signInForgetSeconds: intVar(env, 'SIGNIN_FORGET_SECONDS', 3600, 60, 30 * 86400),
+    registerLimit: intVar(env, 'REGISTER_LIMIT', 10, 1, 100000),
+    registerWindowSeconds: intVar(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 30 * 86400),
+  };
+}
+
+/** Names proxy-addr (Fastify's trustProxy) accepts for whole ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: a comma-separated list of proxy addresses or CIDRs (or the names
+ * loopback, linklocal, uniquelocal). `true` is refused: it would let any client
+ * choose its own address with X-Forwarded-For.
+ */
+export function trustProxyList(raw: string | undefined): string[] | false {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'false') return false;
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!version || !bitsOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY must list the proxies' addresses or CIDRs (e.g. 127.0.0.1,10.0.0.0/8), got "${entry}"`,
+      );
+    }
+  }
+  return list;
 }
 
 export function isValidTimeZone(tz: string): boolean {
@@ -84,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSize,
     logLevel: env.LOG_LEVEL || 'info',
     loginRateLimit: intVar(env, 'LOGIN_RATE_LIMIT', 60, 1, 100000),
+    throttle: throttleSettings(env),
+    trustProxy: trustProxyList(env.TRUST_PROXY),
     webDir:
       env.WEB_DIR === '' ? undefined : path.resolve(env.WEB_DIR || path.join(import.meta.dirname, '../../web/dist')),
   };

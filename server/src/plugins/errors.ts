@@ -28,6 +28,7 @@ function describe(issue: ValidationIssue, context: string | undefined) {
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
       return reply.status(err.statusCode).send({ message: err.message, errors: err.errors });
     }
     if (err.validation) {

@@ -119,19 +119,20 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
           expect(endpoint.reveal(res.body)).toEqual(want);
         });
       }
-      it("refuses a group 3 user asking with someone else's userId (403)", async () => {
-        const url = `${endpoint.url()}${endpoint.url().includes('?') ? '&' : '?'}userId=${users.operator!.id}`;
-        const res = await call(app, 'GET', url, { token: users.one!.token });
-        expect(res.status).toBe(403);
-        expect(res.body.message).toBeTruthy();
+      const withUser = (id: number) => `${endpoint.url()}${endpoint.url().includes('?') ? '&' : '?'}userId=${id}`;
+      it("refuses a group 3 user asking with someone else's userId (404, as for no such user)", async () => {
+        const res = await call(app, 'GET', withUser(users.operator!.id), { token: users.one!.token });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual((await call(app, 'GET', withUser(987654), { token: users.one!.token })).body);
       });
-      it("lets group 2 ask with another user's userId, narrowed to what both may see", async () => {
-        const url = `${endpoint.url()}${endpoint.url().includes('?') ? '&' : '?'}userId=${users.operator!.id}`;
-        const res = await call(app, 'GET', url, { token: users.admin!.token });
+      it('lets group 2 ask with the userId of an account in reach, narrowed to what both may see; 404 otherwise', async () => {
+        const res = await call(app, 'GET', withUser(users.one!.id), { token: users.admin!.token });
         expect(res.status).toBe(200);
-        let want = expected.admin!;
+        let want = expected.one!;
         if (endpoint.name.endsWith('/Building')) want = want.filter((n) => n.startsWith('1'));
         expect(endpoint.reveal(res.body)).toEqual(want);
+        // The operator's account is out of group 2's reach.
+        expect((await call(app, 'GET', withUser(users.operator!.id), { token: users.admin!.token })).status).toBe(404);
       });
     });
   }
@@ -174,7 +175,7 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
         { VisibleLocationPath: 'Vilnius m. sav., Vilnius, Gedimino pr. 14', VisibleLocationId: b.V14 },
       ]);
     });
-    it('is empty for a user without rights; 403 for another user unless a manager; 401 anonymous', async () => {
+    it('is empty for a user without rights; 404 for an account out of reach; 401 anonymous', async () => {
       expect(
         (await call(app, 'GET', `/api/devices/UserLocationRights/${users.none!.id}`, { token: users.none!.token }))
           .body,
@@ -182,7 +183,14 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
       expect(
         (await call(app, 'GET', `/api/devices/UserLocationRights/${users.one!.id}`, { token: users.none!.token }))
           .status,
-      ).toBe(403);
+      ).toBe(404);
+      expect(
+        (
+          await call(app, 'GET', `/api/devices/UserLocationRights/${users.operator!.id}`, {
+            token: users.admin!.token,
+          })
+        ).status,
+      ).toBe(404);
       expect(
         (await call(app, 'GET', `/api/devices/UserLocationRights/${users.one!.id}`, { token: users.admin!.token }))
           .status,

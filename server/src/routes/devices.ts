@@ -9,8 +9,8 @@ import {
   userLocationRights,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, forbidden } from '../errors.js';
-import { isManager, scopeFor } from '../services/auth/caller.js';
+import { badRequest } from '../errors.js';
+import { scopeFor } from '../services/auth/caller.js';
 import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
 import { getDevicesDataJson } from '../services/devices/devices-data.js';
 import {
@@ -22,6 +22,7 @@ import {
 import { parseDayRange, parseIdList } from '../services/devices/period.js';
 import { listTypesInSelection } from '../services/devices/types-in-selection.js';
 import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
+import { findReachableAccount } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 export default async function devicesRoutes(app: FastifyInstance) {
@@ -70,7 +71,7 @@ export default async function devicesRoutes(app: FastifyInstance) {
     }),
   );
   defineRoute(app, userLocationRights, async ({ caller, params, db }) => {
-    if (params.userId !== caller.id && !isManager(caller)) throw forbidden('You may only read your own rights');
-    return listUserLocationRights(db, params.userId);
+    if (params.userId !== caller.id) await findReachableAccount(db, caller, params.userId);
+    return listUserLocationRights(db, params.userId, caller.scope);
   });
 }

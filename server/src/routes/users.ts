@@ -7,52 +7,57 @@ import {
   logout,
   register,
   setUserRights,
+  signOutEverywhere as signOutEverywhereEndpoint,
   updateUser as updateUserEndpoint,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../errors.js';
-import { isManager } from '../services/auth/caller.js';
-import { authenticateUser, LoginThrottle } from '../services/users/authenticate-user.js';
+import { assertManagesAccounts, findReachableAccount } from '../services/users/account-scope.js';
+import { authenticateUser } from '../services/users/authenticate-user.js';
 import { listUsers } from '../services/users/list-users.js';
 import { logoutUser } from '../services/users/logout-user.js';
 import { registerUser } from '../services/users/register-user.js';
-import { deleteUser, updateUser } from '../services/users/update-user.js';
+import { countRegistration } from '../services/users/sign-in-throttle.js';
+import { deleteUser, signOutEverywhere, updateUser } from '../services/users/update-user.js';
 import { getRights, setRights } from '../services/users/user-rights.js';
-import { findUser } from '../services/users/user-row.js';
 import { defineRoute } from './define.js';
 
+/** The users endpoints; who may act on which account is decided in services/users/account-scope.ts only. */
 export default async function usersRoutes(app: FastifyInstance) {
-  const throttle = new LoginThrottle();
   defineRoute(
     app,
     authenticate,
-    ({ body, db, config }) =>
+    ({ body, db, config, request }) =>
       authenticateUser(db, body, {
         secret: config.tokenSecret,
         ttlSeconds: config.tokenTtlSeconds,
-        throttle,
+        throttle: config.throttle,
         timeZone: config.timeZone,
+        address: request.ip,
       }),
-    // Per-address limit on sign-in attempts (the per-user-name one is in the service).
+    // A per-instance flood guard; the throttling that counts is in the database (sign-in-throttle.ts).
     { config: { rateLimit: { max: app.config.loginRateLimit, timeWindow: '1 minute' } } },
   );
-  defineRoute(app, register, ({ body, db }) => registerUser(db, body));
+  defineRoute(app, register, async ({ body, db, config, request }) => {
+    await countRegistration(db, config.throttle, request.ip);
+    return registerUser(db, body);
+  });
   defineRoute(app, logout, async ({ caller, db }) => {
     await logoutUser(db, caller.token);
     return { message: 'Signed out' };
   });
   defineRoute(app, getAllUsers, ({ caller, query, db }) => {
-    if (!isManager(caller)) throw forbidden('Only administrators may list users');
-    return listUsers(db, query);
+    assertManagesAccounts(caller, 'Only administrators may list users');
+    return listUsers(db, caller, query);
   });
-  defineRoute(app, getUser, async ({ caller, params, db }) => {
-    if (params.id !== caller.id && !isManager(caller)) throw forbidden('You may only read your own account');
-    return findUser(db, params.id);
-  });
+  defineRoute(app, getUser, ({ caller, params, db }) => findReachableAccount(db, caller, params.id));
   defineRoute(app, updateUserEndpoint, ({ caller, params, body, db }) => updateUser(db, caller, params.id, body));
   defineRoute(app, deleteUserEndpoint, async ({ caller, params, db }) => {
     await deleteUser(db, caller, params.id);
     return { message: 'User deleted' };
+  });
+  defineRoute(app, signOutEverywhereEndpoint, async ({ caller, params, db }) => {
+    await signOutEverywhere(db, caller, params.id);
+    return { message: 'Signed out everywhere' };
   });
   defineRoute(app, getUserRights, ({ caller, params, db }) => getRights(db, caller, params.id));
   defineRoute(app, setUserRights, ({ caller, params, body, db }) => setRights(db, caller, params.id, body.locationIds));

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Db } from '../db/db.js';
-import type { Config } from '../env.js';
+import { type Config, throttleSettings } from '../env.js';
 
 /** Configuration for tests: a fixed secret, the provider zone, no web app. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -16,6 +16,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoSize: 'none',
     logLevel: 'silent',
     loginRateLimit: 10_000,
+    throttle: throttleSettings({}),
+    trustProxy: false,
     webDir: undefined,
     ...overrides,
   };

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.js';
-import { forbidden } from '../../errors.js';
+import { findReachableAccount } from '../users/account-scope.js';
 import type { TokenClaims } from './tokens.js';
 
 /**
@@ -16,8 +16,9 @@ export interface Caller {
 
 /**
  * Loads the caller named by a valid token; undefined when the account is gone,
- * deactivated, or the token was signed out. One query per request, so a
- * deleted or deactivated user's token stops working at once.
+ * deactivated, the token was signed out, or it was issued under an older session
+ * generation (password changed or reset, deactivated, signed out everywhere;
+ * docs/security.md). One query per request, so all of these take effect at once.
  */
 export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Caller | undefined> {
   const { rows } = await db.query<{
@@ -31,8 +32,8 @@ export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Ca
             coalesce((SELECT array_agg(location_id) FROM location_right WHERE user_id = u.id), '{}') AS rights,
             EXISTS (SELECT 1 FROM revoked_token WHERE jti = $2) AS revoked
        FROM app_user u
-      WHERE u.id = $1 AND u.active`,
-    [claims.userId, claims.jti],
+      WHERE u.id = $1 AND u.active AND u.session_generation = $3`,
+    [claims.userId, claims.jti, claims.generation],
   );
   const row = rows[0];
   if (!row || row.revoked) return undefined;
@@ -45,26 +46,23 @@ export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Ca
   };
 }
 
-/** Groups 1 and 2 manage users and may act for another userId. */
-export const isManager = (caller: Caller) => caller.groupId === 1 || caller.groupId === 2;
-
 /**
- * The scope a data query runs with when the client names a `userId`
- * (docs/domain.md §6): the caller's own, or for groups 1 and 2 another user's,
- * narrowed to what the caller may see.
+ * The scope a data query runs with when the client names a `userId`: the
+ * caller's own, or another account's that the caller may reach
+ * (services/users/account-scope.ts; else 404), narrowed to what the caller may see.
  */
 export async function scopeFor(db: Queryable, caller: Caller, userId: number | undefined): Promise<number[] | null> {
   if (userId === undefined || userId === caller.id) return caller.scope;
-  if (!isManager(caller)) throw forbidden('You may only read your own data');
-  const { rows } = await db.query<{ group_id: number; rights: number[] }>(
-    `SELECT group_id, coalesce((SELECT array_agg(location_id) FROM location_right WHERE user_id = u.id), '{}') AS rights
-       FROM app_user u WHERE id = $1`,
+  const target = await findReachableAccount(db, caller, userId);
+  return intersectScopes(db, caller.scope, target.GroupId === 1 ? null : await rightsOf(db, userId));
+}
+
+async function rightsOf(db: Queryable, userId: number): Promise<number[]> {
+  const { rows } = await db.query<{ location_id: number }>(
+    'SELECT location_id FROM location_right WHERE user_id = $1',
     [userId],
   );
-  const target = rows[0];
-  if (!target) return [];
-  const targetScope = target.group_id === 1 ? null : target.rights;
-  return intersectScopes(db, caller.scope, targetScope);
+  return rows.map((r) => r.location_id);
 }
 
 /** The locations visible under both scopes, as roots of subtrees. */

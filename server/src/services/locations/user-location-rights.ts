@@ -5,8 +5,13 @@ import type { Queryable } from '../../db/db.js';
  * A user's selectable objects (docs/domain.md §3): a granted building or flat
  * is one row; a granted area above building level is a heading (id 0) followed
  * by its buildings. A group 1 user, who sees everything, gets every city as a heading.
+ * Only locations inside `scope` (the caller's; null = everything) are listed.
  */
-export async function userLocationRights(db: Queryable, userId: number): Promise<VisibleLocation[]> {
+export async function userLocationRights(
+  db: Queryable,
+  userId: number,
+  scope: number[] | null,
+): Promise<VisibleLocation[]> {
   const { rows } = await db.query<{
     root_id: number;
     root_level: number;
@@ -24,10 +29,12 @@ export async function userLocationRights(db: Queryable, userId: number): Promise
      SELECT r.id AS root_id, r.level AS root_level, address_label(r) AS root_label, b.id, address_label(b) AS label
        FROM roots r
        LEFT JOIN location b ON r.level < 6 AND b.level = 6 AND b.path && ARRAY[r.id]
+                           AND ($2::int[] IS NULL OR b.path && $2::int[])
+      WHERE $2::int[] IS NULL OR r.path && $2::int[]
       ORDER BY r.country, r.county NULLS FIRST, r.region NULLS FIRST, r.city NULLS FIRST, r.street NULLS FIRST,
                building_number(r.building), r.building NULLS FIRST, r.flat_order NULLS FIRST, r.id,
                b.street, building_number(b.building), b.building`,
-    [userId],
+    [userId, scope],
   );
   const out: VisibleLocation[] = [];
   let heading: number | undefined;

@@ -1,38 +1,27 @@
 import type { UpdateUserBody, User } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
-import { badRequest, forbidden } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { type Caller, isManager } from '../auth/caller.js';
+import type { Caller } from '../auth/caller.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { findUser, USER_COLUMNS } from './user-row.js';
+import { assertManagesAccounts, assertMayChange, findReachableAccount } from './account-scope.js';
+import { forgetSignInFailures } from './sign-in-throttle.js';
+import { USER_COLUMNS } from './user-row.js';
 
 /**
- * Checks that the caller may act on the target account: yourself, or a manager
- * (group 1 or 2); a group 2 manager never acts on a group 1 account.
+ * Changes an account: names, contacts, password; group and active flag for
+ * managers (who may act on whom: account-scope.ts). A new password or a change
+ * of the active flag ends every token of the account (docs/security.md); a new
+ * password also clears the account's sign-in throttling.
  */
-export function assertCanManage(caller: Caller, target: { Id: number; GroupId: number }): void {
-  if (target.Id === caller.id) return;
-  if (!isManager(caller)) throw forbidden('You may only change your own account');
-  if (caller.groupId === 2 && target.GroupId === 1)
-    throw forbidden('Only a provider operator may change an operator account');
-}
-
-/** Changes an account (docs/domain.md §6: names, contacts, password; group and active flag for managers). */
 export async function updateUser(db: Db, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
   return db.transaction((tx) => updateUserIn(tx, caller, id, input));
 }
 
 async function updateUserIn(db: Queryable, caller: Caller, id: number, input: UpdateUserBody): Promise<User> {
-  const target = await findUser(db, id);
-  assertCanManage(caller, target);
+  const target = await findReachableAccount(db, caller, id);
+  assertMayChange(caller, target, input);
   const self = id === caller.id;
-  if (input.groupId !== undefined && input.groupId !== target.GroupId) {
-    if (self) throw forbidden('You cannot change your own group');
-    if (input.groupId === 1 && caller.groupId !== 1) throw forbidden('Only a provider operator may grant group 1');
-  }
-  if (input.active !== undefined && input.active !== target.Active && self) {
-    throw forbidden('You cannot deactivate your own account');
-  }
   let passwordHash: string | null = null;
   if (input.password !== undefined) {
     if (self) {
@@ -63,6 +52,7 @@ async function updateUserIn(db: Queryable, caller: Caller, id: number, input: Up
        password_hash = coalesce($8, password_hash),
        group_id = coalesce($9, group_id),
        active = coalesce($10, active),
+       session_generation = session_generation + CASE WHEN $8::text IS NOT NULL OR active <> coalesce($10, active) THEN 1 ELSE 0 END,
        updated = now()
      WHERE id = $1
      RETURNING ${USER_COLUMNS}`,
@@ -80,6 +70,7 @@ async function updateUserIn(db: Queryable, caller: Caller, id: number, input: Up
     ],
   );
   const after = rows[0]!;
+  if (passwordHash) await forgetSignInFailures(db, after.Username);
   await recordAudit(db, {
     actor: caller,
     kind: 'user.update',
@@ -105,10 +96,9 @@ export const auditUser = (u: User) => ({
 /** Deletes an account; its tokens stop working at once (the caller check finds no user). */
 export async function deleteUser(db: Db, caller: Caller, id: number): Promise<void> {
   if (id === caller.id) throw badRequest('You cannot delete your own account');
-  if (!isManager(caller)) throw forbidden('Only administrators may delete accounts');
+  assertManagesAccounts(caller, 'Only administrators may delete accounts');
   await db.transaction(async (tx) => {
-    const target = await findUser(tx, id);
-    assertCanManage(caller, target);
+    const target = await findReachableAccount(tx, caller, id);
     await tx.query('DELETE FROM app_user WHERE id = $1', [id]);
     await recordAudit(tx, {
       actor: caller,
@@ -117,6 +107,22 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<vo
       entityId: id,
       before: auditUser(target),
       after: null,
+    });
+  });
+}
+
+/** Ends every token of a reachable account at once (sign-out everywhere). */
+export async function signOutEverywhere(db: Db, caller: Caller, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const target = await findReachableAccount(tx, caller, id);
+    await tx.query('UPDATE app_user SET session_generation = session_generation + 1 WHERE id = $1', [id]);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'user.signOut',
+      entity: 'user',
+      entityId: id,
+      before: null,
+      after: { Username: target.Username },
     });
   });
 }

@@ -1,0 +1,103 @@
+import { canManageUsers, Group, type UpdateUserBody, type User } from '@rodmenys/contract';
+import type { Queryable } from '../../db/db.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import type { Caller } from '../auth/caller.js';
+import { USER_COLUMNS } from './user-row.js';
+
+/*
+ * Who may act on which account: the one place the rule of docs/security.md
+ * ("Accounts") is written. Every users and rights endpoint goes through it.
+ *
+ * - Group 1 reaches every account.
+ * - Group 2 reaches itself and every group 3 account whose rights lie entirely
+ *   inside its own scope (an account without rights: yes). It never makes
+ *   anyone group 1 or 2 and grants only locations inside its scope.
+ * - Group 3 reaches only itself.
+ *
+ * An account out of reach answers 404 "User not found", exactly as one that does
+ * not exist, so nothing about it is revealed. An action the caller's group may
+ * not take at all (group 3 listing users) answers 403.
+ */
+
+export const USER_NOT_FOUND = 'User not found';
+
+/** Whether the caller's group manages other accounts at all (group 1 or 2). */
+export const managesAccounts = (caller: Caller): boolean => canManageUsers(caller.groupId);
+
+/**
+ * The SQL condition "app_user `u` is within the caller's reach"; appends its
+ * parameters to `params` (a query's parameter list) and numbers them after it.
+ */
+export function reachableAccountSql(caller: Caller, params: unknown[]): string {
+  if (caller.groupId === Group.Operator) return 'TRUE';
+  params.push(caller.id);
+  const self = `u.id = $${params.length}`;
+  if (caller.groupId !== Group.Admin) return self;
+  params.push(caller.scope ?? []);
+  const scope = `$${params.length}::int[]`;
+  return `(${self} OR (u.group_id = ${Group.User} AND NOT EXISTS (
+            SELECT 1 FROM location_right ur JOIN location ul ON ul.id = ur.location_id
+             WHERE ur.user_id = u.id AND NOT (ul.path && ${scope}))))`;
+}
+
+/**
+ * The SQL condition "location `l` lies inside the caller's scope" (its subtree
+ * root is granted to the caller, or the caller is group 1); appends its parameter.
+ */
+export function locationInScopeSql(caller: Caller, alias: string, params: unknown[]): string {
+  if (caller.scope === null) return 'TRUE';
+  params.push(caller.scope);
+  return `${alias}.path && $${params.length}::int[]`;
+}
+
+/** The account `id` if the caller may reach it; 404 otherwise (also when it does not exist). */
+export async function findReachableAccount(db: Queryable, caller: Caller, id: number): Promise<User> {
+  const params: unknown[] = [id];
+  const { rows } = await db.query<User>(
+    `SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = $1 AND ${reachableAccountSql(caller, params)}`,
+    params,
+  );
+  if (!rows[0]) throw notFound(USER_NOT_FOUND);
+  return rows[0];
+}
+
+/** 403 unless the caller's group manages accounts (listing, deleting, granting). */
+export function assertManagesAccounts(caller: Caller, message: string): void {
+  if (!managesAccounts(caller)) throw forbidden(message);
+}
+
+/**
+ * Checks a change to a reachable account: nobody changes their own group or
+ * deactivates themselves; only group 1 gives or takes groups 1 and 2.
+ */
+export function assertMayChange(caller: Caller, target: User, input: UpdateUserBody): void {
+  const self = target.Id === caller.id;
+  if (input.groupId !== undefined && input.groupId !== target.GroupId) {
+    if (self) throw forbidden('You cannot change your own group');
+    if (caller.groupId !== Group.Operator) {
+      throw forbidden('Only a provider operator may make someone an operator or administrator');
+    }
+  }
+  if (input.active !== undefined && input.active !== target.Active && self) {
+    throw forbidden('You cannot deactivate your own account');
+  }
+}
+
+/**
+ * Checks locations the caller grants: each must exist and lie inside the
+ * caller's scope; otherwise 400 naming `locationIds`, the same for both, so a
+ * location outside the scope is not revealed.
+ */
+export async function assertMayGrant(db: Queryable, caller: Caller, locationIds: number[]): Promise<void> {
+  const params: unknown[] = [locationIds];
+  const { rows } = await db.query<{ id: number; inside: boolean }>(
+    `SELECT l.id, ${locationInScopeSql(caller, 'l', params)} AS inside FROM location l WHERE l.id = ANY($1::int[])`,
+    params,
+  );
+  const known = new Set(rows.map((r) => r.id));
+  const unknown = locationIds.filter((id) => !known.has(id));
+  // An id outside the scope is "unknown" too: its existence is not revealed.
+  const outside = rows.filter((r) => !r.inside).map((r) => r.id);
+  const bad = [...unknown, ...outside];
+  if (bad.length) throw badRequest(`Unknown location ids: ${bad.slice(0, 20).join(', ')}`, 'locationIds');
+}
