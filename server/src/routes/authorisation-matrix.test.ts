@@ -404,7 +404,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
           const s = await sample!.request(role);
           const token = s.token !== undefined ? s.token : tokens[role];
           const query = s.query
-            ? `?${new URLSearchParams(Object.entries(s.query).map(([k, v]) => [k, String(v)])).toString()}`
+            ? `?${new URLSearchParams(Object.entries(s.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
             : '';
           const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
           if (s.raw) headers['content-type'] = s.raw.type;
