@@ -1,0 +1,424 @@
+import * as contract from '@rodmenys/contract';
+import { type Endpoint, fillPath } from '@rodmenys/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { throttleSettings } from '../env.js';
+import { createCollectorKey } from '../services/ingest/collector-keys.js';
+import { registerUser } from '../services/users/register-user.js';
+import { buildTestApp } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+import { addReadings, createDevice, createPath, createUser } from '../test/fixtures.js';
+
+/*
+ * The authorisation matrix (docs/security.md): every endpoint of the contract ×
+ * every kind of caller, in a world of two municipalities (Alfa, Beta), each with
+ * two buildings, flats, devices, readings and users. For each pair it asserts
+ * the status, and a leak detector scans every answer for the names and ids of
+ * locations, devices and accounts outside the caller's scope.
+ */
+
+const ROLES = ['anonymous', 'fresh', 'group3', 'group2Alfa', 'group2Beta', 'group1'] as const;
+type Role = (typeof ROLES)[number];
+
+/** What the leak detector knows of one part of the world: marker names and ids. */
+type Part = 'alfa' | 'alfa1' | 'alfa2' | 'beta' | 'beta1' | 'beta2' | `user:${string}`;
+
+/** The parts each role may see; everything else is a leak. */
+const VISIBLE: Record<Role, Part[]> = {
+  anonymous: [],
+  fresh: ['user:fresh_self'],
+  group3: ['alfa', 'alfa1', 'user:g3_alfa'],
+  group2Alfa: ['alfa', 'alfa1', 'alfa2', 'user:g2_alfa', 'user:g3_alfa', 'user:fresh_self'],
+  group2Beta: ['beta', 'beta1', 'beta2', 'user:g2_beta', 'user:g3_beta', 'user:fresh_self'],
+  group1: [
+    'alfa',
+    'alfa1',
+    'alfa2',
+    'beta',
+    'beta1',
+    'beta2',
+    'user:fresh_self',
+    'user:g3_alfa',
+    'user:g3_beta',
+    'user:g2_alfa',
+    'user:g2_beta',
+    'user:g1_root',
+  ],
+};
+
+interface Sample {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** A raw body with its content type (uploads). */
+  raw?: { type: string; text: string };
+  /** Another token than the role's own (sign-out must not end the one the other cases use). */
+  token?: string | null;
+}
+
+/** Every endpoint's key: `METHOD /path`. */
+const keyOf = (e: Endpoint) => `${e.method} ${e.path}`;
+
+/** Every endpoint the contract exports, including those grouped in objects (the type-ahead ones). */
+function contractEndpoints(): Endpoint[] {
+  const isEndpoint = (v: unknown): v is Endpoint =>
+    typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'auth' in v && 'response' in v;
+  const found = new Map<string, Endpoint>();
+  for (const value of Object.values(contract)) {
+    if (isEndpoint(value)) found.set(keyOf(value), value);
+    else if (typeof value === 'object' && value !== null) {
+      for (const inner of Object.values(value)) if (isEndpoint(inner)) found.set(keyOf(inner), inner);
+    }
+  }
+  return [...found.values()];
+}
+
+describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  const tokens: Partial<Record<Role, string>> = {};
+  const passwords: Partial<Record<Role, { username: string; password: string }>> = {};
+  const ids: Record<string, number> = {};
+  /** Marker names and ids per part of the world. */
+  const parts = new Map<Part, { names: string[]; ids: number[] }>();
+  let collectorKeyId = 0;
+  let serial = 0;
+
+  const addPart = (part: Part, names: string[], partIds: number[]) => {
+    const p = parts.get(part) ?? { names: [], ids: [] };
+    p.names.push(...names);
+    p.ids.push(...partIds);
+    parts.set(part, p);
+  };
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db, {
+      throttle: { ...throttleSettings({}), registerLimit: 100_000 },
+    });
+    // Ids of different kinds never coincide, so an id found in an answer names one thing.
+    await db.query(`SELECT setval(pg_get_serial_sequence('location', 'id'), 100000)`);
+    await db.query(`SELECT setval(pg_get_serial_sequence('device', 'id'), 200000)`);
+    await db.query(`SELECT setval(pg_get_serial_sequence('app_user', 'id'), 300000)`);
+
+    for (const [town, streets] of [
+      ['Alfa', ['Alfa', 'Aldona']],
+      ['Beta', ['Beta', 'Berta']],
+    ] as const) {
+      const lower = town.toLowerCase() as 'alfa' | 'beta';
+      const top = ['Lietuva', `Apskritis ${town}`, `Savivaldybe ${town}`, `Miestas ${town}`];
+      const topIds = await createPath(db, top);
+      ids[`${lower}Region`] = topIds[2]!;
+      addPart(lower, top.slice(1), topIds.slice(1));
+      for (const [n, street] of streets.entries()) {
+        const part = `${lower}${n + 1}` as Part;
+        const tag = `${town[0]}${n + 1}`;
+        const buildingPath = [...top, `Gatve ${street}`, `Namas-${tag}`];
+        const pathIds = await createPath(db, buildingPath);
+        const flat = (await createPath(db, [...buildingPath, `Butas-${tag}`], 1)).at(-1)!;
+        const building = pathIds.at(-1)!;
+        ids[`building${tag}`] = building;
+        ids[`flat${tag}`] = flat;
+        await db.query(`INSERT INTO client (code, name) VALUES ($1, $2)`, [`CLIENT-${tag}`, `Klientas-${tag}`]);
+        await db.query(`UPDATE location SET client_id = (SELECT id FROM client WHERE code = $1) WHERE id = $2`, [
+          `CLIENT-${tag}`,
+          flat,
+        ]);
+        await db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, $2, $3)`, [
+          building,
+          `OBJ-${tag}`,
+          `Objektas-${tag}`,
+        ]);
+        const deviceIds: number[] = [];
+        for (const [typeId, kind] of [
+          [1, 'HCA'],
+          [3, 'CW'],
+        ] as const) {
+          const device = await createDevice(db, {
+            typeId,
+            locationId: flat,
+            code: `DEV-${tag}-${kind}`,
+            ratingFactor: typeId === 1 ? 1 : null,
+          });
+          deviceIds.push(device);
+          await addReadings(db, device, [
+            ['2026-01-01T00:00:00+02:00', 10],
+            ['2026-01-20T00:00:00+02:00', 12],
+          ]);
+        }
+        ids[`device${tag}`] = deviceIds[0]!;
+        addPart(
+          part,
+          [
+            `Gatve ${street}`,
+            `Namas-${tag}`,
+            `Butas-${tag}`,
+            `DEV-${tag}-HCA`,
+            `DEV-${tag}-CW`,
+            `OBJ-${tag}`,
+            `Objektas-${tag}`,
+            `CLIENT-${tag}`,
+            `Klientas-${tag}`,
+          ],
+          [pathIds.at(-2)!, building, flat, ...deviceIds],
+        );
+      }
+      // Devices the operator's master-data calls change (removal and replacement).
+      ids[`remove${town}`] = await createDevice(db, {
+        typeId: 3,
+        locationId: ids[`flat${town[0]}1`]!,
+        code: `RM-${town}`,
+      });
+      ids[`replace${town}`] = await createDevice(db, {
+        typeId: 3,
+        locationId: ids[`flat${town[0]}1`]!,
+        code: `RP-${town}`,
+      });
+    }
+
+    const users: [Role, string, 1 | 2 | 3, number[]][] = [
+      ['group3', 'g3_alfa', 3, [ids.buildingA1!]],
+      ['group2Alfa', 'g2_alfa', 2, [ids.alfaRegion!]],
+      ['group2Beta', 'g2_beta', 2, [ids.betaRegion!]],
+      ['group1', 'g1_root', 1, []],
+    ];
+    for (const [role, username, groupId, rights] of users) {
+      const u = await createUser(app, { groupId, username, rights });
+      tokens[role] = u.token;
+      passwords[role] = { username, password: u.password };
+      ids[username] = u.id;
+      addPart(`user:${username}`, [username], [u.id]);
+    }
+    // A group 3 account in Beta, which nobody in Alfa may reach.
+    const beta = await createUser(app, { groupId: 3, username: 'g3_beta', rights: [ids.buildingB1!] });
+    ids.g3_beta = beta.id;
+    addPart('user:g3_beta', ['g3_beta'], [beta.id]);
+    // The fresh account registers itself, as anyone on the internet can.
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { firstName: 'Fresh', lastName: 'Self', username: 'fresh_self', password: 'password1' },
+    });
+    expect(registered.statusCode).toBe(201);
+    ids.fresh_self = registered.json().Id;
+    addPart('user:fresh_self', ['fresh_self'], [ids.fresh_self!]);
+    const signedIn = await app.inject({
+      method: 'POST',
+      url: '/api/users/authenticate',
+      payload: { username: 'fresh_self', password: 'password1' },
+    });
+    tokens.fresh = signedIn.json().Token;
+    passwords.fresh = { username: 'fresh_self', password: 'password1' };
+    collectorKeyId = (await createCollectorKey(db, 'matrix key', null)).Id;
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  /** A group 3 account with rights in Alfa's first building, made for one destructive call. */
+  const victim = async () => {
+    const user = await registerUser(db, {
+      firstName: 'Victim',
+      lastName: 'Alfa',
+      username: `victim${++serial}`,
+      password: 'password1',
+    });
+    await db.query('INSERT INTO location_right (user_id, location_id) VALUES ($1, $2)', [user.Id, ids.buildingA1]);
+    return user.Id;
+  };
+  /** A second token of the role (for sign-out), null for anonymous. */
+  const secondToken = async (role: Role) => {
+    const account = passwords[role];
+    if (!account) return null;
+    const res = await app.inject({ method: 'POST', url: '/api/users/authenticate', payload: account });
+    return res.json().Token as string;
+  };
+
+  const period = { dateFrom: '2026-01-01', dateTill: '2026-01-31' };
+  const csv = 'serial;time;value\n';
+  /** One request per endpoint (made for each role), and the statuses that differ from the default of its `auth`. */
+  const samples: Record<
+    string,
+    { request: (role: Role) => Promise<Sample> | Sample; expect?: Partial<Record<Role, number>> }
+  > = {
+    'POST /users/authenticate': {
+      request: () => ({ body: { username: `nobody${++serial}`, password: 'wrong-guess' } }),
+      expect: Object.fromEntries(ROLES.map((r) => [r, 400])),
+    },
+    'POST /users/register': {
+      request: () => ({
+        body: { firstName: 'New', lastName: 'Person', username: `newcomer${++serial}`, password: 'password1' },
+      }),
+    },
+    'POST /users/logout': { request: async (role) => ({ token: await secondToken(role) }) },
+    'GET /users/getAll': {
+      request: () => ({ query: { pageSize: 500 } }),
+      expect: { fresh: 403, group3: 403 },
+    },
+    'GET /users/:id': {
+      request: () => ({ params: { id: ids.g3_alfa! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'PUT /users/:id': {
+      request: () => ({ params: { id: ids.g3_alfa! }, body: { firstName: 'Gintaras' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'DELETE /users/:id': {
+      request: async () => ({ params: { id: await victim() } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
+    'POST /users/:id/signOutEverywhere': {
+      request: async () => ({ params: { id: await victim() } }),
+      expect: { fresh: 404, group3: 404, group2Beta: 404 },
+    },
+    'GET /users/:id/rights': {
+      request: () => ({ params: { id: ids.g3_alfa! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'PUT /users/:id/rights': {
+      request: () => ({ params: { id: ids.g3_alfa! }, body: { locationIds: [ids.buildingA1!] } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
+    'GET /devices/UserLocationRights/:userId': {
+      request: () => ({ params: { userId: ids.g3_alfa! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /devices/GetDevicesByParams': { request: () => ({ query: { country: 'Lietuva', deviceOnly: 0 } }) },
+    'GET /devices/GetDeviceDataByUserId': { request: () => ({}) },
+    'GET /devices/GetDeviceTypeLookUp': { request: () => ({}) },
+    'GET /devices/GetDevicesData': { request: () => ({ query: { ...period, deviceTypeId: 1 } }) },
+    'GET /devices/GetDevicesByLocationId': {
+      request: () => ({ query: { locationId: ids.buildingA1! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /devices/typesInSelection': { request: () => ({ query: period }) },
+    'GET /devices/:id/history': {
+      request: () => ({ params: { id: ids.deviceA1! }, query: period }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /locationData/getAllObjects': { request: () => ({ query: { pageSize: 500 } }) },
+    'GET /locationData/getUserObjects': { request: () => ({ query: { pageSize: 500 } }) },
+    'GET /locationData/tree': { request: () => ({}) },
+    'GET /locationData/Country': { request: () => ({ query: { search: 'Lie' } }) },
+    'GET /locationData/County': { request: () => ({ query: { search: 'Apskritis' } }) },
+    'GET /locationData/Region': { request: () => ({ query: { search: 'Savivaldybe' } }) },
+    'GET /locationData/City': { request: () => ({ query: { search: 'Miestas' } }) },
+    'GET /locationData/Street': { request: () => ({ query: { search: 'Gatve' } }) },
+    'GET /locationData/Building': { request: () => ({ query: { search: 'Namas' } }) },
+    'POST /ingest/wmbusmeters': { request: () => ({ raw: { type: 'application/json', text: '{}' } }) },
+    'POST /ingest/csv': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
+    'GET /ingest/unmatched': { request: () => ({}) },
+    'GET /collector-keys': { request: () => ({}) },
+    'POST /collector-keys': { request: () => ({ body: { name: `key ${++serial}` } }) },
+    'DELETE /collector-keys/:id': { request: () => ({ params: { id: collectorKeyId } }) },
+    'GET /audit': { request: () => ({}) },
+    'GET /audit/export': { request: () => ({}) },
+    'POST /masterData/register/preview': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
+    'POST /masterData/register/apply': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
+    'GET /masterData/register/template': { request: () => ({ query: { format: 'csv' } }) },
+    'GET /masterData/locations': { request: () => ({}) },
+    'GET /masterData/locations/:id': { request: () => ({ params: { id: ids.buildingA1! } }) },
+    'PUT /masterData/locations/:id': { request: () => ({ params: { id: ids.flatA1! }, body: { flatOrder: 1 } }) },
+    'PUT /masterData/locations/:id/client': {
+      request: () => ({ params: { id: ids.flatA1! }, body: { clientCode: 'CLIENT-A1' } }),
+    },
+    'GET /masterData/clients': { request: () => ({ query: { search: 'CLIENT' } }) },
+    'POST /masterData/devices': {
+      request: () => ({ body: { locationId: ids.flatA1!, deviceTypeId: 3, deviceCode: `NEW-${++serial}` } }),
+    },
+    'PUT /masterData/devices/:id': {
+      request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
+    },
+    'POST /masterData/devices/:id/remove': {
+      request: () => ({
+        params: { id: ids.removeAlfa! },
+        body: { removedAt: '2026-02-01T00:00+02:00', finalReading: 5 },
+      }),
+    },
+    'POST /masterData/devices/:id/replace': {
+      request: () => ({
+        params: { id: ids.replaceAlfa! },
+        body: { replacedAt: '2026-02-01T00:00+02:00', finalReading: 5, newDeviceCode: 'RP-NEW', initialReading: 0 },
+      }),
+    },
+  };
+
+  /** The status a role gets when the table says nothing: from the endpoint's `auth`. */
+  function defaultStatus(e: Endpoint, role: Role): number {
+    const ok = e.status ?? 200;
+    switch (e.auth) {
+      case 'none':
+        return ok;
+      case 'collector':
+        return 401;
+      case 'user':
+        return role === 'anonymous' ? 401 : ok;
+      case 'operator':
+        return role === 'anonymous' ? 401 : role === 'group1' ? ok : 403;
+    }
+  }
+
+  /** Every marker name and id of the parts the role may not see, found in an answer. */
+  function leaks(role: Role, text: string): string[] {
+    const visible = new Set<Part>(VISIBLE[role]);
+    const forbiddenIds = new Map<number, string>();
+    const found: string[] = [];
+    for (const [part, { names, ids: partIds }] of parts) {
+      if (visible.has(part)) continue;
+      for (const name of names) if (text.includes(name)) found.push(`${part}: "${name}"`);
+      for (const id of partIds) forbiddenIds.set(id, part);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return found;
+    }
+    const walk = (value: unknown, key: string) => {
+      if (Array.isArray(value)) for (const v of value) walk(v, key);
+      else if (typeof value === 'object' && value !== null) {
+        for (const [k, v] of Object.entries(value)) walk(v, k);
+      } else if (typeof value === 'number' && /id$/i.test(key) && forbiddenIds.has(value)) {
+        found.push(`${forbiddenIds.get(value)}: ${key}=${value}`);
+      }
+    };
+    walk(json, '');
+    return found;
+  }
+
+  it('has a sample request for every endpoint of the contract', () => {
+    const missing = contractEndpoints()
+      .map(keyOf)
+      .filter((k) => !(k in samples));
+    expect(missing).toEqual([]);
+  });
+
+  for (const endpoint of contractEndpoints()) {
+    describe(keyOf(endpoint), () => {
+      for (const role of ROLES) {
+        it(`${role}: the expected status, nothing out of scope`, async () => {
+          const sample = samples[keyOf(endpoint)];
+          expect(sample, 'no sample request').toBeDefined();
+          const s = await sample!.request(role);
+          const token = s.token !== undefined ? s.token : tokens[role];
+          const query = s.query
+            ? `?${new URLSearchParams(Object.entries(s.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+            : '';
+          const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+          if (s.raw) headers['content-type'] = s.raw.type;
+          const res = await app.inject({
+            method: endpoint.method,
+            url: `/api${fillPath(endpoint.path, s.params)}${query}`,
+            headers,
+            ...(s.raw ? { payload: s.raw.text } : s.body === undefined ? {} : { payload: s.body as object }),
+          });
+          const want = sample!.expect?.[role] ?? defaultStatus(endpoint, role);
+          expect(res.statusCode, res.body.slice(0, 500)).toBe(want);
+          expect(leaks(role, res.body)).toEqual([]);
+        });
+      }
+    });
+  }
+});
