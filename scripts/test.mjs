@@ -152,6 +152,14 @@ function stages() {
           }),
         ]
       : []),
+    // Drives the built server against a durable PostgreSQL cluster of its own: once, not per engine.
+    ...(server?.scripts['test:durable']
+      ? [
+          testStage('server (durability)', server.scripts['test:durable'], ['run', 'test:durable', '-w', 'server'], {
+            requires: { what: 'PostgreSQL server binaries', ok: hasPostgresBinaries },
+          }),
+        ]
+      : []),
     ...(e2e
       ? [
           testStage('e2e', e2e.scripts.test, ['test', '-w', 'e2e'], {

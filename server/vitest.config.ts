@@ -6,6 +6,10 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['src/**/*.test.ts'],
+    // The durability lane (vitest.durable.config.ts) runs once per `npm test`, not per engine.
+    exclude: ['src/**/*.durable.test.ts'],
+    // One migrated database per run, copied by each file (src/test/db.ts).
+    globalSetup: ['src/test/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

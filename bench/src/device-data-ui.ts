@@ -17,10 +17,10 @@
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { migrate } from '@rodmenys/server/db/migrate.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { chromium, type Page } from 'playwright-core';
-import type { Db } from '../../server/src/db/db.js';
-import { migrate } from '../../server/src/db/migrate.js';
-import { openPglite } from '../../server/src/db/pglite.js';
 import { machineInfo } from './lib/machine.js';
 import { startServer } from './lib/server.js';
 import { envInt, fmtMs, summarise } from './lib/stats.js';

@@ -10,12 +10,12 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { type ImportReport, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { migrate } from '@rodmenys/server/db/migrate.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
+import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { importRegister } from '@rodmenys/server/services/master-data/import-register.js';
 import ExcelJS from 'exceljs';
-import type { Db } from '../../server/src/db/db.js';
-import { migrate } from '../../server/src/db/migrate.js';
-import { openPglite } from '../../server/src/db/pglite.js';
-import { openPostgres } from '../../server/src/db/postgres.js';
-import { importRegister } from '../../server/src/services/master-data/import-register.js';
 import { startPostgres } from './lib/postgres.js';
 import { envInt, fmtMs, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';

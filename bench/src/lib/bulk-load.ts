@@ -1,4 +1,4 @@
-import type { Db } from '../../../server/src/db/db.js';
+import type { Db } from '@rodmenys/server/db/db.js';
 
 /**
  * The usual bulk-load recipe: drop the table's constraints and indexes, run

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Db } from '../../../server/src/db/db.js';
+import type { Db } from '@rodmenys/server/db/db.js';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICK_MS = 10;

@@ -1,5 +1,5 @@
-import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from '../../../server/src/services/devices/device-row.js';
-import { inScope } from '../../../server/src/services/sql.js';
+import { DEVICE_COLUMNS, DEVICE_JOINS, DEVICE_ORDER } from '@rodmenys/server/services/devices/device-row.js';
+import { inScope } from '@rodmenys/server/services/sql.js';
 
 /** How far before the period the naive query looks for the start reading. */
 export const NAIVE_LOOKBACK = '7 days';

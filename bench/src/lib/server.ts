@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { buildApp } from '@rodmenys/server/app.js';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { loadConfig } from '@rodmenys/server/env.js';
+import { hashPassword } from '@rodmenys/server/services/auth/password.js';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../server/src/app.js';
-import type { Db } from '../../../server/src/db/db.js';
-import { loadConfig } from '../../../server/src/env.js';
-import { hashPassword } from '../../../server/src/services/auth/password.js';
 
 export interface BenchServer {
   app: FastifyInstance;

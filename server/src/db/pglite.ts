@@ -86,17 +86,33 @@ export async function pgliteCopyIn(
   await flush();
 }
 
+/** An embedded database, which can also write its whole data folder as one image. */
+export interface PgliteDb extends Db {
+  readonly kind: 'pglite';
+  /** The data folder as an uncompressed tar image, for `openPglite(…, { loadDataDir })`. */
+  dumpDataDir(): Promise<Blob>;
+}
+
+export interface PgliteOptions {
+  /** Start from this image of a data folder (`dumpDataDir`) instead of an empty database. */
+  loadDataDir?: Blob;
+}
+
 /**
  * Embedded PostgreSQL (PGlite). It is one session shared by every request, so a
  * mutex is held from the start of a transaction to its end: no other request's
  * statement can run inside it, and a failed transaction is never committed by
  * someone else. `dir` undefined = in memory (tests).
  */
-export async function openPglite(dir: string | undefined, timeZone: string): Promise<Db> {
+export async function openPglite(
+  dir: string | undefined,
+  timeZone: string,
+  options: PgliteOptions = {},
+): Promise<PgliteDb> {
   const unlock = dir ? lockDataDir(dir) : () => {};
   let pg: PGlite;
   try {
-    pg = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined);
+    pg = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined, { loadDataDir: options.loadDataDir });
     await pg.exec(`SET TIME ZONE '${timeZone.replace(/'/g, "''")}'`);
   } catch (err) {
     unlock();
@@ -132,6 +148,7 @@ export async function openPglite(dir: string | undefined, timeZone: string): Pro
     // Several COPYs in one transaction: all rows or none, as one COPY on a server.
     copyIn: (sql, rows) => transaction((tx) => tx.copyIn(sql, rows)),
     exec: (sql) => mutex.run(async () => void (await pg.exec(sql))),
+    dumpDataDir: () => mutex.run(() => pg.dumpDataDir('none')),
     async close() {
       await mutex.run(() => pg.close());
       unlock();

@@ -1,18 +1,15 @@
 import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { createUser } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeSignedIn } from '../test/factories.js';
 
 // Master data, the audit log, CSV import, the unmatched inbox and collector keys
 // are the provider operator's (group 1) alone: their endpoints say `auth:
 // 'operator'` in the contract, and the server checks it before anything else.
 describe(`operator-only endpoints (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   const tokens: Record<'operator' | 'admin' | 'manager', string> = { operator: '', admin: '', manager: '' };
   const endpoints = Object.values(contract as Record<string, unknown>).filter(
     (value): value is Endpoint =>
@@ -20,23 +17,12 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
   );
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    tokens.operator = (await createUser(app, { groupId: 1 })).token;
-    tokens.admin = (await createUser(app, { groupId: 2 })).token;
-    tokens.manager = (await createUser(app, { groupId: 3 })).token;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
+    tokens.operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    tokens.admin = (await makeSignedIn(t.app, { groupId: 2 })).token;
+    tokens.manager = (await makeSignedIn(t.app, { groupId: 3 })).token;
   });
 
-  const ask = (endpoint: Endpoint, token?: string) =>
-    app.inject({
-      method: endpoint.method,
-      url: `/api${contract.fillPath(endpoint.path, { id: 1 })}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
+  const ask = (endpoint: Endpoint, token?: string) => inject(t.app, endpoint, { params: { id: 1 }, token });
 
   it('are the master-data, audit, CSV import, unmatched inbox and collector key endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
@@ -68,14 +54,14 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
     for (const endpoint of endpoints) {
       const what = `${endpoint.method} ${endpoint.path}`;
       const anonymous = await ask(endpoint);
-      expect(anonymous.statusCode, what).toBe(401);
+      expect(anonymous.status, what).toBe(401);
       for (const token of [tokens.admin, tokens.manager]) {
         const refused = await ask(endpoint, token);
-        expect(refused.statusCode, what).toBe(403);
-        expect(refused.json(), what).toEqual({ message: 'Only the provider’s operators (group 1) may do this' });
+        expect(refused.status, what).toBe(403);
+        expect(refused.error, what).toEqual({ message: 'Only the provider’s operators (group 1) may do this' });
       }
       // The operator gets past the check: the input (here missing) or the id is what is judged.
-      expect([200, 400, 404], what).toContain((await ask(endpoint, tokens.operator)).statusCode);
+      expect([200, 400, 404], what).toContain((await ask(endpoint, tokens.operator)).status);
     }
   });
 });

@@ -1,7 +1,18 @@
+import {
+  type BodyOf,
+  type Endpoint,
+  type ErrorBody,
+  fillPath,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@rodmenys/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Db } from '../db/db.js';
 import { type Config, throttleSettings } from '../env.js';
+import { createTestDb, ready, type TestDb } from './db.js';
 
 /** Configuration for tests: a fixed secret, the provider zone, no web app. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -23,24 +34,105 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
+/** The app on `db`, ready for `inject`. The caller closes it; test files use `useApp()`. */
 export async function buildTestApp(db: Db, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
   const app = await buildApp({ config: testConfig(overrides), db });
   await app.ready();
   return app;
 }
 
-/** `app.inject` with an optional bearer token; returns status and parsed JSON body. */
-export async function call(
+/** What `useApp()` gives a test file: the app and its database, there from `beforeAll` on. */
+export interface TestApp extends TestDb {
+  readonly app: FastifyInstance;
+}
+
+/**
+ * The whole app on a fresh migrated database for the test file (or `describe`
+ * block) that calls it, built before its first test and closed, database and all,
+ * after its last: the teardown is registered here, so no file writes its own.
+ * Call it before the file's own `beforeAll` that builds the world.
+ */
+export function useApp(config: Partial<Config> = {}): TestApp {
+  let db: Db | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db, config);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+  return {
+    get app() {
+      return ready(app, 'useApp().app');
+    },
+    get db() {
+      return ready(db, 'useApp().db');
+    },
+  };
+}
+
+type QueryValue = string | number | boolean | readonly (string | number)[];
+/** The endpoint's query names, each with its declared type or any text (to send bad input on purpose). */
+type LooseQuery<Q> = [Q] extends [undefined] ? never : { [K in keyof Q]?: Q[K] | QueryValue };
+type LooseParams<P> = [P] extends [undefined] ? never : { [K in keyof P]: P[K] | string | number };
+
+export interface InjectArgs<E extends Endpoint> {
+  params?: LooseParams<ParamsOf<E>>;
+  /** The query, by the contract's names (an array repeats the name); or a raw query string. */
+  query?: LooseQuery<QueryOf<E>> | string;
+  /** The body as the contract declares it. */
+  body?: BodyOf<E>;
+  /** A body outside the contract, sent as it is: malformed input, a file's text. */
+  payload?: InjectOptions['payload'];
+  /** Sent as `Authorization: Bearer <token>` (a sign-in token or a collector key). */
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** An answer: the status, the body typed by the contract, and the same body as an error. */
+export interface Reply<E extends Endpoint> {
+  status: number;
+  /** The parsed JSON body as the endpoint's success response (the text when it is not JSON). */
+  body: ResponseOf<E>;
+  /** The same body as the error every non-2xx answer carries. */
+  error: ErrorBody;
+  text: string;
+  raw: Buffer;
+  headers: Record<string, unknown>;
+}
+
+/** `?a=1&b=2&b=3` of a query object (arrays repeat the name; undefined is left out). */
+export function queryString(query: object | string | undefined): string {
+  if (query === undefined) return '';
+  if (typeof query === 'string') return query ? `?${query.replace(/^\?/, '')}` : '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, String(v));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The URL of an endpoint with its path parameters and query. */
+export const urlOf = <E extends Endpoint>(endpoint: E, args: Pick<InjectArgs<E>, 'params' | 'query'> = {}) =>
+  `/api${fillPath(endpoint.path, args.params as Record<string, string | number> | undefined)}${queryString(args.query)}`;
+
+/** Calls `app.inject` on an URL and parses the answer; `inject` is the typed way. */
+export async function injectUrl<E extends Endpoint = Endpoint>(
   app: FastifyInstance,
   method: InjectOptions['method'],
   url: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+  args: Omit<InjectArgs<E>, 'params' | 'query'> = {},
+): Promise<Reply<E>> {
+  const payload = args.body !== undefined ? args.body : args.payload;
   const res = await app.inject({
     method,
     url,
-    headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
-    ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
+    headers: { ...(args.token ? { authorization: `Bearer ${args.token}` } : {}), ...args.headers },
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
   let body: unknown = res.body;
   try {
@@ -48,5 +140,37 @@ export async function call(
   } catch {
     // not JSON: keep the text
   }
-  return { status: res.statusCode, body, headers: res.headers };
+  return {
+    status: res.statusCode,
+    body: body as ResponseOf<E>,
+    error: body as ErrorBody,
+    text: res.body,
+    raw: res.rawPayload,
+    headers: res.headers,
+  };
+}
+
+/**
+ * Calls a contract endpoint in-process: the path filled from `params`, the query
+ * string built from `query`, the body from `body` (or `payload` off the contract),
+ * the answer typed as the endpoint's response.
+ */
+export function inject<E extends Endpoint>(app: FastifyInstance, endpoint: E, args: InjectArgs<E> = {}) {
+  return injectUrl<E>(app, endpoint.method, urlOf(endpoint, args), args);
+}
+
+/** `app.inject` with an optional bearer token; returns status and parsed JSON body. Prefer `inject`. */
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: the untyped helper that `inject` replaces
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+  const res = await injectUrl(app, method, url, {
+    token: options.token,
+    payload: options.body as never,
+    headers: options.headers,
+  });
+  return { status: res.status, body: res.body, headers: res.headers };
 }

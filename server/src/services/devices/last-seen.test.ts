@@ -1,23 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { addReadings, address, createDevice, createPath, lastSeenMismatches } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbKind, useDb } from '../../test/db.js';
+import {
+  lastSeenMismatches,
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeReadings,
+  type Place,
+} from '../../test/factories.js';
 
 describe(`keep_last_seen and the LastSeen invariant (${dbKind()})`, () => {
-  let db: Db;
-  let flat: number;
+  const t = useDb();
+  let flat: Place;
   beforeAll(async () => {
-    db = await createTestDb();
-    flat = (await createPath(db, address('Vilnius', 'Pylimo g.', '3', '1'), 1)).at(-1)!;
-  });
-  afterAll(async () => {
-    await db.close();
+    flat = await makeFlat(t.db, await makeBuilding(t.db), { order: 1 });
   });
 
   it('finds a reading inserted without keeping last_seen, and keep_last_seen (the migration backfill) fixes it', async () => {
-    const a = await createDevice(db, { typeId: 3, locationId: flat, code: 'LS-A' });
-    const b = await createDevice(db, { typeId: 3, locationId: flat, code: 'LS-B' });
-    await addReadings(db, a, [['2026-02-01T10:00:00+02:00', 1]]);
+    const { db } = t;
+    const a = await makeDevice(db, flat, { typeId: 3 });
+    const b = await makeDevice(db, flat, { typeId: 3 });
+    await makeReadings(db, a, [['2026-02-01T10:00:00+02:00', 1]]);
     expect(await lastSeenMismatches(db)).toEqual([]);
     // As a COPY load would: readings without device_status (b has no row, a an older one).
     await db.query(
@@ -36,7 +39,7 @@ describe(`keep_last_seen and the LastSeen invariant (${dbKind()})`, () => {
       [b],
     );
     await db.query(`INSERT INTO telegram (device_id, ts, raw) VALUES ($1, '2026-02-05T10:00:00+02:00', '{}')`, [b]);
-    await addReadings(db, b, [['2026-02-04T10:00:00+02:00', 6]]);
+    await makeReadings(db, b, [['2026-02-04T10:00:00+02:00', 6]]);
     const { rows } = await db.query<{ last_seen: string }>(
       'SELECT iso(last_seen) AS last_seen FROM device_status WHERE device_id = $1',
       [b],

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,12 +8,13 @@ import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
 import { openPostgres } from '../db/postgres.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
-import { address, createDevice, createPath } from '../test/fixtures.js';
+import { makeBuilding, makeDevice, makeFlat } from '../test/factories.js';
 
 // docs/ingest.md §2 ("The answer"): kill the built server with SIGKILL in the middle of a large batch,
 // restart it, send everything again: every telegram acknowledged before the kill
 // is there exactly once, the interrupted batch is all there or not at all.
 // PostgreSQL runs with fsync and synchronous_commit on (durable: true).
+// It drives the built server (dist/): `npm run test:durable -w server` builds it first.
 
 interface Cluster {
   url: string;
@@ -88,16 +89,11 @@ describe('POST /api/ingest/wmbusmeters: SIGKILL mid-batch (postgres, durable)', 
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
-    // The test drives the built server: build it so that it is the current code.
-    execFileSync('npm', ['run', 'build', '-w', '@rodmenys/contract', '-w', '@rodmenys/server'], {
-      cwd: path.resolve(SERVER_DIR, '..'),
-      stdio: 'ignore',
-    });
     cluster = await startPostgres({ durable: true });
     db = openPostgres(cluster.url, 'Europe/Vilnius');
     await migrate(db);
-    const flat = (await createPath(db, [...address('Vilnius', 'Gedimino pr.', '1'), '1'], 1)).at(-1)!;
-    for (let d = 0; d < DEVICES; d++) await createDevice(db, { typeId: 3, locationId: flat, code: `K${d}` });
+    const flat = await makeFlat(db, await makeBuilding(db), { order: 1 });
+    for (let d = 0; d < DEVICES; d++) await makeDevice(db, flat, { typeId: 3, code: `K${d}` });
     key = (await createCollectorKey(db, 'crash test', null)).Key;
     dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-crash-'));
   }, 120_000);
