@@ -1,4 +1,5 @@
 import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { MAX_INT } from './input.js';
 import { MAX_PAGE_SIZE } from './limits.js';
 
 /**
@@ -27,7 +28,7 @@ export const DayParam = Type.String({
   description: 'YYYY-MM-DD, optionally followed by a time that is ignored',
 });
 
-export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_INT });
 export const IdParams = Type.Object({ id: Id });
 /** Paging query: 1-based page and a page size up to MAX_PAGE_SIZE. */
 export const PageQuery = {

@@ -36,6 +36,8 @@ export interface Endpoint {
   consumes?: readonly string[];
   /** Content type of the success body when it is not JSON (a file download). */
   produces?: string;
+  /** Largest request body in bytes; default DEFAULT_BODY_BYTES (input.ts). Only bulk uploads raise it. */
+  maxBodyBytes?: number;
 }
 
 /** Keeps the literal types of an endpoint declaration. */

@@ -5,6 +5,7 @@ export * from './device-data.js';
 export * from './devices.js';
 export * from './endpoint.js';
 export * from './ingest.js';
+export * from './input.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { IdParams, Nullable, PageQuery, Timestamp } from './common.js';
 import { defineEndpoint, Paged } from './endpoint.js';
+import { BULK_BODY_BYTES } from './input.js';
 
 /** Telegrams one collector request may carry. */
 export const MAX_INGEST_TELEGRAMS = 100_000;
@@ -49,6 +50,7 @@ export const ingestWmbusmeters = defineEndpoint({
   tags: ['ingest'],
   auth: 'collector',
   consumes: WMBUSMETERS_CONTENT_TYPES,
+  maxBodyBytes: BULK_BODY_BYTES,
   body: Type.String({ description: 'wmbusmeters JSON: an object, an array of objects, or one object per line' }),
   response: IngestResult,
 });
@@ -78,6 +80,7 @@ export const importCsv = defineEndpoint({
   tags: ['ingest'],
   auth: 'operator',
   consumes: ['text/csv', 'text/plain'],
+  maxBodyBytes: BULK_BODY_BYTES,
   body: Type.String({ description: 'CSV text: serial;time;value per line' }),
   response: CsvImportResult,
 });
@@ -134,7 +137,9 @@ export const createCollectorKey = defineEndpoint({
   summary: 'Create a collector key. The key is in this answer only: it is stored hashed. Group 1 only.',
   tags: ['ingest'],
   auth: 'operator',
-  body: Type.Object({ name: Type.String({ minLength: 1, maxLength: COLLECTOR_KEY_NAME_MAX_LENGTH }) }),
+  body: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: COLLECTOR_KEY_NAME_MAX_LENGTH, pattern: '\\S' }),
+  }),
   response: Type.Object({ ...CollectorKey.properties, Key: Type.String() }),
   status: 201,
 });

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable } from './common.js';
 import { DeviceRow } from './devices.js';
 import { defineEndpoint } from './endpoint.js';
+import { BULK_BODY_BYTES, MAX_READING } from './input.js';
 import { type Language, NAME_MAX_LENGTH } from './limits.js';
 
 /**
@@ -127,6 +128,7 @@ export const previewRegisterImport = defineEndpoint({
   summary: `Register import dry run: what would be created, changed, left alone, and every bad row. ${uploadSummary}`,
   tags: ['master data'],
   auth: 'operator',
+  maxBodyBytes: BULK_BODY_BYTES,
   response: ImportReport,
 });
 
@@ -136,6 +138,7 @@ export const applyRegisterImport = defineEndpoint({
   summary: `Register import: all or nothing in one transaction; with any bad row nothing is written (Applied false). ${uploadSummary}`,
   tags: ['master data'],
   auth: 'operator',
+  maxBodyBytes: BULK_BODY_BYTES,
   response: ImportReport,
 });
 
@@ -214,7 +217,7 @@ export const MomentParam = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?(Z|[+-]\\d{2}(:?\\d{2})?)?$',
   description: 'YYYY-MM-DDTHH:mm[:ss][offset]; without an offset, the provider time zone',
 });
-const ReadingValue = Type.Number({ minimum: 0, maximum: 999_999_999_999 });
+const ReadingValue = Type.Number({ minimum: 0, maximum: MAX_READING });
 const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: 999_999 });
 
 export const updateLocation = defineEndpoint({

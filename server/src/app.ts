@@ -1,7 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
+import { DEFAULT_BODY_BYTES, jsonDepthExceeded, MAX_JSON_DEPTH } from '@rodmenys/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db } from './db/db.js';
 import type { Config } from './env.js';
+import { HttpError } from './errors.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
@@ -31,13 +33,25 @@ export interface AppOptions {
 export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    // Readings ingest sends large batches; everything else is small.
-    bodyLimit: 50 * 1024 * 1024,
+    // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
+    bodyLimit: DEFAULT_BODY_BYTES,
     trustProxy: config.trustProxy,
     ajv: { customOptions: { allErrors: true } },
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  // Every JSON body: its depth is checked in one linear pass before it is parsed.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (jsonDepthExceeded(text) !== -1) {
+      const message = `body is nested more than ${MAX_JSON_DEPTH} levels deep`;
+      done(new HttpError(400, message, [{ field: 'body', message }]), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   await app.register(errors);
   await app.register(headers);
   await app.register(auth);

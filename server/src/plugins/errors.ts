@@ -38,8 +38,9 @@ export default fp(async function errors(app: FastifyInstance) {
     const status = err.statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ message: 'Too many requests; try again later' });
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, wrong content type, body too large).
-      return reply.status(status).send({ message: err.message });
+      // Fastify's own client errors (bad JSON, wrong content type, body too large) are about the body.
+      const message = status === 413 ? 'body is larger than this endpoint accepts' : err.message;
+      return reply.status(status).send({ message, errors: [{ field: 'body', message }] });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });

@@ -1,7 +1,9 @@
 import {
   type BodyOf,
+  DEFAULT_BODY_BYTES,
   type Endpoint,
   ErrorBody,
+  inputProblems,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -9,6 +11,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
 import type { Config } from '../env.js';
+import { HttpError } from '../errors.js';
 import { JsonText } from '../json-text.js';
 import type { Caller } from '../services/auth/caller.js';
 
@@ -25,7 +28,26 @@ export interface Ctx<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 429, 500] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500] as const;
+
+/**
+ * 400 for input the schemas let through (contract/src/input.ts): U+0000 in text,
+ * numbers that are not finite (ajv turns the text `1e309` into Infinity and then
+ * skips its range checks), text beyond MAX_TEXT_LENGTH. A text body (a collector or
+ * CSV upload) is only checked for U+0000; a file's bytes are left to their reader.
+ */
+function checkInput(request: FastifyRequest): void {
+  const { body } = request;
+  const problems = [...inputProblems(request.params ?? {}), ...inputProblems(request.query ?? {})];
+  if (typeof body === 'string') {
+    if (body.includes('\u0000'))
+      problems.push({ field: 'body', message: 'body must not contain the character U+0000' });
+  } else if (!ArrayBuffer.isView(body)) {
+    // a file upload arrives as bytes and is checked by its reader
+    problems.push(...inputProblems(body ?? {}));
+  }
+  if (problems.length) throw new HttpError(400, problems.map((p) => p.message).join('; '), problems);
+}
 
 /**
  * Wires a contract endpoint into Fastify: its schemas validate the input and
@@ -48,6 +70,7 @@ export function defineRoute<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     config: options.config,
+    bodyLimit: endpoint.maxBodyBytes ?? DEFAULT_BODY_BYTES,
     schema: {
       summary: endpoint.summary,
       tags: [...endpoint.tags],
@@ -60,8 +83,10 @@ export function defineRoute<E extends Endpoint>(
       ...(endpoint.consumes ? { consumes: [...endpoint.consumes] } : {}),
       response,
     },
-    // Before validation: a caller without the right gets 401/403 whatever the input.
-    preValidation: (request) => authenticate(request),
+    // Before the body is read: a caller without the right gets 401/403 whatever the
+    // input, and the server reads no body of an anonymous or unauthorised caller.
+    onRequest: (request) => authenticate(request),
+    preHandler: async (request) => checkInput(request),
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as ParamsOf<E>,
