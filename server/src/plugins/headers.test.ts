@@ -53,8 +53,26 @@ describe(`security headers on every answer (${dbKind()})`, () => {
     expectSecurityHeaders(res.headers);
   });
 
-  it('sends HSTS only over TLS: never on plain HTTP', async () => {
-    const res = await app.inject({ method: 'GET', url: '/' });
-    expect(res.headers['strict-transport-security']).toBeUndefined();
+  it('sends HSTS only over TLS: never on plain HTTP, nor when an untrusted client claims https', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const claimed = await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS behind a trusted TLS proxy', async () => {
+    const proxied = await buildTestApp(db, { webDir, trustProxy: ['127.0.0.1'] });
+    try {
+      const res = await proxied.inject({
+        method: 'GET',
+        url: '/api/devices/GetDeviceTypeLookUp',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expectSecurityHeaders(res.headers);
+    } finally {
+      await proxied.close();
+    }
   });
 });
