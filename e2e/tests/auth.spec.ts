@@ -1,4 +1,4 @@
-import { getAllUsers } from '@rodmenys/contract';
+import { authenticate, getAllUsers, updateUser } from '@rodmenys/contract';
 import { api, DEMO, EN, expect, LT, newUser, session, signIn, test } from './fixtures';
 
 test.describe('route guard', () => {
@@ -60,6 +60,48 @@ test.describe('sign-in', () => {
     await page.getByRole('link', { name: 'Registruotis' }).click();
     await expect(page).toHaveURL(/\/register$/);
     await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
+  test('a refused sign-in says one translated thing, also for a deactivated account (lt and en)', async ({ page }) => {
+    const user = await newUser('refused');
+    const operator = await session(DEMO.operator);
+    await page.goto('/login');
+    await page.getByLabel(LT.username).fill(user.username);
+    await page.getByLabel(LT.password, { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: LT.login }).click();
+    const refusedLt = 'Neteisingas vartotojo vardas arba slaptažodis, arba paskyra išjungta.';
+    await expect(page.getByRole('alert')).toHaveText(refusedLt);
+    expect(
+      (await api(updateUser, { params: { id: user.id }, body: { active: false }, token: operator.Token })).status,
+    ).toBe(200);
+    // The right password of a deactivated account: the same answer, in English too.
+    await page.getByRole('link', { name: 'EN', exact: true }).click();
+    await page.getByLabel(EN.password, { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: EN.login }).click();
+    await expect(page.getByRole('alert')).toHaveText('Incorrect username or password, or the account is deactivated.');
+  });
+
+  test('repeated failures are held back with a translated "try again in" message', async ({ page }) => {
+    const user = await newUser('held');
+    // Fail from this address until the delay has grown past a few seconds (each delay waited out).
+    let retryAfter = 0;
+    for (let i = 0; i < 20 && retryAfter < 4; i++) {
+      const res = await fetch(`${process.env.E2E_BASE_URL}/api${authenticate.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.username, password: 'wrong-password' }),
+      });
+      if (res.status === 429) {
+        retryAfter = Number(res.headers.get('retry-after'));
+        if (retryAfter < 4) await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100));
+      }
+    }
+    expect(retryAfter).toBeGreaterThanOrEqual(4);
+    await page.goto('/login');
+    await page.getByLabel(LT.username).fill(user.username);
+    await page.getByLabel(LT.password, { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: LT.login }).click();
+    await expect(page.getByRole('alert')).toHaveText(/^Per daug bandymų\. Pabandykite po \d+ s\.$/);
   });
 
   test('disables the button and shows a spinner while signing in; success leads home with the greeting', async ({

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { authenticate, getLocationTree, getUser, userLocationRights } from '@rodmenys/contract';
+import { authenticate, getLocationTree, getUser, logout, userLocationRights } from '@rodmenys/contract';
 import { api, DEMO, expect, newUser, session, signIn, test } from './fixtures';
 
 async function openUsers(page: Page, search?: string) {
@@ -91,6 +91,24 @@ test.describe('users', () => {
     expect((await api(authenticate, { body: user })).status).not.toBe(200);
   });
 
+  test('sign out everywhere from the Users page ends every session of the user', async ({ page }) => {
+    const user = await newUser('signout');
+    const first = await session(user);
+    const second = await session(user);
+    await signIn(page, DEMO.operator);
+    await openUsers(page, user.username);
+    await rowOf(page, user.username).getByRole('button', { name: 'Atjungti visur' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Atjungti visur' }).click();
+    await expect(page.getByText(`${user.username} atjungtas visur`)).toBeVisible();
+    for (const token of [first.Token, second.Token]) {
+      expect((await api(getUser, { params: { id: user.id }, token })).status).toBe(401);
+    }
+    // The operator's own session goes on.
+    await expect(rowOf(page, user.username)).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Vartotojai' })).toBeVisible();
+  });
+
   test('rights granted by an administrator become visible to the user', async ({ page, browser }) => {
     const user = await newUser('rights');
     const operator = await session(DEMO.operator);
@@ -154,6 +172,21 @@ test.describe('profile', () => {
     await page.getByLabel('Dabartinis slaptažodis').fill(user.password);
     await page.getByRole('button', { name: 'Keisti slaptažodį' }).click();
     await expect(page.getByText('Slaptažodis pakeistas')).toBeVisible();
+    // The old session ended with the change; this page signed in again and stays signed in.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Profilis' })).toBeVisible();
     expect((await api(authenticate, { body: { username: user.username, password: 'naujas123' } })).status).toBe(200);
+  });
+
+  test('the user signs out everywhere: every session ends, this one too', async ({ page }) => {
+    const user = await newUser('everywhere');
+    const other = await session(user);
+    await signIn(page, user);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Atjungti visur' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Atjungti visur' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await api(getUser, { params: { id: user.id }, token: other.Token })).status).toBe(401);
+    expect((await api(logout, { token: other.Token })).status).toBe(401);
   });
 });

@@ -4,12 +4,16 @@ import { clearSession, getSession } from '../storage';
 
 export const API_BASE = '/api';
 
-/** A failed call: the HTTP status (0 when the server could not be reached) and the server's error body. */
+/**
+ * A failed call: the HTTP status (0 when the server could not be reached), the server's error body, and
+ * for a 429 the seconds the server asks to wait (Retry-After).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly errors: ErrorBody['errors'] = undefined,
+    readonly retryAfter: number | undefined = undefined,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -38,6 +42,13 @@ export function queryString(query: object | undefined): string {
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** The seconds of a Retry-After header given in seconds, else undefined. */
+export function retryAfterOf(response: Response): number | undefined {
+  const raw = response.headers.get('Retry-After');
+  const seconds = raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
+  return seconds;
 }
 
 /** The Authorization header of `token`, by default the stored user's; none when signed out. */
@@ -89,7 +100,12 @@ export async function call<E extends Endpoint>(
   if (!response.ok) {
     forgetEndedSession(endpoint, response.status);
     const body = (data ?? {}) as Partial<ErrorBody>;
-    throw new ApiError(response.status, body.message || response.statusText || `HTTP ${response.status}`, body.errors);
+    throw new ApiError(
+      response.status,
+      body.message || response.statusText || `HTTP ${response.status}`,
+      body.errors,
+      retryAfterOf(response),
+    );
   }
   return data as ResponseOf<E>;
 }

@@ -22,6 +22,7 @@ import {
   register,
   revokeCollectorKey,
   setUserRights,
+  signOutEverywhere,
   typeaheadEndpoints,
   updateUser,
   userLocationRights,
@@ -37,6 +38,7 @@ export const useUsers = (query: QueryOf<typeof getAllUsers>) =>
   useEndpointQuery(getAllUsers, { query }, { keepPrevious: true });
 export const useUpdateUser = () => useEndpointMutation(updateUser, [getAllUsers, getUser]);
 export const useDeleteUser = () => useEndpointMutation(deleteUser, [getAllUsers]);
+export const useSignOutEverywhere = () => useEndpointMutation(signOutEverywhere);
 
 export const useDeviceDataByUserId = () => useEndpointQuery(getDeviceDataByUserId, {});
 export const useDeviceTypes = () => useEndpointQuery(getDeviceTypeLookUp, {}, { staleTime: Number.POSITIVE_INFINITY });

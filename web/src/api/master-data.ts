@@ -17,7 +17,7 @@ import {
   updateLocation,
 } from '@rodmenys/contract';
 import { downloadBlob } from '../components/export';
-import { API_BASE, ApiError, authHeaders, forgetEndedSession, queryString } from './call';
+import { API_BASE, ApiError, authHeaders, forgetEndedSession, queryString, retryAfterOf } from './call';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
 const changesDevices: Endpoint[] = [getLocation, getDeviceDataByUserId, getDevicesData, getAuditLog];
@@ -36,7 +36,7 @@ export const useAuditLog = (query: QueryOf<typeof getAuditLog>) =>
 async function failure(endpoint: Endpoint, response: Response): Promise<ApiError> {
   forgetEndedSession(endpoint, response.status);
   const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: ApiError['errors'] };
-  return new ApiError(response.status, body.message || response.statusText, body.errors);
+  return new ApiError(response.status, body.message || response.statusText, body.errors, retryAfterOf(response));
 }
 
 /** Sends a register file as the raw body to the preview or apply endpoint. */

@@ -2,13 +2,22 @@ import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
 
-/** The translated text for a failed call: the server's message, or "cannot reach the server". */
+/**
+ * The translated text for a failed call: "cannot reach the server", "not allowed", "too many attempts, wait…",
+ * "server error", or else the server's message.
+ */
 export function useErrorText() {
   const { t } = useTranslation();
   return (error: unknown): string => {
     if (error instanceof ApiError) {
       if (error.status === 0) return t('errors.network');
       if (error.status === 403) return t('errors.forbidden');
+      if (error.status === 429) {
+        const seconds = error.retryAfter;
+        if (seconds === undefined) return t('errors.tooMany');
+        if (seconds < 120) return t('errors.tooManySeconds', { seconds });
+        return t('errors.tooManyMinutes', { minutes: Math.ceil(seconds / 60) });
+      }
       if (error.status >= 500) return t('errors.server');
       return error.message;
     }

@@ -5,6 +5,7 @@ import { Button, Form, Input, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../api/call';
 import { useAuthenticate } from '../../api/hooks';
 import { useValidateAfterSubmit } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
@@ -39,7 +40,9 @@ export default function LoginPage() {
       navigate('/');
     } catch (error) {
       await signOut(queryClient);
-      setAlert({ type: 'danger', message: errorText(error) });
+      // Every refused sign-in gets one answer from the server (it reveals nothing); shown translated.
+      const refused = error instanceof ApiError && error.status === 400 && !error.errors?.length;
+      setAlert({ type: 'danger', message: refused ? t('login.refused') : errorText(error) });
     }
   };
 

@@ -1,7 +1,11 @@
-import { PASSWORD_MAX_LENGTH } from '@rodmenys/contract';
+import { authenticate, getUser, PASSWORD_MAX_LENGTH, updateUser } from '@rodmenys/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUpdateUser, useUser } from '../../api/hooks';
+import { call } from '../../api/call';
+import { useSignOutEverywhere, useUpdateUser, useUser } from '../../api/hooks';
+import { keyOf } from '../../api/query';
 import {
   ContactFields,
   type DetailsForm,
@@ -11,8 +15,9 @@ import {
   NewPasswordField,
 } from '../../components/account-fields';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { useConfirm } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
-import { useSession } from '../../session';
+import { signOut, useSession } from '../../session';
 import { setSession } from '../../storage';
 
 interface PasswordForm {
@@ -21,7 +26,11 @@ interface PasswordForm {
   confirm: string;
 }
 
-/** The signed-in user's own names, contacts and password. */
+/**
+ * The signed-in user's own names, contacts and password, and signing out everywhere. A new password
+ * ends every token of the account (docs/security.md), this one included: the page signs in again
+ * with the new password so that the user stays signed in here.
+ */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -29,6 +38,10 @@ export default function ProfilePage() {
   const session = useSession()!;
   const user = useUser(session.Id);
   const update = useUpdateUser();
+  const signOutEverywhere = useSignOutEverywhere();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const [changingPassword, setChangingPassword] = useState(false);
   const [passwordForm] = Form.useForm<PasswordForm>();
 
   const saveDetails = async (values: DetailsForm) => {
@@ -50,13 +63,34 @@ export default function ProfilePage() {
     }
   };
   const savePassword = async (values: PasswordForm) => {
+    setChangingPassword(true);
     try {
-      await update.mutateAsync({
+      // Not through the cached mutation: its refetch would go out with the token the change just ended.
+      await call(updateUser, {
         params: { id: session.Id },
         body: { currentPassword: values.currentPassword, password: values.password },
       });
+      const renewed = await call(authenticate, { body: { username: session.Username, password: values.password } });
+      setSession(renewed);
+      await queryClient.invalidateQueries({ queryKey: keyOf(getUser) });
       passwordForm.resetFields();
       message.success(t('profile.passwordChanged'));
+    } catch (error) {
+      message.error(errorText(error));
+    } finally {
+      setChangingPassword(false);
+    }
+  };
+  const signOutHere = async () => {
+    const yes = await confirm({
+      title: t('profile.signOutEverywhereTitle'),
+      content: t('profile.signOutEverywhereText'),
+      okText: t('users.signOutEverywhere'),
+    });
+    if (!yes) return;
+    try {
+      await signOutEverywhere.mutateAsync({ params: { id: session.Id } });
+      await signOut(queryClient);
     } catch (error) {
       message.error(errorText(error));
     }
@@ -124,10 +158,18 @@ export default function ProfilePage() {
               >
                 <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />
               </Form.Item>
-              <Button type="primary" htmlType="submit" loading={update.isPending}>
+              <Button type="primary" htmlType="submit" loading={changingPassword}>
                 {t('profile.changePassword')}
               </Button>
             </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('users.signOutEverywhere')}>
+            <Typography.Paragraph>{t('profile.signOutEverywhereHelp')}</Typography.Paragraph>
+            <Button danger loading={signOutEverywhere.isPending} onClick={() => void signOutHere()}>
+              {t('users.signOutEverywhere')}
+            </Button>
           </Card>
         </Col>
       </Row>

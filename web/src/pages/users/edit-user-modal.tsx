@@ -18,7 +18,7 @@ interface EditForm extends DetailsForm {
   active: boolean;
 }
 
-/** A manager edits an account: names, contacts, group (group 1 only by group 1) and the active flag. */
+/** A manager edits an account: names, contacts, group (groups 1 and 2 only by group 1) and the active flag. */
 export function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -26,7 +26,8 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
   const errorText = useErrorText();
   const update = useUpdateUser();
   const [form] = Form.useForm<EditForm>();
-  const groups: GroupId[] = me.GroupId === 1 ? [1, 2, 3] : [2, 3];
+  // Only group 1 makes anyone group 1 or 2 (docs/security.md); group 2 manages group 3 accounts.
+  const groups: GroupId[] = me.GroupId === 1 ? [1, 2, 3] : [3];
 
   const save = async (values: EditForm) => {
     try {

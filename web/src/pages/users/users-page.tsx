@@ -1,10 +1,17 @@
-import { CheckCircleFilled, CloseCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined } from '@ant-design/icons';
+import {
+  CheckCircleFilled,
+  CloseCircleFilled,
+  DeleteOutlined,
+  EditOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+} from '@ant-design/icons';
 import { USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
-import { Button, Input, Result, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Input, Result, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canSeeUsers } from '../../access';
-import { useDeleteUser, useUsers } from '../../api/hooks';
+import { useDeleteUser, useSignOutEverywhere, useUsers } from '../../api/hooks';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
 import { useServerPaging } from '../../components/pagination';
@@ -15,7 +22,10 @@ import { RightsModal } from './rights-modal';
 
 type RowState = { kind: 'deleting' } | { kind: 'error'; message: string };
 
-/** Users (groups 1 and 2): server-paged list, edit group and active flag, rights, delete. */
+/**
+ * Users (groups 1 and 2): server-paged list of the accounts the server lets the caller reach, edit group and
+ * active flag, rights, sign out everywhere, delete.
+ */
 export default function UsersPage() {
   const { t } = useTranslation();
   const me = useSession()!;
@@ -23,6 +33,8 @@ export default function UsersPage() {
   const [search, setSearch] = useState('');
   const users = useUsers({ page, pageSize, search: search || undefined });
   const deleteUser = useDeleteUser();
+  const signOutEverywhere = useSignOutEverywhere();
+  const { message } = App.useApp();
   const confirm = useConfirm();
   const errorText = useErrorText();
   const [rowState, setRowState] = useState<Record<number, RowState>>({});
@@ -46,6 +58,21 @@ export default function UsersPage() {
       setRowState(({ [user.Id]: _, ...rest }) => rest);
     } catch (error) {
       setRowState((s) => ({ ...s, [user.Id]: { kind: 'error', message: errorText(error) } }));
+    }
+  };
+
+  const signOutUser = async (user: User) => {
+    const yes = await confirm({
+      title: t('users.signOutTitle'),
+      content: t('users.signOutText', { name: `${user.FirstName} ${user.LastName}`, username: user.Username }),
+      okText: t('users.signOutEverywhere'),
+    });
+    if (!yes) return;
+    try {
+      await signOutEverywhere.mutateAsync({ params: { id: user.Id } });
+      message.success(t('users.signedOut', { username: user.Username }));
+    } catch (error) {
+      message.error(errorText(error));
     }
   };
 
@@ -104,6 +131,14 @@ export default function UsersPage() {
                 icon={<KeyOutlined />}
                 aria-label={t('users.rights')}
                 onClick={() => setGranting(user)}
+              />
+            </Tooltip>
+            <Tooltip title={t('users.signOutEverywhere')}>
+              <Button
+                type="text"
+                icon={<LogoutOutlined />}
+                aria-label={t('users.signOutEverywhere')}
+                onClick={() => void signOutUser(user)}
               />
             </Tooltip>
             <Tooltip title={t('common.delete')}>
