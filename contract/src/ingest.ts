@@ -8,6 +8,8 @@ export const MAX_INGEST_TELEGRAMS = 100_000;
 /** Lines one CSV import may carry. */
 export const MAX_CSV_LINES = 2_000_000;
 export const COLLECTOR_KEY_NAME_MAX_LENGTH = 100;
+/** Longest telegram (one JSON object of a collector request), in characters; wmbusmeters prints 0.3–3 KB. */
+export const MAX_TELEGRAM_CHARS = 64 * 1024;
 
 /** A telegram or CSV line that was not taken, and why. `Position` is 1-based: array element or line number. */
 export const Rejected = Type.Object({

@@ -32,7 +32,7 @@ async function bodiesAsText(app: FastifyInstance) {
     { parseAs: 'string' },
     (_request, body, done) => done(null, body),
   );
-  defineRoute(app, ingestWmbusmeters, ({ body, db }) => ingestTelegrams(db, parseTelegramBody(body)));
+  defineRoute(app, ingestWmbusmeters, async ({ body, db }) => ingestTelegrams(db, await parseTelegramBody(body)));
   defineRoute(app, importCsv, ({ body, db }) => importCsvText(db, body));
   defineRoute(app, listUnmatchedMeters, async ({ query, db }) => {
     await adoptMatchedMeters(db);

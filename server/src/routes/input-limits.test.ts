@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { buildTestApp, call } from '../test/app.js';
 import { createTestDb, dbKind } from '../test/db.js';
-import { address, createPath, createUser } from '../test/fixtures.js';
+import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
 
 /** Every 4xx carries `{ message, errors?: [{ field, message }] }`; a 400 names the field. */
 function expect400(res: { status: number; body: any }, field: string) {
@@ -151,5 +151,42 @@ describe(`input limits (${dbKind()})`, () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(deepAnonymous.status).toBe(401);
+  });
+
+  it('the database refuses Infinity, -Infinity and NaN in every numeric column (migration 041)', async () => {
+    const deviceId = await createDevice(db, { typeId: 3, locationId: flatId, code: 'FIN-1' });
+    for (const value of ['Infinity', '-Infinity', 'NaN']) {
+      await expect(addReadings(db, deviceId, [['2026-01-01T00:00:00+02:00', value]])).rejects.toThrow(/finite/);
+      await expect(
+        db.query('UPDATE device SET rating_factor = $1 WHERE id = $2', [value === 'NaN' ? 'NaN' : '1e7', deviceId]),
+      ).rejects.toThrow();
+      await expect(
+        db.query(`INSERT INTO telegram (device_id, ts, set_value, raw) VALUES ($1, now(), $2, '{}')`, [
+          deviceId,
+          value,
+        ]),
+      ).rejects.toThrow(/finite/);
+    }
+    await addReadings(db, deviceId, [['2026-01-01T00:00:00+02:00', '12.5']]);
+  });
+
+  it('POST /api/ingest/wmbusmeters refuses a telegram nested 10,000 deep; the database and the next telegram are fine', async () => {
+    await createDevice(db, { typeId: 3, locationId: flatId, code: '44556677' });
+    const key = (await call(app, 'POST', '/api/collector-keys', { token: operator.token, body: { name: 'deep' } })).body
+      .Key as string;
+    const post = (body: string) =>
+      call(app, 'POST', '/api/ingest/wmbusmeters', {
+        body,
+        headers: { 'content-type': 'application/json', 'x-collector-key': key },
+      });
+    const telegram = (extra: string) =>
+      `{"_":"telegram","meter":"multical21","id":"44556677","total_m3":1.5,"timestamp":"2026-01-10T00:00:00Z"${extra}}`;
+    for (const levels of [10_000, 5_000, MAX_JSON_DEPTH]) {
+      expect400(await post(telegram(`,"x":${deep(levels)}`)), 'body');
+    }
+    expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    const res = await post(telegram(''));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ Received: 1, Stored: 1 });
   });
 });

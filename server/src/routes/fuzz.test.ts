@@ -1,0 +1,349 @@
+import type { Endpoint } from '@rodmenys/contract';
+import * as contract from '@rodmenys/contract';
+import type { TSchema } from '@sinclair/typebox';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { buildTestApp, call } from '../test/app.js';
+import { createTestDb, dbKind } from '../test/db.js';
+import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+
+/**
+ * Every endpoint of the contract, fed generated valid and hostile input as every
+ * kind of caller: no answer may be a 5xx, every answer declared JSON must be
+ * valid JSON (no NaN or Infinity), and the server must still answer afterwards
+ * (docs/security.md, "Input limits"). Seeded, so a failure repeats: FUZZ_SEED
+ * picks another seed, FUZZ_RUNS the inputs per endpoint and caller.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 16);
+
+/** Every endpoint declared in the contract, also those inside exported objects. */
+function endpoints(): Endpoint[] {
+  const isEndpoint = (v: unknown): v is Endpoint =>
+    typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'auth' in v && 'response' in v;
+  const found = new Set<Endpoint>();
+  for (const value of Object.values(contract as Record<string, unknown>)) {
+    if (isEndpoint(value)) found.add(value);
+    else if (typeof value === 'object' && value !== null) {
+      for (const inner of Object.values(value)) if (isEndpoint(inner)) found.add(inner);
+    }
+  }
+  return [...found];
+}
+
+/** Marks a number JSON cannot carry; replaced by the bare token in the body text. */
+const RAW = (token: string) => `@@RAW:${token}@@`;
+const unRaw = (text: string) => text.replace(/@@RAW:([^@]+)@@/g, '$1');
+const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/** Values no endpoint should choke on, whatever field they land in. */
+const hostile = fc.constantFrom<unknown>(
+  '\u0000',
+  'a\u0000b',
+  '',
+  ' ',
+  'x'.repeat(20_000),
+  'trailing ',
+  '\ud800',
+  '🙂',
+  "'; DROP TABLE app_user; --",
+  '1e309',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '2147483648',
+  '-1',
+  '0',
+  '1.5',
+  '9999-99-99',
+  '2026-02-30',
+  RAW('1e309'),
+  RAW('-1e309'),
+  2_147_483_648,
+  -2_147_483_649,
+  1e12,
+  1e300,
+  -1,
+  0,
+  0.5,
+  true,
+  null,
+  [],
+  {},
+  [[[[[]]]]],
+  { a: { b: { c: 1 } } },
+);
+
+/** A value of roughly the schema's shape, valid or nearly so. */
+function shaped(schema: TSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 4) return hostile;
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.anyOf)) return fc.oneof(...(s.anyOf as TSchema[]).map((x) => shaped(x, depth + 1)));
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
+  if ('const' in s) return fc.constant(s.const);
+  switch (type) {
+    case 'integer':
+      return fc.integer({
+        min: Math.max(-2_147_483_648, Number(s.minimum ?? -5)),
+        max: Math.min(2_147_483_647, Number(s.maximum ?? 20), Number(s.minimum ?? 0) + 20),
+      });
+    case 'number':
+      return fc.double({ min: Number(s.minimum ?? -10), max: Number(s.maximum ?? 1e6), noNaN: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array':
+      return fc.array(shaped(s.items as TSchema, depth + 1), { maxLength: 3 });
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, TSchema>;
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, shaped(v, depth + 1)])), {
+        requiredKeys: (s.required as string[] | undefined) ?? [],
+      });
+    }
+    case 'string': {
+      const pattern = String(s.pattern ?? '');
+      if (s.format === 'date-time' || pattern.includes('\\d{4}-\\d{2}-\\d{2}'))
+        return fc.constantFrom('2026-01-01', '2026-01-31 23:59:59', '2025-12-01T00:00', '2026-01-15T10:00:00+02:00');
+      if (pattern.includes('\\d{1,10}')) return fc.constantFrom('1', '1,2,3', '2147483647');
+      return fc.oneof(
+        fc.string({ minLength: Number(s.minLength ?? 0), maxLength: 12 }),
+        fc.constantFrom('Lietuva', 'Vilnius', 'operator', 'password1', 'A-1'),
+      );
+    }
+    default:
+      return hostile;
+  }
+}
+
+/** Valid-looking most of the time, hostile often enough. */
+const field = (schema: TSchema | undefined) => fc.oneof({ weight: 3, arbitrary: shaped(schema) }, hostile);
+
+/** An object of the schema's properties, each valid or hostile, sometimes with an unknown one. */
+function objectOf(schema: TSchema | undefined): fc.Arbitrary<Record<string, unknown>> {
+  const props = ((schema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<string, TSchema>;
+  return fc.record(
+    {
+      ...Object.fromEntries(Object.entries(props).map(([k, v]) => [k, field(v)])),
+      zzExtra: hostile,
+    },
+    { requiredKeys: [] },
+  );
+}
+
+/** JSON text with the RAW markers turned into bare number tokens. */
+const jsonText = (value: unknown) => JSON.stringify(value).replace(/"@@RAW:([^@]+)@@"/g, '$1');
+
+/** encodeURIComponent, but a lone surrogate becomes the invalid UTF-8 it would be (%ED%A0%80). */
+const enc = (text: string) =>
+  text
+    .split(/([\ud800-\udfff])/)
+    .map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('');
+
+const queryText = (query: Record<string, unknown>) =>
+  Object.entries(query)
+    .map(([k, v]) => {
+      const text = typeof v === 'string' ? unRaw(v) : jsonText(v);
+      return `${enc(k)}=${enc(text)}`;
+    })
+    .join('&');
+
+interface Request {
+  url: string;
+  method: Endpoint['method'];
+  payload?: string | Buffer;
+  contentType?: string;
+}
+
+/** Bodies of a JSON endpoint: the schema's shape (valid or hostile fields), and broken ones. */
+function jsonBody(endpoint: Endpoint): fc.Arbitrary<{ payload?: string; contentType?: string }> {
+  return fc.oneof(
+    {
+      weight: 6,
+      arbitrary: objectOf(endpoint.body).map((b) => ({ payload: jsonText(b), contentType: 'application/json' })),
+    },
+    fc.constantFrom(
+      { payload: `{"x":${deep(10_000)}}`, contentType: 'application/json' },
+      { payload: `{"x":${deep(100)}}`, contentType: 'application/json' },
+      { payload: '{"username":', contentType: 'application/json' },
+      { payload: '', contentType: 'application/json' },
+      { payload: '"text"', contentType: 'application/json' },
+      { payload: '[1,2]', contentType: 'application/json' },
+      { payload: '{"a":1e309,"b":NaN}', contentType: 'application/json' },
+      { payload: '{"__proto__":{"x":1}}', contentType: 'application/json' },
+      { payload: `{"x":"${'y'.repeat(300_000)}"}`, contentType: 'application/json' },
+      { payload: '<x/>', contentType: 'application/xml' },
+      { payload: 'a=1', contentType: 'application/x-www-form-urlencoded' },
+      {},
+    ),
+  );
+}
+
+const TELEGRAM = '{"_":"telegram","meter":"multical21","id":"44556677","timestamp":"2026-01-10T00:00:00Z"';
+/** Collector bodies: telegrams with hostile values, and broken JSON. */
+const telegramBody = fc.oneof(
+  fc
+    .array(
+      fc.record(
+        { total_m3: hostile, id: fc.oneof(fc.constant('44556677'), hostile), extra: hostile },
+        { requiredKeys: [] },
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((ts) => `[${ts.map((t) => `${TELEGRAM},${jsonText(t).slice(1)}`).join(',')}]`),
+  fc.constantFrom(
+    `${TELEGRAM},"x":${deep(10_000)}}`,
+    `${TELEGRAM},"total_m3":1e309}`,
+    `${TELEGRAM},"total_m3":"\\u0000"}`,
+    `${TELEGRAM},"total_m3":"Infinity"}`,
+    `${TELEGRAM},"set_date":"2026-99-99","set_total_m3":1e400}`,
+    `${TELEGRAM}}\n${TELEGRAM}}\n}`,
+    `[${TELEGRAM}},}]`,
+    '\u0000',
+    '',
+  ),
+);
+/** CSV lines with hostile serials, times and values. */
+const csvBody = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('44556677', '44556677 ', ' 44556677', '', 'x'.repeat(100), 'a"b', '\u0000'),
+      fc.constantFrom('2026-01-05 00:00', '2026-13-45 99:99', '', '1e309', '2026-01-05T00:00:00+99:00'),
+      fc.constantFrom('1,5', '1.5', 'Infinity', 'NaN', '1e309', '-1', '99999999999999999999999999', ''),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((lines) => `${lines.map((l) => l.join(';')).join('\n')}\n`);
+
+function requests(endpoint: Endpoint): fc.Arbitrary<Request> {
+  const pathParams = objectOf(endpoint.params).map((p) =>
+    contract.fillPath(
+      endpoint.path,
+      Object.fromEntries(
+        [...endpoint.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
+          const v = p[name!];
+          const text = v === undefined ? '1' : typeof v === 'string' ? unRaw(v) : jsonText(v);
+          return [name!, text === '' ? '1' : text.replace(/[\ud800-\udfff]/g, '\ufffd')];
+        }),
+      ),
+    ),
+  );
+  const query = objectOf(endpoint.querystring).map(queryText);
+  let body: fc.Arbitrary<{ payload?: string; contentType?: string }> = fc.constant({});
+  if (endpoint === contract.ingestWmbusmeters) {
+    body = fc
+      .tuple(telegramBody, fc.constantFrom('application/json', 'application/x-ndjson', 'text/plain', 'text/xml'))
+      .map(([payload, contentType]) => ({ payload, contentType }));
+  } else if (endpoint === contract.importCsv) {
+    body = fc
+      .tuple(csvBody, fc.constantFrom('text/csv', 'text/plain', 'application/json'))
+      .map(([payload, contentType]) => ({
+        payload,
+        contentType,
+      }));
+  } else if (endpoint === contract.previewRegisterImport || endpoint === contract.applyRegisterImport) {
+    body = fc.oneof(
+      csvBody.map((payload) => ({ payload, contentType: 'text/csv' })),
+      fc
+        .uint8Array({ maxLength: 200 })
+        .map((b) => ({ payload: Buffer.from(b).toString('latin1'), contentType: 'application/octet-stream' })),
+      fc.constant({
+        payload: 'PK\u0003\u0004garbage',
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      }),
+    );
+  } else if (endpoint.method !== 'GET' && endpoint.method !== 'DELETE') {
+    body = jsonBody(endpoint);
+  } else {
+    body = fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, jsonBody(endpoint));
+  }
+  return fc.record({ path: pathParams, query, body }).map(({ path, query, body }) => ({
+    url: `/api${path}${query ? `?${query}` : ''}`,
+    method: endpoint.method,
+    ...body,
+  }));
+}
+
+describe(`every endpoint with generated and hostile input (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  const callers: { name: string; headers: Record<string, string> }[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+    const [building, flat] = [
+      await createPath(db, address('Vilnius', 'Fuzz g.', '1')),
+      await createPath(db, address('Vilnius', 'Fuzz g.', '1', '1')),
+    ];
+    const device = await createDevice(db, { typeId: 3, locationId: flat.at(-1)!, code: '44556677' });
+    await addReadings(db, device, [
+      ['2026-01-01T00:00:00+02:00', '10.5'],
+      ['2026-01-20T00:00:00+02:00', '12.25'],
+    ]);
+    const operator = await createUser(app, { groupId: 1 });
+    const admin = await createUser(app, { groupId: 2, rights: [building.at(-4)!] });
+    const manager = await createUser(app, { groupId: 3, rights: [building.at(-1)!] });
+    const key = (await call(app, 'POST', '/api/collector-keys', { token: operator.token, body: { name: 'fuzz' } })).body
+      .Key;
+    callers.push(
+      { name: 'anonymous', headers: {} },
+      { name: 'group 3', headers: { authorization: `Bearer ${manager.token}` } },
+      { name: 'group 2', headers: { authorization: `Bearer ${admin.token}` } },
+      { name: 'group 1', headers: { authorization: `Bearer ${operator.token}` } },
+      { name: 'collector', headers: { 'x-collector-key': key } },
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  it('answers no 5xx and only valid JSON, and stays healthy', { timeout: 600_000 }, async () => {
+    const all = endpoints();
+    expect(all.length).toBeGreaterThan(35);
+    let sent = 0;
+    const failures: string[] = [];
+    for (const [e, endpoint] of all.entries()) {
+      const roles = callers.filter((c) => c.name !== 'collector' || endpoint.auth === 'collector');
+      for (const [r, caller] of roles.entries()) {
+        const inputs = fc.sample(requests(endpoint), { seed: SEED + e * 100 + r, numRuns: RUNS });
+        for (const req of inputs) {
+          const options: InjectOptions = {
+            method: req.method,
+            url: req.url,
+            headers: { ...caller.headers, ...(req.contentType ? { 'content-type': req.contentType } : {}) },
+            ...(req.payload === undefined ? {} : { payload: req.payload }),
+          };
+          const res = await app.inject(options);
+          sent++;
+          const what = `${caller.name} ${req.method} ${req.url.slice(0, 200)} ${String(req.payload ?? '').slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+          if (res.statusCode >= 500) failures.push(what);
+          const type = String(res.headers['content-type'] ?? '');
+          const declaredJson = !(endpoint.produces && res.statusCode < 300) && res.statusCode !== 204;
+          if (declaredJson) {
+            if (!type.startsWith('application/json')) failures.push(`not JSON: ${what}`);
+            else {
+              try {
+                const parsed = JSON.parse(res.body);
+                if (res.statusCode >= 400 && typeof parsed.message !== 'string') failures.push(`no message: ${what}`);
+              } catch {
+                failures.push(`invalid JSON: ${what}`);
+              }
+            }
+          }
+        }
+      }
+    }
+    console.log(`fuzz (${dbKind()}): ${sent} requests to ${all.length} endpoints, seed ${SEED}`);
+    expect(failures.slice(0, 20)).toEqual([]);
+    // Still healthy: a fresh account signs in and reads itself; the database answers.
+    const fresh = await createUser(app, { groupId: 3 });
+    expect((await call(app, 'GET', `/api/users/${fresh.id}`, { token: fresh.token })).status).toBe(200);
+    expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+});
