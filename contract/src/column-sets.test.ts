@@ -72,17 +72,32 @@ describe('readingColumns', () => {
     ]);
   });
 
-  it('every set ends with the collector status: flags and set-day value shown, set day and last report hidden', () => {
+  it('every set has the collector status after the device: flags and set-day value shown, set day and last report hidden', () => {
     for (const type of [1, 2, 3, 4, 11]) {
       for (const group of [1, 2, 3]) {
-        const status = columns(type, group).filter((c) => c.status);
+        const cols = columns(type, group);
+        const status = cols.filter((c) => c.status);
         expect(status.map((c) => [c.key, c.kind, c.visible])).toEqual([
           ['StatusFlags', 'tags', true],
           ['SetDate', 'text', false],
           ['SetValue', 'number', true],
           ['LastSeen', 'datetime', false],
         ]);
-        expect(columns(type, group).slice(-4)).toEqual(status);
+        const at = keys(cols).indexOf('DeviceDescription') + 1;
+        expect(cols.slice(at, at + 4)).toEqual(status);
+      }
+    }
+  });
+
+  it('every set ends with its consumption totals, marked as totals, and nothing else is one', () => {
+    for (const type of [1, 2, 3, 4, 11]) {
+      for (const group of [1, 2, 3]) {
+        const cols = columns(type, group);
+        const totals = cols.filter((c) => c.total);
+        expect(totals.length).toBeGreaterThan(0);
+        expect(cols.slice(-totals.length)).toEqual(totals);
+        expect(totals.every((c) => c.kind === 'number' && c.visible && /Difference/.test(c.key))).toBe(true);
+        expect(cols.filter((c) => /Difference/.test(c.key))).toEqual(totals);
       }
     }
   });

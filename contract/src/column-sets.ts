@@ -18,6 +18,8 @@ export interface ReadingColumn {
   timePoint?: true;
   /** What the collector last said about the device: status flags, set-day value, last report. */
   status?: true;
+  /** A consumption total (Difference, the flat's total, their Qrad): the last columns, kept in view. */
+  total?: true;
 }
 
 const text = (key: ReadingColumnKey, visible = true): ReadingColumn => ({ key, kind: 'text', visible });
@@ -71,9 +73,10 @@ function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSe
 
 /**
  * The columns of the readings table and its export for a device type and the
- * viewer's group (docs/domain.md §9): the device and its place, then the start
- * reading (time, optional time point, values), the end reading, and the
- * differences. A building heat meter (type 11) has no flat or client columns.
+ * viewer's group (docs/domain.md §9): the device and its place, its status from the
+ * collector, then the start reading (time, optional time point, values), the
+ * end reading, and last the consumption totals (docs/device-data.md). A building
+ * heat meter (type 11) has no flat or client columns.
  */
 export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc }, groupId: number): ReadingColumn[] {
   const values = valueSet(type.Id, type.DataLoadProc, groupId === Group.Admin);
@@ -88,17 +91,18 @@ export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc },
     text('DeviceCode'),
     text('CounterCode', false),
     text('DeviceDescription'),
+    // The device's latest state from its collector: flags as tags, the set-day reading.
+    { key: 'StatusFlags', kind: 'tags', visible: true, status: true },
+    { key: 'SetDate', kind: 'text', visible: false, status: true },
+    { key: 'SetValue', kind: 'number', visible: true, status: true },
+    { key: 'LastSeen', kind: 'datetime', visible: false, status: true },
     time('TimeFrom'),
     timePoint('TimePointFrom'),
     ...values.from.map(num),
     time('TimeTill'),
     timePoint('TimePointTill'),
     ...values.till.map(num),
-    ...values.totals.map(num),
-    // The device's latest state from its collector (docs/ingest.md §2): flags as tags, the set-day reading.
-    { key: 'StatusFlags', kind: 'tags', visible: true, status: true },
-    { key: 'SetDate', kind: 'text', visible: false, status: true },
-    { key: 'SetValue', kind: 'number', visible: true, status: true },
-    { key: 'LastSeen', kind: 'datetime', visible: false, status: true },
+    // Last, as on a bill: the consumption the user came for (the table keeps these in view).
+    ...values.totals.map((key): ReadingColumn => ({ ...num(key), total: true })),
   ];
 }

@@ -94,11 +94,16 @@ async function tickBuilding(page: Page, title: string, texts = lt) {
 
 const typesTable = (page: Page, texts = lt) =>
   page.locator('.ant-card', { hasText: texts.deviceData.types.title }).getByRole('table');
-/** A device's status flags as the table shows them: translated tags, or one "OK" tag. */
-const statusText = (flags: string[]) =>
-  flags.length === 0
-    ? lt.deviceStatus.ok
-    : flags.map((f) => (lt.statusFlags as Record<string, string>)[f] ?? f).join('');
+/**
+ * A device's meter status as the table shows it (tags side by side) or the export writes it (`, `):
+ * its translated status flags, else "unknown" for a silent row (NO_READING, STALE), else "OK".
+ */
+const statusText = (row: ReadingRow, separator = '') =>
+  row.StatusFlags.length > 0
+    ? row.StatusFlags.map((f) => (lt.statusFlags as Record<string, string>)[f] ?? f).join(separator)
+    : row.Flags.includes('NO_READING') || row.Flags.includes('STALE')
+      ? lt.deviceStatus.silent
+      : lt.deviceStatus.ok;
 const detail = (page: Page, texts = lt) => page.getByRole('region', { name: texts.deviceData.detail.title });
 const detailRows = (page: Page) => page.locator('.readings-table .ant-table-row');
 const detailRow = (page: Page, code: string) => detailRows(page).filter({ hasText: code });
@@ -164,7 +169,7 @@ test.describe('device data', () => {
       expect(cells.slice(1)).toEqual(
         expected.map((c) => {
           const v = first[c.key];
-          if (c.kind === 'tags') return statusText(v as string[]);
+          if (c.kind === 'tags') return statusText(first);
           return c.kind === 'number'
             ? fixed(v as number | null)
             : c.kind === 'datetime'
@@ -259,6 +264,9 @@ test.describe('device data', () => {
       }
       await line.getByRole('img', { name: new RegExp(lt.deviceData.flags[row.Flags[0]!]) }).hover();
       await expect(page.getByRole('tooltip', { name: lt.deviceData.flags[row.Flags[0]!] })).toBeVisible();
+      // The flag and the meter status agree: a silent device is never "OK".
+      await expect(line.locator('.status-tag')).toHaveText(statusText(row));
+      if (row === silent.row) await expect(line.locator('.status-tag')).not.toHaveText(lt.deviceStatus.ok);
     }
   });
 
@@ -326,8 +334,8 @@ test.describe('device data', () => {
       for (const [j, c] of visible.entries()) {
         const value = row[c.key];
         const cell = cells[j];
-        if (value === null || value === undefined) expect(cell ?? null, c.key).toBeNull();
-        else if (c.kind === 'tags') expect(cell ?? '', c.key).toBe((value as string[]).join(', '));
+        if (c.kind === 'tags') expect(cell, c.key).toBe(statusText(row, ', '));
+        else if (value === null || value === undefined) expect(cell ?? null, c.key).toBeNull();
         else if (c.kind === 'number') {
           expect(cell, c.key).toBe(value);
           expect(sheet.getRow(i + 2).getCell(j + 1).numFmt, c.key).toBe('0.000');

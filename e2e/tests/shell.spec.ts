@@ -38,7 +38,7 @@ test.describe('shell', () => {
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Mano objektai' })).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Vartotojai' })).toHaveCount(0);
     await page.goto('/users');
-    await expect(page.getByText('Neturite teisės atlikti šio veiksmo.')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Neleidžiama' })).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
     expect((await api(getAllUsers, { token: me.Token })).status).toBe(403);
   });

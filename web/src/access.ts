@@ -1,16 +1,45 @@
-/** Permission checks of the web client, in one place (the server checks again). */
+/**
+ * Who may open which screen, in one table (the server checks every request again). The side
+ * menu, the home page's links and the route table all read it: a screen the user may not open
+ * is not offered, and its address shows the one "not allowed" page (docs/access.md).
+ */
 
 import type { UserSession } from '@rodmenys/contract';
-import { canManageUsers } from '@rodmenys/contract';
+import { canManageUsers, Group } from '@rodmenys/contract';
 
-export { canManageUsers };
+type Viewer = Pick<UserSession, 'GroupId'> | null;
 
-/** Whether the signed-in user sees the Users screen and menu entry (groups 1 and 2). */
-export const canSeeUsers = (user: Pick<UserSession, 'GroupId'> | null): boolean =>
-  !!user && canManageUsers(user.GroupId);
+/** The signed-in screens, by their path in the route table. */
+export const SCREENS = [
+  '/',
+  '/profile',
+  '/deviceData',
+  '/myObjects',
+  '/locationData',
+  '/users',
+  '/masterData',
+  '/audit',
+  '/collectors',
+] as const;
+export type Screen = (typeof SCREENS)[number];
 
-/** Whether the signed-in user manages master data and reads the audit log (group 1 only). */
-export const canManageMasterData = (user: Pick<UserSession, 'GroupId'> | null): boolean => user?.GroupId === 1;
+const everyone = () => true;
+const operators = (groupId: number) => groupId === Group.Operator;
 
-/** Whether the signed-in user manages collectors (keys, unmatched meters): group 1 only, like master data. */
-export const canSeeCollectors = canManageMasterData;
+/** The access table: the groups that may open each screen. */
+export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean>> = {
+  '/': everyone,
+  '/profile': everyone,
+  '/deviceData': everyone,
+  '/myObjects': everyone,
+  '/locationData': everyone,
+  // Groups 1 and 2 manage accounts (an administrator those of his own area).
+  '/users': canManageUsers,
+  // Master data, its audit log and the collectors are the provider's own work: group 1 only.
+  '/masterData': operators,
+  '/audit': operators,
+  '/collectors': operators,
+};
+
+/** Whether the signed-in user may open a screen. */
+export const canOpen = (user: Viewer, screen: Screen): boolean => !!user && SCREEN_ACCESS[screen](user.GroupId);

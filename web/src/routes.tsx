@@ -1,5 +1,7 @@
-import { lazy } from 'react';
+import { lazy, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import type { Screen } from './access';
+import { RequireAccess } from './components/shell/require-access';
 import { RequireUser } from './components/shell/require-user';
 import { Root } from './components/shell/root';
 
@@ -19,6 +21,12 @@ const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
+/** A signed-in screen: its path, and the element behind the access table of access.ts. */
+const screen = (path: Screen, element: ReactNode): RouteObject => ({
+  path,
+  element: <RequireAccess screen={path}>{element}</RequireAccess>,
+});
+
 /** The route table (docs/domain.md §10). Template demo routes are not built: they fall to the not-found page. */
 export const routes: RouteObject[] = [
   {
@@ -37,15 +45,15 @@ export const routes: RouteObject[] = [
           {
             element: <AppShell />,
             children: [
-              { path: '/', element: <HomePage /> },
-              { path: '/profile', element: <ProfilePage /> },
-              { path: '/users', element: <UsersPage /> },
-              { path: '/myObjects', element: <MyObjectsPage /> },
-              { path: '/locationData', element: <LocationDataPage /> },
-              { path: '/deviceData', element: <DeviceDataPage /> },
-              { path: '/masterData', element: <MasterDataPage /> },
-              { path: '/audit', element: <AuditPage /> },
-              { path: '/collectors', element: <CollectorsPage /> },
+              screen('/', <HomePage />),
+              screen('/profile', <ProfilePage />),
+              screen('/users', <UsersPage />),
+              screen('/myObjects', <MyObjectsPage />),
+              screen('/locationData', <LocationDataPage />),
+              screen('/deviceData', <DeviceDataPage />),
+              screen('/masterData', <MasterDataPage />),
+              screen('/audit', <AuditPage />),
+              screen('/collectors', <CollectorsPage />),
               { path: '*', element: <NotFoundPage /> },
             ],
           },

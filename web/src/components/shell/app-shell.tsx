@@ -14,10 +14,10 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps, Spin, Typography } from 'antd';
-import { Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { canManageMasterData, canSeeCollectors, canSeeUsers } from '../../access';
+import { canOpen, type Screen } from '../../access';
 import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { AlertMessage } from '../alert';
@@ -31,37 +31,29 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const user = useSession();
   const location = useLocation();
+  const entries: Array<{ screen: Screen; icon: ReactNode; label: string }> = [
+    { screen: '/', icon: <HomeOutlined />, label: t('nav.home') },
+    { screen: '/deviceData', icon: <DashboardOutlined />, label: t('nav.deviceData') },
+    { screen: '/myObjects', icon: <AppstoreOutlined />, label: t('nav.myObjects') },
+    { screen: '/locationData', icon: <EnvironmentOutlined />, label: t('nav.locationData') },
+    { screen: '/users', icon: <TeamOutlined />, label: t('nav.users') },
+    { screen: '/masterData', icon: <DatabaseOutlined />, label: t('nav.masterData') },
+    { screen: '/audit', icon: <AuditOutlined />, label: t('nav.audit') },
+    { screen: '/collectors', icon: <ApiOutlined />, label: t('nav.collectors') },
+  ];
   const items: MenuProps['items'] = [
     {
       type: 'group',
       key: 'main',
       label: t('nav.main'),
-      children: [
-        { key: '/', icon: <HomeOutlined />, label: <Link to="/">{t('nav.home')}</Link> },
-        { key: '/deviceData', icon: <DashboardOutlined />, label: <Link to="/deviceData">{t('nav.deviceData')}</Link> },
-        { key: '/myObjects', icon: <AppstoreOutlined />, label: <Link to="/myObjects">{t('nav.myObjects')}</Link> },
-        {
-          key: '/locationData',
-          icon: <EnvironmentOutlined />,
-          label: <Link to="/locationData">{t('nav.locationData')}</Link>,
-        },
-        ...(canSeeUsers(user)
-          ? [{ key: '/users', icon: <TeamOutlined />, label: <Link to="/users">{t('nav.users')}</Link> }]
-          : []),
-        ...(canManageMasterData(user)
-          ? [
-              {
-                key: '/masterData',
-                icon: <DatabaseOutlined />,
-                label: <Link to="/masterData">{t('nav.masterData')}</Link>,
-              },
-              { key: '/audit', icon: <AuditOutlined />, label: <Link to="/audit">{t('nav.audit')}</Link> },
-            ]
-          : []),
-        ...(canSeeCollectors(user)
-          ? [{ key: '/collectors', icon: <ApiOutlined />, label: <Link to="/collectors">{t('nav.collectors')}</Link> }]
-          : []),
-      ],
+      // Only the screens the access table lets this user open.
+      children: entries
+        .filter((entry) => canOpen(user, entry.screen))
+        .map((entry) => ({
+          key: entry.screen,
+          icon: entry.icon,
+          label: <Link to={entry.screen}>{entry.label}</Link>,
+        })),
     },
   ];
   return (
@@ -109,8 +101,14 @@ export default function AppShell() {
     }
   };
 
+  // The first Tab stop of every screen: straight to the screen's content, past the menu and the top bar.
+  const skipToContent = () => document.getElementById('content')?.focus();
+
   return (
     <Layout className="app-layout">
+      <button type="button" className="skip-link" onClick={skipToContent}>
+        {t('nav.skipToContent')}
+      </button>
       {isWide && (
         <Sider width={232} className="app-sider">
           <Link to="/" className="app-brand">
@@ -149,8 +147,10 @@ export default function AppShell() {
           <div className="app-header-spacer" />
           <LanguageSelector />
           <Dropdown menu={{ items: accountMenu, onClick: onAccountMenu }} trigger={['click']}>
-            <Button type="text" className="app-account" aria-label={t('nav.account')}>
-              <Avatar size="small" icon={<UserOutlined />} />
+            {/* Named by what it shows (a hidden "Account:" first), so that a spoken name matches the visible one. */}
+            <Button type="text" className="app-account">
+              <span className="visually-hidden">{`${t('nav.account')}: `}</span>
+              <Avatar size="small" icon={<UserOutlined />} aria-hidden />
               <span className="app-account-text">
                 <span className="app-account-name">{user ? `${user.FirstName} ${user.LastName}` : ''}</span>
                 {user?.SignedIn && (
@@ -163,7 +163,7 @@ export default function AppShell() {
             </Button>
           </Dropdown>
         </Header>
-        <Content className="app-content">
+        <Content className="app-content" id="content" tabIndex={-1}>
           <AlertMessage />
           <Suspense
             fallback={

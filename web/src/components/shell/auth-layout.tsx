@@ -12,9 +12,8 @@ export default function AuthLayout() {
     <main className="auth-page">
       <div className="auth-box">
         <div className="auth-top">
-          <Typography.Title level={2} className="auth-brand">
-            {t('app.name')}
-          </Typography.Title>
+          {/* The brand, not a heading: the page's h1 is the form's title. */}
+          <div className="auth-brand">{t('app.name')}</div>
           <LanguageSelector />
         </div>
         <Typography.Paragraph type="secondary">{t('app.tagline')}</Typography.Paragraph>

@@ -39,7 +39,7 @@ export default function AuditPage() {
 
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('audit.title')}
       </Typography.Title>
       <Space wrap style={{ marginBottom: 16 }}>

@@ -3,13 +3,10 @@ import { COLLECTOR_KEY_NAME_MAX_LENGTH } from '@rodmenys/contract';
 import { Alert, App, Button, Card, Form, Input, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
-import { canSeeCollectors } from '../../access';
 import { useCollectorKeys, useCreateCollectorKey, useRevokeCollectorKey, useUnmatchedMeters } from '../../api/hooks';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
-import { useSession } from '../../session';
 
 type CreatedKey = ResponseOf<typeof createCollectorKey>;
 
@@ -176,11 +173,9 @@ function UnmatchedMeters() {
 /** Group 1: collector keys (create, shown once; list; revoke) and the unmatched meters inbox. */
 export default function CollectorsPage() {
   const { t } = useTranslation();
-  const user = useSession();
-  if (!canSeeCollectors(user)) return <Navigate to="/" replace />;
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('nav.collectors')}
       </Typography.Title>
       <CollectorKeys />

@@ -82,7 +82,7 @@ export default function DeviceDataPage() {
   return (
     <Spin spinning={loading} description={t('common.loading')} size="large">
       <div className="device-data">
-        <Typography.Title level={3} className="page-title">
+        <Typography.Title level={1} className="page-title">
           {t('nav.deviceData')}
         </Typography.Title>
         {object && (

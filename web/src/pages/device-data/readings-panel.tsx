@@ -19,10 +19,10 @@ import {
   type TableProps,
   Typography,
 } from 'antd';
-import { memo, startTransition, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
-import { statusFlags } from '../../components/status-flags';
+import { meterStatusText, statusFlags } from '../../components/status-flags';
 import { FlagMarker, ReplacementMarker, useFlagText } from './flag-marker';
 import { exportColumns, exportValue, formatCell, indexRows, type SortState, viewRows } from './readings-view';
 
@@ -64,8 +64,14 @@ const FilterInput = memo(function FilterInput({
   );
 });
 
-const WIDTH: Record<ReadingColumn['kind'], number> = { text: 130, number: 120, datetime: 150, tags: 150 };
-const widthOf = (c: ReadingColumn) => (c.key === 'Flat' ? 80 : c.key === 'Building' ? 90 : WIDTH[c.kind]);
+/**
+ * Column widths: the address condensed (long street names are cut with an ellipsis and shown whole
+ * on hover), so that more of the readings fit beside the totals kept in view on the right.
+ */
+const WIDTH: Record<ReadingColumn['kind'], number> = { text: 120, number: 110, datetime: 136, tags: 130 };
+const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 64, Building: 72, City: 100 };
+const widthOf = (c: ReadingColumn) => NARROW[c.key] ?? WIDTH[c.kind];
+const ACTIONS_WIDTH = 64;
 
 /**
  * A row's history button and its flag and replacement marks. Plain elements and no hooks: the
@@ -99,6 +105,19 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
   const [sort, setSort] = useState<SortState | null>(null);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(READINGS_PAGE_SIZE);
+  const [columnsOpen, setColumnsOpen] = useState(false);
+  const columnsButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open Columns box and gives the focus back to its button.
+  useEffect(() => {
+    if (!columnsOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setColumnsOpen(false);
+      columnsButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [columnsOpen]);
 
   const shown = useMemo(() => columns.filter((c) => visible.has(c.key)), [columns, visible]);
   const index = useMemo(() => indexRows(rows, columns), [rows, columns]);
@@ -131,7 +150,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
     (): TableColumnType<ReadingRow>[] => [
       {
         key: 'flags',
-        width: 84,
+        width: ACTIONS_WIDTH,
         fixed: 'left',
         render: (_, row) => (
           <RowActions row={row} label={t('deviceData.history.open', { code: row.DeviceCode })} onChart={onChart} />
@@ -142,6 +161,9 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           key: c.key,
           width: widthOf(c),
           align: c.kind === 'number' ? 'right' : 'left',
+          // The consumption stays in view at any width: the totals are fixed on the right.
+          ...(c.total ? { fixed: 'right' as const } : {}),
+          ellipsis: c.kind === 'text' ? { showTitle: true } : false,
           sorter: true,
           sortOrder: sort?.key === c.key ? sort.order : null,
           title: (
@@ -154,7 +176,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               />
             </div>
           ),
-          render: (_, row) => (c.kind === 'tags' ? statusFlags(row.StatusFlags, t) : formatCell(c, row)),
+          render: (_, row) => (c.kind === 'tags' ? statusFlags(row, t) : formatCell(c, row)),
         }),
       ),
     ],
@@ -179,6 +201,10 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           <Popover
             trigger="click"
             placement="bottomLeft"
+            open={columnsOpen}
+            onOpenChange={setColumnsOpen}
+            // Drawn right after its button, so that Tab goes from the button into the boxes.
+            getPopupContainer={(button) => button.parentElement ?? document.body}
             title={t('deviceData.detail.columns')}
             content={
               <Checkbox.Group
@@ -194,7 +220,9 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
               />
             }
           >
-            <Button icon={<SettingOutlined />}>{t('deviceData.detail.columns')}</Button>
+            <Button ref={columnsButton} icon={<SettingOutlined />} aria-expanded={columnsOpen}>
+              {t('deviceData.detail.columns')}
+            </Button>
           </Popover>
           {hasRows && (
             <ExportButton
@@ -203,7 +231,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
                 sheetName: t('deviceData.sheetName'),
                 columns: exportColumns(shown, title, t('deviceData.flags.title')),
                 rows: viewRef.current,
-                value: exportValue(flagText),
+                value: exportValue(flagText, (row) => meterStatusText(row, t)),
               })}
             />
           )}
@@ -223,9 +251,9 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         </Space>
       </Space>
     ),
-    [columns, visible, shown, pageSize, hasRows, t, title, flagText],
+    [columns, visible, shown, pageSize, hasRows, t, title, flagText, columnsOpen],
   );
-  const scroll = useMemo(() => ({ x: 64 + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }), [shown]);
+  const scroll = useMemo(() => ({ x: ACTIONS_WIDTH + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }), [shown]);
   const locale = useMemo(() => ({ emptyText: t('deviceData.detail.empty') }), [t]);
   const onChange = useCallback<NonNullable<TableProps<ReadingRow>['onChange']>>(
     (pagination, _filters, sorter, extra) => {

@@ -63,13 +63,15 @@ describe('export mapping', () => {
       { key: 'Difference', title: 'Difference', type: 'number', numFmt: '0.000' },
       { key: 'Flags', title: 'Note', type: 'text', width: 30 },
     ]);
-    const value = exportValue((f) => `flag ${f}`);
+    const value = exportValue(
+      (f) => `flag ${f}`,
+      (r) => `status of ${r.DeviceCode}`,
+    );
     const cell = (r: ReadingRow, key: string) => value(r, cols.find((c) => c.key === key)!);
     expect(cell(rows[1]!, 'Difference')).toBe(-1);
     expect(cell(rows[1]!, 'Flags')).toBe('flag NEGATIVE');
     expect(cell(rows[0]!, 'Flags')).toBe('');
     expect(cell(rows[0]!, 'TimeTill')).toBe('2026-03-31T10:00:00+03:00');
-    const tags = { ...rows[0]!, StatusFlags: ['a', 'b'] } as unknown as ReadingRow;
-    expect(value(tags, { key: 'StatusFlags', title: '', type: 'text' })).toBe('a, b');
+    expect(value(rows[0]!, { key: 'StatusFlags', title: '', type: 'text' })).toBe(`status of ${rows[0]!.DeviceCode}`);
   });
 });

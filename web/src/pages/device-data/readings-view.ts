@@ -109,14 +109,17 @@ export function exportColumns(
 }
 
 /**
- * An export cell: the API value as it is (tags joined as shown), the flags spelled out. The
+ * An export cell: the API value as it is, the meter status and the flags spelled out. The
  * export reads it row by row while posting the rows to its worker (exportFile).
  */
 export function exportValue(
   flagText: (flag: ReadingFlag) => string,
+  statusText: (row: ReadingRow) => string,
 ): (row: ReadingRow, column: ExportColumn) => unknown {
   return (row, column) => {
     if (column.key === FLAGS_KEY) return row.Flags.map(flagText).join('; ');
+    // The meter status as the table shows it (never "OK" for a silent device).
+    if (column.key === 'StatusFlags') return statusText(row);
     const value = row[column.key as ReadingColumn['key']];
     return Array.isArray(value) ? value.join(', ') : value;
   };

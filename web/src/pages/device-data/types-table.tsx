@@ -10,7 +10,7 @@ interface TypesTableProps {
   onPick: (type: DeviceTypeInSelection) => void;
 }
 
-/** The device types found in the selection: code, name, category and device count; a click picks one. */
+/** The device types found in the selection: code, name, category and device count; a click, Enter or Space picks one. */
 export function TypesTable({ types, loading, selected, onPick }: TypesTableProps) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -23,7 +23,17 @@ export function TypesTable({ types, loading, selected, onPick }: TypesTableProps
       pagination={false}
       locale={{ emptyText: t('deviceData.types.empty') }}
       rowClassName={(type) => `clickable-row${type.Id === selected ? ' picked-row' : ''}`}
-      onRow={(type) => ({ onClick: () => onPick(type), 'aria-selected': type.Id === selected })}
+      onRow={(type) => ({
+        onClick: () => onPick(type),
+        // A row is picked with the keyboard as with the mouse: Tab to it, Enter or Space.
+        tabIndex: 0,
+        onKeyDown: (event) => {
+          if (event.key !== 'Enter' && event.key !== ' ') return;
+          event.preventDefault();
+          onPick(type);
+        },
+        'aria-selected': type.Id === selected,
+      })}
       columns={[
         { key: 'code', title: t('deviceData.types.code'), dataIndex: 'DeviceTypeCode', width: 110 },
         {

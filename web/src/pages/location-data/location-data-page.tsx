@@ -88,7 +88,7 @@ export default function LocationDataPage() {
 
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('locationData.title')}
       </Typography.Title>
       <Card size="small" style={{ marginBottom: 16 }}>

@@ -48,7 +48,7 @@ export default function LoginPage() {
 
   return (
     <>
-      <Typography.Title level={4} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('login.title')}
       </Typography.Title>
       <Form<LoginForm>

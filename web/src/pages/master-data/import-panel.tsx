@@ -129,7 +129,7 @@ export function ImportPanel() {
             !report.Applied && <Alert type="info" showIcon title={t('masterData.import.noErrors')} />
           ) : (
             <>
-              <Typography.Title level={5}>
+              <Typography.Title level={2} className="section-title">
                 {t('masterData.import.errorsTitle', { count: report.ErrorCount })}
               </Typography.Title>
               <Table

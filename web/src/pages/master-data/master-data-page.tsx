@@ -9,7 +9,7 @@ export default function MasterDataPage() {
   const { t } = useTranslation();
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('masterData.title')}
       </Typography.Title>
       <Tabs

@@ -3,6 +3,7 @@ import { DEVICES_PAGE_SIZE, type UserObjectRow, type VisibleLocation } from '@ro
 import { App, Button, Card, Empty, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUserLocationRights, useUserObjects } from '../../api/hooks';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { LoadError } from '../../components/load-error';
 import { useServerPaging } from '../../components/pagination';
 import { useChosenObject, useSession } from '../../session';
@@ -89,7 +90,7 @@ export default function MyObjectsPage() {
 
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('myObjects.title')}
       </Typography.Title>
       <Card size="small" style={{ marginBottom: 16 }}>
@@ -122,13 +123,15 @@ export default function MyObjectsPage() {
       </Card>
       <Card title={chosen ? t('myObjects.flatsOf', { path: chosen.path }) : t('myObjects.flats')} size="small">
         {objects.isError && <LoadError error={objects.error} onRetry={() => void objects.refetch()} />}
-        <Table<UserObjectRow>
-          rowKey="LocationId"
-          size="small"
-          columns={objectColumns}
-          {...tableProps(objects)}
-          scroll={{ x: 'max-content' }}
-        />
+        <FocusableScroll label={chosen ? t('myObjects.flatsOf', { path: chosen.path }) : t('myObjects.flats')}>
+          <Table<UserObjectRow>
+            rowKey="LocationId"
+            size="small"
+            columns={objectColumns}
+            {...tableProps(objects)}
+            scroll={{ x: 'max-content' }}
+          />
+        </FocusableScroll>
       </Card>
     </>
   );

@@ -1,4 +1,4 @@
-import { Button, Result } from 'antd';
+import { Button, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -8,7 +8,11 @@ export default function NotFoundPage() {
   return (
     <Result
       status="404"
-      title={t('notFound.title')}
+      title={
+        <Typography.Title level={1} className="page-title">
+          {t('notFound.title')}
+        </Typography.Title>
+      }
       subTitle={t('notFound.text')}
       extra={
         <Link to="/">

@@ -101,7 +101,7 @@ export default function ProfilePage() {
   const u = user.data;
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('profile.title')}
       </Typography.Title>
       <Row gutter={[16, 16]}>

@@ -45,7 +45,7 @@ export default function RegisterPage() {
 
   return (
     <>
-      <Typography.Title level={4} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('register.title')}
       </Typography.Title>
       <Form<RegisterForm>

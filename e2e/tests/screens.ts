@@ -1,0 +1,77 @@
+import type { Page } from '@playwright/test';
+import { getDeviceDataByUserId, userLocationRights } from '@rodmenys/contract';
+import en from '../../web/src/i18n/en.json' with { type: 'json' };
+import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
+import { api, DEMO, EN, expect, LT, session } from './fixtures';
+
+export const TEXTS = { lt, en } as const;
+export type Language = keyof typeof TEXTS;
+export type Role = keyof typeof DEMO;
+
+/** Every signed-in screen, its menu label and which demo roles may open it (web/src/access.ts). */
+export const SCREENS = [
+  { path: '/', label: (t: typeof lt) => t.nav.home, roles: ['operator', 'admin', 'manager'] },
+  { path: '/deviceData', label: (t: typeof lt) => t.nav.deviceData, roles: ['operator', 'admin', 'manager'] },
+  { path: '/myObjects', label: (t: typeof lt) => t.nav.myObjects, roles: ['operator', 'admin', 'manager'] },
+  { path: '/locationData', label: (t: typeof lt) => t.nav.locationData, roles: ['operator', 'admin', 'manager'] },
+  { path: '/users', label: (t: typeof lt) => t.nav.users, roles: ['operator', 'admin'] },
+  { path: '/masterData', label: (t: typeof lt) => t.nav.masterData, roles: ['operator'] },
+  { path: '/audit', label: (t: typeof lt) => t.nav.audit, roles: ['operator'] },
+  { path: '/collectors', label: (t: typeof lt) => t.nav.collectors, roles: ['operator'] },
+  { path: '/profile', label: null, roles: ['operator', 'admin', 'manager'] },
+] as const satisfies ReadonlyArray<{ path: string; label: ((t: typeof lt) => string) | null; roles: Role[] }>;
+
+/** Chooses the UI language on the sign-in page (remembered in the browser) and signs in. */
+export async function signInAs(page: Page, role: Role, language: Language) {
+  await page.goto('/login');
+  await page.getByRole('link', { name: language.toUpperCase(), exact: true }).click();
+  const text = language === 'lt' ? LT : EN;
+  await page.getByLabel(text.username).fill(DEMO[role].username);
+  await page.getByLabel(text.password, { exact: true }).fill(DEMO[role].password);
+  await page.getByRole('button', { name: text.login }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** The screen's one h1, once its data have loaded. */
+export async function screenReady(page: Page) {
+  await expect(page.locator('h1')).toHaveCount(1);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  await settle(page);
+}
+
+/** Waits for running CSS transitions and animations (dialogs, drawers, popovers opening) to finish. */
+export async function settle(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/** The user's building with the most device types, as the location tree titles it ("Street No., City"). */
+export async function richestBuilding(role: Role): Promise<{ id: number; title: string; search: string }> {
+  const me = await session(DEMO[role]);
+  const rights = (await api(userLocationRights, { params: { userId: me.Id }, token: me.Token })).body;
+  const devices = (await api(getDeviceDataByUserId, { token: me.Token })).body;
+  const granted = new Set(rights.map((r) => r.VisibleLocationId));
+  const buildings = new Map<number, { types: Set<number>; title: string; search: string }>();
+  for (const d of devices) {
+    const id = d.Flat === null ? d.LocationId : d.ParentLocationId;
+    if (id === null) continue;
+    const entry = buildings.get(id) ?? {
+      types: new Set<number>(),
+      title: `${d.Street} ${d.Building}, ${d.City}`,
+      search: `${d.Street} ${d.Building}`,
+    };
+    entry.types.add(d.DeviceTypeId);
+    buildings.set(id, entry);
+  }
+  const [id, best] = [...buildings].sort(
+    ([a, x], [b, y]) => y.types.size - x.types.size || Number(granted.has(b)) - Number(granted.has(a)),
+  )[0]!;
+  return { id, title: best.title, search: best.search };
+}
