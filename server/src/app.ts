@@ -6,6 +6,7 @@ import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import web from './plugins/web.js';
+import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
@@ -48,6 +49,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
       await api.register(masterDataRoutes);
+      await api.register(dataQualityRoutes);
     },
     { prefix: '/api' },
   );

@@ -7,7 +7,8 @@ import { buildTestApp } from '../test/app.js';
 import { createTestDb, dbKind } from '../test/db.js';
 import { createUser } from '../test/fixtures.js';
 
-// Master data, the audit log, CSV import, the unmatched inbox and collector keys
+// Master data, the audit log, CSV import, the unmatched inbox, collector keys and
+// the data-quality settings, jobs and manual month-end values
 // are the provider operator's (group 1) alone: their endpoints say `auth:
 // 'operator'` in the contract, and the server checks it before anything else.
 describe(`operator-only endpoints (${dbKind()})`, () => {
@@ -34,7 +35,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
   const ask = (endpoint: Endpoint, token?: string) =>
     app.inject({
       method: endpoint.method,
-      url: `/api${contract.fillPath(endpoint.path, { id: 1 })}`,
+      url: `/api${contract.fillPath(endpoint.path, { id: 1, deviceId: 1, month: '2026-01', key: 'window.days' })}`,
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
 
@@ -60,6 +61,11 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'POST /masterData/register/preview',
         'POST /masterData/register/apply',
         'GET /masterData/register/template',
+        'PUT /data-quality/month-ends/:deviceId/:month',
+        'DELETE /data-quality/month-ends/:deviceId/:month',
+        'GET /data-quality/settings',
+        'PUT /data-quality/settings/:key',
+        'GET /data-quality/jobs',
       ].sort(),
     );
   });

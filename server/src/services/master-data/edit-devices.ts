@@ -51,8 +51,13 @@ async function storeReading(tx: Tx, deviceId: number, ts: string, value: number)
      ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
     [deviceId, ts, value],
   );
-  // LastSeen (migration 030).
+  // LastSeen (migration 030), and its month end to compute again (services/data-quality/refresh-month-ends.ts).
   await tx.query('SELECT keep_last_seen(ARRAY[$1::int])', [deviceId]);
+  await tx.query(
+    `INSERT INTO dq_pending (device_id, month) VALUES ($1, date_trunc('month', $2::timestamptz)::date)
+     ON CONFLICT DO NOTHING`,
+    [deviceId, ts],
+  );
 }
 
 const auditDevice = (d: DeviceRow) => ({
