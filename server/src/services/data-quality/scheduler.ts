@@ -119,7 +119,7 @@ export class Scheduler {
       this.db
         .query(
           `UPDATE job SET lease_until = now() + make_interval(secs => $3::float8 / 1000)
-            WHERE name = $1 AND lease_owner = $2`,
+            WHERE name = $1 AND lease_owner = $2 AND $7::jsonb IS NOT NULL`,
           [job.name, this.owner, LEASE_MS],
         )
         .catch(this.onError);
@@ -141,7 +141,7 @@ export class Scheduler {
               last_duration_ms = $4, last_error = $5, last_result = $6, runs = runs + 1,
               failures = failures + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
               next_run_at = ${job.nextSql.replaceAll('$1', '$3').replaceAll('$2', '$7')}
-        WHERE name = $1 AND lease_owner = $2`,
+        WHERE name = $1 AND lease_owner = $2 AND $7::jsonb IS NOT NULL`,
       [job.name, this.owner, now(), Math.round(performance.now() - t0), error, result, JSON.stringify(settings)],
     );
     return true;
