@@ -91,6 +91,8 @@ export const masterDataTexts = {
         description: 'Description',
         ratingFactor: 'Rating factor',
         installedAt: 'Installed',
+        waitingInInbox:
+          '{{count}} telegrams of this serial wait in the unmatched inbox since {{time}}: the installation time is set to the first one, so they count (change it if needed).',
         removedAt: 'Removed',
         initialReading: 'Initial reading',
         finalReading: 'Final reading',
@@ -222,6 +224,8 @@ export const masterDataTexts = {
         description: 'Aprašymas',
         ratingFactor: 'Koeficientas',
         installedAt: 'Įrengtas',
+        waitingInInbox:
+          'Šio numerio telegramos ({{count}}) laukia nepriskirtų skaitiklių sąraše nuo {{time}}: įrengimo laikas nustatytas pagal pirmąją, kad jos būtų įskaitytos (jei reikia, pakeiskite).',
         removedAt: 'Išmontuotas',
         initialReading: 'Pradinis rodmuo',
         finalReading: 'Galutinis rodmuo',
