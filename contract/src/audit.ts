@@ -26,6 +26,11 @@ export const AUDIT_KINDS = [
   'collectorKey.create',
   'collectorKey.update',
   'collectorKey.revoke',
+  'monthEnd.set',
+  'monthEnd.clear',
+  'dqSetting.update',
+  'anomaly.acknowledge',
+  'anomaly.resolve',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

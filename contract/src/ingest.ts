@@ -108,7 +108,11 @@ export const listUnmatchedMeters = defineEndpoint({
     'automatically once a device with that serial number exists. Group 1 only.',
   tags: ['ingest'],
   auth: 'operator',
-  querystring: Type.Object({ ...PageQuery }),
+  querystring: Type.Object({
+    ...PageQuery,
+    /** Only this meter (exact serial number): the add-device form asks whether the serial waits here. */
+    meterId: Type.Optional(Type.String({ maxLength: 64 })),
+  }),
   response: Paged(UnmatchedMeter),
 });
 

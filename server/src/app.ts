@@ -9,6 +9,7 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import headers from './plugins/headers.js';
 import web from './plugins/web.js';
+import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
@@ -64,6 +65,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
       await api.register(masterDataRoutes);
+      await api.register(dataQualityRoutes);
     },
     { prefix: '/api' },
   );

@@ -27,6 +27,14 @@ export interface Config {
   trustProxy: string[] | false;
   /** Folder of the built web app to serve; undefined = none. */
   webDir: string | undefined;
+  /** Mail server for the daily anomaly digest (smtp://user:pass@host:587); undefined = no digests. */
+  smtpUrl?: string | undefined;
+  /** Sender address of the digest. */
+  mailFrom?: string;
+  /** The product's address for links in e-mails, e.g. https://rodmenys.example.lt. */
+  publicUrl?: string | undefined;
+  /** Run the scheduled data-quality work in this process (default true). */
+  scheduler?: boolean;
 }
 
 export type DemoSize = 'none' | 'small' | 'medium' | 'large';
@@ -110,6 +118,12 @@ function tokenSecret(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = env.SMTP_URL || undefined;
+  if (url && !/^smtps?:\/\//.test(url)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  return url;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || path.join(process.cwd(), '.data'));
   const timeZone = env.TIME_ZONE || 'Europe/Vilnius';
@@ -137,5 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyList(env.TRUST_PROXY),
     webDir:
       env.WEB_DIR === '' ? undefined : path.resolve(env.WEB_DIR || path.join(import.meta.dirname, '../../web/dist')),
+    smtpUrl: smtpUrl(env),
+    mailFrom: env.MAIL_FROM || 'Rodmenys <rodmenys@localhost>',
+    publicUrl: env.PUBLIC_URL || undefined,
+    scheduler: env.SCHEDULER !== 'false',
   };
 }

@@ -8,6 +8,7 @@ import { topUpDemo } from './db/demo/top-up.js';
 import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
+import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
 async function main() {
@@ -18,11 +19,16 @@ async function main() {
   const db: Db = await openDb(config);
   const demo = await prepareDemo(db, config);
   const app: FastifyInstance = await buildApp({ config, db, logger: { level: config.logLevel } });
+  // Month ends, rules and digests (docs/data-quality.md): once per schedule across every instance.
+  const scheduler = config.scheduler
+    ? new Scheduler(db, defaultJobs(), (err) => app.log.error({ err }, 'scheduled work failed'))
+    : undefined;
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: closing`);
+    await scheduler?.stop();
     await app.close();
     await db.close();
     process.exit(0);
@@ -30,6 +36,7 @@ async function main() {
   process.on('SIGINT', () => void close('SIGINT'));
   process.on('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  scheduler?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -5,7 +5,8 @@ import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeSignedIn } from '../test/factories.js';
 
-// Master data, the audit log, CSV import, the unmatched inbox and collector keys
+// Master data, the audit log, CSV import, the unmatched inbox, collector keys and
+// the data-quality settings, jobs and manual month-end values
 // are the provider operator's (group 1) alone: their endpoints say `auth:
 // 'operator'` in the contract, and the server checks it before anything else.
 describe(`operator-only endpoints (${dbKind()})`, () => {
@@ -22,7 +23,8 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
     tokens.manager = (await makeSignedIn(t.app, { groupId: 3 })).token;
   });
 
-  const ask = (endpoint: Endpoint, token?: string) => inject(t.app, endpoint, { params: { id: 1 }, token });
+  const ask = (endpoint: Endpoint, token?: string) =>
+    inject(t.app, endpoint, { params: { id: 1, deviceId: 1, month: '2026-01', key: 'window.days' } as never, token });
 
   it('are the master-data, audit, CSV import, unmatched inbox and collector key endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
@@ -46,6 +48,11 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'POST /masterData/register/preview',
         'POST /masterData/register/apply',
         'GET /masterData/register/template',
+        'PUT /data-quality/month-ends/:deviceId/:month',
+        'DELETE /data-quality/month-ends/:deviceId/:month',
+        'GET /data-quality/settings',
+        'PUT /data-quality/settings/:key',
+        'GET /data-quality/jobs',
       ].sort(),
     );
   });

@@ -42,6 +42,23 @@ export const FIELDS: Record<DataLoadProc, KindFields> = {
   },
 };
 
+/**
+ * Values the meter stored for past dates (monthly history, last year's value),
+ * kept as device memory for month-end values (docs/data-quality.md): [date field,
+ * value field] pairs; `{n}` stands for 1, 2, 3… and must be the same in both.
+ */
+export const HISTORY_FIELDS: Record<DataLoadProc, readonly (readonly [date: string, value: string])[]> = {
+  allocator: [
+    ['set_date_{n}', 'consumption_at_set_date_{n}_hca'],
+    ['consumption_at_set_date_{n}', 'consumption_at_set_date_{n}_hca'],
+  ],
+  energy: [
+    ['prev_{n}_month_date', 'prev_{n}_month_kwh'],
+    ['last_year_date', 'last_year_kwh'],
+  ],
+  volume: [['last_month_measure_date', 'last_month_total_m3']],
+};
+
 /** The meter's own clock: it becomes the reading's time point. */
 export const METER_CLOCK_FIELDS = ['meter_datetime', 'device_datetime', 'meter_date', 'device_date', 'current_date'];
 

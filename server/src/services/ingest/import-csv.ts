@@ -156,6 +156,11 @@ async function storeReadings(tx: Tx): Promise<number> {
         ORDER BY d.id, i.ts, i.line
        ON CONFLICT DO NOTHING
        RETURNING device_id, ts
+     ), pending AS (
+       -- Month-end values and rules to look at again (services/data-quality/refresh-month-ends.ts).
+       INSERT INTO dq_pending (device_id, month)
+       SELECT DISTINCT device_id, date_trunc('month', ts)::date FROM stored ORDER BY 1, 2
+       ON CONFLICT DO NOTHING
      ), seen AS (
        INSERT INTO device_status AS s (device_id, last_seen)
        SELECT device_id, max(ts) FROM stored GROUP BY device_id ORDER BY device_id

@@ -95,7 +95,8 @@ const copyField = (v: string | null) =>
 /** A telegram as a line of COPY text for `telegram_in`; its JSON goes as it came. */
 const batchRow = (deviceId: number, t: Telegram, m: Mapped) =>
   `${deviceId}\t${copyField(t.ts)}\t${copyField(m.meterTs)}\t${copyField(m.value)}\t${copyField(m.flags.join(' '))}\t` +
-  `${copyField(m.setDate)}\t${copyField(m.setValue)}\t${copyField(t.raw)}\n`;
+  `${copyField(m.setDate)}\t${copyField(m.setValue)}\t${copyField(t.raw)}\t` +
+  `${m.history.length ? copyField(JSON.stringify(m.history)) : '\\N'}\n`;
 
 /**
  * One COPY and one statement per batch: the new telegrams, a reading for each
@@ -109,7 +110,7 @@ async function storeTelegrams(tx: Tx, rows: Row[]): Promise<{ stored: number; re
   if (rows.length === 0) return { stored: 0, readings: 0 };
   await tx.exec(
     `CREATE TEMPORARY TABLE IF NOT EXISTS telegram_in
-       (d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json) ON COMMIT DELETE ROWS`,
+       (d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json, h json) ON COMMIT DELETE ROWS`,
   );
   await tx.copyIn('COPY telegram_in FROM STDIN', [rows.map((r) => r.line).join('')]);
   const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
@@ -123,7 +124,26 @@ async function storeTelegrams(tx: Tx, rows: Row[]): Promise<{ stored: number; re
        SELECT d, t, m, v FROM telegram_in i WHERE v IS NOT NULL AND EXISTS (SELECT FROM device WHERE id = i.d)
         ORDER BY d, t
        ON CONFLICT DO NOTHING
-       RETURNING 1
+       RETURNING device_id, ts
+     ), memory AS (
+       INSERT INTO device_memory (device_id, day, value, ts)
+       SELECT DISTINCT ON (x.d, x.day) x.d, x.day, x.value, x.t FROM (
+         SELECT d, t, sd AS day, sv AS value FROM telegram_in WHERE sd IS NOT NULL AND sv IS NOT NULL
+         UNION ALL
+         SELECT i.d, i.t, (e.v ->> 0)::date, (e.v ->> 1)::numeric FROM telegram_in i, json_array_elements(i.h) AS e(v)
+          WHERE i.h IS NOT NULL
+       ) x
+        WHERE EXISTS (SELECT FROM device WHERE id = x.d)
+        ORDER BY x.d, x.day, x.t
+       ON CONFLICT DO NOTHING
+       RETURNING device_id, day
+     ), pending AS (
+       -- Month-end values and rules to look at again (services/data-quality/refresh-month-ends.ts).
+       INSERT INTO dq_pending (device_id, month)
+       SELECT device_id, date_trunc('month', ts)::date FROM readings
+        UNION SELECT device_id, date_trunc('month', day - 1)::date FROM memory
+        ORDER BY 1, 2
+       ON CONFLICT DO NOTHING
      ), latest AS (
        SELECT DISTINCT ON (d) d, t, f FROM telegram_in ORDER BY d, t DESC
      ), set_day AS (

@@ -1,5 +1,13 @@
 import type { DataLoadProc } from '@rodmenys/contract';
-import { FIELDS, METER_CLOCK_FIELDS, NO_DATE_FROM_YEAR, NO_FLAG, SENTINEL_NUMBERS, STATUS_FIELDS } from './drivers.js';
+import {
+  FIELDS,
+  HISTORY_FIELDS,
+  METER_CLOCK_FIELDS,
+  NO_DATE_FROM_YEAR,
+  NO_FLAG,
+  SENTINEL_NUMBERS,
+  STATUS_FIELDS,
+} from './drivers.js';
 import { jsonDecimal, parseReceptionTime, parseTime } from './values.js';
 
 /** One telegram of a request: where it was, the decoded object, its JSON text. */
@@ -24,6 +32,8 @@ export interface Mapped {
   flags: string[];
   setDate: string | null;
   setValue: string | null;
+  /** Values the meter stored for past days (monthly history): [day, value]. */
+  history: [day: string, value: string][];
 }
 
 const METER_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
@@ -109,7 +119,26 @@ export function mapTelegram(json: Record<string, unknown>, kind: DataLoadProc): 
       break;
     }
   }
-  return { value, meterTs, flags: statusFlags(json), setDate, setValue };
+  return { value, meterTs, flags: statusFlags(json), setDate, setValue, history: historyValues(json, kind) };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The monthly history pairs of HISTORY_FIELDS found in a telegram; unusable dates or values are skipped. */
+function historyValues(json: Record<string, unknown>, kind: DataLoadProc): [string, string][] {
+  const found = new Map<string, string>();
+  for (const [datePattern, valuePattern] of HISTORY_FIELDS[kind]) {
+    const dateRe = new RegExp(`^${escapeRegExp(datePattern).replace('\\{n\\}', '(\\d{1,2})')}$`);
+    for (const key of Object.keys(json)) {
+      const match = dateRe.exec(key);
+      if (!match) continue;
+      const valueField = match[1] === undefined ? valuePattern : valuePattern.replace('{n}', match[1]);
+      const value = decimalField(json, valueField);
+      const date = timeField(json, key);
+      if (date && typeof value === 'string' && !found.has(date.day)) found.set(date.day, value);
+    }
+  }
+  return [...found];
 }
 
 /** "POWER_LOW TAMPER" and "meter_blocked,underflow" become [POWER_LOW, TAMPER, METER_BLOCKED, UNDERFLOW]; "OK" none. */

@@ -51,8 +51,13 @@ async function storeReading(tx: Tx, deviceId: number, ts: string, value: number)
      ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
     [deviceId, ts, value],
   );
-  // LastSeen (migration 030).
+  // LastSeen (migration 030), and its month end to compute again (services/data-quality/refresh-month-ends.ts).
   await tx.query('SELECT keep_last_seen(ARRAY[$1::int])', [deviceId]);
+  await tx.query(
+    `INSERT INTO dq_pending (device_id, month) VALUES ($1, date_trunc('month', $2::timestamptz)::date)
+     ON CONFLICT DO NOTHING`,
+    [deviceId, ts],
+  );
 }
 
 const auditDevice = (d: DeviceRow) => ({
@@ -109,7 +114,17 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
     const code = input.deviceCode.trim();
     if (!code) throw badRequest('The serial number cannot be blank', 'deviceCode');
     await assertSerialFree(tx, code);
-    const installedAt = await moment(tx, input.installedAt ?? new Date().toISOString(), 'installedAt');
+    // A serial whose telegrams wait in the unmatched inbox: installed when it was first heard, so the
+    // readings taken in with the device count (the operator may give another time).
+    const { rows: waiting } = await tx.query<{ first_seen: string }>(
+      'SELECT iso(first_seen) AS first_seen FROM unmatched_meter WHERE meter_id = $1',
+      [code],
+    );
+    const installedAt = await moment(
+      tx,
+      input.installedAt ?? waiting[0]?.first_seen ?? new Date().toISOString(),
+      'installedAt',
+    );
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,

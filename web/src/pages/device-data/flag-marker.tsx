@@ -11,11 +11,37 @@ export function useFlagText() {
   return useCallback((flag: ReadingFlag) => t(`deviceData.flags.${flag}`), [t]);
 }
 
+/**
+ * Why a row says NO_READING while LastSeen shows the device reported: its
+ * readings before the installation time do not count, or what it sent carried
+ * no value (or came after the period). Null when there is nothing to explain.
+ */
+export function noReadingReason(
+  t: (key: string, values?: Record<string, string>) => string,
+  flags: readonly ReadingFlag[],
+  row: Pick<ReadingRow, 'LastSeen' | 'InstalledAt'> | undefined,
+): string | null {
+  if (!row?.LastSeen || !flags.includes('NO_READING')) return null;
+  const lastSeen = formatDateTime(row.LastSeen);
+  if (row.InstalledAt && Date.parse(row.LastSeen) < Date.parse(row.InstalledAt)) {
+    return t('deviceData.flags.beforeInstallation', { lastSeen, installed: formatDateTime(row.InstalledAt) });
+  }
+  return t('deviceData.flags.seenWithoutValue', { lastSeen });
+}
+
 /** A red mark on a flagged row; hovering it (or a screen reader) tells why. */
-export function FlagMarker({ flags }: { flags: readonly ReadingFlag[] }) {
+export function FlagMarker({
+  flags,
+  row,
+}: {
+  flags: readonly ReadingFlag[];
+  row?: Pick<ReadingRow, 'LastSeen' | 'InstalledAt'>;
+}) {
+  const { t } = useTranslation();
   const flagText = useFlagText();
   if (flags.length === 0) return null;
-  const text = flags.map(flagText).join('; ');
+  const reason = noReadingReason(t, flags, row);
+  const text = [...flags.map(flagText), ...(reason ? [reason] : [])].join('; ');
   return (
     <Tooltip title={text}>
       <ExclamationCircleFilled className="reading-flag" role="img" aria-label={text} />

@@ -54,7 +54,7 @@ export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
             width: 56,
             render: (_, r) => (
               <>
-                <FlagMarker flags={r.Flags} />
+                <FlagMarker flags={r.Flags} row={r} />
                 <ReplacementMarker row={r} />
               </>
             ),

@@ -84,7 +84,7 @@ function RowActions({ row, label, onChart }: { row: ReadingRow; label: string; o
       <button type="button" className="row-chart" aria-label={label} onClick={() => onChart(row)}>
         <LineChartOutlined />
       </button>
-      {row.Flags.length > 0 && <FlagMarker flags={row.Flags} />}
+      {row.Flags.length > 0 && <FlagMarker flags={row.Flags} row={row} />}
       {(row.ReplacedBy !== null || row.Replaces !== null) && <ReplacementMarker row={row} />}
     </span>
   );

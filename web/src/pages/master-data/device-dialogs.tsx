@@ -1,13 +1,16 @@
-import type { DeviceRow } from '@rodmenys/contract';
-import { App, DatePicker, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { type DeviceRow, listUnmatchedMeters } from '@rodmenys/contract';
+import { Alert, App, DatePicker, Form, type FormInstance, Input, InputNumber, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/hooks';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
+import { useEndpointQuery } from '../../api/query';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
+import { formatDateTime, providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
-import { useProviderNow } from '../../session';
+import { useProviderNow, useSession } from '../../session';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -27,6 +30,37 @@ interface Values {
   finalReading?: number;
   initialReading?: number;
   newDeviceCode?: string;
+}
+
+/**
+ * When the serial typed in the add form waits in the unmatched inbox, the
+ * installation time becomes the first waiting telegram's time (unless the
+ * operator already chose one), so the readings taken in with the device count.
+ */
+function InboxHint({ form }: { form: FormInstance<Values> }) {
+  const { t } = useTranslation();
+  const timeZone = useSession()?.TimeZone;
+  const serial = (Form.useWatch('deviceCode', form) ?? '').trim();
+  const waiting = useEndpointQuery(
+    listUnmatchedMeters,
+    { query: { meterId: serial, pageSize: 1 } },
+    { enabled: serial.length >= 3 },
+  );
+  const first = serial.length >= 3 ? waiting.data?.Data[0] : undefined;
+  useEffect(() => {
+    if (first && !form.isFieldTouched('at')) {
+      form.setFieldValue('at', providerNow(timeZone, new Date(first.FirstSeen)).second(0).millisecond(0));
+    }
+  }, [first, form, timeZone]);
+  if (!first) return null;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      style={{ marginBottom: 16 }}
+      message={t('masterData.device.waitingInInbox', { count: first.Count, time: formatDateTime(first.FirstSeen) })}
+    />
+  );
 }
 
 /** The add / edit / remove / replace dialogs of the location screen. */
@@ -138,6 +172,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <Form.Item name="deviceCode" label={t('masterData.device.serial')} rules={required}>
               <Input maxLength={64} />
             </Form.Item>
+            <InboxHint form={form} />
           </>
         )}
         {(dialog.kind === 'add' || dialog.kind === 'edit') && (

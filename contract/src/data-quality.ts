@@ -1,0 +1,239 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Day, Id, Nullable, Ok, Timestamp } from './common.js';
+import { defineEndpoint } from './endpoint.js';
+
+/** A month, YYYY-MM. */
+export const MonthParam = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
+
+/**
+ * Where a month-end value comes from, in order of preference (docs/data-quality.md):
+ * a reading close enough to the month end, the meter's own memory, interpolation
+ * between readings, an estimate; or an operator's value.
+ */
+export const MONTH_END_SOURCES = ['measured', 'memory', 'interpolated', 'estimated', 'manual'] as const;
+export const MonthEndSource = Type.Union(MONTH_END_SOURCES.map((s) => Type.Literal(s)));
+export type MonthEndSource = (typeof MONTH_END_SOURCES)[number];
+
+export const MonthEndRow = Type.Object({
+  DeviceId: Id,
+  /** The month, YYYY-MM; its end is the first instant of the next month in the provider's zone. */
+  Month: MonthParam,
+  MonthEnd: Timestamp,
+  Value: Type.Number(),
+  Source: MonthEndSource,
+  /** measured: the reading used; interpolated: the reading before. */
+  ReadingTime: Nullable(Timestamp),
+  /** interpolated: the reading after. */
+  NextReadingTime: Nullable(Timestamp),
+  /** interpolated: time or degree_days; estimated: last_year_trend, building_average(_m2), carried_forward. */
+  Method: Nullable(Type.String()),
+  /** manual: why, and who set it. */
+  Reason: Nullable(Type.String()),
+  SetBy: Nullable(Type.String()),
+  /** The value and source this one replaced (e.g. an estimate a late reading replaced), and when. */
+  PreviousValue: Nullable(Type.Number()),
+  PreviousSource: Nullable(MonthEndSource),
+  ChangedAt: Nullable(Timestamp),
+  ComputedAt: Timestamp,
+});
+export type MonthEndRow = Static<typeof MonthEndRow>;
+
+export const getMonthEnds = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/month-ends/:deviceId',
+  summary:
+    "A device's month-end values with their source, from month `from` to `till` (docs/data-quality.md). " +
+    '404 outside the caller’s scope.',
+  tags: ['data-quality'],
+  auth: 'user',
+  params: Type.Object({ deviceId: Id }),
+  querystring: Type.Object({ from: MonthParam, till: MonthParam }),
+  response: Type.Array(MonthEndRow),
+});
+
+export const SetMonthEndBody = Type.Object({
+  value: Type.Number({ minimum: -1e12, maximum: 1e12 }),
+  reason: Type.String({ minLength: 1, maxLength: 500 }),
+});
+export type SetMonthEndBody = Static<typeof SetMonthEndBody>;
+
+export const setMonthEnd = defineEndpoint({
+  method: 'PUT',
+  path: '/data-quality/month-ends/:deviceId/:month',
+  summary: 'Sets a month-end value by hand, with a reason (source manual; audited). Raw readings are not changed.',
+  tags: ['data-quality'],
+  auth: 'operator',
+  params: Type.Object({ deviceId: Id, month: MonthParam }),
+  body: SetMonthEndBody,
+  response: MonthEndRow,
+});
+
+export const clearMonthEnd = defineEndpoint({
+  method: 'DELETE',
+  path: '/data-quality/month-ends/:deviceId/:month',
+  summary: 'Removes a manual month-end value (audited); the value is computed again from the readings.',
+  tags: ['data-quality'],
+  auth: 'operator',
+  params: Type.Object({ deviceId: Id, month: MonthParam }),
+  response: Ok,
+});
+
+/** Rule codes: stable, used in filters, exports and links. */
+export const RULE_CODES = [
+  'SILENT',
+  'NEGATIVE',
+  'COUNTER_RESET',
+  'WRONG_READING',
+  'SPIKE',
+  'ZERO_CONSUMPTION',
+  'HIGH_CONSUMPTION',
+  'LOW_CONSUMPTION',
+  'METER_STATUS',
+  'SENTINEL',
+  'BUILDING_BALANCE',
+  'ESTIMATED_SHARE',
+] as const;
+export type RuleCode = (typeof RULE_CODES)[number];
+export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
+
+export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;
+export type AnomalyState = (typeof ANOMALY_STATES)[number];
+export const AnomalyState = Type.Union(ANOMALY_STATES.map((s) => Type.Literal(s)));
+
+export const Anomaly = Type.Object({
+  Id: Id,
+  Rule: RuleCode,
+  State: AnomalyState,
+  /** The building (and the device, absent for building-wide rules). */
+  BuildingId: Id,
+  Address: Type.String(),
+  DeviceId: Nullable(Id),
+  DeviceCode: Nullable(Type.String()),
+  DeviceTypeId: Nullable(Type.Integer()),
+  Flat: Nullable(Type.String()),
+  /** The month a monthly rule is about (YYYY-MM), else null. */
+  Month: Nullable(MonthParam),
+  /** What the rule fired on: readings, values, thresholds. */
+  Evidence: Type.Record(Type.String(), Type.Unknown()),
+  OpenedAt: Timestamp,
+  LastSeenAt: Timestamp,
+  ResolvedAt: Nullable(Timestamp),
+  AcknowledgedAt: Nullable(Timestamp),
+  AcknowledgedBy: Nullable(Type.String()),
+  Comment: Nullable(Type.String()),
+});
+export type Anomaly = Static<typeof Anomaly>;
+
+const AnomalyFilter = {
+  rule: Type.Optional(RuleCode),
+  state: Type.Optional(AnomalyState),
+  deviceTypeId: Type.Optional(Type.Integer({ minimum: 1, maximum: 32767 })),
+  buildingId: Type.Optional(Id),
+  deviceId: Type.Optional(Id),
+  /** Anomalies open at some point between these days (provider zone). */
+  dateFrom: Type.Optional(Day),
+  dateTill: Type.Optional(Day),
+};
+
+export const listAnomalies = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/anomalies',
+  summary: 'Anomalies in the caller’s scope, newest first, at most 5,000 (docs/data-quality.md).',
+  tags: ['data-quality'],
+  auth: 'user',
+  querystring: Type.Object(AnomalyFilter),
+  response: Type.Array(Anomaly),
+});
+
+export const AnomalyCount = Type.Object({
+  BuildingId: Id,
+  Address: Type.String(),
+  Rule: RuleCode,
+  Open: Type.Integer(),
+  Acknowledged: Type.Integer(),
+  Resolved: Type.Integer(),
+});
+export type AnomalyCount = Static<typeof AnomalyCount>;
+
+export const countAnomalies = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/anomalies/counts',
+  summary: 'Anomaly counts per building and rule in the caller’s scope, with the same filters as the list.',
+  tags: ['data-quality'],
+  auth: 'user',
+  querystring: Type.Object(AnomalyFilter),
+  response: Type.Array(AnomalyCount),
+});
+
+export const acknowledgeAnomaly = defineEndpoint({
+  method: 'POST',
+  path: '/data-quality/anomalies/:id/acknowledge',
+  summary: 'Acknowledges an open anomaly with a comment (audited). 404 outside the caller’s scope.',
+  tags: ['data-quality'],
+  auth: 'user',
+  params: Type.Object({ id: Id }),
+  body: Type.Object({ comment: Type.String({ minLength: 1, maxLength: 1000 }) }),
+  response: Anomaly,
+});
+
+export const resolveAnomaly = defineEndpoint({
+  method: 'POST',
+  path: '/data-quality/anomalies/:id/resolve',
+  summary:
+    'Resolves an anomaly by hand with a comment (audited); it opens again if the rule still fires at its next run.',
+  tags: ['data-quality'],
+  auth: 'user',
+  params: Type.Object({ id: Id }),
+  body: Type.Object({ comment: Type.String({ minLength: 1, maxLength: 1000 }) }),
+  response: Anomaly,
+});
+
+export const DqSetting = Type.Object({
+  Key: Type.String(),
+  Value: Type.Unknown(),
+  UpdatedAt: Timestamp,
+});
+export type DqSetting = Static<typeof DqSetting>;
+
+export const listDqSettings = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/settings',
+  summary: 'The parameters of month-end values, rules and schedules (docs/data-quality.md).',
+  tags: ['data-quality'],
+  auth: 'operator',
+  response: Type.Array(DqSetting),
+});
+
+export const updateDqSetting = defineEndpoint({
+  method: 'PUT',
+  path: '/data-quality/settings/:key',
+  summary: 'Changes one parameter (audited).',
+  tags: ['data-quality'],
+  auth: 'operator',
+  params: Type.Object({ key: Type.String({ maxLength: 100 }) }),
+  body: Type.Object({ value: Type.Unknown() }),
+  response: DqSetting,
+});
+
+export const Job = Type.Object({
+  Name: Type.String(),
+  NextRunAt: Timestamp,
+  Running: Type.Boolean(),
+  LastStartedAt: Nullable(Timestamp),
+  LastFinishedAt: Nullable(Timestamp),
+  LastDurationMs: Nullable(Type.Integer()),
+  LastError: Nullable(Type.String()),
+  LastResult: Nullable(Type.String()),
+  Runs: Type.Integer(),
+  Failures: Type.Integer(),
+});
+export type Job = Static<typeof Job>;
+
+export const listJobs = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/jobs',
+  summary: 'The scheduled work: next run, last run, its duration and error (docs/data-quality.md).',
+  tags: ['data-quality'],
+  auth: 'operator',
+  response: Type.Array(Job),
+});

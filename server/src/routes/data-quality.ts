@@ -1,0 +1,61 @@
+import {
+  acknowledgeAnomaly,
+  clearMonthEnd,
+  countAnomalies,
+  getMonthEnds,
+  listAnomalies,
+  listDqSettings,
+  listJobs,
+  resolveAnomaly,
+  setMonthEnd,
+  updateDqSetting,
+} from '@rodmenys/contract';
+import type { FastifyInstance } from 'fastify';
+import {
+  changeAnomaly,
+  countAnomalies as countAnomaliesInScope,
+  listAnomalies as listAnomaliesInScope,
+} from '../services/data-quality/anomalies.js';
+import {
+  clearMonthEnd as clearManualMonthEnd,
+  listMonthEnds,
+  setMonthEnd as setManualMonthEnd,
+} from '../services/data-quality/list-month-ends.js';
+import { listJobs as listJobRows, listSettings, updateSetting } from '../services/data-quality/settings-jobs.js';
+import { defineRoute } from './define.js';
+
+/** Month-end values, anomalies, their settings and the scheduled work (docs/data-quality.md). */
+export default async function dataQualityRoutes(app: FastifyInstance) {
+  defineRoute(app, getMonthEnds, async ({ caller, params, query, db }) =>
+    listMonthEnds(db, {
+      deviceId: params.deviceId,
+      from: query.from,
+      till: query.till,
+      scope: caller.scope,
+    }),
+  );
+  defineRoute(app, setMonthEnd, ({ caller, params, body, db }) =>
+    setManualMonthEnd(db, caller, params.deviceId, params.month, body),
+  );
+  defineRoute(app, clearMonthEnd, async ({ caller, params, db }) => {
+    await clearManualMonthEnd(db, caller, params.deviceId, params.month);
+    return { message: 'Removed' };
+  });
+  defineRoute(app, listAnomalies, async ({ caller, query, db }) =>
+    listAnomaliesInScope(db, { ...query, scope: caller.scope }),
+  );
+  defineRoute(app, countAnomalies, async ({ caller, query, db }) =>
+    countAnomaliesInScope(db, { ...query, scope: caller.scope }),
+  );
+  defineRoute(app, acknowledgeAnomaly, async ({ caller, params, body, db }) =>
+    changeAnomaly(db, caller, caller.scope, params.id, 'acknowledge', body.comment),
+  );
+  defineRoute(app, resolveAnomaly, async ({ caller, params, body, db }) =>
+    changeAnomaly(db, caller, caller.scope, params.id, 'resolve', body.comment),
+  );
+  defineRoute(app, listDqSettings, ({ db }) => listSettings(db));
+  defineRoute(app, updateDqSetting, ({ caller, params, body, db }) =>
+    updateSetting(db, caller, params.key, body.value),
+  );
+  defineRoute(app, listJobs, ({ db }) => listJobRows(db));
+}

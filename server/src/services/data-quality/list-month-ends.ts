@@ -1,0 +1,115 @@
+import type { MonthEndRow, SetMonthEndBody } from '@rodmenys/contract';
+import type { Db, Queryable } from '../../db/db.js';
+import { badRequest, notFound } from '../../errors.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { Caller } from '../auth/caller.js';
+import { inScope } from '../sql.js';
+import { computeMonthEnds } from './month-ends.js';
+import { loadSettings } from './settings.js';
+
+const ROW = `me.device_id AS "DeviceId", to_char(me.month, 'YYYY-MM') AS "Month",
+  iso((me.month + interval '1 month')::timestamp::timestamptz) AS "MonthEnd",
+  me.value::float8 AS "Value", me.source AS "Source", iso(me.reading_ts) AS "ReadingTime",
+  iso(me.next_ts) AS "NextReadingTime", me.method AS "Method", me.reason AS "Reason", u.username AS "SetBy",
+  me.previous_value::float8 AS "PreviousValue", me.previous_source AS "PreviousSource",
+  iso(me.changed_at) AS "ChangedAt", iso(me.computed_at) AS "ComputedAt"`;
+
+/** The device, if the caller may see it; else 404. */
+async function assertDeviceVisible(db: Queryable, deviceId: number, scope: number[] | null): Promise<void> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM device d JOIN location l ON l.id = d.location_id WHERE d.id = $1 AND ${inScope('l', '$2')}`,
+    [deviceId, scope],
+  );
+  if (!rowCount) throw notFound('Device not found');
+}
+
+const monthDay = (month: string) => `${month}-01`;
+
+/** A device's month-end values from `from` to `till` (YYYY-MM), oldest first. 404 outside the scope. */
+export async function listMonthEnds(
+  db: Queryable,
+  input: { deviceId: number; from: string; till: string; scope: number[] | null },
+): Promise<MonthEndRow[]> {
+  if (input.from > input.till) throw badRequest('from must not be after till', 'from');
+  await assertDeviceVisible(db, input.deviceId, input.scope);
+  const { rows } = await db.query<MonthEndRow>(
+    `SELECT ${ROW} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
+      WHERE me.device_id = $1 AND me.month BETWEEN $2::date AND $3::date ORDER BY me.month`,
+    [input.deviceId, monthDay(input.from), monthDay(input.till)],
+  );
+  return rows;
+}
+
+/** The month end has passed (a value for a month still running would be a guess about the future). */
+async function assertMonthEnded(db: Queryable, month: string): Promise<void> {
+  const { rows } = await db.query<{ ended: boolean }>(
+    "SELECT ($1::date + interval '1 month')::timestamp::timestamptz <= now() AS ended",
+    [monthDay(month)],
+  );
+  if (!rows[0]!.ended) throw badRequest('The month has not ended yet', 'month');
+}
+
+/** Sets a month end by hand (source manual, with a reason; audited). The value it replaces is kept as previous. */
+export async function setMonthEnd(
+  db: Db,
+  caller: Caller,
+  deviceId: number,
+  month: string,
+  body: SetMonthEndBody,
+): Promise<MonthEndRow> {
+  const reason = body.reason.trim();
+  if (!reason) throw badRequest('A reason is required', 'reason');
+  return db.transaction(async (tx) => {
+    await assertDeviceVisible(tx, deviceId, null);
+    await assertMonthEnded(tx, month);
+    const before = await readMonthEnd(tx, deviceId, month);
+    await tx.query(
+      `INSERT INTO month_end AS me (device_id, month, value, source, reason, set_by)
+       VALUES ($1, $2::date, $3, 'manual', $4, $5)
+       ON CONFLICT (device_id, month) DO UPDATE SET
+         value = excluded.value, source = 'manual', reason = excluded.reason, set_by = excluded.set_by,
+         reading_ts = NULL, next_ts = NULL, method = NULL, computed_at = now(),
+         previous_value = me.value, previous_source = me.source, changed_at = now()`,
+      [deviceId, monthDay(month), body.value, reason, caller.id],
+    );
+    const after = (await readMonthEnd(tx, deviceId, month))!;
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'monthEnd.set',
+      entity: 'monthEnd',
+      entityId: `${deviceId}/${month}`,
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+/** Removes a manual month end (audited) and computes the month end again from the readings. */
+export async function clearMonthEnd(db: Db, caller: Caller, deviceId: number, month: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await assertDeviceVisible(tx, deviceId, null);
+    const before = await readMonthEnd(tx, deviceId, month);
+    if (before?.Source !== 'manual') throw notFound('No manual month-end value for this device and month');
+    await tx.query('DELETE FROM month_end WHERE device_id = $1 AND month = $2::date', [deviceId, monthDay(month)]);
+    await computeMonthEnds(tx, monthDay(month), [deviceId], await loadSettings(tx));
+    const after = await readMonthEnd(tx, deviceId, month);
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'monthEnd.clear',
+      entity: 'monthEnd',
+      entityId: `${deviceId}/${month}`,
+      before,
+      after,
+    });
+  });
+}
+
+async function readMonthEnd(db: Queryable, deviceId: number, month: string): Promise<MonthEndRow | null> {
+  const { rows } = await db.query<MonthEndRow>(
+    `SELECT ${ROW} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
+      WHERE me.device_id = $1 AND me.month = $2::date`,
+    [deviceId, monthDay(month)],
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,186 @@
+import type { Queryable } from '../../db/db.js';
+import type { DqSettings } from './settings.js';
+
+/**
+ * Computes the month-end values of one month for the given devices (null = every
+ * device in service at that month end) and stores them (table `month_end`,
+ * migration 060; docs/data-quality.md). The month end is the first instant of
+ * the next month in the provider's zone (the session's), so "at or before the
+ * month end" is "before that instant", DST included. Per device, in order:
+ *
+ * 1. measured: the latest reading before the month end, if at most
+ *    `monthEnd.toleranceDays` old;
+ * 2. memory: the value the meter stored for the month's last day or the next
+ *    month's first day (set-day and monthly history values, `device_memory`);
+ * 3. interpolated: between the last reading before and the first after, by
+ *    time, or for allocators by heating degree-days when every day is known;
+ * 4. estimated: the previous month end (or the last reading) plus the same
+ *    month last year scaled by the recent trend, else the building's average
+ *    consumption of that type in that month (per m² where flat areas are known),
+ *    else nothing more (the value carried forward).
+ *
+ * Manual values are never replaced. A row whose value or source changes keeps
+ * the previous value and source, and when it changed. Index probes per device
+ * (the reading primary key), never a scan of the readings. Months must be
+ * computed in ascending order, as estimates use the earlier month ends.
+ */
+export async function computeMonthEnds(
+  db: Queryable,
+  month: string,
+  deviceIds: number[] | null,
+  settings: Pick<DqSettings, 'monthEnd.toleranceDays'>,
+): Promise<{ stored: number; estimated: number }> {
+  const direct = await db.query(
+    `WITH p AS (
+       SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
+              make_interval(secs => $3::float8 * 86400) AS tolerance
+     ), dev AS (
+       SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind
+         FROM device d JOIN device_type t ON t.id = d.device_type_id, p
+        WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
+          AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
+     ), c AS (
+       SELECT dev.id, dev.kind, p.month, p.e, p.tolerance, b.ts AS b_ts, b.value AS b_v, a.ts AS a_ts, a.value AS a_v,
+              m.value AS m_v
+         FROM dev CROSS JOIN p
+         LEFT JOIN LATERAL (
+           SELECT r.ts, r.value FROM reading r
+            WHERE r.device_id = dev.id AND r.ts < p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
+            ORDER BY r.ts DESC LIMIT 1) b ON true
+         LEFT JOIN LATERAL (
+           SELECT r.ts, r.value FROM reading r
+            WHERE r.device_id = dev.id AND r.ts >= p.e AND r.ts <= coalesce(dev.removed_at, 'infinity')
+            ORDER BY r.ts LIMIT 1) a ON true
+         LEFT JOIN LATERAL (
+           SELECT dm.value FROM device_memory dm
+            WHERE dm.device_id = dev.id AND dm.day IN ((p.e - interval '1 day')::date, p.e::date)
+            ORDER BY dm.day DESC LIMIT 1) m ON true
+     ), chosen AS (
+       SELECT c.id, c.month,
+              CASE WHEN c.b_ts IS NOT NULL AND c.e - c.b_ts <= c.tolerance THEN 'measured'
+                   WHEN c.m_v IS NOT NULL THEN 'memory'
+                   WHEN c.b_ts IS NOT NULL AND c.a_ts IS NOT NULL THEN 'interpolated' END AS source,
+              c.b_ts, c.a_ts, c.b_v, c.a_v, c.m_v, c.e, c.kind
+         FROM c
+     ), valued AS (
+       SELECT ch.id, ch.month, ch.source,
+              CASE ch.source
+                WHEN 'measured' THEN ch.b_v
+                WHEN 'memory' THEN ch.m_v
+                ELSE round(ch.b_v + (ch.a_v - ch.b_v) * coalesce(dd.share,
+                       (extract(epoch FROM ch.e - ch.b_ts) / extract(epoch FROM ch.a_ts - ch.b_ts))::numeric), 3)
+              END AS value,
+              CASE WHEN ch.source IN ('measured', 'interpolated') THEN ch.b_ts END AS reading_ts,
+              CASE WHEN ch.source = 'interpolated' THEN ch.a_ts END AS next_ts,
+              CASE WHEN ch.source = 'interpolated' THEN CASE WHEN dd.share IS NULL THEN 'time' ELSE 'degree_days' END END
+                AS method
+         FROM chosen ch
+         -- Allocators: the share of the gap's heating degree-days that fell before the month end (whole days).
+         LEFT JOIN LATERAL (
+           SELECT (sum(h.value) FILTER (WHERE h.day < ch.e::date) / sum(h.value)) AS share
+             FROM heating_degree_day h
+            WHERE ch.kind = 'allocator' AND ch.source = 'interpolated'
+              AND h.day BETWEEN ch.b_ts::date AND ch.a_ts::date
+           HAVING count(*) = ch.a_ts::date - ch.b_ts::date + 1 AND sum(h.value) > 0) dd ON true
+        WHERE ch.source IS NOT NULL
+     )
+     ${UPSERT}`,
+    [deviceIds, month, settings['monthEnd.toleranceDays']],
+  );
+  const estimated = await db.query(
+    `WITH p AS (
+       SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
+              $2::date::timestamp::timestamptz AS s
+     ), dev AS (
+       SELECT d.id, d.installed_at, d.device_type_id, l.path[6] AS building, l.area_m2
+         FROM device d JOIN location l ON l.id = d.location_id, p
+        WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
+          AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
+          -- Only what the first statement could not value (or an operator set by hand).
+          AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = p.month
+                           AND me.source <> 'estimated')
+     ), base AS (
+       -- What the estimate starts from: the previous month end, else the last reading before the month end.
+       SELECT dev.*, p.month, p.e, p.s,
+              coalesce(prev.value, b.value) AS base_v,
+              CASE WHEN prev.value IS NOT NULL THEN 1
+                   ELSE extract(epoch FROM p.e - b.ts) / extract(epoch FROM p.e - p.s) END AS fraction
+         FROM dev CROSS JOIN p
+         LEFT JOIN month_end prev ON prev.device_id = dev.id AND prev.month = (p.month - interval '1 month')::date
+         LEFT JOIN LATERAL (
+           SELECT r.ts, r.value FROM reading r
+            WHERE r.device_id = dev.id AND r.ts < p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
+            ORDER BY r.ts DESC LIMIT 1) b ON prev.value IS NULL
+     ), hist AS (
+       -- The device's own month ends: last year's month, and the trend of the last three months against a year before.
+       SELECT base.id,
+              (SELECT max(value) FILTER (WHERE month = (base.month - interval '12 months')::date)
+                    - max(value) FILTER (WHERE month = (base.month - interval '13 months')::date)
+                    AS last_year
+                 FROM month_end WHERE device_id = base.id
+                  AND month IN ((base.month - interval '12 months')::date, (base.month - interval '13 months')::date)),
+              (SELECT (max(value) FILTER (WHERE month = (base.month - interval '1 month')::date)
+                     - max(value) FILTER (WHERE month = (base.month - interval '4 months')::date))
+                    / nullif(max(value) FILTER (WHERE month = (base.month - interval '13 months')::date)
+                     - max(value) FILTER (WHERE month = (base.month - interval '16 months')::date), 0)
+                 FROM month_end WHERE device_id = base.id
+                  AND month IN ((base.month - interval '1 month')::date, (base.month - interval '4 months')::date,
+                                (base.month - interval '13 months')::date, (base.month - interval '16 months')::date))
+                AS trend
+         FROM base
+     ), peers AS (
+       -- The building's devices of the same type with a real month's consumption (neither end estimated nor manual).
+       SELECT l.path[6] AS building, d.device_type_id, avg(cur.value - prev.value) AS avg_cons,
+              sum(cur.value - prev.value) FILTER (WHERE l.area_m2 IS NOT NULL)
+                / nullif(sum(l.area_m2) FILTER (WHERE l.area_m2 IS NOT NULL), 0) AS per_m2
+         FROM p
+         JOIN month_end cur ON cur.month = p.month AND cur.source IN ('measured', 'memory', 'interpolated')
+         JOIN month_end prev ON prev.device_id = cur.device_id AND prev.month = (p.month - interval '1 month')::date
+                            AND prev.source IN ('measured', 'memory', 'interpolated')
+         JOIN device d ON d.id = cur.device_id
+         JOIN location l ON l.id = d.location_id
+        WHERE (l.path[6], d.device_type_id) IN (SELECT building, device_type_id FROM base)
+          AND cur.value >= prev.value
+        GROUP BY 1, 2
+     ), valued AS (
+       SELECT base.id, base.month, 'estimated' AS source,
+              round(base.base_v + greatest(0, base.fraction::numeric * CASE
+                WHEN h.last_year IS NOT NULL THEN greatest(h.last_year, 0) * least(greatest(coalesce(h.trend, 1), 0.5), 2)
+                WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN pe.per_m2 * base.area_m2
+                WHEN pe.avg_cons IS NOT NULL THEN pe.avg_cons
+                ELSE 0 END), 3) AS value,
+              NULL::timestamptz AS reading_ts, NULL::timestamptz AS next_ts,
+              CASE WHEN h.last_year IS NOT NULL THEN 'last_year_trend'
+                   WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN 'building_average_m2'
+                   WHEN pe.avg_cons IS NOT NULL THEN 'building_average'
+                   ELSE 'carried_forward' END AS method
+         FROM base JOIN hist h USING (id)
+         LEFT JOIN peers pe ON pe.building = base.building AND pe.device_type_id = base.device_type_id
+        WHERE base.base_v IS NOT NULL
+     )
+     ${UPSERT}`,
+    [deviceIds, month],
+  );
+  return { stored: direct.rowCount + estimated.rowCount, estimated: estimated.rowCount };
+}
+
+/**
+ * Stores `valued` (id, month, source, value, reading_ts, next_ts, method): a
+ * manual row stays; an unchanged row is not written; a changed one keeps what
+ * it replaced.
+ */
+const UPSERT = `
+  INSERT INTO month_end AS me (device_id, month, value, source, reading_ts, next_ts, method)
+  SELECT id, month, value, source, reading_ts, next_ts, method FROM valued ORDER BY id
+  ON CONFLICT (device_id, month) DO UPDATE SET
+    value = excluded.value, source = excluded.source, reading_ts = excluded.reading_ts,
+    next_ts = excluded.next_ts, method = excluded.method, computed_at = now(),
+    previous_value = CASE WHEN (me.value, me.source) IS DISTINCT FROM (excluded.value, excluded.source)
+                          THEN me.value ELSE me.previous_value END,
+    previous_source = CASE WHEN (me.value, me.source) IS DISTINCT FROM (excluded.value, excluded.source)
+                           THEN me.source ELSE me.previous_source END,
+    changed_at = CASE WHEN (me.value, me.source) IS DISTINCT FROM (excluded.value, excluded.source)
+                      THEN now() ELSE me.changed_at END
+  WHERE me.source <> 'manual'
+    AND (me.value, me.source, me.reading_ts, me.next_ts, me.method)
+        IS DISTINCT FROM (excluded.value, excluded.source, excluded.reading_ts, excluded.next_ts, excluded.method)`;

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/db.js';
+import { openPostgres } from '../../db/postgres.js';
+import { buildTestApp, call } from '../../test/app.js';
+import { createTestDb, dbKind } from '../../test/db.js';
+import { createUser } from '../../test/fixtures.js';
+import { defaultJobs, Scheduler } from './scheduler.js';
+
+/**
+ * Two connections to one database, as two server instances have: on a
+ * PostgreSQL server two pools; PGlite is one process's database (its folder is
+ * locked), so both instances share it there.
+ */
+async function twoConnections(): Promise<{ first: Db; second: Db; close: () => Promise<void> }> {
+  const first = await createTestDb();
+  if (dbKind() === 'pglite') return { first, second: first, close: () => first.close() };
+  const { rows } = await first.query<{ db: string }>('SELECT current_database() AS db');
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${rows[0]!.db}`;
+  const second = openPostgres(url.toString(), 'Europe/Vilnius');
+  return {
+    first,
+    second,
+    close: async () => {
+      await second.close();
+      await first.close();
+    },
+  };
+}
+
+const job = async (db: Db, name: string) =>
+  (
+    await db.query<{ runs: number; failures: number; next_run_at: string; last_error: string | null }>(
+      'SELECT runs, failures, iso(next_run_at) AS next_run_at, last_error FROM job WHERE name = $1',
+      [name],
+    )
+  ).rows[0]!;
+
+describe(`scheduled work (${dbKind()})`, () => {
+  let dbs: Awaited<ReturnType<typeof twoConnections>>;
+  let app: FastifyInstance;
+  const NOW = new Date('2026-03-28T12:00:00+02:00');
+
+  beforeAll(async () => {
+    dbs = await twoConnections();
+    app = await buildTestApp(dbs.first);
+  });
+  afterAll(async () => {
+    await app.close();
+    await dbs.close();
+  });
+  beforeEach(async () => {
+    await dbs.first.query(
+      "UPDATE job SET next_run_at = $1::timestamptz - interval '1 minute', lease_until = NULL, lease_owner = NULL, runs = 0, failures = 0, last_error = NULL",
+      [NOW],
+    );
+  });
+
+  it('two instances ticking at once run each due job exactly once', async () => {
+    const a = new Scheduler(dbs.first);
+    const b = new Scheduler(dbs.second);
+    const ran = await Promise.all([
+      ...Array.from({ length: 4 }, () => a.tick(() => NOW)),
+      ...Array.from({ length: 4 }, () => b.tick(() => NOW)),
+    ]);
+    expect(ran.flat().sort()).toEqual(['digest', 'month-ends', 'validate']);
+    for (const name of ['digest', 'month-ends', 'validate']) expect((await job(dbs.first, name)).runs).toBe(1);
+    // The next digest is at 07:00 in the provider's zone, on the night the clocks go forward.
+    expect((await job(dbs.first, 'digest')).next_run_at).toBe('2026-03-29T07:00:00+03:00');
+    expect((await job(dbs.first, 'month-ends')).next_run_at).toBe('2026-03-28T12:01:00+02:00');
+    // Not due yet: nothing runs.
+    expect(await b.tick(() => NOW)).toEqual([]);
+  });
+
+  it("survives a restart: a dead instance's expired lease is taken over, a live one is respected", async () => {
+    await dbs.first.query(
+      `UPDATE job SET lease_owner = 'crashed', lease_until = $1::timestamptz - interval '1 second' WHERE name = 'validate'`,
+      [NOW],
+    );
+    await dbs.first.query(
+      `UPDATE job SET lease_owner = 'alive', lease_until = $1::timestamptz + interval '5 minutes' WHERE name = 'month-ends'`,
+      [NOW],
+    );
+    const ran = await new Scheduler(dbs.second).tick(() => NOW);
+    expect(ran.sort()).toEqual(['digest', 'validate']);
+    expect((await job(dbs.first, 'month-ends')).runs).toBe(0);
+  });
+
+  it('catches up after downtime with one run, not one per missed slot', async () => {
+    await dbs.first.query("UPDATE job SET next_run_at = $1::timestamptz - interval '7 days'", [NOW]);
+    const s = new Scheduler(dbs.first);
+    await s.tick(() => NOW);
+    await s.tick(() => NOW);
+    expect((await job(dbs.first, 'validate')).runs).toBe(1);
+    expect((await job(dbs.first, 'digest')).runs).toBe(1);
+  });
+
+  it('GET /api/data-quality/jobs shows the last run, its duration and error to group 1 only', async () => {
+    const failing = new Scheduler(dbs.first, [
+      {
+        name: 'validate',
+        run: async () => {
+          throw new Error('the rules could not run');
+        },
+        nextSql: "$1::timestamptz + interval '1 hour'",
+      },
+    ]);
+    await failing.tick(() => NOW);
+    await new Scheduler(dbs.first, defaultJobs()).tick(() => NOW);
+    const operator = await createUser(app, { groupId: 1 });
+    const admin = await createUser(app, { groupId: 2 });
+    const res = await call(app, 'GET', '/api/data-quality/jobs', { token: operator.token });
+    expect(res.status).toBe(200);
+    const byName = Object.fromEntries(res.body.map((j: { Name: string }) => [j.Name, j]));
+    expect(byName.validate).toMatchObject({
+      Runs: 1,
+      Failures: 1,
+      LastError: 'the rules could not run',
+      Running: false,
+    });
+    expect(byName['month-ends']).toMatchObject({ Runs: 1, Failures: 0, LastError: null });
+    expect(byName['month-ends'].LastDurationMs).toBeGreaterThanOrEqual(0);
+    expect(byName.digest.LastResult).toBe('not sent: SMTP_URL is not set');
+    expect((await call(app, 'GET', '/api/data-quality/jobs', { token: admin.token })).status).toBe(403);
+  });
+});

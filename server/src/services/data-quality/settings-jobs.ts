@@ -1,0 +1,47 @@
+import type { DqSetting, Job } from '@rodmenys/contract';
+import type { Db, Queryable } from '../../db/db.js';
+import { badRequest, notFound } from '../../errors.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { Caller } from '../auth/caller.js';
+import { checkSetting } from './settings.js';
+
+const SETTING = `key AS "Key", value AS "Value", iso(updated_at) AS "UpdatedAt"`;
+
+export async function listSettings(db: Queryable): Promise<DqSetting[]> {
+  return (await db.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting ORDER BY key`)).rows;
+}
+
+/** Changes one setting after checking it (400 naming `value` with the reason); audited. */
+export async function updateSetting(db: Db, caller: Caller, key: string, value: unknown): Promise<DqSetting> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting WHERE key = $1 FOR UPDATE`, [key]);
+    if (!rows[0]) throw notFound(`No setting ${key}`);
+    const problem = checkSetting(key, value);
+    if (problem) throw badRequest(`${key} ${problem}`, 'value');
+    const { rows: after } = await tx.query<DqSetting>(
+      `UPDATE dq_setting SET value = $2::jsonb, updated_at = now(), updated_by = $3 WHERE key = $1 RETURNING ${SETTING}`,
+      [key, JSON.stringify(value), caller.id],
+    );
+    await recordAudit(tx, {
+      actor: caller,
+      kind: 'dqSetting.update',
+      entity: 'dqSetting',
+      entityId: key,
+      before: { Value: rows[0].Value },
+      after: { Value: after[0]!.Value },
+    });
+    return after[0]!;
+  });
+}
+
+/** The scheduled jobs with their last run. */
+export async function listJobs(db: Queryable): Promise<Job[]> {
+  const { rows } = await db.query<Job>(
+    `SELECT name AS "Name", iso(next_run_at) AS "NextRunAt", coalesce(lease_until > now(), false) AS "Running",
+            iso(last_started_at) AS "LastStartedAt", iso(last_finished_at) AS "LastFinishedAt",
+            last_duration_ms AS "LastDurationMs", last_error AS "LastError", last_result AS "LastResult",
+            runs AS "Runs", failures AS "Failures"
+       FROM job ORDER BY name`,
+  );
+  return rows;
+}

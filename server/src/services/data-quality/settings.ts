@@ -1,0 +1,98 @@
+import type { Queryable } from '../../db/db.js';
+
+/**
+ * The parameters of month-end values, validation rules and schedules (table
+ * `dq_setting`, migration 060; docs/data-quality.md lists each one). Group 1
+ * edits them through the API; every change is audited.
+ */
+export interface DqSettings {
+  /** A reading at most this many days before a month end is its measured value. */
+  'monthEnd.toleranceDays': number;
+  /** How many completed months back the schedule keeps month-end values for. */
+  'monthEnd.keepMonths': number;
+  /** A building whose estimated month ends exceed this share of its devices is flagged. */
+  'monthEnd.estimatedShareWarn': number;
+  /** Months (1–12) of the heating season. */
+  heatingSeasonMonths: number[];
+  /** Days without a reading before a device is silent, per device type id. */
+  'silent.days': Record<string, number>;
+  /** Days of unchanged value before zero consumption is reported, per device type id (absent = not checked). */
+  'zero.days': Record<string, number>;
+  /** A fall to at most this fraction of the previous value is a counter reset. */
+  'negative.resetFraction': number;
+  /** Days of readings the reading-level rules look at. */
+  'window.days': number;
+  /** A month's consumption above this multiple of the device's own history is high. */
+  'highLow.high': number;
+  /** … below this multiple, low. */
+  'highLow.low': number;
+  /** Values meters send to mean "no value". */
+  'sentinel.values': number[];
+  /** Building balance: |flats − building| / building above this is reported. */
+  'balance.tolerance': number;
+  /** Minutes between validation runs. */
+  'schedule.validateMinutes': number;
+  /** Hour (0–23, provider zone) the daily digest is sent. */
+  'schedule.digestHour': number;
+}
+
+export type DqSettingKey = keyof DqSettings;
+
+/** Checks a new value for a setting; a string is the reason it is refused. */
+export function checkSetting(key: string, value: unknown): string | null {
+  const num = (min: number, max: number) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max
+      ? null
+      : `must be a number from ${min} to ${max}`;
+  const int = (min: number, max: number) =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? null
+      : `must be a whole number from ${min} to ${max}`;
+  const perType = () =>
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.entries(value).every(([k, v]) => /^\d{1,5}$/.test(k) && Number.isInteger(v) && v >= 1 && v <= 3650)
+      ? null
+      : 'must map device type ids to whole numbers of days from 1 to 3650';
+  switch (key as DqSettingKey) {
+    case 'monthEnd.toleranceDays':
+      return num(0, 31);
+    case 'monthEnd.keepMonths':
+      return int(1, 120);
+    case 'monthEnd.estimatedShareWarn':
+    case 'negative.resetFraction':
+      return num(0, 1);
+    case 'heatingSeasonMonths':
+      return Array.isArray(value) && value.every((m) => Number.isInteger(m) && m >= 1 && m <= 12)
+        ? null
+        : 'must be a list of months from 1 to 12';
+    case 'silent.days':
+    case 'zero.days':
+      return perType();
+    case 'window.days':
+      return int(1, 92);
+    case 'highLow.high':
+      return num(1, 1000);
+    case 'highLow.low':
+      return num(0, 1);
+    case 'sentinel.values':
+      return Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v))
+        ? null
+        : 'must be a list of numbers';
+    case 'balance.tolerance':
+      return num(0, 10);
+    case 'schedule.validateMinutes':
+      return int(1, 1440);
+    case 'schedule.digestHour':
+      return int(0, 23);
+    default:
+      return 'is not a setting';
+  }
+}
+
+/** Every setting with its value. */
+export async function loadSettings(db: Queryable): Promise<DqSettings> {
+  const { rows } = await db.query<{ key: string; value: unknown }>('SELECT key, value FROM dq_setting');
+  return Object.fromEntries(rows.map((r) => [r.key, r.value])) as unknown as DqSettings;
+}

@@ -1,0 +1,283 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/db.js';
+import { buildTestApp, call } from '../../test/app.js';
+import { createTestDb, dbKind } from '../../test/db.js';
+import { addReadings, address, createDevice, createPath, createUser, type DeviceInput } from '../../test/fixtures.js';
+import { validate } from './validate.js';
+
+/** A DST day in Vilnius (clocks went forward at 03:00 that morning), in the heating season. */
+const WINTER_NOW = new Date('2026-03-29T12:00:00+03:00');
+const SUMMER_NOW = new Date('2026-07-15T12:00:00+03:00');
+
+/** Readings every `hours` hours ending at `end`, one value each. */
+const series = (end: Date, hours: number, values: number[]): [string, number][] =>
+  values.map((v, i) => [new Date(end.getTime() - (values.length - 1 - i) * hours * 3_600_000).toISOString(), v]);
+
+describe(`validation rules (${dbKind()})`, () => {
+  let db: Db;
+  let app: FastifyInstance;
+  let n = 0;
+  let buildingN = 0;
+  /** A building of its own with one flat; returns [building, flat]. */
+  const place = async () => {
+    const b = `${++buildingN}`;
+    const ids = await createPath(db, address('Kaunas', 'Laisvės al.', b, '1'), 1);
+    return [ids.at(-2)!, ids.at(-1)!] as const;
+  };
+  const device = async (
+    typeId: 1 | 2 | 3 | 4 | 11,
+    locationId: number,
+    extra: Pick<DeviceInput, 'installedAt' | 'removedAt'> = {},
+  ) => createDevice(db, { typeId, locationId, code: `V-${++n}`, ...extra });
+  const anomalies = async (deviceId: number) =>
+    (
+      await db.query<{ rule: string; state: string; evidence: Record<string, unknown>; month: string }>(
+        `SELECT rule, state, evidence, month::text AS month FROM anomaly WHERE device_id = $1 ORDER BY id`,
+        [deviceId],
+      )
+    ).rows;
+  /** Month-end tests build devices without readings: their silence is not the point there. */
+  const notSilent = async (deviceId: number) => (await anomalies(deviceId)).filter((a) => a.rule !== 'SILENT');
+  const rules = async (deviceId: number, state = 'open') =>
+    (await anomalies(deviceId)).filter((a) => a.state === state).map((a) => a.rule);
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    app = await buildTestApp(db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  it('SILENT: no reading for N days per type; allocators exempt outside the heating season', async () => {
+    const [, flat] = await place();
+    const water = await device(3, flat);
+    const fresh = await device(3, flat);
+    const hca = await device(1, flat);
+    await addReadings(db, water, [['2026-03-25T12:00:00+02:00', 1]]);
+    await addReadings(db, fresh, [['2026-03-28T12:00:00+02:00', 1]]);
+    await addReadings(db, hca, [['2026-03-10T12:00:00+02:00', 1]]);
+    await validate(db, null, WINTER_NOW);
+    expect(await rules(water)).toEqual(['SILENT']);
+    expect((await anomalies(water))[0]!.evidence).toEqual({ lastSeen: '2026-03-25T12:00:00+02:00', limitDays: 3 });
+    expect(await rules(fresh)).toEqual([]);
+    expect(await rules(hca)).toEqual(['SILENT']);
+    // In July an allocator that says nothing is normal: its anomaly resolves itself.
+    const hcaSummer = await device(1, flat);
+    await addReadings(db, hcaSummer, [['2026-05-01T12:00:00+03:00', 1]]);
+    await validate(db, null, SUMMER_NOW);
+    expect(await rules(hcaSummer)).toEqual([]);
+    expect(await rules(hca)).toEqual([]);
+    expect(await rules(hca, 'resolved')).toEqual(['SILENT']);
+  });
+
+  it('SPIKE, WRONG_READING, COUNTER_RESET, NEGATIVE: each reading against its neighbours', async () => {
+    const [, flat] = await place();
+    const spike = await device(3, flat);
+    const dip = await device(3, flat);
+    const reset = await device(2, flat);
+    const negative = await device(3, flat);
+    await addReadings(db, spike, series(WINTER_NOW, 24, [10, 11, 50, 12, 13]));
+    await addReadings(db, dip, series(WINTER_NOW, 24, [10, 11, 3, 12, 13]));
+    await addReadings(db, reset, series(WINTER_NOW, 24, [1000, 1001, 2, 3, 4]));
+    await addReadings(db, negative, series(WINTER_NOW, 24, [100, 101, 90, 91, 92]));
+    await validate(db, null, WINTER_NOW);
+    // The fall right after the spike is the spike's, not a negative consumption.
+    expect(await rules(spike)).toEqual(['SPIKE']);
+    expect((await anomalies(spike))[0]!.evidence).toMatchObject({
+      reading: { value: 50 },
+      previous: { value: 11 },
+      next: { value: 12 },
+      count: 1,
+    });
+    expect(await rules(dip)).toEqual(['WRONG_READING']);
+    expect(await rules(reset)).toEqual(['COUNTER_RESET']);
+    expect(await rules(negative)).toEqual(['NEGATIVE']);
+  });
+
+  it('a replacement (final reading of the old device, initial of the new) is no anomaly; nor is a DST night', async () => {
+    const [, flat] = await place();
+    const at = '2026-03-26T10:00:00+02:00';
+    const old = await device(3, flat, { removedAt: at });
+    const successor = await device(3, flat, { installedAt: at });
+    await addReadings(db, old, [...series(new Date(at), 24, [480, 490, 500])]);
+    await addReadings(db, successor, [
+      [at, 0],
+      ['2026-03-27T10:00:00+02:00', 1],
+      // Hourly through the night the clocks went forward (02:00+02:00 is followed by 04:00+03:00).
+      ['2026-03-29T01:00:00+02:00', 2],
+      ['2026-03-29T02:00:00+02:00', 2.1],
+      ['2026-03-29T04:00:00+03:00', 2.2],
+      ['2026-03-29T05:00:00+03:00', 2.3],
+    ]);
+    await validate(db, null, WINTER_NOW);
+    expect(await rules(old)).toEqual([]);
+    expect(await rules(successor)).toEqual([]);
+  });
+
+  it('SENTINEL: a "no value" number that slipped through is reported and kept out of the other rules', async () => {
+    const [, flat] = await place();
+    const d = await device(3, flat);
+    await addReadings(db, d, series(WINTER_NOW, 24, [10, 99999.999, 11, 12]));
+    await validate(db, null, WINTER_NOW);
+    expect(await rules(d)).toEqual(['SENTINEL']);
+  });
+
+  it('ZERO_CONSUMPTION: the same value for N days while reporting; heat only in the heating season', async () => {
+    const [, flat] = await place();
+    const water = await device(3, flat);
+    const hca = await device(1, flat);
+    const hcaSummer = await device(1, flat);
+    await addReadings(db, water, series(WINTER_NOW, 24, Array(35).fill(7)));
+    await addReadings(db, hca, series(WINTER_NOW, 24, Array(20).fill(3)));
+    await addReadings(db, hcaSummer, series(SUMMER_NOW, 24, Array(20).fill(3)));
+    await validate(db, [water, hca], WINTER_NOW);
+    expect(await rules(water)).toEqual(['ZERO_CONSUMPTION']);
+    expect(await rules(hca)).toEqual(['ZERO_CONSUMPTION']);
+    await validate(db, [hcaSummer], SUMMER_NOW);
+    expect(await rules(hcaSummer)).toEqual([]);
+  });
+
+  it('METER_STATUS: leak, burst, backflow, tamper and power flags of the latest telegram', async () => {
+    const [, flat] = await place();
+    const leak = await device(3, flat);
+    const dry = await device(3, flat);
+    for (const [id, flags] of [
+      [leak, ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW']],
+      [dry, ['DRY']],
+    ] as const) {
+      await addReadings(db, id, [['2026-03-29T10:00:00+03:00', 1]]);
+      await db.query('UPDATE device_status SET flags = $2 WHERE device_id = $1', [id, flags]);
+    }
+    await validate(db, [leak, dry], WINTER_NOW);
+    expect(await anomalies(leak)).toEqual([
+      expect.objectContaining({ rule: 'METER_STATUS', evidence: { flags: ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW'] } }),
+    ]);
+    expect(await rules(dry)).toEqual([]);
+    // The next telegram says OK: resolved.
+    await db.query("UPDATE device_status SET flags = '{}' WHERE device_id = $1", [leak]);
+    await validate(db, [leak], WINTER_NOW);
+    expect(await rules(leak, 'resolved')).toEqual(['METER_STATUS']);
+  });
+
+  const monthEnds = async (deviceId: number, values: [string, number, string?][]) => {
+    for (const [month, value, source] of values) {
+      await db.query('INSERT INTO month_end (device_id, month, value, source) VALUES ($1, $2, $3, $4)', [
+        deviceId,
+        `${month}-01`,
+        value,
+        source ?? 'measured',
+      ]);
+    }
+  };
+
+  it('HIGH_CONSUMPTION / LOW_CONSUMPTION: the last month against the same month last year', async () => {
+    const [, flat] = await place();
+    const high = await device(3, flat);
+    const low = await device(3, flat);
+    const normal = await device(3, flat);
+    for (const [id, feb] of [
+      [high, 130],
+      [low, 101],
+      [normal, 112],
+    ] as const) {
+      await monthEnds(id, [
+        ['2025-01', 0],
+        ['2025-02', 10],
+        ['2026-01', 100],
+        ['2026-02', feb],
+      ]);
+    }
+    await validate(db, [high, low, normal], WINTER_NOW);
+    expect(await notSilent(high)).toEqual([
+      expect.objectContaining({
+        rule: 'HIGH_CONSUMPTION',
+        month: '2026-02-01',
+        evidence: expect.objectContaining({ ratio: 3 }),
+      }),
+    ]);
+    expect((await notSilent(low)).map((a) => a.rule)).toEqual(['LOW_CONSUMPTION']);
+    expect(await notSilent(normal)).toEqual([]);
+  });
+
+  it('BUILDING_BALANCE and ESTIMATED_SHARE: building-wide checks of the last month', async () => {
+    const [building, flat] = await place();
+    const bhm = await device(11, building);
+    const hm1 = await device(2, flat);
+    const hm2 = await device(2, flat);
+    await monthEnds(bhm, [
+      ['2026-01', 1000],
+      ['2026-02', 1100],
+    ]);
+    await monthEnds(hm1, [
+      ['2026-01', 500],
+      ['2026-02', 530],
+    ]);
+    await monthEnds(hm2, [
+      ['2026-01', 500],
+      ['2026-02', 530, 'estimated'],
+    ]);
+    await validate(db, null, WINTER_NOW);
+    expect(await notSilent(bhm)).toEqual([
+      expect.objectContaining({
+        rule: 'BUILDING_BALANCE',
+        evidence: { building: 100, flats: 60, flatMeters: 2, share: 0.4 },
+      }),
+    ]);
+    const { rows } = await db.query<{ rule: string; evidence: unknown }>(
+      'SELECT rule, evidence FROM anomaly WHERE building_id = $1 AND device_id IS NULL',
+      [building],
+    );
+    expect(rows).toEqual([{ rule: 'ESTIMATED_SHARE', evidence: { estimated: 1, total: 3, share: 0.333 } }]);
+  });
+
+  describe('POST /api/data-quality/anomalies/:id/acknowledge', () => {
+    it('acknowledges with a comment (audited), scoped; the anomaly resolves itself when its condition ends', async () => {
+      const [building, flat] = await place();
+      const manager = await createUser(app, { groupId: 3, rights: [building] });
+      const [elsewhere] = await place();
+      const outsider = await createUser(app, { groupId: 3, rights: [elsewhere] });
+      const d = await device(3, flat);
+      await addReadings(db, d, [['2026-03-20T12:00:00+02:00', 1]]);
+      await validate(db, null, WINTER_NOW);
+      const listed = await call(app, 'GET', '/api/data-quality/anomalies?rule=SILENT&state=open', {
+        token: manager.token,
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.body.map((a: { DeviceId: number }) => a.DeviceId)).toEqual([d]);
+      const id = listed.body[0].Id;
+      const counts = await call(app, 'GET', '/api/data-quality/anomalies/counts', { token: manager.token });
+      expect(counts.body).toEqual([
+        expect.objectContaining({ BuildingId: building, Rule: 'SILENT', Open: 1, Acknowledged: 0, Resolved: 0 }),
+      ]);
+      const url = `/api/data-quality/anomalies/${id}/acknowledge`;
+      expect((await call(app, 'POST', url, { token: outsider.token, body: { comment: 'x' } })).status).toBe(404);
+      expect((await call(app, 'GET', '/api/data-quality/anomalies', { token: outsider.token })).body).toEqual([]);
+      const empty = await call(app, 'POST', url, { token: manager.token, body: { comment: '' } });
+      expect(empty.status).toBe(400);
+      const ack = await call(app, 'POST', url, { token: manager.token, body: { comment: 'Flat empty, owner abroad' } });
+      expect(ack.status).toBe(200);
+      expect(ack.body).toMatchObject({
+        State: 'acknowledged',
+        Comment: 'Flat empty, owner abroad',
+        AcknowledgedBy: manager.username,
+      });
+      expect((await call(app, 'POST', url, { token: manager.token, body: { comment: 'again' } })).status).toBe(409);
+      const audit = await db.query<{ kind: string }>(
+        "SELECT kind FROM audit_log WHERE entity = 'anomaly' AND entity_id = $1",
+        [String(id)],
+      );
+      expect(audit.rows).toEqual([{ kind: 'anomaly.acknowledge' }]);
+      // Still silent: stays acknowledged. Then a reading comes: resolved by itself.
+      await validate(db, [d], WINTER_NOW);
+      expect(await rules(d, 'acknowledged')).toEqual(['SILENT']);
+      await addReadings(db, d, [['2026-03-29T11:00:00+03:00', 2]]);
+      await validate(db, [d], WINTER_NOW);
+      expect(await rules(d, 'resolved')).toEqual(['SILENT']);
+      const bad = await call(app, 'GET', '/api/data-quality/anomalies?rule=NOPE', { token: manager.token });
+      expect(bad.status).toBe(400);
+    });
+  });
+});

@@ -1,0 +1,229 @@
+import type { RuleCode } from '@rodmenys/contract';
+import type { Db } from '../../db/db.js';
+import { type DqSettings, loadSettings } from './settings.js';
+
+/**
+ * The validation rules (docs/data-quality.md), each a query yielding findings
+ * (rule, building, device, month, evidence). Parameters: $1 the devices to look
+ * at (null = all), $2 now, $3 the settings (jsonb), $4 the last completed month.
+ * Every query starts from `dev`: devices in service in the set, with their
+ * building (location.path[6]), type and status summary. Time arithmetic happens
+ * in the session's zone, the provider's.
+ */
+const DEV = `dev AS (
+  SELECT d.id, d.device_type_id AS type_id, d.installed_at, l.path[6] AS building_id,
+         ds.last_seen, ds.flags,
+         extract(month FROM $2::timestamptz)::int = ANY (
+           SELECT jsonb_array_elements_text($3::jsonb -> 'heatingSeasonMonths')::int) AS in_season
+    FROM device d JOIN location l ON l.id = d.location_id
+    LEFT JOIN device_status ds ON ds.device_id = d.id
+   WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
+     AND coalesce(d.removed_at, 'infinity') > $2::timestamptz
+     AND coalesce(d.installed_at, '-infinity') <= $2::timestamptz
+     AND l.level >= 6
+)`;
+
+const CURRENT = "'0001-01-01'::date";
+
+/** Rules about a device's present state and its recent readings. */
+const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
+  // No reading for N days (per type); allocators are exempt outside the heating season.
+  SILENT: `SELECT 'SILENT' AS rule, dev.building_id, dev.id AS device_id, ${CURRENT} AS month,
+      jsonb_build_object('lastSeen', iso(dev.last_seen), 'limitDays', lim.days) AS evidence
+    FROM dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'silent.days' ->> dev.type_id::text)::int AS days) lim
+   WHERE lim.days IS NOT NULL AND (dev.type_id <> 1 OR dev.in_season)
+     AND coalesce(dev.last_seen, '-infinity') < $2::timestamptz - make_interval(days => lim.days)
+     AND coalesce(dev.installed_at, '-infinity') < $2::timestamptz - make_interval(days => lim.days)`,
+  // Status flags of the latest telegram: leak, burst, backflow, tamper, power.
+  METER_STATUS: `SELECT 'METER_STATUS', dev.building_id, dev.id, ${CURRENT},
+      jsonb_build_object('flags', to_jsonb(f.alarms))
+    FROM dev CROSS JOIN LATERAL (
+      SELECT array_agg(x ORDER BY x) AS alarms FROM unnest(dev.flags) x
+       WHERE x ~ '^(LEAK|BURST|BACKFLOW|REVERSE|TAMPER|SABOTAGE|FRAUD|SEAL_BROKEN|POWER_LOW|LOW_BATTERY|BATTERY)') f
+   WHERE f.alarms IS NOT NULL`,
+  // The same value for N days (per type) while the device keeps reporting; heat only in the heating season.
+  ZERO_CONSUMPTION: `SELECT 'ZERO_CONSUMPTION', dev.building_id, dev.id, ${CURRENT},
+      jsonb_build_object('since', iso(old.ts), 'value', old.value, 'limitDays', lim.days)
+    FROM dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'zero.days' ->> dev.type_id::text)::int AS days) lim
+    JOIN LATERAL (SELECT r.ts, r.value FROM reading r
+                   WHERE r.device_id = dev.id AND r.ts <= $2::timestamptz - make_interval(days => lim.days)
+                     AND r.ts >= coalesce(dev.installed_at, '-infinity')
+                   ORDER BY r.ts DESC LIMIT 1) old ON true
+    JOIN LATERAL (SELECT r.ts, r.value FROM reading r WHERE r.device_id = dev.id AND r.ts <= $2::timestamptz
+                   ORDER BY r.ts DESC LIMIT 1) cur ON true
+   WHERE lim.days IS NOT NULL AND (dev.type_id NOT IN (1, 2) OR dev.in_season)
+     AND cur.ts > old.ts AND cur.value = old.value`,
+};
+
+/**
+ * Rules over the readings of the last `window.days` (and the one before):
+ * sentinel values, then, on the series without them, each reading against its
+ * neighbours. A device's several hits of one rule are one finding (the latest,
+ * with a count).
+ */
+const SERIES = `series AS (
+  SELECT dev.id, dev.building_id, r.ts, r.value,
+         r.value = ANY (SELECT jsonb_array_elements_text($3::jsonb -> 'sentinel.values')::numeric) AS sentinel
+    FROM dev CROSS JOIN LATERAL (
+      (SELECT r0.ts, r0.value FROM reading r0
+        WHERE r0.device_id = dev.id AND r0.ts < $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+          AND r0.ts >= coalesce(dev.installed_at, '-infinity')
+        ORDER BY r0.ts DESC LIMIT 1)
+      UNION ALL
+      (SELECT r1.ts, r1.value FROM reading r1
+        WHERE r1.device_id = dev.id AND r1.ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+          AND r1.ts <= $2::timestamptz AND r1.ts >= coalesce(dev.installed_at, '-infinity'))) r
+), clean AS (
+  SELECT s.id, s.building_id, s.ts, s.value,
+         lag(s.value) OVER w AS a, lag(s.ts) OVER w AS a_ts, lag(s.value, 2) OVER w AS a2,
+         lead(s.value) OVER w AS c, lead(s.ts) OVER w AS c_ts
+    FROM series s WHERE NOT s.sentinel
+  WINDOW w AS (PARTITION BY s.id ORDER BY s.ts)
+), classified AS (
+  SELECT clean.*,
+         CASE
+           WHEN value > a AND c IS NOT NULL AND c < value AND c >= a THEN 'SPIKE'
+           WHEN value < a AND c IS NOT NULL AND c >= a THEN 'WRONG_READING'
+           WHEN value < a AND value <= a * ($3::jsonb ->> 'negative.resetFraction')::numeric
+                AND (c IS NULL OR c >= value) THEN 'COUNTER_RESET'
+           -- The fall right after a spike is the spike's, not a negative consumption.
+           WHEN value < a AND NOT (a2 IS NOT NULL AND a > a2 AND value >= a2) THEN 'NEGATIVE'
+         END AS rule
+    FROM clean
+), hits AS (
+  SELECT DISTINCT ON (id, rule) rule, building_id, id AS device_id, ${CURRENT} AS month,
+         jsonb_build_object('previous', jsonb_build_object('time', iso(a_ts), 'value', a),
+                            'reading', jsonb_build_object('time', iso(ts), 'value', value),
+                            'next', CASE WHEN c_ts IS NOT NULL THEN jsonb_build_object('time', iso(c_ts), 'value', c) END,
+                            'count', count(*) OVER (PARTITION BY id, rule)) AS evidence
+    FROM classified WHERE rule IS NOT NULL AND ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+   ORDER BY id, rule, ts DESC
+), sentinels AS (
+  SELECT DISTINCT ON (id) 'SENTINEL' AS rule, building_id, id AS device_id, ${CURRENT} AS month,
+         jsonb_build_object('reading', jsonb_build_object('time', iso(ts), 'value', value),
+                            'count', count(*) OVER (PARTITION BY id)) AS evidence
+    FROM series WHERE sentinel AND ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+   ORDER BY id, ts DESC
+)`;
+const SERIES_RULES = ['SPIKE', 'WRONG_READING', 'COUNTER_RESET', 'NEGATIVE', 'SENTINEL'] as const;
+
+/** The last completed month's consumption against the device's own history (month ends, none estimated). */
+const HIGH_LOW = `SELECT CASE WHEN x.cons > x.ref * ($3::jsonb ->> 'highLow.high')::numeric THEN 'HIGH_CONSUMPTION'
+                      ELSE 'LOW_CONSUMPTION' END, x.building_id, x.id, $4::date,
+      jsonb_build_object('consumption', x.cons, 'reference', x.ref, 'lastYear', x.last_year, 'average3', x.avg3,
+                         'ratio', round(x.cons / x.ref, 3))
+    FROM (
+      SELECT dev.id, dev.building_id, m0.value - m1.value AS cons, ly.cons AS last_year, a3.avg3,
+             CASE WHEN dev.type_id IN (1, 2, 11) THEN ly.cons ELSE coalesce(ly.cons, a3.avg3) END AS ref
+        FROM dev
+        JOIN month_end m0 ON m0.device_id = dev.id AND m0.month = $4::date AND m0.source <> 'estimated'
+        JOIN month_end m1 ON m1.device_id = dev.id AND m1.month = ($4::date - interval '1 month')::date
+                         AND m1.source <> 'estimated'
+        LEFT JOIN LATERAL (
+          SELECT a.value - b.value AS cons FROM month_end a JOIN month_end b ON b.device_id = a.device_id
+           WHERE a.device_id = dev.id AND a.month = ($4::date - interval '12 months')::date
+             AND b.month = ($4::date - interval '13 months')::date) ly ON true
+        LEFT JOIN LATERAL (
+          SELECT (a.value - b.value) / 3 AS avg3 FROM month_end a JOIN month_end b ON b.device_id = a.device_id
+           WHERE a.device_id = dev.id AND a.month = ($4::date - interval '1 month')::date
+             AND b.month = ($4::date - interval '4 months')::date) a3 ON true
+    ) x
+   WHERE x.ref > 0 AND x.cons >= 0
+     AND (x.cons > x.ref * ($3::jsonb ->> 'highLow.high')::numeric OR x.cons < x.ref * ($3::jsonb ->> 'highLow.low')::numeric)`;
+
+/** Buildings with a building heat meter: its month's energy against the sum of the flat heat meters. */
+const BUILDING_BALANCE = `SELECT 'BUILDING_BALANCE', b.building_id, b.id, $4::date,
+      jsonb_build_object('building', b.cons, 'flats', f.cons, 'flatMeters', f.n,
+                         'share', round(abs(f.cons - b.cons) / b.cons, 3))
+    FROM (
+      SELECT dev.id, dev.building_id, m0.value - m1.value AS cons
+        FROM dev
+        JOIN month_end m0 ON m0.device_id = dev.id AND m0.month = $4::date
+        JOIN month_end m1 ON m1.device_id = dev.id AND m1.month = ($4::date - interval '1 month')::date
+       WHERE dev.type_id = 11
+    ) b
+    JOIN LATERAL (
+      SELECT sum(m0.value - m1.value) AS cons, count(*)::int AS n
+        FROM device d JOIN location l ON l.id = d.location_id
+        JOIN month_end m0 ON m0.device_id = d.id AND m0.month = $4::date
+        JOIN month_end m1 ON m1.device_id = d.id AND m1.month = ($4::date - interval '1 month')::date
+       WHERE d.device_type_id = 2 AND l.path[6] = b.building_id) f ON f.n > 0
+   WHERE b.cons > 0 AND abs(f.cons - b.cons) / b.cons > ($3::jsonb ->> 'balance.tolerance')::numeric`;
+
+/** Buildings where more of the last completed month's values are estimated than the setting allows. */
+const ESTIMATED_SHARE = `SELECT 'ESTIMATED_SHARE', x.building_id, NULL::int, $4::date,
+      jsonb_build_object('estimated', x.est, 'total', x.n, 'share', round(x.est::numeric / x.n, 3))
+    FROM (
+      SELECT dev.building_id, count(*) FILTER (WHERE me.source = 'estimated')::int AS est, count(*)::int AS n
+        FROM dev JOIN month_end me ON me.device_id = dev.id AND me.month = $4::date
+       GROUP BY dev.building_id
+    ) x
+   WHERE x.est > 0 AND x.est::numeric / x.n > ($3::jsonb ->> 'monthEnd.estimatedShareWarn')::numeric`;
+
+export interface ValidateResult {
+  found: number;
+  opened: number;
+  resolved: number;
+}
+
+/**
+ * Runs the rules and brings `anomaly` up to date: a finding with an unresolved
+ * row of the same (rule, building, device, month) refreshes its evidence; a new
+ * one opens a row; an unresolved row of a rule that ran over its device (or
+ * building) and month without finding it again resolves itself. `deviceIds`
+ * null = the full run (every rule, every device); a list = the incremental run
+ * after readings arrive (the device rules and high/low for those devices).
+ */
+export async function validate(db: Db, deviceIds: number[] | null, now = new Date()): Promise<ValidateResult> {
+  return db.transaction(async (tx) => {
+    const settings: DqSettings = await loadSettings(tx);
+    const { rows: m } = await tx.query<{ month: string }>(
+      "SELECT (date_trunc('month', $1::timestamptz) - interval '1 month')::date::text AS month",
+      [now],
+    );
+    const month = m[0]!.month;
+    const parts = [...Object.values(DEVICE_RULES), 'SELECT * FROM hits', 'SELECT * FROM sentinels', HIGH_LOW];
+    const rules: RuleCode[] = [
+      ...(Object.keys(DEVICE_RULES) as RuleCode[]),
+      ...SERIES_RULES,
+      'HIGH_CONSUMPTION',
+      'LOW_CONSUMPTION',
+    ];
+    if (deviceIds === null) {
+      parts.push(BUILDING_BALANCE, ESTIMATED_SHARE);
+      rules.push('BUILDING_BALANCE', 'ESTIMATED_SHARE');
+    }
+    const { rows } = await tx.query<ValidateResult>(
+      `WITH ${DEV}, ${SERIES}, found AS (
+         ${parts.map((p) => `(${p})`).join('\n UNION ALL ')}
+       ), refreshed AS (
+         UPDATE anomaly a SET evidence = f.evidence, last_seen_at = $2::timestamptz
+           FROM found f
+          WHERE a.state <> 'resolved' AND a.rule = f.rule AND a.building_id = f.building_id
+            AND coalesce(a.device_id, 0) = coalesce(f.device_id, 0) AND a.month = f.month
+         RETURNING a.id
+       ), opened AS (
+         INSERT INTO anomaly (rule, building_id, device_id, month, evidence, opened_at, last_seen_at)
+         SELECT f.rule, f.building_id, f.device_id, f.month, f.evidence, $2::timestamptz, $2::timestamptz FROM found f
+          WHERE NOT EXISTS (SELECT FROM anomaly a WHERE a.state <> 'resolved' AND a.rule = f.rule
+                              AND a.building_id = f.building_id AND coalesce(a.device_id, 0) = coalesce(f.device_id, 0)
+                              AND a.month = f.month)
+          ORDER BY 1, 2, 3
+         ON CONFLICT DO NOTHING
+         RETURNING id
+       ), resolved AS (
+         UPDATE anomaly a SET state = 'resolved', resolved_at = $2::timestamptz
+          WHERE a.state <> 'resolved' AND a.rule = ANY ($5::text[])
+            AND a.month IN (${CURRENT}, $4::date)
+            AND ($1::int[] IS NULL OR a.device_id = ANY ($1::int[]))
+            AND NOT EXISTS (SELECT FROM found f WHERE a.rule = f.rule AND a.building_id = f.building_id
+                              AND coalesce(a.device_id, 0) = coalesce(f.device_id, 0) AND a.month = f.month)
+         RETURNING a.id
+       )
+       SELECT (SELECT count(*) FROM found)::int AS found, (SELECT count(*) FROM opened)::int AS opened,
+              (SELECT count(*) FROM resolved)::int AS resolved`,
+      [deviceIds, now, JSON.stringify(settings), month, rules],
+    );
+    return rows[0]!;
+  });
+}
