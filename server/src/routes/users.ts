@@ -32,13 +32,13 @@ export default async function usersRoutes(app: FastifyInstance) {
         ttlSeconds: config.tokenTtlSeconds,
         throttle: config.throttle,
         timeZone: config.timeZone,
-        address: request.ip,
+        address: request.ip || 'unknown',
       }),
     // A per-instance flood guard; the throttling that counts is in the database (sign-in-throttle.ts).
     { config: { rateLimit: { max: app.config.loginRateLimit, timeWindow: '1 minute' } } },
   );
   defineRoute(app, register, async ({ body, db, config, request }) => {
-    await countRegistration(db, config.throttle, request.ip);
+    await countRegistration(db, config.throttle, request.ip || 'unknown');
     return registerUser(db, body);
   });
   defineRoute(app, logout, async ({ caller, db }) => {

@@ -25,6 +25,7 @@ export async function authenticateUser(
   options: { secret: Uint8Array; ttlSeconds: number; throttle: ThrottleSettings; timeZone: string; address: string },
 ): Promise<UserSession> {
   const username = input.username.trim();
+  if (!username) throw badRequest('username is required', 'username');
   const { rows } = await db.query<{ id: number; password_hash: string; active: boolean; session_generation: number }>(
     'SELECT id, password_hash, active, session_generation FROM app_user WHERE lower(username) = lower($1)',
     [username],
