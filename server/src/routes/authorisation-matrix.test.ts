@@ -228,6 +228,15 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     await db.query('INSERT INTO location_right (user_id, location_id) VALUES ($1, $2)', [user.Id, ids.buildingA1]);
     return user.Id;
   };
+  /** An open anomaly on Alfa's first building and device, made for one acknowledge or resolve call. */
+  const anomaly = async () => {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
+       VALUES ('SPIKE', $1, $2, make_date(2000 + $3::int, 1, 1), '{}') RETURNING id`,
+      [ids.buildingA1, ids.deviceA1, ++serial],
+    );
+    return rows[0]!.id;
+  };
   /** A second token of the role (for sign-out), null for anonymous. */
   const secondToken = async (role: Role) => {
     const account = passwords[role];
@@ -328,6 +337,32 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'POST /masterData/devices': {
       request: () => ({ body: { locationId: ids.flatA1!, deviceTypeId: 3, deviceCode: `NEW-${++serial}` } }),
     },
+    'GET /data-quality/month-ends/:deviceId': {
+      request: () => ({ params: { deviceId: ids.deviceA1! }, query: { from: '2026-01', till: '2026-02' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'PUT /data-quality/month-ends/:deviceId/:month': {
+      request: () => ({
+        params: { deviceId: ids.deviceA1!, month: '2026-01' },
+        body: { value: 11, reason: 'Read on site' },
+      }),
+    },
+    'DELETE /data-quality/month-ends/:deviceId/:month': {
+      request: () => ({ params: { deviceId: ids.deviceA1!, month: '2026-01' } }),
+    },
+    'GET /data-quality/anomalies': { request: () => ({}) },
+    'GET /data-quality/anomalies/counts': { request: () => ({}) },
+    'POST /data-quality/anomalies/:id/acknowledge': {
+      request: async () => ({ params: { id: await anomaly() }, body: { comment: 'Seen' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'POST /data-quality/anomalies/:id/resolve': {
+      request: async () => ({ params: { id: await anomaly() }, body: { comment: 'Fixed' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /data-quality/settings': { request: () => ({}) },
+    'PUT /data-quality/settings/:key': { request: () => ({ params: { key: 'window.days' }, body: { value: 14 } }) },
+    'GET /data-quality/jobs': { request: () => ({}) },
     'PUT /masterData/devices/:id': {
       request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
     },
