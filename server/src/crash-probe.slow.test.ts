@@ -12,7 +12,7 @@ import { address, createDevice, createPath } from './test/fixtures.js';
  * The crash probe (its own lane of `npm test`, run once: `npm run test:crash -w
  * server`): the built server (server/dist/server.js) on a fresh embedded
  * database, in a process of its own, receives the hostile requests that once
- * crashed or stalled it (docs/security.md); after each one the process must be
+ * crashed or stalled it (docs/input-limits.md); after each one the process must be
  * alive and answer a request that uses the database.
  */
 const SERVER = path.resolve(import.meta.dirname, '../dist/server.js');
@@ -140,7 +140,11 @@ describe('crash probe: the built server on an embedded database', () => {
         '/masterData/devices',
         JSON.stringify({ locationId: flatId, deviceTypeId: 3, deviceCode: 'INF-1', initialReading: 'Infinity' }),
       ],
-      ['POST', '/masterData/devices', `{"locationId":${flatId},"deviceTypeId":3,"deviceCode":"INF-2","initialReading":1e309}`],
+      [
+        'POST',
+        '/masterData/devices',
+        `{"locationId":${flatId},"deviceTypeId":3,"deviceCode":"INF-2","initialReading":1e309}`,
+      ],
       ['POST', '/collector-keys', '{"name":"   "}'],
       ['PUT', '/users/1', `{"firstName":${deep(10_000)}}`],
     ];
@@ -149,10 +153,15 @@ describe('crash probe: the built server on an embedded database', () => {
       expect([url, res.status]).toEqual([url, 400]);
       expect(JSON.parse(res.text).errors.length).toBeGreaterThan(0);
     }
-    const csv = await send('POST', '/ingest/csv', `${SERIAL} ;2026-01-11 00:00;Infinity\n${SERIAL};2026-01-12 00:00;1e309\n`, {
-      ...auth,
-      'content-type': 'text/csv',
-    });
+    const csv = await send(
+      'POST',
+      '/ingest/csv',
+      `${SERIAL} ;2026-01-11 00:00;Infinity\n${SERIAL};2026-01-12 00:00;1e309\n`,
+      {
+        ...auth,
+        'content-type': 'text/csv',
+      },
+    );
     expect(csv.status).toBe(200);
     expect(JSON.parse(csv.text).Stored).toBe(0);
     const data = await send(
