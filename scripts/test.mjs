@@ -160,6 +160,15 @@ function stages() {
           }),
         ]
       : []),
+    // Once per run, not per engine: the built server on a fresh embedded database, fed the inputs
+    // that once crashed or stalled it (server/src/crash-probe.slow.test.ts). Never skipped.
+    ...(server
+      ? [
+          testStage('crash probe', server.scripts['test:crash'] ?? '', ['run', 'test:crash', '-w', 'server'], {
+            env: embedded,
+          }),
+        ]
+      : []),
     ...(e2e
       ? [
           testStage('e2e', e2e.scripts.test, ['test', '-w', 'e2e'], {

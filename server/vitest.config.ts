@@ -6,8 +6,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['src/**/*.test.ts'],
-    // The durability lane (vitest.durable.config.ts) runs once per `npm test`, not per engine.
-    exclude: ['src/**/*.durable.test.ts'],
+    // The durability lane (vitest.durable.config.ts) and the crash probe (vitest.slow.config.ts)
+    // run once per `npm test`, not per engine.
+    exclude: ['src/**/*.durable.test.ts', 'src/**/*.slow.test.ts', '**/node_modules/**'],
     // One migrated database per run, copied by each file (src/test/db.ts).
     globalSetup: ['src/test/global-setup.ts'],
     pool: 'forks',

@@ -1,5 +1,5 @@
 /**
- * Limits every request's input obeys, whatever the endpoint (docs/security.md,
+ * Limits every request's input obeys, whatever the endpoint (docs/input-limits.md,
  * "Input limits"). The server enforces them in one place (routes/define.ts) for
  * every endpoint of this contract; an endpoint's own schema may only be stricter.
  */

@@ -13,7 +13,7 @@ import { addReadings, address, createDevice, createPath, createUser } from '../t
  * Every endpoint of the contract, fed generated valid and hostile input as every
  * kind of caller: no answer may be a 5xx, every answer declared JSON must be
  * valid JSON (no NaN or Infinity), and the server must still answer afterwards
- * (docs/security.md, "Input limits"). Seeded, so a failure repeats: FUZZ_SEED
+ * (docs/input-limits.md). Seeded, so a failure repeats: FUZZ_SEED
  * picks another seed, FUZZ_RUNS the inputs per endpoint and caller.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

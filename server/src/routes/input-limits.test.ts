@@ -7,7 +7,7 @@ import { createTestDb, dbKind } from '../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
 
 /** Every 4xx carries `{ message, errors?: [{ field, message }] }`; a 400 names the field. */
-function expect400(res: { status: number; body: any }, field: string) {
+function expect400(res: Awaited<ReturnType<typeof call>>, field: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(typeof res.body.message).toBe('string');
   expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
@@ -16,7 +16,7 @@ function expect400(res: { status: number; body: any }, field: string) {
 const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
 // The limits of contract/src/input.ts, enforced for every endpoint by routes/define.ts
-// and the JSON body parser of app.ts (docs/security.md, "Input limits").
+// and the JSON body parser of app.ts (docs/input-limits.md).
 describe(`input limits (${dbKind()})`, () => {
   let db: Db;
   let app: FastifyInstance;

@@ -1,5 +1,5 @@
--- A stored number can never make an answer invalid JSON (docs/security.md, "Input
--- limits"): numeric accepts 'Infinity', '-Infinity' and 'NaN' (PostgreSQL 14+), which
+-- A stored number can never make an answer invalid JSON (docs/input-limits.md):
+-- numeric accepts 'Infinity', '-Infinity' and 'NaN' (PostgreSQL 14+), which
 -- no reading is, and which a JSON answer cannot carry. The API refuses them at input;
 -- these constraints refuse them at storage, whatever writes the row. NaN sorts above
 -- every number in PostgreSQL, so `< 'Infinity'` refuses it too.

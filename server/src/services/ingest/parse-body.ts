@@ -144,7 +144,7 @@ const tooMany = () => badRequest(`At most ${MAX_INGEST_TELEGRAMS} telegrams per 
  * not JSON, or not objects, is a 400 naming the position, and nothing is stored;
  * so is a telegram longer than MAX_TELEGRAM_CHARS or nested deeper than
  * MAX_JSON_DEPTH (the embedded database cannot take a very deep document:
- * docs/security.md). The body is split into its telegrams by one linear scan and
+ * docs/input-limits.md). The body is split into its telegrams by one linear scan and
  * each telegram parsed on its own, yielding to the event loop every SLICE_MS, so a
  * huge body never holds up other requests and an error's position is found
  * within its telegram only.
