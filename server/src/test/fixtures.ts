@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.js';
-import {
-  type DeviceOverrides,
-  makeDevice,
-  makePlace,
-  makeReadings,
-  makeSignedIn,
-  type ReadingInput,
-  type SignedIn,
-} from './factories.js';
+import { makeDevice, makePlace, makeReadings, makeSignedIn, type ReadingInput, type SignedIn } from './factories.js';
 
 /**
  * @deprecated The helpers of the first test files, kept as thin wrappers while test
@@ -32,11 +24,19 @@ export const address = (city: string, street: string, building: string, flat?: s
   ...(flat ? [flat] : []),
 ];
 
+/** @deprecated makeDevice(db, place, overrides) with DeviceOverrides. */
+export interface DeviceInput {
+  typeId: 1 | 2 | 3 | 4 | 11;
+  locationId: number;
+  code: string;
+  ratingFactor?: number | null;
+  description?: string;
+  installedAt?: string | null;
+  removedAt?: string | null;
+}
+
 /** @deprecated makeDevice(db, place, overrides). */
-export const createDevice = (
-  db: Queryable,
-  d: DeviceOverrides & { typeId: NonNullable<DeviceOverrides['typeId']>; locationId: number; code: string },
-) => makeDevice(db, d.locationId, d);
+export const createDevice = (db: Queryable, d: DeviceInput) => makeDevice(db, d.locationId, d);
 
 /** @deprecated makeReadings. */
 export const addReadings = (db: Queryable, deviceId: number, readings: ReadingInput[]) =>
