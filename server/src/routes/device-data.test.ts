@@ -1,8 +1,6 @@
-import type { DeviceHistory, DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
+import type { DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../test/factories.js';

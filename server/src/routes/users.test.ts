@@ -1,8 +1,6 @@
 import * as contract from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, inject, injectUrl, testConfig, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeSignedIn, type SignedIn } from '../test/factories.js';

@@ -89,6 +89,8 @@ export interface InjectArgs<E extends Endpoint> {
   /** Sent as `Authorization: Bearer <token>` (a sign-in token or a collector key). */
   token?: string;
   headers?: Record<string, string>;
+  /** The caller's address (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** An answer: the status, the body typed by the contract, and the same body as an error. */
@@ -132,6 +134,7 @@ export async function injectUrl<E extends Endpoint = Endpoint>(
     method,
     url,
     headers: { ...(args.token ? { authorization: `Bearer ${args.token}` } : {}), ...args.headers },
+    ...(args.remoteAddress ? { remoteAddress: args.remoteAddress } : {}),
     ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
   let body: unknown = res.body;
