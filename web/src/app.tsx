@@ -1,57 +1,17 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
-import enGB from 'antd/locale/en_GB';
-import ltLT from 'antd/locale/lt_LT';
 import { useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query';
-import { AlertProvider } from './components/alert';
-import { useLanguage } from './i18n';
+import { AppProviders } from './providers';
 import { routes } from './routes';
 
 const router = createBrowserRouter(routes);
 
-/**
- * antd's theme with colours that pass WCAG AA contrast (4.5:1) on white and on the page's grey:
- * white on the primary blue 6.3:1 (antd's #1677ff gives 4.1:1), secondary text and descriptions
- * 6:1 (antd's 45 % black gives 3.3:1), placeholders 4.8:1 (25 % black: 1.8:1). docs/accessibility.md.
- */
-const THEME: ThemeConfig = {
-  token: {
-    colorPrimary: '#0958d9',
-    colorLink: '#0958d9',
-    // Hover and pressed states darker, not lighter (antd's lighter hover blue is 4.2:1 on white).
-    colorPrimaryHover: '#003eb3',
-    colorPrimaryActive: '#002c8c',
-    colorLinkHover: '#003eb3',
-    colorLinkActive: '#002c8c',
-    colorInfo: '#0958d9',
-    colorTextDescription: 'rgba(0, 0, 0, 0.62)',
-    colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
-    colorError: '#cf1322',
-    colorSuccess: '#389e0d',
-    colorWarning: '#ad6800',
-    borderRadius: 6,
-  },
-};
-
-/**
- * Providers: query cache, antd locale following the UI language (British English: calendars start
- * on Monday, docs/domain.md §10), the modal host, the shared alert.
- */
+/** The app: its providers (providers.tsx) around the route table. */
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const language = useLanguage();
   return (
-    <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={language === 'en' ? enGB : ltLT} theme={THEME}>
-        <AntApp>
-          <AlertProvider>
-            <RouterProvider router={router} />
-          </AlertProvider>
-        </AntApp>
-      </ConfigProvider>
-    </QueryClientProvider>
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dbKind } from '../test/db.js';
-import type { Db } from './db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbKind, useDb } from '../test/db.js';
 import { pgliteCopyIn } from './pglite.js';
 
 const COPY = 'COPY copy_test (id, name, at) FROM STDIN WITH (FORMAT csv)';
 
-let db: Db;
+const t = useDb();
 
 beforeAll(async () => {
-  db = await createTestDb();
-  await db.exec('CREATE TABLE copy_test (id int PRIMARY KEY, name text, at timestamptz)');
+  await t.db.exec('CREATE TABLE copy_test (id int PRIMARY KEY, name text, at timestamptz)');
 }, 60_000);
 
-afterAll(async () => {
-  await db?.close();
-});
-
 const rows = async () =>
-  (await db.query<{ id: number; name: string | null }>('SELECT id, name FROM copy_test ORDER BY id')).rows;
+  (await t.db.query<{ id: number; name: string | null }>('SELECT id, name FROM copy_test ORDER BY id')).rows;
 
 describe(`Db.copyIn (${dbKind()})`, () => {
   it('loads CSV chunks from a plain iterable, quoting, NULLs and Lithuanian letters intact', async () => {
-    await db.copyIn(COPY, ['1,"Žalgirio g., 12",2026-01-01T00:00:00Z\n', '2,,\n3,"UAB „Šilas“ ""A""",\n']);
+    await t.db.copyIn(COPY, ['1,"Žalgirio g., 12",2026-01-01T00:00:00Z\n', '2,,\n3,"UAB „Šilas“ ""A""",\n']);
     expect(await rows()).toEqual([
       { id: 1, name: 'Žalgirio g., 12' },
       { id: 2, name: null },
@@ -35,34 +29,34 @@ describe(`Db.copyIn (${dbKind()})`, () => {
         yield Array.from({ length: 100 }, (_, k) => `${i + k},n${i + k},\n`).join('');
       }
     }
-    await db.copyIn(COPY, gen());
+    await t.db.copyIn(COPY, gen());
     expect(await rows()).toHaveLength(1003);
   });
 
   it('loads all rows or none: a bad row rolls back the rows before it', async () => {
-    await expect(db.copyIn(COPY, ['5000,ok,\n', '5001,ok,\n1,duplicate,\n'])).rejects.toThrow();
+    await expect(t.db.copyIn(COPY, ['5000,ok,\n', '5001,ok,\n1,duplicate,\n'])).rejects.toThrow();
     expect(await rows()).toHaveLength(1003);
     // The session is usable afterwards.
-    await db.copyIn(COPY, ['5000,ok,\n']);
+    await t.db.copyIn(COPY, ['5000,ok,\n']);
     expect(await rows()).toHaveLength(1004);
   });
 
   it('takes only COPY … FROM STDIN', async () => {
-    await expect(db.copyIn('DELETE FROM copy_test', [])).rejects.toThrow(/COPY/);
-    await expect(db.copyIn("COPY copy_test FROM '/etc/passwd'", [])).rejects.toThrow(/COPY/);
+    await expect(t.db.copyIn('DELETE FROM copy_test', [])).rejects.toThrow(/COPY/);
+    await expect(t.db.copyIn("COPY copy_test FROM '/etc/passwd'", [])).rejects.toThrow(/COPY/);
     expect(await rows()).toHaveLength(1004);
   });
 
   it('runs inside a transaction and rolls back with it', async () => {
     await expect(
-      db.transaction(async (tx) => {
+      t.db.transaction(async (tx) => {
         await tx.copyIn(COPY, ['7000,in tx,\n']);
         const seen = await tx.query('SELECT 1 FROM copy_test WHERE id = 7000');
         expect(seen.rowCount).toBe(1);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect((await db.query('SELECT 1 FROM copy_test WHERE id = 7000')).rowCount).toBe(0);
+    expect((await t.db.query('SELECT 1 FROM copy_test WHERE id = 7000')).rowCount).toBe(0);
   });
 });
 

@@ -4,52 +4,49 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dbKind } from '../test/db.js';
-import type { Db } from './db.js';
+import { dbKind, useDb } from '../test/db.js';
 import { migrate } from './migrate.js';
 import { DataDirLockedError, openPglite } from './pglite.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe(`Db layer on ${dbKind()}`, () => {
-  let db: Db;
+  const t = useDb();
   beforeAll(async () => {
-    db = await createTestDb();
-    await db.exec('CREATE TABLE probe (id serial PRIMARY KEY, label text NOT NULL)');
+    await t.db.exec('CREATE TABLE probe (id serial PRIMARY KEY, label text NOT NULL)');
   });
-  afterAll(() => db?.close());
 
   const labels = async () =>
-    (await db.query<{ label: string }>('SELECT label FROM probe ORDER BY id')).rows.map((r) => r.label);
+    (await t.db.query<{ label: string }>('SELECT label FROM probe ORDER BY id')).rows.map((r) => r.label);
 
   it('runs on the database the environment asks for', () => {
-    expect(db.kind).toBe(dbKind());
+    expect(t.db.kind).toBe(dbKind());
   });
 
   it('applies every migration once; a second run does nothing', async () => {
     const files = readdirSync(path.join(import.meta.dirname, 'migrations')).filter((f) => f.endsWith('.sql'));
-    const { rows } = await db.query<{ name: string }>('SELECT name FROM schema_migration ORDER BY name');
+    const { rows } = await t.db.query<{ name: string }>('SELECT name FROM schema_migration ORDER BY name');
     expect(rows.map((r) => r.name)).toEqual(files.sort());
-    expect(await migrate(db)).toEqual([]);
-    expect((await db.query('SELECT name FROM schema_migration')).rowCount).toBe(files.length);
+    expect(await migrate(t.db)).toEqual([]);
+    expect((await t.db.query('SELECT name FROM schema_migration')).rowCount).toBe(files.length);
   });
 
   it('commits a transaction that resolves and rolls back one that throws', async () => {
-    await db.query('DELETE FROM probe');
-    const id = await db.transaction(async (tx) => {
+    await t.db.query('DELETE FROM probe');
+    const id = await t.db.transaction(async (tx) => {
       const r = await tx.query<{ id: number }>('INSERT INTO probe (label) VALUES ($1) RETURNING id', ['kept']);
       return r.rows[0]!.id;
     });
     expect(id).toBeGreaterThan(0);
     await expect(
-      db.transaction(async (tx) => {
+      t.db.transaction(async (tx) => {
         await tx.query('INSERT INTO probe (label) VALUES ($1)', ['lost']);
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
     // A failing statement rolls back the statements before it, too.
     await expect(
-      db.transaction(async (tx) => {
+      t.db.transaction(async (tx) => {
         await tx.query('INSERT INTO probe (label) VALUES ($1)', ['lost too']);
         await tx.query('INSERT INTO probe (label) VALUES (NULL)');
       }),
@@ -58,10 +55,10 @@ describe(`Db layer on ${dbKind()}`, () => {
   });
 
   it('never commits the writes of a failing transaction that runs beside others', async () => {
-    await db.query('DELETE FROM probe');
+    await t.db.query('DELETE FROM probe');
     const events: string[] = [];
     let seenInside = -1;
-    const failing = db.transaction(async (tx) => {
+    const failing = t.db.transaction(async (tx) => {
       for (const n of [1, 2, 3]) {
         await tx.query('INSERT INTO probe (label) VALUES ($1)', [`a${n}`]);
         events.push('a');
@@ -69,7 +66,7 @@ describe(`Db layer on ${dbKind()}`, () => {
       }
       throw new Error('a fails');
     });
-    const passing = db.transaction(async (tx) => {
+    const passing = t.db.transaction(async (tx) => {
       for (const n of [1, 2, 3]) {
         await tx.query('INSERT INTO probe (label) VALUES ($1)', [`b${n}`]);
         events.push('b');
@@ -77,15 +74,17 @@ describe(`Db layer on ${dbKind()}`, () => {
       }
     });
     // A plain query at the same time must not see (or commit) uncommitted rows.
-    const outside = db.query<{ n: number }>("SELECT count(*)::int AS n FROM probe WHERE label LIKE 'a%'").then((r) => {
-      seenInside = r.rows[0]!.n;
-    });
+    const outside = t.db
+      .query<{ n: number }>("SELECT count(*)::int AS n FROM probe WHERE label LIKE 'a%'")
+      .then((r) => {
+        seenInside = r.rows[0]!.n;
+      });
     const [a, b] = await Promise.allSettled([failing, passing, outside]);
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('fulfilled');
     expect(seenInside).toBe(0);
     expect(await labels()).toEqual(['b1', 'b2', 'b3']);
-    if (db.kind === 'pglite') {
+    if (t.db.kind === 'pglite') {
       // One shared session: transactions must run one after the other, never interleaved.
       expect(events.join('')).toMatch(/^(aaabbb|bbbaaa)$/);
     }

@@ -1,19 +1,17 @@
-import type { DeviceHistory, DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+import type { DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
+import * as contract from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../test/factories.js';
 
 // The device data screen's own endpoints: the types found in a selection and a
 // device's history chart. Europe/Vilnius is UTC+2 in winter and UTC+3 in summer
 // (2025: forward on 30 March, back on 26 October).
-let db: Db;
-let app: FastifyInstance;
+const t = useApp();
 const loc: Record<string, number> = {};
 const dev: Record<string, number> = {};
-const users: Record<string, Awaited<ReturnType<typeof createUser>>> = {};
+const users: Record<string, SignedIn> = {};
 
 const HOUR = 3_600_000;
 /** Hourly readings from 2024-12-31 12:00 UTC to 2026-01-01 12:00 UTC, +0.25 per hour. */
@@ -27,61 +25,53 @@ const hourly = (): [string, number][] => {
 };
 
 beforeAll(async () => {
-  db = await createTestDb();
-  app = await buildTestApp(db);
-  const v12 = address('Vilnius', 'Gedimino pr.', '12');
-  loc.V12 = (await createPath(db, v12)).at(-1)!;
-  loc.V12f1 = (await createPath(db, [...v12, '1'], 1)).at(-1)!;
-  loc.V12f2 = (await createPath(db, [...v12, '2'], 2)).at(-1)!;
-  const k3 = address('Kaunas', 'Laisvės al.', '3');
-  loc.K3 = (await createPath(db, k3)).at(-1)!;
-  loc.K3f1 = (await createPath(db, [...k3, '1'], 1)).at(-1)!;
+  const v12 = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
+  loc.V12 = v12.id;
+  loc.V12f1 = (await makeFlat(t.db, v12, { name: '1', order: 1 })).id;
+  loc.V12f2 = (await makeFlat(t.db, v12, { name: '2', order: 2 })).id;
+  const k3 = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '3' });
+  loc.K3 = k3.id;
+  loc.K3f1 = (await makeFlat(t.db, k3, { name: '1', order: 1 })).id;
 
-  dev.hourly = await createDevice(db, { typeId: 1, locationId: loc.V12f1, code: 'HCA-HOURLY', ratingFactor: 2 });
-  await addReadings(db, dev.hourly, hourly());
-  dev.hca2 = await createDevice(db, { typeId: 1, locationId: loc.V12f2, code: 'HCA-2', ratingFactor: 1 });
-  dev.late = await createDevice(db, { typeId: 3, locationId: loc.V12f1, code: 'CWM-LATE' });
-  await addReadings(db, dev.late, [
+  dev.hourly = await makeDevice(t.db, loc.V12f1, { typeId: 1, code: 'HCA-HOURLY', ratingFactor: 2 });
+  await makeReadings(t.db, dev.hourly, hourly());
+  dev.hca2 = await makeDevice(t.db, loc.V12f2, { typeId: 1, code: 'HCA-2', ratingFactor: 1 });
+  dev.late = await makeDevice(t.db, loc.V12f1, { typeId: 3, code: 'CWM-LATE' });
+  await makeReadings(t.db, dev.late, [
     ['2025-06-10T10:00:00+03:00', 5],
     ['2025-06-10T20:00:00+03:00', 5.5],
     ['2025-06-12T09:00:00+03:00', 7.25],
   ]);
-  dev.hwm = await createDevice(db, { typeId: 4, locationId: loc.V12f2, code: 'HWM-1' });
-  dev.removed = await createDevice(db, {
+  dev.hwm = await makeDevice(t.db, loc.V12f2, { typeId: 4, code: 'HWM-1' });
+  dev.removed = await makeDevice(t.db, loc.V12f1, {
     typeId: 4,
-    locationId: loc.V12f1,
     code: 'HWM-OLD',
     installedAt: '2020-01-01T00:00:00+02:00',
     removedAt: '2025-03-01T12:00:00+02:00',
   });
-  dev.future = await createDevice(db, {
+  dev.future = await makeDevice(t.db, loc.V12f1, {
     typeId: 2,
-    locationId: loc.V12f1,
     code: 'HM-FUTURE',
     installedAt: '2025-09-01T00:00:00+03:00',
   });
-  dev.building = await createDevice(db, { typeId: 11, locationId: loc.V12, code: 'BHM-1' });
-  dev.kaunas = await createDevice(db, { typeId: 3, locationId: loc.K3f1, code: 'CWM-K3' });
+  dev.building = await makeDevice(t.db, loc.V12, { typeId: 11, code: 'BHM-1' });
+  dev.kaunas = await makeDevice(t.db, loc.K3f1, { typeId: 3, code: 'CWM-K3' });
 
-  users.none = await createUser(app, { groupId: 3 });
-  users.v12 = await createUser(app, { groupId: 3, rights: [loc.V12] });
-  users.adminK3 = await createUser(app, { groupId: 2, rights: [loc.K3] });
-  users.adminAll = await createUser(app, { groupId: 2, rights: [loc.V12, loc.K3] });
-  users.operator = await createUser(app, { groupId: 1 });
+  users.none = await makeSignedIn(t.app, { groupId: 3 });
+  users.v12 = await makeSignedIn(t.app, { groupId: 3, rights: [loc.V12] });
+  users.adminK3 = await makeSignedIn(t.app, { groupId: 2, rights: [loc.K3] });
+  users.adminAll = await makeSignedIn(t.app, { groupId: 2, rights: [loc.V12, loc.K3] });
+  users.operator = await makeSignedIn(t.app, { groupId: 1 });
 }, 180_000); // a year of hourly readings and five signed-in users: generous on a busy machine
-
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
 
 const counts = (body: DeviceTypeInSelection[]) => Object.fromEntries(body.map((t) => [t.Id, t.DeviceCount]));
 
 describe(`GET /api/devices/typesInSelection (${dbKind()})`, () => {
-  const url = '/api/devices/typesInSelection';
+  const types = (query: string | { locationParentId?: number | string; userId?: number }, token?: string) =>
+    inject(t.app, contract.getDeviceTypesInSelection, { query, token });
 
   it('lists the types in the caller scope with counts of devices not removed', async () => {
-    const res = await call(app, 'GET', url, { token: users.v12!.token });
+    const res = await types({}, users.v12!.token);
     expect(res.status).toBe(200);
     expect(counts(res.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
     const hca = res.body.find((t: DeviceTypeInSelection) => t.Id === 1);
@@ -98,52 +88,50 @@ describe(`GET /api/devices/typesInSelection (${dbKind()})`, () => {
 
   it('narrows to the selected subtrees, one or several', async () => {
     const token = users.v12!.token;
-    const flat1 = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1}`, { token });
+    const flat1 = await types({ locationParentId: loc.V12f1 }, token);
     expect(counts(flat1.body)).toEqual({ 1: 1, 2: 1, 3: 1 });
-    const both = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1},${loc.V12f2}`, { token });
+    const both = await types({ locationParentId: `${loc.V12f1},${loc.V12f2}` }, token);
     expect(counts(both.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1 });
-    const repeated = await call(app, 'GET', `${url}?locationParentId=${loc.V12f1}&locationParentId=${loc.V12f2}`, {
-      token,
-    });
+    const repeated = await types(`locationParentId=${loc.V12f1}&locationParentId=${loc.V12f2}`, token);
     expect(repeated.body).toEqual(both.body);
   });
 
   it('with a period counts the devices present in it', async () => {
     const token = users.v12!.token;
-    const feb = await call(app, 'GET', `${url}?dateFrom=2025-02-01 00:00:00&dateTill=2025-02-28 23:59:59`, { token });
+    const feb = await types('dateFrom=2025-02-01 00:00:00&dateTill=2025-02-28 23:59:59', token);
     expect(counts(feb.body)).toEqual({ 1: 2, 3: 1, 4: 2, 11: 1 });
-    const autumn = await call(app, 'GET', `${url}?dateFrom=2025-09-01&dateTill=2025-09-30`, { token });
+    const autumn = await types('dateFrom=2025-09-01&dateTill=2025-09-30', token);
     expect(counts(autumn.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
   });
 
   it('reveals nothing outside the scope', async () => {
-    const outside = await call(app, 'GET', `${url}?locationParentId=${loc.K3}`, { token: users.v12!.token });
+    const outside = await types({ locationParentId: loc.K3 }, users.v12!.token);
     expect(outside.status).toBe(200);
     expect(outside.body).toEqual([]);
-    const none = await call(app, 'GET', url, { token: users.none!.token });
+    const none = await types({}, users.none!.token);
     expect(none.body).toEqual([]);
-    const admin = await call(app, 'GET', url, { token: users.adminK3!.token });
+    const admin = await types({}, users.adminK3!.token);
     expect(counts(admin.body)).toEqual({ 3: 1 });
-    const operator = await call(app, 'GET', url, { token: users.operator!.token });
+    const operator = await types({}, users.operator!.token);
     expect(counts(operator.body)).toEqual({ 1: 2, 2: 1, 3: 2, 4: 1, 11: 1 });
   });
 
   it('applies the userId rule', async () => {
     // Another account than your own, out of reach (docs/security.md): 404, as for no such account.
-    const other = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.none!.token });
+    const other = await types({ userId: users.v12!.id }, users.none!.token);
     expect(other.status).toBe(404);
-    const own = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.v12!.token });
+    const own = await types({ userId: users.v12!.id }, users.v12!.token);
     expect(own.status).toBe(200);
     // An administrator acting for another user sees the intersection of both scopes.
-    const asUser = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.adminAll!.token });
+    const asUser = await types({ userId: users.v12!.id }, users.adminAll!.token);
     expect(counts(asUser.body)).toEqual({ 1: 2, 2: 1, 3: 1, 4: 1, 11: 1 });
     // v12's rights lie outside adminK3's scope: the account is out of its reach.
-    const outside = await call(app, 'GET', `${url}?userId=${users.v12!.id}`, { token: users.adminK3!.token });
+    const outside = await types({ userId: users.v12!.id }, users.adminK3!.token);
     expect(outside.status).toBe(404);
   });
 
   it('answers 401 without a token and 400 on bad input', async () => {
-    expect((await call(app, 'GET', url)).status).toBe(401);
+    expect((await types({})).status).toBe(401);
     const token = users.v12!.token;
     for (const query of [
       'locationParentId=abc',
@@ -154,20 +142,24 @@ describe(`GET /api/devices/typesInSelection (${dbKind()})`, () => {
       'dateFrom=2025-03-01&dateTill=2025-02-01',
       'userId=0',
     ]) {
-      const res = await call(app, 'GET', `${url}?${query}`, { token });
+      const res = await types(query, token);
       expect(res.status, query).toBe(400);
-      expect(typeof res.body.message, query).toBe('string');
+      expect(typeof res.error.message, query).toBe('string');
     }
   });
 });
 
 describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
-  const url = (id: number, from: string, till: string) =>
-    `/api/devices/${id}/history?dateFrom=${from}&dateTill=${till}`;
+  const ask = (id: number, from: string, till: string, token?: string, userId?: number) =>
+    inject(t.app, contract.getDeviceHistory, {
+      params: { id },
+      query: { dateFrom: from, dateTill: till, userId },
+      token,
+    });
   const history = async (id: number, from: string, till: string, token = users.operator!.token) => {
-    const res = await call(app, 'GET', url(id, from, till), { token });
+    const res = await ask(id, from, till, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as DeviceHistory;
+    return res.body;
   };
 
   it('a year of hourly readings becomes one point per day that adds up to GetDevicesData', async () => {
@@ -190,12 +182,10 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
     expect(day('2025-07-01')).toMatchObject({ Time: '2025-07-01T00:00:00+03:00', Consumption: 6, Readings: 24 });
     expect(h.Points.reduce((n, p) => n + p.Readings, 0)).toBe(8759);
 
-    const data = await call(
-      app,
-      'GET',
-      `/api/devices/GetDevicesData?deviceTypeId=1&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
-      { token: users.operator!.token },
-    );
+    const data = await inject(t.app, contract.getDevicesData, {
+      query: `deviceTypeId=1&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
+      token: users.operator!.token,
+    });
     const row = (data.body as ReadingRow[]).find((r) => r.DeviceId === dev.hourly)!;
     const total = h.Points.reduce((s, p) => s + p.Consumption, 0);
     expect(total).toBeCloseTo(row.Difference!, 6);
@@ -246,35 +236,33 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
       ['operator', 999_999, 404],
     ];
     for (const [user, id, status] of cases) {
-      const res = await call(app, 'GET', url(id, '2025-06-01', '2025-06-30'), { token: users[user]!.token });
+      const res = await ask(id, '2025-06-01', '2025-06-30', users[user]!.token);
       expect(res.status, `${user} ${id}`).toBe(status);
     }
-    expect((await call(app, 'GET', url(dev.late!, '2025-06-01', '2025-06-30'))).status).toBe(401);
-    const other = await call(app, 'GET', `${url(dev.late!, '2025-06-01', '2025-06-30')}&userId=${users.operator!.id}`, {
-      token: users.v12!.token,
-    });
+    expect((await ask(dev.late!, '2025-06-01', '2025-06-30')).status).toBe(401);
+    const other = await ask(dev.late!, '2025-06-01', '2025-06-30', users.v12!.token, users.operator!.id);
     expect(other.status).toBe(404);
     // An administrator acting for a user without rights there sees nothing.
-    const narrowed = await call(app, 'GET', `${url(dev.late!, '2025-06-01', '2025-06-30')}&userId=${users.none!.id}`, {
-      token: users.adminAll!.token,
-    });
+    const narrowed = await ask(dev.late!, '2025-06-01', '2025-06-30', users.adminAll!.token, users.none!.id);
     expect(narrowed.status).toBe(404);
   });
 
   it('answers 400 on bad input', async () => {
     const token = users.operator!.token;
-    for (const path of [
-      `/api/devices/abc/history?dateFrom=2025-01-01&dateTill=2025-01-02`,
-      `/api/devices/0/history?dateFrom=2025-01-01&dateTill=2025-01-02`,
-      `/api/devices/${dev.late}/history?dateFrom=2025-01-01`,
-      `/api/devices/${dev.late}/history?dateFrom=2025-13-01&dateTill=2025-12-02`,
-      `/api/devices/${dev.late}/history?dateFrom=2025-02-01&dateTill=2025-01-01`,
-      `/api/devices/${dev.late}/history?dateFrom=yesterday&dateTill=2025-01-01`,
-      `/api/devices/${dev.late}/history?dateFrom=1900-01-01&dateTill=2025-01-01`,
-    ]) {
-      const res = await call(app, 'GET', path, { token });
+    const cases: [string | number, string][] = [
+      ['abc', 'dateFrom=2025-01-01&dateTill=2025-01-02'],
+      [0, 'dateFrom=2025-01-01&dateTill=2025-01-02'],
+      [dev.late!, 'dateFrom=2025-01-01'],
+      [dev.late!, 'dateFrom=2025-13-01&dateTill=2025-12-02'],
+      [dev.late!, 'dateFrom=2025-02-01&dateTill=2025-01-01'],
+      [dev.late!, 'dateFrom=yesterday&dateTill=2025-01-01'],
+      [dev.late!, 'dateFrom=1900-01-01&dateTill=2025-01-01'],
+    ];
+    for (const [id, query] of cases) {
+      const path = `${id}?${query}`;
+      const res = await inject(t.app, contract.getDeviceHistory, { params: { id }, query, token });
       expect(res.status, path).toBe(400);
-      expect(typeof res.body.message).toBe('string');
+      expect(typeof res.error.message).toBe('string');
     }
   });
 });

@@ -2,12 +2,11 @@ import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../test/fixtures.js';
+import type { InjectOptions } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../test/factories.js';
 
 /**
  * Every endpoint of the contract, fed generated valid and hostile input as every
@@ -269,27 +268,22 @@ function requests(endpoint: Endpoint): fc.Arbitrary<Request> {
 }
 
 describe(`every endpoint with generated and hostile input (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   const callers: { name: string; headers: Record<string, string> }[] = [];
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    const [building, flat] = [
-      await createPath(db, address('Vilnius', 'Fuzz g.', '1')),
-      await createPath(db, address('Vilnius', 'Fuzz g.', '1', '1')),
-    ];
-    const device = await createDevice(db, { typeId: 3, locationId: flat.at(-1)!, code: '44556677' });
-    await addReadings(db, device, [
+    const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Fuzz g.', number: '1' });
+    const flat = await makeFlat(t.db, building, { name: '1' });
+    const device = await makeDevice(t.db, flat, { typeId: 3, code: '44556677' });
+    await makeReadings(t.db, device, [
       ['2026-01-01T00:00:00+02:00', '10.5'],
       ['2026-01-20T00:00:00+02:00', '12.25'],
     ]);
-    const operator = await createUser(app, { groupId: 1 });
-    const admin = await createUser(app, { groupId: 2, rights: [building.at(-4)!] });
-    const manager = await createUser(app, { groupId: 3, rights: [building.at(-1)!] });
-    const key = (await call(app, 'POST', '/api/collector-keys', { token: operator.token, body: { name: 'fuzz' } })).body
-      .Key;
+    const operator = await makeSignedIn(t.app, { groupId: 1 });
+    const admin = await makeSignedIn(t.app, { groupId: 2, rights: [building.path.at(-4)!] });
+    const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+    const key = (await inject(t.app, contract.createCollectorKey, { token: operator.token, body: { name: 'fuzz' } }))
+      .body.Key;
     callers.push(
       { name: 'anonymous', headers: {} },
       { name: 'group 3', headers: { authorization: `Bearer ${manager.token}` } },
@@ -297,10 +291,6 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
       { name: 'group 1', headers: { authorization: `Bearer ${operator.token}` } },
       { name: 'collector', headers: { 'x-collector-key': key } },
     );
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
   });
 
   it('answers no 5xx and only valid JSON, and stays healthy', { timeout: 600_000 }, async () => {
@@ -319,7 +309,7 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
             headers: { ...caller.headers, ...(req.contentType ? { 'content-type': req.contentType } : {}) },
             ...(req.payload === undefined ? {} : { payload: req.payload }),
           };
-          const res = await app.inject(options);
+          const res = await t.app.inject(options);
           sent++;
           const what = `${caller.name} ${req.method} ${req.url.slice(0, 200)} ${String(req.payload ?? '').slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
           if (res.statusCode >= 500) failures.push(what);
@@ -342,8 +332,8 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     console.log(`fuzz (${dbKind()}): ${sent} requests to ${all.length} endpoints, seed ${SEED}`);
     expect(failures.slice(0, 20)).toEqual([]);
     // Still healthy: a fresh account signs in and reads itself; the database answers.
-    const fresh = await createUser(app, { groupId: 3 });
-    expect((await call(app, 'GET', `/api/users/${fresh.id}`, { token: fresh.token })).status).toBe(200);
-    expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    const fresh = await makeSignedIn(t.app, { groupId: 3 });
+    expect((await inject(t.app, contract.getUser, { params: { id: fresh.id }, token: fresh.token })).status).toBe(200);
+    expect((await t.db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 });

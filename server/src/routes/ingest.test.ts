@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { address, createDevice, createPath, createUser, lastSeenMismatches } from '../test/fixtures.js';
+import * as contract from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import {
+  lastSeenMismatches,
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeSignedIn,
+  type SignedIn,
+} from '../test/factories.js';
 
 interface Sample {
   driver: string;
@@ -85,43 +91,37 @@ const telegram = (sample: Sample, timestamp: string) => ({ ...sample.expected_js
 const ndjson = (items: unknown[]) => `${items.map((i) => JSON.stringify(i)).join('\n')}\n`;
 
 describe(`readings ingest (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
-  let operator: Awaited<ReturnType<typeof createUser>>;
-  let admin: Awaited<ReturnType<typeof createUser>>;
+  const t = useApp();
+  let operator: SignedIn;
+  let admin: SignedIn;
   let key: string;
   let flat: number;
   const deviceOf: Record<string, number> = {};
 
   const post = (body: string, contentType = 'application/x-ndjson', headers: Record<string, string> = {}) =>
-    call(app, 'POST', '/api/ingest/wmbusmeters', {
+    inject(t.app, contract.ingestWmbusmeters, {
       body,
       headers: { 'content-type': contentType, authorization: `Bearer ${key}`, ...headers },
     });
   const count = async (table: string) =>
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    const building = (await createPath(db, address('Vilnius', 'Gedimino pr.', '12'))).at(-1)!;
-    flat = (await createPath(db, [...address('Vilnius', 'Gedimino pr.', '12'), '1'], 1)).at(-1)!;
-    operator = await createUser(app, { groupId: 1 });
-    admin = await createUser(app, { groupId: 2, rights: [building] });
+    const place = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
+    const building = place.id;
+    flat = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
+    operator = await makeSignedIn(t.app, { groupId: 1 });
+    admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
     for (const s of SAMPLES) {
       const id = s.expected_json.id as string;
-      deviceOf[id] = await createDevice(db, { typeId: TYPE_OF[s.meter_type], locationId: flat, code: id });
+      deviceOf[id] = await makeDevice(t.db, flat, { typeId: TYPE_OF[s.meter_type], code: id });
     }
-    const created = await call(app, 'POST', '/api/collector-keys', {
+    const created = await inject(t.app, contract.createCollectorKey, {
       token: operator.token,
       body: { name: 'Katilinė' },
     });
     expect(created.status).toBe(201);
     key = created.body.Key;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
   });
 
   describe('POST /api/ingest/wmbusmeters', () => {
@@ -133,7 +133,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ Received: 40, Stored: 40, Readings: 38, Duplicates: 0, Unmatched: 0, Rejected: [] });
 
-      const { rows } = await db.query<{
+      const { rows } = await t.db.query<{
         code: string;
         ts: string;
         value: string | null;
@@ -167,7 +167,7 @@ describe(`readings ingest (${dbKind()})`, () => {
           setValue,
         });
       }
-      const status = await db.query<{ code: string; flags: string[]; set_value: string | null }>(
+      const status = await t.db.query<{ code: string; flags: string[]; set_value: string | null }>(
         `SELECT d.device_code AS code, s.flags, s.set_value::text AS set_value
            FROM device_status s JOIN device d ON d.id = s.device_id`,
       );
@@ -196,7 +196,7 @@ describe(`readings ingest (${dbKind()})`, () => {
     it('treats sentinels as no value: no reading is invented or overwritten', async () => {
       const water = SAMPLES.find((s) => s.expected_json.id === '12345699')!; // iperl, 7.704 m3
       const device = deviceOf['12345699']!;
-      const base = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE device_id = $1', [
+      const base = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE device_id = $1', [
         device,
       ]);
       const sentinels = [null, '', -2147483648, '-2147483648'].map((v, i) =>
@@ -216,16 +216,16 @@ describe(`readings ingest (${dbKind()})`, () => {
       );
       const res = await post(ndjson([...sentinels, noDate]));
       expect(res.body).toMatchObject({ Received: 5, Stored: 5, Readings: 1, Rejected: [] });
-      const { rows } = await db.query<{ ts: string; value: string; meter_ts: string | null }>(
+      const { rows } = await t.db.query<{ ts: string; value: string; meter_ts: string | null }>(
         `SELECT to_char(ts AT TIME ZONE 'UTC', 'HH24') AS ts, value::text AS value, meter_ts::text AS meter_ts
            FROM reading WHERE device_id = $1 AND ts >= '2026-01-12T00:00:00Z'`,
         [device],
       );
       expect(rows).toEqual([{ ts: '05', value: '7.704', meter_ts: null }]);
-      expect((await db.query('SELECT 1 FROM reading WHERE device_id = $1', [device])).rowCount).toBe(
+      expect((await t.db.query('SELECT 1 FROM reading WHERE device_id = $1', [device])).rowCount).toBe(
         base.rows[0]!.n + 1,
       );
-      const stored = await db.query<{ set_date: string | null }>(
+      const stored = await t.db.query<{ set_date: string | null }>(
         "SELECT set_date::text AS set_date FROM telegram WHERE device_id = $1 AND ts = '2026-01-12T05:00:00Z'",
         [device],
       );
@@ -251,17 +251,17 @@ describe(`readings ingest (${dbKind()})`, () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ Received: 10, Stored: 2, Duplicates: 0, Unmatched: 0 });
       expect(res.body.Rejected.map((r: { Position: number }) => r.Position)).toEqual([2, 3, 4, 5, 6, 7, 9, 10]);
-      expect(res.body.Rejected[6].Reason).toMatch(/lone surrogate/);
+      expect(res.body.Rejected[6]!.Reason).toMatch(/lone surrogate/);
       expect(res.body.Rejected[0]).toEqual({ Position: 2, MeterId: '00148686', Reason: 'total_m3 must be a number' });
-      expect(res.body.Rejected[1].Reason).toBe('id is missing');
+      expect(res.body.Rejected[1]!.Reason).toBe('id is missing');
       expect(res.body.Rejected[2]).toMatchObject({
         MeterId: null,
         Reason: expect.stringMatching(/^id must be a string/),
       });
-      expect(res.body.Rejected[3].Reason).toMatch(/timestamp is not a plausible reception time/);
-      expect(res.body.Rejected[4].Reason).toBe('timestamp is missing');
-      expect(res.body.Rejected[5].Reason).toMatch(/timestamp is not an ISO 8601 time/);
-      const { rows } = await db.query<{ n: number }>(
+      expect(res.body.Rejected[3]!.Reason).toMatch(/timestamp is not a plausible reception time/);
+      expect(res.body.Rejected[4]!.Reason).toBe('timestamp is missing');
+      expect(res.body.Rejected[5]!.Reason).toMatch(/timestamp is not an ISO 8601 time/);
+      const { rows } = await t.db.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM telegram WHERE device_id = $1 AND ts::date = '2026-01-13'",
         [deviceOf['00148686']],
       );
@@ -288,7 +288,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       for (const b of bad) {
         const res = await post(b.body, b.type);
         expect([b.body, res.status]).toEqual([b.body, 400]);
-        expect(res.body.message).toMatch(b.message);
+        expect(res.error.message).toMatch(b.message);
       }
       expect([await count('reading'), await count('telegram'), await count('unmatched_telegram')]).toEqual(before);
     });
@@ -308,7 +308,7 @@ describe(`readings ingest (${dbKind()})`, () => {
         ]),
       );
       expect(res.body).toMatchObject({ Received: 3, Stored: 0, Unmatched: 3 });
-      const inbox = await call(app, 'GET', '/api/ingest/unmatched', { token: operator.token });
+      const inbox = await inject(t.app, contract.listUnmatchedMeters, { token: operator.token });
       expect(inbox.status).toBe(200);
       expect(inbox.body.Total).toBe(1);
       expect(inbox.body.Data[0]).toMatchObject({
@@ -319,18 +319,18 @@ describe(`readings ingest (${dbKind()})`, () => {
         Count: 2,
         LastJson: { id: '99887766', total_m3: 1.75 },
       });
-      expect((await call(app, 'GET', '/api/ingest/unmatched', { token: admin.token })).status).toBe(403);
+      expect((await inject(t.app, contract.listUnmatchedMeters, { token: admin.token })).status).toBe(403);
 
-      const device = await createDevice(db, { typeId: 3, locationId: flat, code: '99887766' });
+      const device = await makeDevice(t.db, flat, { typeId: 3, code: '99887766' });
       // The next request of any collector takes the kept telegrams in.
       const next = await post(ndjson([unknown('2026-01-15T12:00:00Z', 2)]));
       expect(next.body).toMatchObject({ Received: 1, Stored: 1, Readings: 1, Unmatched: 0 });
-      const { rows } = await db.query<{ value: string }>(
+      const { rows } = await t.db.query<{ value: string }>(
         'SELECT value::text AS value FROM reading WHERE device_id = $1 ORDER BY ts',
         [device],
       );
       expect(rows.map((r) => r.value)).toEqual(['1.5', '1.75', '2']);
-      const empty = await call(app, 'GET', '/api/ingest/unmatched', { token: operator.token });
+      const empty = await inject(t.app, contract.listUnmatchedMeters, { token: operator.token });
       expect(empty.body).toMatchObject({ Total: 0, Data: [] });
       expect(await count('unmatched_telegram')).toBe(0);
     });
@@ -338,7 +338,7 @@ describe(`readings ingest (${dbKind()})`, () => {
     it('refuses a missing, wrong or revoked key, and a user token, with 401', async () => {
       const body = ndjson([telegram(SAMPLES[30]!, '2026-01-16T00:00:00Z')]);
       const send = (headers: Record<string, string>) =>
-        app.inject({
+        t.app.inject({
           method: 'POST',
           url: '/api/ingest/wmbusmeters',
           payload: body,
@@ -349,12 +349,15 @@ describe(`readings ingest (${dbKind()})`, () => {
       expect((await send({ authorization: `Bearer ${operator.token}` })).statusCode).toBe(401);
       expect((await send({ 'x-collector-key': key })).statusCode).toBe(200);
 
-      const second = await call(app, 'POST', '/api/collector-keys', {
+      const second = await inject(t.app, contract.createCollectorKey, {
         token: operator.token,
         body: { name: 'Antras' },
       });
       expect((await send({ authorization: `Bearer ${second.body.Key}` })).statusCode).toBe(200);
-      const revoked = await call(app, 'DELETE', `/api/collector-keys/${second.body.Id}`, { token: operator.token });
+      const revoked = await inject(t.app, contract.revokeCollectorKey, {
+        params: { id: second.body.Id },
+        token: operator.token,
+      });
       expect(revoked.status).toBe(200);
       expect(revoked.body.RevokedAt).toEqual(expect.any(String));
       const refused = await send({ authorization: `Bearer ${second.body.Key}` });
@@ -366,10 +369,10 @@ describe(`readings ingest (${dbKind()})`, () => {
 
   describe('POST /api/ingest/csv', () => {
     const importCsv = (text: string, token = operator.token) =>
-      call(app, 'POST', '/api/ingest/csv', { token, body: text, headers: { 'content-type': 'text/csv' } });
+      inject(t.app, contract.importCsv, { token, body: text, headers: { 'content-type': 'text/csv' } });
     const values = async (code: string) =>
       (
-        await db.query<{ ts: string; value: string }>(
+        await t.db.query<{ ts: string; value: string }>(
           `SELECT iso(r.ts) AS ts, r.value::text AS value FROM reading r JOIN device d ON d.id = r.device_id
             WHERE d.device_code = $1 ORDER BY r.ts`,
           [code],
@@ -377,7 +380,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       ).rows.map((r) => `${r.ts} ${r.value}`);
 
     it('imports semicolon files with a header, decimal commas, times with and without a zone', async () => {
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-1' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-1' });
       const text =
         'serial;time;value\r\n' +
         'CSV-1;2026-01-15 10:00;12,5\r\n' +
@@ -394,15 +397,15 @@ describe(`readings ingest (${dbKind()})`, () => {
       ]);
       const again = await importCsv(text);
       expect(again.body).toMatchObject({ Lines: 3, Stored: 0, Duplicates: 3 });
-      const devices = await call(app, 'GET', '/api/devices/GetDeviceDataByUserId', { token: operator.token });
-      expect(devices.body.find((d: { DeviceCode: string }) => d.DeviceCode === 'CSV-1').LastSeen).toBe(
+      const devices = await inject(t.app, contract.getDeviceDataByUserId, { token: operator.token });
+      expect(devices.body.find((d: { DeviceCode: string }) => d.DeviceCode === 'CSV-1')!.LastSeen).toBe(
         '2026-07-01T00:00:00+03:00',
       );
     });
 
     it('imports comma files without a header, quoted decimal commas included', async () => {
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-2' });
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV,"6"' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-2' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV,"6"' });
       const res = await importCsv(
         'CSV-2,2026-02-01 00:00,1.5\nCSV-2,2026-02-02,"2,75"\n"CSV-2",2026-02-03 00:00:00,3\n' +
           '"CSV,""6""",2026-02-04 00:00,4\n',
@@ -417,7 +420,7 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
 
     it('reports each bad line with its number and reason and imports the good ones', async () => {
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-3' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-3' });
       const text = [
         'Serial;Time;Value',
         'CSV-3;2026-03-01 00:00;1',
@@ -450,8 +453,8 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
 
     it('stores a reading given twice in one file once, whatever the line order and time notation', async () => {
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-4' });
-      await createDevice(db, { typeId: 3, locationId: flat, code: 'CSV-5' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-4' });
+      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-5' });
       const text = [
         'CSV-5\t2024-02-29 12:00\t7',
         'CSV-4\t2026-03-02 00:00\t2',
@@ -487,38 +490,41 @@ describe(`readings ingest (${dbKind()})`, () => {
 
   describe('/api/collector-keys', () => {
     it('shows a key once, stores only its hash, and is for group 1 only', async () => {
-      const created = await call(app, 'POST', '/api/collector-keys', {
+      const created = await inject(t.app, contract.createCollectorKey, {
         token: operator.token,
         body: { name: 'Trečias' },
       });
       expect(created.body.Key).toMatch(/^rmc_[A-Za-z0-9_-]{43}$/);
       expect(created.body.Key.startsWith(created.body.Prefix)).toBe(true);
       expect(created.body.CreatedBy).toBe(operator.username);
-      const listed = await call(app, 'GET', '/api/collector-keys', { token: operator.token });
+      const listed = await inject(t.app, contract.listCollectorKeys, { token: operator.token });
       expect(listed.status).toBe(200);
       expect(listed.body.map((k: { Name: string }) => k.Name)).toContain('Trečias');
       expect(JSON.stringify(listed.body)).not.toContain(created.body.Key);
-      const stored = await db.query<{ key_hash: Buffer }>('SELECT key_hash FROM collector_key WHERE id = $1', [
+      const stored = await t.db.query<{ key_hash: Buffer }>('SELECT key_hash FROM collector_key WHERE id = $1', [
         created.body.Id,
       ]);
       expect(Buffer.from(stored.rows[0]!.key_hash).toString('utf8')).not.toContain(created.body.Key.slice(4));
       expect(Buffer.from(stored.rows[0]!.key_hash)).toHaveLength(32);
 
-      expect((await call(app, 'GET', '/api/collector-keys', { token: admin.token })).status).toBe(403);
-      expect((await call(app, 'POST', '/api/collector-keys', { token: admin.token, body: { name: 'x' } })).status).toBe(
-        403,
-      );
-      expect((await call(app, 'DELETE', `/api/collector-keys/${created.body.Id}`, { token: admin.token })).status).toBe(
-        403,
-      );
-      expect((await call(app, 'DELETE', '/api/collector-keys/999999', { token: operator.token })).status).toBe(404);
+      expect((await inject(t.app, contract.listCollectorKeys, { token: admin.token })).status).toBe(403);
       expect(
-        (await call(app, 'POST', '/api/collector-keys', { token: operator.token, body: { name: '' } })).status,
+        (await inject(t.app, contract.createCollectorKey, { token: admin.token, body: { name: 'x' } })).status,
+      ).toBe(403);
+      expect(
+        (await inject(t.app, contract.revokeCollectorKey, { params: { id: created.body.Id }, token: admin.token }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await inject(t.app, contract.revokeCollectorKey, { params: { id: 999999 }, token: operator.token })).status,
+      ).toBe(404);
+      expect(
+        (await inject(t.app, contract.createCollectorKey, { token: operator.token, body: { name: '' } })).status,
       ).toBe(400);
     });
 
     it('is declared in the OpenAPI document with its authentication', async () => {
-      const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
       const ingest = doc.paths['/api/ingest/wmbusmeters'].post;
       expect(ingest.security).toEqual([{ collectorKey: [] }]);
       expect(Object.keys(ingest.requestBody.content)).toEqual(
@@ -531,13 +537,13 @@ describe(`readings ingest (${dbKind()})`, () => {
 
   describe('after a meter replacement', () => {
     it("stores the new serial's telegrams on the new device and late ones of the old serial on the old one", async () => {
-      const old = await createDevice(db, {
+      const old = await makeDevice(t.db, flat, {
         typeId: 3,
-        locationId: flat,
         code: 'REPL-OLD',
         installedAt: '2025-01-01T00:00:00+02:00',
       });
-      const replaced = await call(app, 'POST', `/api/masterData/devices/${old}/replace`, {
+      const replaced = await inject(t.app, contract.replaceDevice, {
+        params: { id: old },
         token: operator.token,
         body: {
           replacedAt: '2026-03-10T12:00:00+02:00',
@@ -559,7 +565,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       expect(res.body).toMatchObject({ Stored: 2, Unmatched: 0, Rejected: [] });
       const values = async (device: number) =>
         (
-          await db.query<{ ts: string; value: string }>(
+          await t.db.query<{ ts: string; value: string }>(
             'SELECT iso(ts) AS ts, value::text FROM reading WHERE device_id = $1 ORDER BY ts',
             [device],
           )
@@ -577,12 +583,10 @@ describe(`readings ingest (${dbKind()})`, () => {
 
   describe('readings screen and device list', () => {
     it('show the latest status flags, set-day value and when the device last reported', async () => {
-      const res = await call(
-        app,
-        'GET',
-        '/api/devices/GetDevicesData?dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=1',
-        { token: operator.token },
-      );
+      const res = await inject(t.app, contract.getDevicesData, {
+        query: { dateFrom: '2026-01-01', dateTill: '2026-01-31', deviceTypeId: 1 },
+        token: operator.token,
+      });
       expect(res.status).toBe(200);
       const hcae2 = res.body.find((r: { DeviceCode: string }) => r.DeviceCode === '54423117');
       expect(hcae2).toMatchObject({
@@ -593,18 +597,18 @@ describe(`readings ingest (${dbKind()})`, () => {
       });
       const qcaloric = res.body.find((r: { DeviceCode: string }) => r.DeviceCode === '78563412');
       expect(qcaloric).toMatchObject({ StatusFlags: [], SetDate: '2018-12-31', SetValue: 145 });
-      const devices = await call(app, 'GET', '/api/devices/GetDeviceDataByUserId', { token: operator.token });
+      const devices = await inject(t.app, contract.getDeviceDataByUserId, { token: operator.token });
       const row = devices.body.find((d: { DeviceCode: string }) => d.DeviceCode === '78563412');
-      expect(row.LastSeen).toBe('2026-01-10T10:00:00+02:00');
-      const silent = await createDevice(db, { typeId: 3, locationId: flat, code: 'SILENT-1' });
-      const again = await call(app, 'GET', '/api/devices/GetDeviceDataByUserId', { token: operator.token });
-      expect(again.body.find((d: { DeviceId: number }) => d.DeviceId === silent).LastSeen).toBeNull();
+      expect(row!.LastSeen).toBe('2026-01-10T10:00:00+02:00');
+      const silent = await makeDevice(t.db, flat, { typeId: 3, code: 'SILENT-1' });
+      const again = await inject(t.app, contract.getDeviceDataByUserId, { token: operator.token });
+      expect(again.body.find((d: { DeviceId: number }) => d.DeviceId === silent)!.LastSeen).toBeNull();
     });
   });
 
   it('kept device_status.last_seen on every insert path: LastSeen is the latest reading or telegram', async () => {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
     expect(rows[0]!.n).toBeGreaterThan(0);
-    expect(await lastSeenMismatches(db)).toEqual([]);
+    expect(await lastSeenMismatches(t.db)).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
+import * as contract from '@rodmenys/contract';
 import { type ImportReport, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { createUser } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeSignedIn } from '../test/factories.js';
 
 type RowData = Partial<Record<RegisterColumn, string>>;
 
@@ -60,24 +59,17 @@ async function xlsx(rows: RowData[], lang: 'lt' | 'en' = 'lt'): Promise<Buffer> 
 }
 
 describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let operator: string;
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    operator = (await createUser(app, { groupId: 1 })).token;
+    operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
   }, 120_000);
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
 
   const send = async (mode: 'preview' | 'apply', file: Buffer, contentType = 'text/csv', token = operator) =>
-    call(app, 'POST', `/api/masterData/register/${mode}`, {
+    inject(t.app, mode === 'preview' ? contract.previewRegisterImport : contract.applyRegisterImport, {
       token,
-      body: file,
+      payload: file,
       headers: { 'content-type': contentType },
     });
   const report = async (mode: 'preview' | 'apply', file: Buffer, contentType?: string) => {
@@ -86,7 +78,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     return res.body as ImportReport;
   };
   const count = async (table: string) =>
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
   const good = [
     base('1', 'HCA-001'),
@@ -127,7 +119,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
   });
 
   it('stores what the file says: Lithuanian letters, decimal commas, dates in the provider zone, the tree', async () => {
-    const { rows } = await db.query<Record<string, unknown>>(
+    const { rows } = await t.db.query<Record<string, unknown>>(
       `SELECT d.id, d.device_code, d.device_type_id, d.rating_factor::float8 AS rf, iso(d.installed_at) AS installed,
               l.level, l.street, l.flat, l.flat_order, l.path, c.code AS client, o.code AS object
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN client c ON c.id = l.client_id
@@ -151,7 +143,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     // The path runs from the country down and every ancestor carries the names.
     const path = byCode['HCA-001']!.path as number[];
     expect(path).toHaveLength(7);
-    const { rows: chain } = await db.query<{ level: number; name: string }>(
+    const { rows: chain } = await t.db.query<{ level: number; name: string }>(
       'SELECT level, name FROM location WHERE id = ANY($1::int[]) ORDER BY level',
       [path],
     );
@@ -164,10 +156,10 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       '7',
       '1',
     ]);
-    const { rows: client } = await db.query('SELECT name FROM client WHERE code = $1', ['CL-1']);
+    const { rows: client } = await t.db.query('SELECT name FROM client WHERE code = $1', ['CL-1']);
     expect(client[0]).toEqual({ name: 'Šeimininkas 1' });
     // Every created record is in the audit log, with who imported it.
-    const { rows: created } = await db.query<{ kind: string; n: number }>(
+    const { rows: created } = await t.db.query<{ kind: string; n: number }>(
       `SELECT kind, count(*)::int AS n FROM audit_log WHERE actor_id IS NOT NULL AND kind <> 'user.create' GROUP BY kind ORDER BY kind`,
     );
     expect(created).toEqual([
@@ -177,7 +169,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       { kind: 'object.create', n: 1 },
       { kind: 'register.import', n: 2 },
     ]);
-    const { rows: entry } = await db.query<{ after: unknown; actor_username: string }>(
+    const { rows: entry } = await t.db.query<{ after: unknown; actor_username: string }>(
       `SELECT after, actor_username FROM audit_log WHERE kind = 'device.create' AND entity_id = $1`,
       [String(byCode['HCA-002']!.id)],
     );
@@ -216,10 +208,10 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       Clients: { Created: 2, Changed: 0, Unchanged: 1 },
       Devices: { Created: 1, Changed: 1, Unchanged: 4 },
     });
-    const { rows } = await db.query('SELECT description FROM device WHERE device_code = $1', ['HCA-001']);
+    const { rows } = await t.db.query('SELECT description FROM device WHERE device_code = $1', ['HCA-001']);
     expect(rows[0]).toEqual({ description: 'Svetainė' });
     // Each change is in the audit log with before and after.
-    const { rows: audit } = await db.query<{
+    const { rows: audit } = await t.db.query<{
       before: { DeviceDescription: string };
       after: { DeviceDescription: string };
     }>(`SELECT before, after FROM audit_log WHERE kind = 'device.update' AND after->>'DeviceCode' = 'HCA-001'`);
@@ -238,7 +230,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
   });
 
   it('reports every bad row with its line and reason, and writes nothing (all or nothing)', async () => {
-    await db.query(
+    await t.db.query(
       `INSERT INTO device (device_type_id, location_id, device_code)
        SELECT 1, id, 'ELSEWHERE-1' FROM location WHERE level = 7 AND name = '1'`,
     );
@@ -295,7 +287,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
   });
 
   it('refuses a serial of a removed device, and reports missing columns and unreadable files on line 0', async () => {
-    await db.query(`UPDATE device SET removed_at = '2026-01-01' WHERE device_code = 'ELSEWHERE-1'`);
+    await t.db.query(`UPDATE device SET removed_at = '2026-01-01' WHERE device_code = 'ELSEWHERE-1'`);
     const removed = await report('preview', csv([base('1', 'ELSEWHERE-1')]));
     expect(removed.Errors.map((e) => e.Code)).toEqual(['DEVICE_REMOVED']);
 
@@ -314,51 +306,40 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
 
   it('answers 400 without a body, and only group 1 may import', async () => {
     expect((await send('preview', Buffer.alloc(0))).status).toBe(400);
-    const admin = (await createUser(app, { groupId: 2 })).token;
-    const user = (await createUser(app, { groupId: 3 })).token;
+    const admin = (await makeSignedIn(t.app, { groupId: 2 })).token;
+    const user = (await makeSignedIn(t.app, { groupId: 3 })).token;
     for (const token of [admin, user]) {
       expect((await send('preview', csv(good), 'text/csv', token)).status).toBe(403);
       expect((await send('apply', csv(good), 'text/csv', token)).status).toBe(403);
-      expect((await call(app, 'GET', '/api/masterData/register/template', { token })).status).toBe(403);
+      expect((await inject(t.app, contract.registerTemplate, { token })).status).toBe(403);
     }
     expect((await send('preview', csv(good), 'text/csv', '')).status).toBe(401);
   });
 });
 
 describe(`GET /api/masterData/register/template (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let token: string;
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    token = (await createUser(app, { groupId: 1 })).token;
+    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
   }, 120_000);
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
 
   it('gives the headers in the asked language, and the template imports as an empty file', async () => {
     for (const lang of ['lt', 'en'] as const) {
-      const res = await app.inject({
-        method: 'GET',
-        url: `/api/masterData/register/template?lang=${lang}`,
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(res.statusCode).toBe(200);
+      const res = await inject(t.app, contract.registerTemplate, { query: { lang }, token });
+      expect(res.status).toBe(200);
       const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
       const header = (wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
       expect(header).toEqual(REGISTER_COLUMNS.map((c) => c[lang]));
-      const preview = await call(app, 'POST', '/api/masterData/register/preview', {
+      const preview = await inject(t.app, contract.previewRegisterImport, {
         token,
-        body: res.rawPayload,
+        payload: res.raw,
         headers: { 'content-type': 'application/octet-stream' },
       });
       expect(preview.body.Errors.map((e: { Code: string }) => e.Code)).toEqual(['EMPTY_FILE']);
     }
-    const csvRes = await call(app, 'GET', '/api/masterData/register/template?lang=en&format=csv', { token });
+    const csvRes = await inject(t.app, contract.registerTemplate, { query: { lang: 'en', format: 'csv' }, token });
     expect(csvRes.status).toBe(200);
     expect(String(csvRes.body).startsWith('\uFEFFCountry;County;')).toBe(true);
   });

@@ -1,18 +1,23 @@
-import type { AuditEntry, DeviceRow, ReadingRow } from '@rodmenys/contract';
+import type { AuditEntry, DeviceRow, Endpoint, ReadingRow } from '@rodmenys/contract';
+import * as contract from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser, lastSeenMismatches } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import {
+  lastSeenMismatches,
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeReadings,
+  makeSignedIn,
+} from '../test/factories.js';
 
 // Editing, replacement and the audit log. Replacement arithmetic is checked
 // through GetDevicesData against values worked out by hand. Europe/Vilnius:
 // UTC+2 in winter, UTC+3 from 2026-03-29 03:00 local.
 describe(`master data editing (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let operator: { id: number; token: string; username: string };
   let admin: string;
   let user: string;
@@ -21,29 +26,20 @@ describe(`master data editing (${dbKind()})`, () => {
   let flat2: number;
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    const ids = await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '1'), 1);
-    building = ids[5]!;
-    flat = ids[6]!;
-    flat2 = (await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '2'), 2)).at(-1)!;
-    operator = await createUser(app, { groupId: 1, username: 'operatorius' });
-    admin = (await createUser(app, { groupId: 2, rights: [building] })).token;
-    user = (await createUser(app, { groupId: 3, rights: [building] })).token;
+    const place = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
+    building = place.id;
+    flat = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
+    flat2 = (await makeFlat(t.db, place, { name: '2', order: 2 })).id;
+    operator = await makeSignedIn(t.app, { groupId: 1, username: 'operatorius' });
+    admin = (await makeSignedIn(t.app, { groupId: 2, rights: [building] })).token;
+    user = (await makeSignedIn(t.app, { groupId: 3, rights: [building] })).token;
   }, 120_000);
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
 
-  const as = (token: string) => ({
-    get: (url: string) => call(app, 'GET', `/api${url}`, { token }),
-    post: (url: string, body: unknown) => call(app, 'POST', `/api${url}`, { token, body }),
-    put: (url: string, body: unknown) => call(app, 'PUT', `/api${url}`, { token, body }),
-  });
-  const op = () => as(operator.token);
   const readings = async (from: string, till: string, type: number) => {
-    const res = await op().get(`/devices/GetDevicesData?dateFrom=${from}&dateTill=${till}&deviceTypeId=${type}`);
+    const res = await inject(t.app, contract.getDevicesData, {
+      query: `dateFrom=${from}&dateTill=${till}&deviceTypeId=${type}`,
+      token: operator.token,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return Object.fromEntries((res.body as ReadingRow[]).map((r) => [r.DeviceCode, r]));
   };
@@ -54,41 +50,44 @@ describe(`master data editing (${dbKind()})`, () => {
     let c: number;
 
     beforeAll(async () => {
-      a = await createDevice(db, {
-        typeId: 3,
-        locationId: flat,
-        code: 'W-A',
-        installedAt: '2025-01-01T00:00:00+02:00',
-      });
-      await addReadings(db, a, [
+      a = await makeDevice(t.db, flat, { typeId: 3, code: 'W-A', installedAt: '2025-01-01T00:00:00+02:00' });
+      await makeReadings(t.db, a, [
         ['2026-01-31T12:00:00+02:00', 100],
         ['2026-02-10T08:00:00+02:00', 103],
       ]);
       // First replacement, local time without an offset (the provider zone).
-      const first = await op().post(`/masterData/devices/${a}/replace`, {
-        replacedAt: '2026-02-12T10:00',
-        finalReading: 104.5,
-        newDeviceCode: 'W-B',
-        initialReading: 0.2,
+      const first = await inject(t.app, contract.replaceDevice, {
+        params: { id: a },
+        token: operator.token,
+        body: {
+          replacedAt: '2026-02-12T10:00',
+          finalReading: 104.5,
+          newDeviceCode: 'W-B',
+          initialReading: 0.2,
+        },
       });
       expect(first.status, JSON.stringify(first.body)).toBe(201);
       b = (first.body.New as DeviceRow).DeviceId;
-      await addReadings(db, b, [['2026-02-20T10:00:00+02:00', 1.2]]);
+      await makeReadings(t.db, b, [['2026-02-20T10:00:00+02:00', 1.2]]);
       // Second replacement in the same month.
-      const second = await op().post(`/masterData/devices/${b}/replace`, {
-        replacedAt: '2026-02-22T09:00:00+02:00',
-        finalReading: 1.5,
-        newDeviceCode: 'W-C',
-        initialReading: 0,
+      const second = await inject(t.app, contract.replaceDevice, {
+        params: { id: b },
+        token: operator.token,
+        body: {
+          replacedAt: '2026-02-22T09:00:00+02:00',
+          finalReading: 1.5,
+          newDeviceCode: 'W-C',
+          initialReading: 0,
+        },
       });
       expect(second.status, JSON.stringify(second.body)).toBe(201);
       c = (second.body.New as DeviceRow).DeviceId;
-      await addReadings(db, b, [['2026-02-28T20:00:00+02:00', 2.0]]); // a late telegram of the removed W-B
-      await addReadings(db, c, [['2026-02-27T12:00:00+02:00', 0.7]]);
+      await makeReadings(t.db, b, [['2026-02-28T20:00:00+02:00', 2.0]]); // a late telegram of the removed W-B
+      await makeReadings(t.db, c, [['2026-02-27T12:00:00+02:00', 0.7]]);
     });
 
     it('links the devices and stores both readings at the replacement time', async () => {
-      const rows = await op().get(`/masterData/locations/${flat}`);
+      const rows = await inject(t.app, contract.getLocation, { params: { id: flat }, token: operator.token });
       const devices = Object.fromEntries((rows.body.Devices as DeviceRow[]).map((d) => [d.DeviceCode, d]));
       expect(devices['W-A']).toMatchObject({ RemovedAt: '2026-02-12T10:00:00+02:00', ReplacedBy: b });
       expect(devices['W-B']).toMatchObject({
@@ -100,7 +99,7 @@ describe(`master data editing (${dbKind()})`, () => {
         LocationId: flat,
       });
       expect(devices['W-C']).toMatchObject({ Replaces: b, ReplacedBy: null, RemovedAt: null });
-      const { rows: stored } = await db.query<{ device_id: number; v: number }>(
+      const { rows: stored } = await t.db.query<{ device_id: number; v: number }>(
         `SELECT device_id, value::float8 AS v FROM reading WHERE ts = '2026-02-12T10:00:00+02:00' ORDER BY device_id`,
       );
       expect(stored).toEqual([
@@ -135,18 +134,22 @@ describe(`master data editing (${dbKind()})`, () => {
     });
 
     it('a replacement on the spring DST day (a 23-hour day)', async () => {
-      const old = await createDevice(db, { typeId: 2, locationId: flat2, code: 'E-OLD' });
-      await addReadings(db, old, [['2026-03-28T12:00:00+02:00', 500]]);
+      const old = await makeDevice(t.db, flat2, { typeId: 2, code: 'E-OLD' });
+      await makeReadings(t.db, old, [['2026-03-28T12:00:00+02:00', 500]]);
       // 23:30 local on the 29th is +03:00 (20:30Z).
-      const res = await op().post(`/masterData/devices/${old}/replace`, {
-        replacedAt: '2026-03-29T23:30',
-        finalReading: 510,
-        newDeviceCode: 'E-NEW',
-        initialReading: 0,
+      const res = await inject(t.app, contract.replaceDevice, {
+        params: { id: old },
+        token: operator.token,
+        body: {
+          replacedAt: '2026-03-29T23:30',
+          finalReading: 510,
+          newDeviceCode: 'E-NEW',
+          initialReading: 0,
+        },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.New.InstalledAt).toBe('2026-03-29T23:30:00+03:00');
-      await addReadings(db, res.body.New.DeviceId, [['2026-03-29T21:30:00Z', 5]]); // 00:30 on the 30th
+      await makeReadings(t.db, res.body.New.DeviceId, [['2026-03-29T21:30:00Z', 5]]); // 00:30 on the 30th
       const day = await readings('2026-03-29', '2026-03-29', 2);
       // E-OLD: 500 → 510; E-NEW: 0 → 0 (its 5 is on the next day); the flat 10.
       expect(day['E-OLD']).toMatchObject({ EnergyFrom: 500, EnergyTill: 510, Difference: 10, Flags: [] });
@@ -158,56 +161,89 @@ describe(`master data editing (${dbKind()})`, () => {
 
     it('refuses a used serial (409), a removed device, a time before installation or in the future (400)', async () => {
       const body = { replacedAt: '2026-03-01T10:00', finalReading: 1, initialReading: 0 };
-      const used = await op().post(`/masterData/devices/${c}/replace`, { ...body, newDeviceCode: 'W-A' });
+      const used = await inject(t.app, contract.replaceDevice, {
+        params: { id: c },
+        token: operator.token,
+        body: { ...body, newDeviceCode: 'W-A' },
+      });
       expect(used.status).toBe(409);
-      expect(used.body.message).toContain('W-A');
-      const removed = await op().post(`/masterData/devices/${a}/replace`, { ...body, newDeviceCode: 'W-Z' });
+      expect(used.error.message).toContain('W-A');
+      const removed = await inject(t.app, contract.replaceDevice, {
+        params: { id: a },
+        token: operator.token,
+        body: { ...body, newDeviceCode: 'W-Z' },
+      });
       expect(removed.status).toBe(400);
-      expect(removed.body.message).toMatch(/already removed/);
-      const early = await op().post(`/masterData/devices/${c}/replace`, {
-        ...body,
-        replacedAt: '2026-02-01T00:00',
-        newDeviceCode: 'W-Z',
+      expect(removed.error.message).toMatch(/already removed/);
+      const early = await inject(t.app, contract.replaceDevice, {
+        params: { id: c },
+        token: operator.token,
+        body: {
+          ...body,
+          replacedAt: '2026-02-01T00:00',
+          newDeviceCode: 'W-Z',
+        },
       });
       expect(early.status).toBe(400);
-      expect(early.body.errors[0].field).toBe('replacedAt');
-      const future = await op().post(`/masterData/devices/${c}/replace`, {
-        ...body,
-        replacedAt: '2099-01-01T00:00',
-        newDeviceCode: 'W-Z',
+      expect(early.error.errors![0]!.field).toBe('replacedAt');
+      const future = await inject(t.app, contract.replaceDevice, {
+        params: { id: c },
+        token: operator.token,
+        body: {
+          ...body,
+          replacedAt: '2099-01-01T00:00',
+          newDeviceCode: 'W-Z',
+        },
       });
       expect(future.status).toBe(400);
-      const invalid = await op().post(`/masterData/devices/${c}/replace`, {
-        ...body,
-        replacedAt: '2026-02-30T10:00',
-        newDeviceCode: 'W-Z',
+      const invalid = await inject(t.app, contract.replaceDevice, {
+        params: { id: c },
+        token: operator.token,
+        body: {
+          ...body,
+          replacedAt: '2026-02-30T10:00',
+          newDeviceCode: 'W-Z',
+        },
       });
       expect(invalid.status).toBe(400);
-      const negative = await op().post(`/masterData/devices/${c}/replace`, {
-        ...body,
-        finalReading: -1,
-        newDeviceCode: 'W-Z',
+      const negative = await inject(t.app, contract.replaceDevice, {
+        params: { id: c },
+        token: operator.token,
+        body: {
+          ...body,
+          finalReading: -1,
+          newDeviceCode: 'W-Z',
+        },
       });
       expect(negative.status).toBe(400);
-      expect((await op().post('/masterData/devices/999999/replace', { ...body, newDeviceCode: 'W-Z' })).status).toBe(
-        404,
-      );
+      expect(
+        (
+          await inject(t.app, contract.replaceDevice, {
+            params: { id: 999999 },
+            token: operator.token,
+            body: { ...body, newDeviceCode: 'W-Z' },
+          })
+        ).status,
+      ).toBe(404);
       // Nothing of the refused attempts stayed.
-      const { rowCount } = await db.query(`SELECT 1 FROM device WHERE device_code = 'W-Z'`);
+      const { rowCount } = await t.db.query(`SELECT 1 FROM device WHERE device_code = 'W-Z'`);
       expect(rowCount).toBe(0);
     });
   });
 
   describe('POST /api/masterData/devices and PUT /api/masterData/devices/:id and /remove', () => {
     it('adds a device with its initial reading, changes it, removes it with its final reading', async () => {
-      const added = await op().post('/masterData/devices', {
-        locationId: flat,
-        deviceTypeId: 1,
-        deviceCode: 'HCA-NEW',
-        description: 'Kambarys 3',
-        ratingFactor: 1.2,
-        installedAt: '2026-01-15T08:00',
-        initialReading: 3,
+      const added = await inject(t.app, contract.addDevice, {
+        token: operator.token,
+        body: {
+          locationId: flat,
+          deviceTypeId: 1,
+          deviceCode: 'HCA-NEW',
+          description: 'Kambarys 3',
+          ratingFactor: 1.2,
+          installedAt: '2026-01-15T08:00',
+          initialReading: 3,
+        },
       });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
       expect(added.body).toMatchObject({
@@ -216,11 +252,19 @@ describe(`master data editing (${dbKind()})`, () => {
         InstalledAt: '2026-01-15T08:00:00+02:00',
       });
       const id = added.body.DeviceId as number;
-      const changed = await op().put(`/masterData/devices/${id}`, { description: 'Svetainė', ratingFactor: 0.95 });
+      const changed = await inject(t.app, contract.updateDevice, {
+        params: { id },
+        token: operator.token,
+        body: { description: 'Svetainė', ratingFactor: 0.95 },
+      });
       expect(changed.body).toMatchObject({ DeviceDescription: 'Svetainė', RatingFactor: 0.95, CounterCode: null });
-      const removed = await op().post(`/masterData/devices/${id}/remove`, {
-        removedAt: '2026-02-01T12:00',
-        finalReading: 13,
+      const removed = await inject(t.app, contract.removeDevice, {
+        params: { id },
+        token: operator.token,
+        body: {
+          removedAt: '2026-02-01T12:00',
+          finalReading: 13,
+        },
       });
       expect(removed.status).toBe(200);
       expect(removed.body.RemovedAt).toBe('2026-02-01T12:00:00+02:00');
@@ -230,84 +274,189 @@ describe(`master data editing (${dbKind()})`, () => {
       const feb = await readings('2026-02-01', '2026-02-28', 1);
       expect(feb['HCA-NEW']).toMatchObject({ UnitsForHCAFrom: 3, UnitsForHCATill: 13, Difference: 10, Flags: [] });
       expect(feb['HCA-NEW']!.DifferenceQrad).toBeCloseTo(9.5, 10);
-      const again = await op().post(`/masterData/devices/${id}/remove`, {
-        removedAt: '2026-02-02T12:00',
-        finalReading: 14,
+      const again = await inject(t.app, contract.removeDevice, {
+        params: { id },
+        token: operator.token,
+        body: {
+          removedAt: '2026-02-02T12:00',
+          finalReading: 14,
+        },
       });
       expect(again.status).toBe(400);
     });
 
     it('keeps a device on a flat (or a building heat meter on a building), and one device per serial', async () => {
       const base = { locationId: flat, deviceTypeId: 3, deviceCode: 'W-X' };
-      expect((await op().post('/masterData/devices', { ...base, locationId: building })).status).toBe(400);
-      expect((await op().post('/masterData/devices', { ...base, deviceTypeId: 11 })).status).toBe(400);
-      expect((await op().post('/masterData/devices', { ...base, deviceTypeId: 7 })).status).toBe(400);
-      expect((await op().post('/masterData/devices', { ...base, locationId: 999999 })).status).toBe(400);
-      expect((await op().post('/masterData/devices', { ...base, deviceCode: '   ' })).status).toBe(400);
-      const dup = await op().post('/masterData/devices', { ...base, deviceCode: 'W-A' });
+      expect(
+        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, locationId: building } }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, deviceTypeId: 11 } }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, deviceTypeId: 7 } })).status,
+      ).toBe(400);
+      expect(
+        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, locationId: 999999 } }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, deviceCode: '   ' } }))
+          .status,
+      ).toBe(400);
+      const dup = await inject(t.app, contract.addDevice, {
+        token: operator.token,
+        body: { ...base, deviceCode: 'W-A' },
+      });
       expect(dup.status).toBe(409);
-      expect(dup.body.message).toMatch(/already used/);
+      expect(dup.error.message).toMatch(/already used/);
       expect(
         (
-          await op().post('/masterData/devices', {
-            ...base,
-            locationId: building,
-            deviceTypeId: 11,
-            deviceCode: 'BHM-1',
+          await inject(t.app, contract.addDevice, {
+            token: operator.token,
+            body: {
+              ...base,
+              locationId: building,
+              deviceTypeId: 11,
+              deviceCode: 'BHM-1',
+            },
           })
         ).status,
       ).toBe(201);
-      expect((await op().put('/masterData/devices/1', { ratingFactor: -1 })).status).toBe(400);
+      expect(
+        (
+          await inject(t.app, contract.updateDevice, {
+            params: { id: 1 },
+            token: operator.token,
+            body: { ratingFactor: -1 },
+          })
+        ).status,
+      ).toBe(400);
       // Zero is refused too, not read as "no factor".
-      expect((await op().put('/masterData/devices/1', { ratingFactor: 0 })).status).toBe(400);
+      expect(
+        (
+          await inject(t.app, contract.updateDevice, {
+            params: { id: 1 },
+            token: operator.token,
+            body: { ratingFactor: 0 },
+          })
+        ).status,
+      ).toBe(400);
     });
   });
 
   describe('PUT /api/masterData/locations/:id and /client', () => {
     it('renames a street: every address below follows', async () => {
-      const street = (await op().get(`/masterData/locations/${building}`)).body.Ancestors.at(-1).Id as number;
-      const res = await op().put(`/masterData/locations/${street}`, { name: 'Gedimino prospektas' });
+      const street = (
+        await inject(t.app, contract.getLocation, { params: { id: building }, token: operator.token })
+      ).body.Ancestors.at(-1)!.Id;
+      const res = await inject(t.app, contract.updateLocation, {
+        params: { id: street },
+        token: operator.token,
+        body: { name: 'Gedimino prospektas' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.Name).toBe('Gedimino prospektas');
-      const { rows } = await db.query<{ street: string }>(
+      const { rows } = await t.db.query<{ street: string }>(
         'SELECT DISTINCT street FROM location WHERE path && ARRAY[$1::int]',
         [street],
       );
       expect(rows).toEqual([{ street: 'Gedimino prospektas' }]);
-      const devices = await as(user).get('/devices/GetDeviceDataByUserId');
+      const devices = await inject(t.app, contract.getDeviceDataByUserId, { token: user });
       expect(new Set((devices.body as DeviceRow[]).map((d) => d.Street))).toEqual(new Set(['Gedimino prospektas']));
     });
 
     it('refuses a name a sibling has (409) and a blank one (400); sets a flat order', async () => {
-      expect((await op().put(`/masterData/locations/${flat}`, { name: '2' })).status).toBe(409);
-      expect((await op().put(`/masterData/locations/${flat}`, { name: '  ' })).status).toBe(400);
-      expect((await op().put(`/masterData/locations/${building}`, { flatOrder: 3 })).status).toBe(400);
-      const res = await op().put(`/masterData/locations/${flat}`, { flatOrder: 5 });
+      expect(
+        (
+          await inject(t.app, contract.updateLocation, {
+            params: { id: flat },
+            token: operator.token,
+            body: { name: '2' },
+          })
+        ).status,
+      ).toBe(409);
+      expect(
+        (
+          await inject(t.app, contract.updateLocation, {
+            params: { id: flat },
+            token: operator.token,
+            body: { name: '  ' },
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await inject(t.app, contract.updateLocation, {
+            params: { id: building },
+            token: operator.token,
+            body: { flatOrder: 3 },
+          })
+        ).status,
+      ).toBe(400);
+      const res = await inject(t.app, contract.updateLocation, {
+        params: { id: flat },
+        token: operator.token,
+        body: { flatOrder: 5 },
+      });
       expect(res.body.FlatOrder).toBe(5);
     });
 
     it("sets a flat's client: an existing code, a new one with a name, none", async () => {
-      const created = await op().put(`/masterData/locations/${flat}/client`, {
-        clientCode: 'K-1',
-        clientName: 'Jonas Jonaitis',
+      const created = await inject(t.app, contract.setFlatClient, {
+        params: { id: flat },
+        token: operator.token,
+        body: {
+          clientCode: 'K-1',
+          clientName: 'Jonas Jonaitis',
+        },
       });
       expect(created.body).toMatchObject({ ClientCode: 'K-1', ClientName: 'Jonas Jonaitis' });
-      const moved = await op().put(`/masterData/locations/${flat2}/client`, { clientCode: 'K-1' });
+      const moved = await inject(t.app, contract.setFlatClient, {
+        params: { id: flat2 },
+        token: operator.token,
+        body: { clientCode: 'K-1' },
+      });
       expect(moved.body.ClientCode).toBe('K-1');
-      expect((await op().put(`/masterData/locations/${flat2}/client`, { clientCode: 'K-404' })).status).toBe(400);
-      expect((await op().put(`/masterData/locations/${building}/client`, { clientCode: 'K-1' })).status).toBe(400);
-      const clients = await op().get('/masterData/clients?search=k-');
+      expect(
+        (
+          await inject(t.app, contract.setFlatClient, {
+            params: { id: flat2 },
+            token: operator.token,
+            body: { clientCode: 'K-404' },
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await inject(t.app, contract.setFlatClient, {
+            params: { id: building },
+            token: operator.token,
+            body: { clientCode: 'K-1' },
+          })
+        ).status,
+      ).toBe(400);
+      const clients = await inject(t.app, contract.searchClients, { query: 'search=k-', token: operator.token });
       expect(clients.body).toEqual([
         { Id: expect.any(Number), ClientCode: 'K-1', ClientName: 'Jonas Jonaitis', FlatCount: 2 },
       ]);
-      const none = await op().put(`/masterData/locations/${flat2}/client`, { clientCode: null });
+      const none = await inject(t.app, contract.setFlatClient, {
+        params: { id: flat2 },
+        token: operator.token,
+        body: { clientCode: null },
+      });
       expect(none.body.ClientCode).toBeNull();
     });
 
     it('browses the tree from the countries down to the flats', async () => {
-      const countries = await op().get('/masterData/locations');
+      const countries = await inject(t.app, contract.listLocationChildren, { token: operator.token });
       expect(countries.body.map((n: { Name: string }) => n.Name)).toEqual(['Lietuva']);
-      const flats = await op().get(`/masterData/locations?parentId=${building}`);
+      const flats = await inject(t.app, contract.listLocationChildren, {
+        query: `parentId=${building}`,
+        token: operator.token,
+      });
       expect(flats.body.map((n: { Name: string; Level: number }) => [n.Name, n.Level])).toEqual([
         ['2', 7],
         ['1', 7],
@@ -317,7 +466,7 @@ describe(`master data editing (${dbKind()})`, () => {
 
   describe('GET /api/audit and /api/audit/export', () => {
     it('records who changed what, before and after, and filters by who, kind and period', async () => {
-      const res = await op().get('/audit?kind=device.replace');
+      const res = await inject(t.app, contract.getAuditLog, { query: 'kind=device.replace', token: operator.token });
       expect(res.status).toBe(200);
       expect(res.body.Total).toBe(3);
       const entry = (res.body.Data as AuditEntry[]).at(-1)!;
@@ -332,23 +481,55 @@ describe(`master data editing (${dbKind()})`, () => {
         Old: { DeviceCode: 'W-A', FinalReading: 104.5 },
         New: { DeviceCode: 'W-B', InitialReading: 0.2 },
       });
-      const mine = await op().get('/audit?actor=OPERAT&kind=location.update,device.update&pageSize=100');
+      const mine = await inject(t.app, contract.getAuditLog, {
+        query: 'actor=OPERAT&kind=location.update,device.update&pageSize=100',
+        token: operator.token,
+      });
       expect(mine.body.Total).toBeGreaterThanOrEqual(5);
       expect((mine.body.Data as AuditEntry[]).every((e) => ['location.update', 'device.update'].includes(e.Kind))).toBe(
         true,
       );
-      expect((await op().get('/audit?actor=nobody')).body.Total).toBe(0);
-      expect((await op().get('/audit?dateFrom=2000-01-01&dateTill=2000-01-31')).body.Total).toBe(0);
+      expect(
+        (await inject(t.app, contract.getAuditLog, { query: 'actor=nobody', token: operator.token })).body.Total,
+      ).toBe(0);
+      expect(
+        (
+          await inject(t.app, contract.getAuditLog, {
+            query: 'dateFrom=2000-01-01&dateTill=2000-01-31',
+            token: operator.token,
+          })
+        ).body.Total,
+      ).toBe(0);
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vilnius' }).format(new Date());
-      expect((await op().get(`/audit?dateFrom=${today}&dateTill=${today}`)).body.Total).toBeGreaterThan(10);
-      expect((await op().get('/audit?dateFrom=2026-02-30')).status).toBe(400);
+      expect(
+        (
+          await inject(t.app, contract.getAuditLog, {
+            query: `dateFrom=${today}&dateTill=${today}`,
+            token: operator.token,
+          })
+        ).body.Total,
+      ).toBeGreaterThan(10);
+      expect(
+        (await inject(t.app, contract.getAuditLog, { query: 'dateFrom=2026-02-30', token: operator.token })).status,
+      ).toBe(400);
     });
 
     it('records user changes and rights, never a password', async () => {
-      const target = await createUser(app, { groupId: 3, username: 'petras' });
-      await as(admin).put(`/users/${target.id}`, { firstName: 'Petras', password: 'naujas-slaptazodis' });
-      await as(admin).put(`/users/${target.id}/rights`, { locationIds: [building] });
-      const res = await op().get(`/audit?kind=user.create,user.update,user.rights`);
+      const target = await makeSignedIn(t.app, { groupId: 3, username: 'petras' });
+      await inject(t.app, contract.updateUser, {
+        params: { id: target.id },
+        token: admin,
+        body: { firstName: 'Petras', password: 'naujas-slaptazodis' },
+      });
+      await inject(t.app, contract.setUserRights, {
+        params: { id: target.id },
+        token: admin,
+        body: { locationIds: [building] },
+      });
+      const res = await inject(t.app, contract.getAuditLog, {
+        query: 'kind=user.create,user.update,user.rights',
+        token: operator.token,
+      });
       const forTarget = (res.body.Data as AuditEntry[]).filter((e) => e.EntityId === String(target.id));
       expect(forTarget.map((e) => e.Kind)).toEqual(['user.rights', 'user.update', 'user.create']);
       expect(forTarget[1]!.After).toMatchObject({ FirstName: 'Petras', PasswordChanged: true });
@@ -357,21 +538,30 @@ describe(`master data editing (${dbKind()})`, () => {
     });
 
     it('records collector keys created and revoked, never the key itself', async () => {
-      const created = await op().post('/collector-keys', { name: 'Koncentratorius 1' });
+      const created = await inject(t.app, contract.createCollectorKey, {
+        token: operator.token,
+        body: { name: 'Koncentratorius 1' },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const revoked = await call(app, 'DELETE', `/api/collector-keys/${created.body.Id}`, { token: operator.token });
+      const revoked = await inject(t.app, contract.revokeCollectorKey, {
+        params: { id: created.body.Id },
+        token: operator.token,
+      });
       expect(revoked.status).toBe(200);
-      const res = await op().get('/audit?kind=collectorKey.create,collectorKey.revoke');
+      const res = await inject(t.app, contract.getAuditLog, {
+        query: 'kind=collectorKey.create,collectorKey.revoke',
+        token: operator.token,
+      });
       expect((res.body.Data as AuditEntry[]).map((e) => [e.Kind, e.ActorUsername, e.EntityId])).toEqual([
         ['collectorKey.revoke', 'operatorius', String(created.body.Id)],
         ['collectorKey.create', 'operatorius', String(created.body.Id)],
       ]);
-      expect(res.body.Data[1].After).toMatchObject({ Name: 'Koncentratorius 1', RevokedAt: null });
+      expect(res.body.Data[1]!.After).toMatchObject({ Name: 'Koncentratorius 1', RevokedAt: null });
       expect(JSON.stringify(res.body)).not.toContain(created.body.Key);
     });
 
     it('exports the filtered log as xlsx with date cells and as CSV', async () => {
-      const xlsx = await app.inject({
+      const xlsx = await t.app.inject({
         method: 'GET',
         url: '/api/audit/export?kind=device.replace&lang=en',
         headers: { authorization: `Bearer ${operator.token}` },
@@ -385,50 +575,56 @@ describe(`master data editing (${dbKind()})`, () => {
       expect(sheet.getRow(1).getCell(2).value).toBe('User');
       expect(sheet.getRow(2).getCell(1).value).toBeInstanceOf(Date);
       expect(sheet.getRow(2).getCell(3).value).toBe('device.replace');
-      const csv = await op().get('/audit/export?kind=device.replace&format=csv&lang=lt');
+      const csv = await inject(t.app, contract.exportAuditLog, {
+        query: 'kind=device.replace&format=csv&lang=lt',
+        token: operator.token,
+      });
       expect(String(csv.body).split('\r\n')[0]).toBe('\uFEFFLaikas;Naudotojas;Veiksmas;Objektas;Objekto id;Prieš;Po');
     });
 
     it('cannot be edited: the database refuses UPDATE and DELETE', async () => {
-      await expect(db.query(`UPDATE audit_log SET kind = 'x'`)).rejects.toThrow(/append-only/);
-      await expect(db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+      await expect(t.db.query(`UPDATE audit_log SET kind = 'x'`)).rejects.toThrow(/append-only/);
+      await expect(t.db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
     });
   });
 
   describe('authorisation: only group 1 changes master data or reads the audit log', () => {
     it('answers 403 to groups 2 and 3 and 401 without a token on every endpoint', async () => {
-      const calls: [string, string, unknown?][] = [
-        ['GET', '/masterData/locations'],
-        ['GET', `/masterData/locations/${flat}`],
-        ['PUT', `/masterData/locations/${flat}`, { name: 'X' }],
-        ['PUT', `/masterData/locations/${flat}/client`, { clientCode: null }],
-        ['GET', '/masterData/clients'],
-        ['POST', '/masterData/devices', { locationId: flat, deviceTypeId: 3, deviceCode: 'NOPE' }],
-        ['PUT', '/masterData/devices/1', { description: 'x' }],
-        ['POST', '/masterData/devices/1/remove', { removedAt: '2026-01-01T00:00', finalReading: 1 }],
+      const calls: [Endpoint, { params?: { id: number }; payload?: object }][] = [
+        [contract.listLocationChildren, {}],
+        [contract.getLocation, { params: { id: flat } }],
+        [contract.updateLocation, { params: { id: flat }, payload: { name: 'X' } }],
+        [contract.setFlatClient, { params: { id: flat }, payload: { clientCode: null } }],
+        [contract.searchClients, {}],
+        [contract.addDevice, { payload: { locationId: flat, deviceTypeId: 3, deviceCode: 'NOPE' } }],
+        [contract.updateDevice, { params: { id: 1 }, payload: { description: 'x' } }],
+        [contract.removeDevice, { params: { id: 1 }, payload: { removedAt: '2026-01-01T00:00', finalReading: 1 } }],
         [
-          'POST',
-          '/masterData/devices/1/replace',
-          { replacedAt: '2026-01-01T00:00', finalReading: 1, newDeviceCode: 'NOPE', initialReading: 0 },
+          contract.replaceDevice,
+          {
+            params: { id: 1 },
+            payload: { replacedAt: '2026-01-01T00:00', finalReading: 1, newDeviceCode: 'NOPE', initialReading: 0 },
+          },
         ],
-        ['GET', '/audit'],
-        ['GET', '/audit/export'],
+        [contract.getAuditLog, {}],
+        [contract.exportAuditLog, {}],
       ];
-      for (const [method, url, body] of calls) {
+      for (const [endpoint, args] of calls) {
+        const what = `${endpoint.method} ${endpoint.path}`;
         for (const token of [admin, user]) {
-          const res = await call(app, method as 'GET', `/api${url}`, { token, body });
-          expect(res.status, `${method} ${url}`).toBe(403);
+          const res = await inject(t.app, endpoint, { ...args, token });
+          expect(res.status, what).toBe(403);
         }
-        expect((await call(app, method as 'GET', `/api${url}`, { body })).status, `${method} ${url}`).toBe(401);
+        expect((await inject(t.app, endpoint, args)).status, what).toBe(401);
       }
-      const { rowCount } = await db.query(`SELECT 1 FROM device WHERE device_code = 'NOPE'`);
+      const { rowCount } = await t.db.query(`SELECT 1 FROM device WHERE device_code = 'NOPE'`);
       expect(rowCount).toBe(0);
     });
   });
 
   it('kept device_status.last_seen on every insert path: LastSeen is the latest reading or telegram', async () => {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_status');
     expect(rows[0]!.n).toBeGreaterThan(0);
-    expect(await lastSeenMismatches(db)).toEqual([]);
+    expect(await lastSeenMismatches(t.db)).toEqual([]);
   });
 });

@@ -1,17 +1,15 @@
+import * as contract from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, throttleSettings, trustProxyList } from '../env.js';
-import { buildTestApp } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { createUser } from '../test/fixtures.js';
+import { buildTestApp, inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeSignedIn } from '../test/factories.js';
 
 // Sign-in and registration throttling (docs/security.md "Throttling"): per
 // (account, address), per account from unknown addresses, per address; growing
 // delays; state in the database, shared by every instance.
 describe(`sign-in throttling (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
   const throttle = {
     ...throttleSettings({}),
     signInFreeFailures: 3,
@@ -21,34 +19,20 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     signInDelaySeconds: 60,
     registerLimit: 3,
   };
-
-  beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db, { throttle });
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  const t = useApp({ throttle });
 
   const signIn = async (
     username: string,
     password: string,
     from: string,
-    on = app,
+    on: FastifyInstance = t.app,
     headers: Record<string, string> = {},
   ) => {
-    const res = await on.inject({
-      method: 'POST',
-      url: '/api/users/authenticate',
-      payload: { username, password },
-      remoteAddress: from,
-      headers,
-    });
-    return { status: res.statusCode, retryAfter: res.headers['retry-after'], body: res.json() };
+    const res = await inject(on, contract.authenticate, { body: { username, password }, remoteAddress: from, headers });
+    return { status: res.status, retryAfter: res.headers['retry-after'], body: res.body, error: res.error };
   };
   /** Lets the time of every current delay pass. */
-  const waitOutDelays = () => db.query("UPDATE sign_in_throttle SET blocked_until = now() - interval '1 second'");
+  const waitOutDelays = () => t.db.query("UPDATE sign_in_throttle SET blocked_until = now() - interval '1 second'");
   const failUntilHeld = async (username: string, from: string) => {
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -61,7 +45,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
 
   describe('POST /api/users/authenticate', () => {
     it('holds one address back after its free failures, with growing delays (429 + Retry-After)', async () => {
-      const u = await createUser(app, { groupId: 3, username: 'delays' });
+      const u = await makeSignedIn(t.app, { groupId: 3, username: 'delays' });
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await signIn(u.username, 'wrong-guess', '10.1.0.1')).status);
       expect(statuses).toEqual([400, 400, 400]);
@@ -69,7 +53,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
       for (let round = 0; round < 4; round++) {
         const held = await signIn(u.username, 'wrong-guess', '10.1.0.1');
         expect(held.status).toBe(429);
-        expect(held.body.message).toMatch(/try again later/);
+        expect(held.error.message).toMatch(/try again later/);
         delays.push(String(held.retryAfter));
         // While held back even the right password is not looked at.
         expect((await signIn(u.username, u.password, '10.1.0.1')).status).toBe(429);
@@ -82,7 +66,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('never lets a stranger lock the owner out at an address the owner signed in from', async () => {
-      const owner = await createUser(app, { groupId: 3, username: 'owner' });
+      const owner = await makeSignedIn(t.app, { groupId: 3, username: 'owner' });
       expect((await signIn(owner.username, owner.password, '10.2.0.1')).status).toBe(200);
       // A stranger guesses from many addresses until the account is held back for unknown addresses.
       let held = false;
@@ -99,23 +83,22 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('lets the owner in from anywhere after a password reset', async () => {
-      const operator = await createUser(app, { groupId: 1 });
-      const owner = await createUser(app, { groupId: 3, username: 'reset-owner' });
+      const operator = await makeSignedIn(t.app, { groupId: 1 });
+      const owner = await makeSignedIn(t.app, { groupId: 3, username: 'reset-owner' });
       for (let a = 1; a <= 10; a++) await failUntilHeld(owner.username, `10.77.0.${a}`);
       expect((await signIn(owner.username, owner.password, '10.98.0.1')).status).toBe(429);
-      const reset = await app.inject({
-        method: 'PUT',
-        url: `/api/users/${owner.id}`,
-        headers: { authorization: `Bearer ${operator.token}` },
-        payload: { password: 'brand-new1' },
+      const reset = await inject(t.app, contract.updateUser, {
+        params: { id: owner.id },
+        token: operator.token,
+        body: { password: 'brand-new1' },
       });
-      expect(reset.statusCode).toBe(200);
+      expect(reset.status).toBe(200);
       expect((await signIn(owner.username, 'brand-new1', '10.98.0.1')).status).toBe(200);
     });
 
     it('holds back an address guessing many accounts, and only that address', async () => {
       const users = [];
-      for (let i = 0; i < 4; i++) users.push(await createUser(app, { groupId: 3, username: `spray${i}` }));
+      for (let i = 0; i < 4; i++) users.push(await makeSignedIn(t.app, { groupId: 3, username: `spray${i}` }));
       const statuses: number[] = [];
       for (let round = 0; round < 4; round++) {
         for (const u of users) statuses.push((await signIn(u.username, 'wrong-guess', '10.3.0.1')).status);
@@ -126,12 +109,12 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('keeps its state in the database: a second instance on the same database holds back too', async () => {
-      const second = await buildTestApp(db, { throttle });
+      const second = await buildTestApp(t.db, { throttle });
       try {
-        const u = await createUser(app, { groupId: 3, username: 'shared' });
+        const u = await makeSignedIn(t.app, { groupId: 3, username: 'shared' });
         for (let i = 0; i < 3; i++) expect((await signIn(u.username, 'wrong-guess', '10.4.0.1')).status).toBe(400);
         expect((await signIn(u.username, 'wrong-guess', '10.4.0.1', second)).status).toBe(429);
-        const rows = await db.query('SELECT 1 FROM sign_in_throttle WHERE account = $1', ['shared']);
+        const rows = await t.db.query('SELECT 1 FROM sign_in_throttle WHERE account = $1', ['shared']);
         expect(rows.rows.length).toBeGreaterThan(0);
       } finally {
         await second.close();
@@ -145,8 +128,8 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('answers 400 alike for a wrong password, an unknown user and a deactivated account', async () => {
-      const u = await createUser(app, { groupId: 3, username: 'gone' });
-      await db.query('UPDATE app_user SET active = false WHERE id = $1', [u.id]);
+      const u = await makeSignedIn(t.app, { groupId: 3, username: 'gone' });
+      await t.db.query('UPDATE app_user SET active = false WHERE id = $1', [u.id]);
       const right = await signIn(u.username, u.password, '10.5.0.1');
       const wrong = await signIn(u.username, 'wrong-guess', '10.5.0.2');
       const unknown = await signIn('nobody-here', 'wrong-guess', '10.5.0.3');
@@ -158,44 +141,42 @@ describe(`sign-in throttling (${dbKind()})`, () => {
 
   describe('POST /api/users/register', () => {
     it('limits registrations per address (429 + Retry-After), other addresses unaffected', async () => {
-      const register = (n: number, from: string, on = app) =>
-        on.inject({
-          method: 'POST',
-          url: '/api/users/register',
+      const register = (n: number, from: string, on: FastifyInstance = t.app) =>
+        inject(on, contract.register, {
           remoteAddress: from,
-          payload: { firstName: 'A', lastName: 'B', username: `reg${n}`, password: 'password1' },
+          body: { firstName: 'A', lastName: 'B', username: `reg${n}`, password: 'password1' },
         });
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await register(i, '10.6.0.1')).statusCode);
+      for (let i = 0; i < 4; i++) statuses.push((await register(i, '10.6.0.1')).status);
       expect(statuses).toEqual([201, 201, 201, 429]);
-      const second = await buildTestApp(db, { throttle });
+      const second = await buildTestApp(t.db, { throttle });
       try {
         const held = await register(9, '10.6.0.1', second);
-        expect(held.statusCode).toBe(429);
+        expect(held.status).toBe(429);
         expect(Number(held.headers['retry-after'])).toBeGreaterThan(3000);
       } finally {
         await second.close();
       }
-      expect((await register(10, '10.6.0.2')).statusCode).toBe(201);
+      expect((await register(10, '10.6.0.2')).status).toBe(201);
     });
   });
 
   describe('TRUST_PROXY', () => {
     const addressesOf = async (account: string) =>
       (
-        await db.query<{ address: string }>(
+        await t.db.query<{ address: string }>(
           `SELECT address FROM sign_in_throttle WHERE account = $1 AND address <> '' ORDER BY address`,
           [account],
         )
       ).rows.map((r) => r.address);
 
     it('believes X-Forwarded-For only from the listed proxies', async () => {
-      const proxied = await buildTestApp(db, { throttle, trustProxy: ['10.10.0.0/16'] });
+      const proxied = await buildTestApp(t.db, { throttle, trustProxy: ['10.10.0.0/16'] });
       try {
         const spoof = { 'x-forwarded-for': '192.0.2.7' };
         await signIn('proxy-a', 'x-guess', '10.10.0.5', proxied, spoof);
         await signIn('proxy-b', 'x-guess', '10.11.0.5', proxied, spoof);
-        await signIn('proxy-c', 'x-guess', '10.10.0.5', app, spoof);
+        await signIn('proxy-c', 'x-guess', '10.10.0.5', t.app, spoof);
         expect(await addressesOf('proxy-a')).toEqual(['192.0.2.7']);
         expect(await addressesOf('proxy-b')).toEqual(['10.11.0.5']);
         expect(await addressesOf('proxy-c')).toEqual(['10.10.0.5']);

@@ -1,10 +1,9 @@
-import { render, screen } from '@testing-library/react';
-import { ConfigProvider, DatePicker } from 'antd';
-import enGB from 'antd/locale/en_GB';
-import ltLT from 'antd/locale/lt_LT';
+import { screen } from '@testing-library/react';
+import { DatePicker } from 'antd';
 import dayjs from 'dayjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { changeLanguage } from '../i18n';
+import { render } from '../test/render';
 
 const weekdayHeaders = () =>
   screen
@@ -12,25 +11,16 @@ const weekdayHeaders = () =>
     .map((th) => th.textContent)
     .slice(0, 7);
 
-// antd's first render under jsdom is slow on a busy machine.
+// The app's providers pick antd's locale from the UI language. antd's first render
+// under jsdom is slow on a busy machine.
 describe('calendars follow the language and start on Monday', { timeout: 30_000 }, () => {
+  afterAll(() => changeLanguage('lt'));
   it('Lithuanian', async () => {
-    await changeLanguage('lt');
-    render(
-      <ConfigProvider locale={ltLT}>
-        <DatePicker open defaultPickerValue={dayjs('2026-11-22')} />
-      </ConfigProvider>,
-    );
+    await render(<DatePicker open defaultPickerValue={dayjs('2026-11-22')} />, { language: 'lt' });
     expect(weekdayHeaders()).toEqual(['p', 'a', 't', 'k', 'pn', 'š', 's']); // pirmadienis … sekmadienis
   });
   it('English', async () => {
-    await changeLanguage('en');
-    render(
-      <ConfigProvider locale={enGB}>
-        <DatePicker open defaultPickerValue={dayjs('2026-11-22')} />
-      </ConfigProvider>,
-    );
+    await render(<DatePicker open defaultPickerValue={dayjs('2026-11-22')} />, { language: 'en' });
     expect(weekdayHeaders()).toEqual(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
-    await changeLanguage('lt');
   });
 });

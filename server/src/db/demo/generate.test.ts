@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../services/auth/password.js';
 import { getDevicesData } from '../../services/devices/devices-data.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { lastSeenMismatches } from '../../test/fixtures.js';
+import { createTestDb, dbKind, useDb } from '../../test/db.js';
+import { lastSeenMismatches } from '../../test/factories.js';
 import type { Db } from '../db.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoCounts, type DemoSummary, seedDemo } from './generate.js';
@@ -12,21 +12,16 @@ const NOW = new Date('2026-11-20T10:00:00Z');
 const DAY = 86_400_000;
 const COUNTS: DemoCounts = { buildings: 3, flatsPerBuilding: [8, 9], months: 13, intervalHours: 12 };
 
-let db: Db;
+const t = useDb();
 let summary: DemoSummary;
 let cases: DemoCases;
 
 beforeAll(async () => {
-  db = await createTestDb();
-  summary = await seedDemo(db, { size: COUNTS, seed: 7, now: NOW });
-  cases = (await readDemoCases(db))!;
+  summary = await seedDemo(t.db, { size: COUNTS, seed: 7, now: NOW });
+  cases = (await readDemoCases(t.db))!;
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
-
-const rows = async <R>(sql: string, params?: unknown[]) => (await db.query<R>(sql, params)).rows;
+const rows = async <R>(sql: string, params?: unknown[]) => (await t.db.query<R>(sql, params)).rows;
 
 describe(`seedDemo (${dbKind()})`, () => {
   it('reports what it made, and the tables hold exactly that', async () => {
@@ -143,7 +138,7 @@ describe(`seedDemo (${dbKind()})`, () => {
   });
 
   it('refuses a database that already has locations', async () => {
-    await expect(seedDemo(db, { size: COUNTS, now: NOW })).rejects.toThrow(/already has locations/);
+    await expect(seedDemo(t.db, { size: COUNTS, now: NOW })).rejects.toThrow(/already has locations/);
   });
 });
 
@@ -160,7 +155,7 @@ describe(`demo readings (${dbKind()})`, () => {
     );
     expect(stale.map((d) => d.id).sort()).toEqual([cases.silent.deviceId, ...cases.neverReported.deviceIds].sort());
     // LastSeen is every device's latest reading (device_status.last_seen, kept by the seed).
-    expect(await lastSeenMismatches(db)).toEqual([]);
+    expect(await lastSeenMismatches(t.db)).toEqual([]);
   });
 
   it('are cumulative: never decreasing, except the reset device once', async () => {
@@ -243,7 +238,7 @@ describe(`demo readings (${dbKind()})`, () => {
 describe(`demo cases in GetDevicesData (${dbKind()})`, () => {
   // What the manager sees for the month so far: the cases are flagged, the rest is not.
   const flagsOf = async (deviceTypeId: number) => {
-    const rows = await getDevicesData(db, {
+    const rows = await getDevicesData(t.db, {
       deviceTypeId,
       range: { from: '2026-11-01', till: '2026-11-20' },
       scope: [cases.buildingId],
@@ -301,12 +296,12 @@ describe(`seedDemo determinism (${dbKind()})`, () => {
       await seedDemo(same, { size: COUNTS, seed: 7, now: NOW });
       // Readings do not matter for this comparison: keep them short.
       await seedDemo(other, { size: { ...COUNTS, months: 0 }, seed: 8, now: NOW });
-      expect(await masterData(same)).toEqual(await masterData(db));
-      const readings = await sample(db);
+      expect(await masterData(same)).toEqual(await masterData(t.db));
+      const readings = await sample(t.db);
       expect(readings.length).toBeGreaterThan(1000);
       expect(await sample(same)).toEqual(readings);
       const codes = async (d: Db) => (await d.query('SELECT device_code FROM device ORDER BY id')).rows;
-      expect(await codes(other)).not.toEqual(await codes(db));
+      expect(await codes(other)).not.toEqual(await codes(t.db));
     } finally {
       await same.close();
       await other.close();

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { lastSeenMismatches } from '../../test/fixtures.js';
-import type { Db } from '../db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, dbKind, useDb } from '../../test/db.js';
+import { lastSeenMismatches } from '../../test/factories.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { seedDemo } from './generate.js';
 import { topUpDemo } from './top-up.js';
@@ -10,52 +9,47 @@ const SEEDED = new Date('2026-11-20T10:00:00Z');
 const LATER = new Date('2026-11-23T17:30:00Z');
 const DAY = 86_400_000;
 
-let db: Db;
+const t = useDb();
 let cases: DemoCases;
 
 beforeAll(async () => {
-  db = await createTestDb();
-  await seedDemo(db, {
+  await seedDemo(t.db, {
     size: { buildings: 2, flatsPerBuilding: 8, months: 1, intervalHours: 6 },
     seed: 3,
     now: SEEDED,
   });
-  cases = (await readDemoCases(db))!;
+  cases = (await readDemoCases(t.db))!;
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
-
-const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading')).rows[0]!.n;
+const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading')).rows[0]!.n;
 const latest = async (deviceId: number) =>
-  (await db.query<{ ts: Date | null }>('SELECT max(ts) AS ts FROM reading WHERE device_id = $1', [deviceId])).rows[0]!
+  (await t.db.query<{ ts: Date | null }>('SELECT max(ts) AS ts FROM reading WHERE device_id = $1', [deviceId])).rows[0]!
     .ts;
 
 describe(`topUpDemo (${dbKind()})`, () => {
   it('does nothing when no reading is due yet', async () => {
     const before = await count();
-    expect(await topUpDemo(db, SEEDED)).toBe(0);
-    expect(await topUpDemo(db, new Date(SEEDED.getTime() - DAY))).toBe(0);
+    expect(await topUpDemo(t.db, SEEDED)).toBe(0);
+    expect(await topUpDemo(t.db, new Date(SEEDED.getTime() - DAY))).toBe(0);
     expect(await count()).toBe(before);
   });
 
   it('adds the readings up to a later now, continuing every series, and keeps the special cases', async () => {
     const before = await count();
     const [devices] = (
-      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE NOT id = ANY($1)', [
+      await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE NOT id = ANY($1)', [
         [cases.silent.deviceId, ...cases.neverReported.deviceIds],
       ])
     ).rows;
-    const added = await topUpDemo(db, LATER);
+    const added = await topUpDemo(t.db, LATER);
     // 3 days 7.5 hours at 4 readings a day, give or take one per device at either end.
     expect(added).toBeGreaterThanOrEqual(devices!.n * 12);
     expect(added).toBeLessThanOrEqual(devices!.n * 15);
     expect(await count()).toBe(before + added);
     // LastSeen (device_status.last_seen) follows the new readings.
-    expect(await lastSeenMismatches(db)).toEqual([]);
+    expect(await lastSeenMismatches(t.db)).toEqual([]);
 
-    const { rows: stale } = await db.query<{ id: number }>(
+    const { rows: stale } = await t.db.query<{ id: number }>(
       `SELECT d.id FROM device d WHERE NOT EXISTS
          (SELECT 1 FROM reading r WHERE r.device_id = d.id AND r.ts > $1::timestamptz - interval '7 hours')`,
       [LATER.toISOString()],
@@ -65,12 +59,12 @@ describe(`topUpDemo (${dbKind()})`, () => {
     expect((await latest(cases.silent.deviceId))!.getTime()).toBeLessThanOrEqual(SEEDED.getTime() - 10 * DAY);
     for (const id of cases.neverReported.deviceIds) expect(await latest(id)).toBeNull();
 
-    const { rows: drops } = await db.query<{ device_id: number }>(
+    const { rows: drops } = await t.db.query<{ device_id: number }>(
       `SELECT device_id FROM (SELECT device_id, value < lag(value) OVER (PARTITION BY device_id ORDER BY ts) AS drop
        FROM reading) x WHERE drop`,
     );
     expect(drops.map((d) => d.device_id)).toEqual([cases.reset.deviceId]);
-    const { rows: meta } = await db.query<{ value: string }>(
+    const { rows: meta } = await t.db.query<{ value: string }>(
       "SELECT value FROM app_meta WHERE key = 'demo.generated_until'",
     );
     expect(meta[0]?.value).toBe(LATER.toISOString());
@@ -78,7 +72,7 @@ describe(`topUpDemo (${dbKind()})`, () => {
 
   it('is idempotent: the same now again adds nothing', async () => {
     const before = await count();
-    expect(await topUpDemo(db, LATER)).toBe(0);
+    expect(await topUpDemo(t.db, LATER)).toBe(0);
     expect(await count()).toBe(before);
   });
 

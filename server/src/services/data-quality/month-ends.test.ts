@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import * as contract from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../test/factories.js';
 import { ingestTelegrams } from '../ingest/ingest-telegrams.js';
 import { computeMonthEnds } from './month-ends.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
@@ -12,15 +11,14 @@ import { refreshMonthEnds } from './refresh-month-ends.js';
 const TOLERANCE = { 'monthEnd.toleranceDays': 2 };
 
 describe(`month-end values (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let building: number;
   let flat: number;
   let n = 0;
   const device = async (typeId: 1 | 2 | 3 | 4 | 11 = 3, locationId = flat) =>
-    createDevice(db, { typeId, locationId, code: `ME-${++n}` });
+    makeDevice(t.db, locationId, { typeId, code: `ME-${++n}` });
   const monthEnd = async (deviceId: number, month: string) => {
-    const { rows } = await db.query<{
+    const { rows } = await t.db.query<{
       value: number;
       source: string;
       method: string | null;
@@ -37,29 +35,28 @@ describe(`month-end values (${dbKind()})`, () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    building = (await createPath(db, address('Vilnius', 'Ąžuolyno g.', '7'))).at(-1)!;
-    flat = (await createPath(db, address('Vilnius', 'Ąžuolyno g.', '7', '1'), 1)).at(-1)!;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
+    building = (await makeBuilding(t.db, { city: 'Vilnius', street: 'Ąžuolyno g.', number: '7' })).id;
+    flat = (
+      await makeFlat(t.db, await makeBuilding(t.db, { city: 'Vilnius', street: 'Ąžuolyno g.', number: '7' }), {
+        name: '1',
+        order: 1,
+      })
+    ).id;
   });
 
   describe('computeMonthEnds: each source in order', () => {
     it('measured: the latest reading before the month end, if at most the tolerance old', async () => {
       const fresh = await device();
-      await addReadings(db, fresh, [
+      await makeReadings(t.db, fresh, [
         ['2026-01-31T20:00:00+02:00', 10],
         ['2026-02-01T06:00:00+02:00', 11],
       ]);
       const old = await device();
-      await addReadings(db, old, [
+      await makeReadings(t.db, old, [
         ['2026-01-29T23:00:00+02:00', 5],
         ['2026-02-03T00:00:00+02:00', 7],
       ]);
-      await computeMonthEnds(db, '2026-01-01', [fresh, old], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [fresh, old], TOLERANCE);
       expect(await monthEnd(fresh, '2026-01')).toMatchObject({
         value: 10,
         source: 'measured',
@@ -71,12 +68,12 @@ describe(`month-end values (${dbKind()})`, () => {
 
     it('takes the month end in the provider zone across the DST change (March ends at 00:00+03:00)', async () => {
       const d = await device();
-      await addReadings(db, d, [
+      await makeReadings(t.db, d, [
         ['2026-03-31T23:30:00+03:00', 5],
         // 2026-03-31 21:30 UTC: still March in UTC, already April in Vilnius.
         ['2026-04-01T00:30:00+03:00', 6],
       ]);
-      await computeMonthEnds(db, '2026-03-01', [d], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-03-01', [d], TOLERANCE);
       expect(await monthEnd(d, '2026-03')).toMatchObject({ value: 5, source: 'measured' });
     });
 
@@ -84,17 +81,17 @@ describe(`month-end values (${dbKind()})`, () => {
       const a = await device();
       const b = await device();
       for (const id of [a, b]) {
-        await addReadings(db, id, [
+        await makeReadings(t.db, id, [
           ['2026-01-10T00:00:00+02:00', 100],
           ['2026-02-20T00:00:00+02:00', 300],
         ]);
       }
-      await db.query(
+      await t.db.query(
         `INSERT INTO device_memory (device_id, day, value, ts) VALUES
            ($1, '2026-01-31', 150, '2026-02-20T00:00:00+02:00'), ($2, '2026-02-01', 151, '2026-02-20T00:00:00+02:00')`,
         [a, b],
       );
-      await computeMonthEnds(db, '2026-01-01', [a, b], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [a, b], TOLERANCE);
       expect(await monthEnd(a, '2026-01')).toMatchObject({ value: 150, source: 'memory' });
       expect(await monthEnd(b, '2026-01')).toMatchObject({ value: 151, source: 'memory' });
     });
@@ -103,21 +100,21 @@ describe(`month-end values (${dbKind()})`, () => {
       const water = await device(3);
       const hca = await device(1);
       for (const id of [water, hca]) {
-        await addReadings(db, id, [
+        await makeReadings(t.db, id, [
           ['2026-01-20T00:00:00+02:00', 100],
           ['2026-02-09T00:00:00+02:00', 300],
         ]);
       }
       // 12 of the 20 days lie before the month end.
-      await computeMonthEnds(db, '2026-01-01', [water], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [water], TOLERANCE);
       expect(await monthEnd(water, '2026-01')).toMatchObject({ value: 220, source: 'interpolated', method: 'time' });
       // January days count 1 degree-day each, February days 3: 12 of 12 + 27.
-      await db.query(
+      await t.db.query(
         `INSERT INTO heating_degree_day (day, value)
          SELECT d::date, CASE WHEN d < '2026-02-01' THEN 1 ELSE 3 END
            FROM generate_series('2026-01-20'::date, '2026-02-09'::date, interval '1 day') d`,
       );
-      await computeMonthEnds(db, '2026-01-01', [hca], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [hca], TOLERANCE);
       expect(await monthEnd(hca, '2026-01')).toMatchObject({
         value: 161.538,
         source: 'interpolated',
@@ -126,32 +123,43 @@ describe(`month-end values (${dbKind()})`, () => {
     });
 
     it("estimated: the building's average consumption of the type, per m² where flat areas are known", async () => {
-      const flat2 = (await createPath(db, address('Vilnius', 'Ąžuolyno g.', '7', '2'), 2)).at(-1)!;
-      const flat3 = (await createPath(db, address('Vilnius', 'Ąžuolyno g.', '7', '3'), 3)).at(-1)!;
+      const flat2 = (
+        await makeFlat(t.db, await makeBuilding(t.db, { city: 'Vilnius', street: 'Ąžuolyno g.', number: '7' }), {
+          name: '2',
+          order: 2,
+        })
+      ).id;
+      const flat3 = (
+        await makeFlat(t.db, await makeBuilding(t.db, { city: 'Vilnius', street: 'Ąžuolyno g.', number: '7' }), {
+          name: '3',
+          order: 3,
+        })
+      ).id;
       const p1 = await device(4, flat);
       const p2 = await device(4, flat2);
       const silent = await device(4, flat3);
-      await addReadings(db, p1, [
+      await makeReadings(t.db, p1, [
         ['2025-12-31T22:00:00+02:00', 100],
         ['2026-01-31T22:00:00+02:00', 110],
       ]);
-      await addReadings(db, p2, [
+      await makeReadings(t.db, p2, [
         ['2025-12-31T22:00:00+02:00', 200],
         ['2026-01-31T22:00:00+02:00', 220],
       ]);
-      await addReadings(db, silent, [['2025-12-31T22:00:00+02:00', 50]]);
-      for (const month of ['2025-12-01', '2026-01-01']) await computeMonthEnds(db, month, [p1, p2, silent], TOLERANCE);
+      await makeReadings(t.db, silent, [['2025-12-31T22:00:00+02:00', 50]]);
+      for (const month of ['2025-12-01', '2026-01-01'])
+        await computeMonthEnds(t.db, month, [p1, p2, silent], TOLERANCE);
       expect(await monthEnd(silent, '2026-01')).toMatchObject({
         value: 65,
         source: 'estimated',
         method: 'building_average',
       });
       // With areas 50 and 100 m²: 30 / 150 = 0.2 per m², times the silent flat's 60 m².
-      await db.query(
+      await t.db.query(
         'UPDATE location SET area_m2 = CASE id WHEN $1 THEN 50 WHEN $2 THEN 100 ELSE 60 END WHERE id = ANY($3)',
         [flat, flat2, [flat, flat2, flat3]],
       );
-      await computeMonthEnds(db, '2026-01-01', [silent], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [silent], TOLERANCE);
       expect(await monthEnd(silent, '2026-01')).toMatchObject({
         value: 62,
         source: 'estimated',
@@ -163,13 +171,13 @@ describe(`month-end values (${dbKind()})`, () => {
 
     it('estimated: the same month last year scaled by the recent trend (at most 2x) comes first', async () => {
       const d = await device(2);
-      await db.query(
+      await t.db.query(
         `INSERT INTO month_end (device_id, month, value, source) VALUES
            ($1, '2024-09-01', 50, 'measured'), ($1, '2024-12-01', 80, 'measured'), ($1, '2025-01-01', 100, 'measured'),
            ($1, '2025-09-01', 200, 'measured'), ($1, '2025-12-01', 260, 'measured')`,
         [d],
       );
-      await computeMonthEnds(db, '2026-01-01', [d], TOLERANCE);
+      await computeMonthEnds(t.db, '2026-01-01', [d], TOLERANCE);
       // Last January used 20; the last three months 60 against 30 a year before: ×2.
       expect(await monthEnd(d, '2026-01')).toMatchObject({
         value: 300,
@@ -188,15 +196,15 @@ describe(`month-end values (${dbKind()})`, () => {
       const pick = (driver: string) => samples.find((s) => s.driver === driver)!.expected_json;
       const qcaloric = pick('qcaloric');
       const izar = pick('izar');
-      const hca = await createDevice(db, { typeId: 1, locationId: flat, code: String(qcaloric.id) });
-      const water = await createDevice(db, { typeId: 3, locationId: flat, code: String(izar.id) });
-      await db.query('DELETE FROM dq_pending');
+      const hca = await makeDevice(t.db, flat, { typeId: 1, code: String(qcaloric.id) });
+      const water = await makeDevice(t.db, flat, { typeId: 3, code: String(izar.id) });
+      await t.db.query('DELETE FROM dq_pending');
       const items = [qcaloric, izar].map((json, i) => {
         const withTime = { ...json, timestamp: '2019-02-20T10:00:00Z' };
         return { position: i + 1, json: withTime, raw: JSON.stringify(withTime) };
       });
-      expect((await ingestTelegrams(db, items)).Stored).toBe(2);
-      const { rows } = await db.query<{ device_id: number; day: string; value: string }>(
+      expect((await ingestTelegrams(t.db, items)).Stored).toBe(2);
+      const { rows } = await t.db.query<{ device_id: number; day: string; value: string }>(
         'SELECT device_id, day::text AS day, value::text AS value FROM device_memory WHERE device_id = ANY($1) ORDER BY 1, 2',
         [[hca, water]],
       );
@@ -205,7 +213,7 @@ describe(`month-end values (${dbKind()})`, () => {
         { device_id: hca, day: '2019-01-31', value: '79' },
         { device_id: water, day: '2019-09-30', value: '3.486' },
       ]);
-      const { rows: pending } = await db.query<{ device_id: number; month: string }>(
+      const { rows: pending } = await t.db.query<{ device_id: number; month: string }>(
         'SELECT device_id, month::text AS month FROM dq_pending ORDER BY 1, 2',
       );
       expect(pending).toEqual([
@@ -221,32 +229,35 @@ describe(`month-end values (${dbKind()})`, () => {
   describe('refreshMonthEnds: the queue and the schedule', () => {
     it('fills every completed month of every device in service, and recomputes only what is queued', async () => {
       const d = await device();
-      await db.query('DELETE FROM dq_pending');
-      await addReadings(db, d, [
+      await t.db.query('DELETE FROM dq_pending');
+      await makeReadings(t.db, d, [
         ['2026-04-30T12:00:00+03:00', 1],
         ['2026-05-31T12:00:00+03:00', 2],
       ]);
-      const first = await refreshMonthEnds(db, new Date('2026-06-10T00:00:00Z'));
+      const first = await refreshMonthEnds(t.db, new Date('2026-06-10T00:00:00Z'));
       expect(first.written).toBeGreaterThan(0);
       expect(await monthEnd(d, '2026-04')).toMatchObject({ value: 1, source: 'measured' });
       expect(await monthEnd(d, '2026-05')).toMatchObject({ value: 2, source: 'measured' });
       // The running month has no value yet.
       expect(await monthEnd(d, '2026-06')).toBeUndefined();
       // Nothing new: nothing written.
-      expect((await refreshMonthEnds(db, new Date('2026-06-10T00:00:00Z'))).written).toBe(0);
+      expect((await refreshMonthEnds(t.db, new Date('2026-06-10T00:00:00Z'))).written).toBe(0);
     });
   });
 
   describe('GET/PUT/DELETE /api/data-quality/month-ends', () => {
     it('an estimated month end becomes measured when a late reading arrives, and the change is visible', async () => {
-      const operator = await createUser(app, { groupId: 1 });
-      const manager = await createUser(app, { groupId: 3, rights: [building] });
-      const outsider = await createUser(app, { groupId: 3, rights: [] });
+      const operator = await makeSignedIn(t.app, { groupId: 1 });
+      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+      const outsider = await makeSignedIn(t.app, { groupId: 3, rights: [] });
       const d = await device(3);
-      await addReadings(db, d, [['2026-07-10T12:00:00+03:00', 40]]);
-      await refreshMonthEnds(db, new Date('2026-08-05T00:00:00Z'));
-      const url = `/api/data-quality/month-ends/${d}?from=2026-07&till=2026-07`;
-      const before = await call(app, 'GET', url, { token: manager.token });
+      await makeReadings(t.db, d, [['2026-07-10T12:00:00+03:00', 40]]);
+      await refreshMonthEnds(t.db, new Date('2026-08-05T00:00:00Z'));
+      const before = await inject(t.app, contract.getMonthEnds, {
+        params: { deviceId: d },
+        query: 'from=2026-07&till=2026-07',
+        token: manager.token,
+      });
       expect(before.status).toBe(200);
       expect(before.body).toEqual([
         expect.objectContaining({
@@ -257,14 +268,18 @@ describe(`month-end values (${dbKind()})`, () => {
         }),
       ]);
       // The collector's late delivery: a reading on July 31st, imported on August 6th.
-      const csv = await call(app, 'POST', '/api/ingest/csv', {
+      const csv = await inject(t.app, contract.importCsv, {
         token: operator.token,
         body: `ME-${n};2026-07-31T23:00:00+03:00;47.5\n`,
         headers: { 'content-type': 'text/csv' },
       });
       expect(csv.body.Stored).toBe(1);
-      await refreshMonthEnds(db, new Date('2026-08-06T00:00:00Z'));
-      const after = await call(app, 'GET', url, { token: manager.token });
+      await refreshMonthEnds(t.db, new Date('2026-08-06T00:00:00Z'));
+      const after = await inject(t.app, contract.getMonthEnds, {
+        params: { deviceId: d },
+        query: 'from=2026-07&till=2026-07',
+        token: manager.token,
+      });
       expect(after.body).toEqual([
         expect.objectContaining({
           Source: 'measured',
@@ -274,32 +289,60 @@ describe(`month-end values (${dbKind()})`, () => {
           PreviousValue: 40,
         }),
       ]);
-      expect((await call(app, 'GET', url, { token: outsider.token })).status).toBe(404);
-      const bad = await call(app, 'GET', `/api/data-quality/month-ends/${d}?from=2026-13&till=2026-07`, {
+      expect(
+        (
+          await inject(t.app, contract.getMonthEnds, {
+            params: { deviceId: d },
+            query: 'from=2026-07&till=2026-07',
+            token: outsider.token,
+          })
+        ).status,
+      ).toBe(404);
+      const bad = await inject(t.app, contract.getMonthEnds, {
+        params: { deviceId: d },
+        query: { from: '2026-13', till: '2026-07' },
         token: manager.token,
       });
       expect(bad.status).toBe(400);
-      expect(bad.body.errors[0].field).toContain('from');
+      expect(bad.error.errors![0]!.field).toContain('from');
     });
 
     it('an operator sets a value by hand with a reason (audited); the schedule keeps it; removing it recomputes', async () => {
-      const operator = await createUser(app, { groupId: 1 });
-      const admin = await createUser(app, { groupId: 2, rights: [building] });
+      const operator = await makeSignedIn(t.app, { groupId: 1 });
+      const admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
       const d = await device(3);
-      await addReadings(db, d, [['2026-07-31T10:00:00+03:00', 12]]);
-      await refreshMonthEnds(db, new Date('2026-08-05T00:00:00Z'));
-      const url = `/api/data-quality/month-ends/${d}/2026-07`;
+      await makeReadings(t.db, d, [['2026-07-31T10:00:00+03:00', 12]]);
+      await refreshMonthEnds(t.db, new Date('2026-08-05T00:00:00Z'));
       const body = { value: 12.75, reason: 'Read on a site visit' };
-      expect((await call(app, 'PUT', url, { token: admin.token, body })).status).toBe(403);
-      expect((await call(app, 'PUT', url, { token: operator.token, body: { value: 1, reason: ' ' } })).status).toBe(
-        400,
-      );
-      const future = await call(app, 'PUT', `/api/data-quality/month-ends/${d}/2099-01`, {
+      expect(
+        (
+          await inject(t.app, contract.setMonthEnd, {
+            params: { deviceId: d, month: '2026-07' },
+            token: admin.token,
+            body,
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await inject(t.app, contract.setMonthEnd, {
+            params: { deviceId: d, month: '2026-07' },
+            token: operator.token,
+            body: { value: 1, reason: ' ' },
+          })
+        ).status,
+      ).toBe(400);
+      const future = await inject(t.app, contract.setMonthEnd, {
+        params: { deviceId: d, month: '2099-01' },
         token: operator.token,
         body,
       });
       expect(future.status).toBe(400);
-      const set = await call(app, 'PUT', url, { token: operator.token, body });
+      const set = await inject(t.app, contract.setMonthEnd, {
+        params: { deviceId: d, month: '2026-07' },
+        token: operator.token,
+        body,
+      });
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({
         Source: 'manual',
@@ -309,17 +352,31 @@ describe(`month-end values (${dbKind()})`, () => {
         PreviousSource: 'measured',
         PreviousValue: 12,
       });
-      await db.query('INSERT INTO dq_pending (device_id, month) VALUES ($1, $2)', [d, '2026-07-01']);
-      await refreshMonthEnds(db, new Date('2026-08-06T00:00:00Z'));
+      await t.db.query('INSERT INTO dq_pending (device_id, month) VALUES ($1, $2)', [d, '2026-07-01']);
+      await refreshMonthEnds(t.db, new Date('2026-08-06T00:00:00Z'));
       expect(await monthEnd(d, '2026-07')).toMatchObject({ source: 'manual', value: 12.75 });
-      const { rows } = await db.query<{ kind: string }>(
+      const { rows } = await t.db.query<{ kind: string }>(
         "SELECT kind FROM audit_log WHERE entity = 'monthEnd' AND entity_id = $1 ORDER BY id",
         [`${d}/2026-07`],
       );
       expect(rows.map((r) => r.kind)).toEqual(['monthEnd.set']);
-      expect((await call(app, 'DELETE', url, { token: operator.token })).status).toBe(200);
+      expect(
+        (
+          await inject(t.app, contract.clearMonthEnd, {
+            params: { deviceId: d, month: '2026-07' },
+            token: operator.token,
+          })
+        ).status,
+      ).toBe(200);
       expect(await monthEnd(d, '2026-07')).toMatchObject({ source: 'measured', value: 12 });
-      expect((await call(app, 'DELETE', url, { token: operator.token })).status).toBe(404);
+      expect(
+        (
+          await inject(t.app, contract.clearMonthEnd, {
+            params: { deviceId: d, month: '2026-07' },
+            token: operator.token,
+          })
+        ).status,
+      ).toBe(404);
     });
   });
 });

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import * as contract from '@rodmenys/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.js';
 import { openPostgres } from '../../db/postgres.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { createUser } from '../../test/fixtures.js';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeSignedIn } from '../../test/factories.js';
 import { defaultJobs, Scheduler } from './scheduler.js';
 
 /**
@@ -12,21 +12,13 @@ import { defaultJobs, Scheduler } from './scheduler.js';
  * PostgreSQL server two pools; PGlite is one process's database (its folder is
  * locked), so both instances share it there.
  */
-async function twoConnections(): Promise<{ first: Db; second: Db; close: () => Promise<void> }> {
-  const first = await createTestDb();
-  if (dbKind() === 'pglite') return { first, second: first, close: () => first.close() };
+async function twoConnections(first: Db): Promise<{ first: Db; second: Db; close: () => Promise<void> }> {
+  if (dbKind() === 'pglite') return { first, second: first, close: async () => {} };
   const { rows } = await first.query<{ db: string }>('SELECT current_database() AS db');
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${rows[0]!.db}`;
   const second = openPostgres(url.toString(), 'Europe/Vilnius');
-  return {
-    first,
-    second,
-    close: async () => {
-      await second.close();
-      await first.close();
-    },
-  };
+  return { first, second, close: () => second.close() };
 }
 
 const job = async (db: Db, name: string) =>
@@ -38,17 +30,15 @@ const job = async (db: Db, name: string) =>
   ).rows[0]!;
 
 describe(`scheduled work (${dbKind()})`, () => {
+  const t = useApp();
   let dbs: Awaited<ReturnType<typeof twoConnections>>;
-  let app: FastifyInstance;
   const NOW = new Date('2026-03-28T12:00:00+02:00');
 
   beforeAll(async () => {
-    dbs = await twoConnections();
-    app = await buildTestApp(dbs.first);
+    dbs = await twoConnections(t.db);
   });
   afterAll(async () => {
-    await app.close();
-    await dbs.close();
+    await dbs?.close();
   });
   beforeEach(async () => {
     await dbs.first.query(
@@ -108,11 +98,11 @@ describe(`scheduled work (${dbKind()})`, () => {
     ]);
     await failing.tick(() => NOW);
     await new Scheduler(dbs.first, defaultJobs()).tick(() => NOW);
-    const operator = await createUser(app, { groupId: 1 });
-    const admin = await createUser(app, { groupId: 2 });
-    const res = await call(app, 'GET', '/api/data-quality/jobs', { token: operator.token });
+    const operator = await makeSignedIn(t.app, { groupId: 1 });
+    const admin = await makeSignedIn(t.app, { groupId: 2 });
+    const res = await inject(t.app, contract.listJobs, { token: operator.token });
     expect(res.status).toBe(200);
-    const byName = Object.fromEntries(res.body.map((j: { Name: string }) => [j.Name, j]));
+    const byName = Object.fromEntries(res.body.map((j) => [j.Name, j]));
     expect(byName.validate).toMatchObject({
       Runs: 1,
       Failures: 1,
@@ -120,8 +110,8 @@ describe(`scheduled work (${dbKind()})`, () => {
       Running: false,
     });
     expect(byName['month-ends']).toMatchObject({ Runs: 1, Failures: 0, LastError: null });
-    expect(byName['month-ends'].LastDurationMs).toBeGreaterThanOrEqual(0);
-    expect(byName.digest.LastResult).toBe('not sent: SMTP_URL is not set');
-    expect((await call(app, 'GET', '/api/data-quality/jobs', { token: admin.token })).status).toBe(403);
+    expect(byName['month-ends']!.LastDurationMs).toBeGreaterThanOrEqual(0);
+    expect(byName.digest!.LastResult).toBe('not sent: SMTP_URL is not set');
+    expect((await inject(t.app, contract.listJobs, { token: admin.token })).status).toBe(403);
   });
 });

@@ -1,9 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser, type DeviceInput } from '../../test/fixtures.js';
+import * as contract from '@rodmenys/contract';
+import { describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import {
+  type DeviceOverrides,
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeReadings,
+  makeSignedIn,
+} from '../../test/factories.js';
 import { validate } from './validate.js';
 
 /** A DST day in Vilnius (clocks went forward at 03:00 that morning), in the heating season. */
@@ -15,24 +21,23 @@ const series = (end: Date, hours: number, values: number[]): [string, number][] 
   values.map((v, i) => [new Date(end.getTime() - (values.length - 1 - i) * hours * 3_600_000).toISOString(), v]);
 
 describe(`validation rules (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let n = 0;
   let buildingN = 0;
   /** A building of its own with one flat; returns [building, flat]. */
   const place = async () => {
     const b = `${++buildingN}`;
-    const ids = await createPath(db, address('Kaunas', 'Laisvės al.', b, '1'), 1);
-    return [ids.at(-2)!, ids.at(-1)!] as const;
+    const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: b });
+    return [building.id, (await makeFlat(t.db, building, { name: '1', order: 1 })).id] as const;
   };
   const device = async (
     typeId: 1 | 2 | 3 | 4 | 11,
     locationId: number,
-    extra: Pick<DeviceInput, 'installedAt' | 'removedAt'> = {},
-  ) => createDevice(db, { typeId, locationId, code: `V-${++n}`, ...extra });
+    extra: Pick<DeviceOverrides, 'installedAt' | 'removedAt'> = {},
+  ) => makeDevice(t.db, locationId, { typeId, code: `V-${++n}`, ...extra });
   const anomalies = async (deviceId: number) =>
     (
-      await db.query<{ rule: string; state: string; evidence: Record<string, unknown>; month: string }>(
+      await t.db.query<{ rule: string; state: string; evidence: Record<string, unknown>; month: string }>(
         `SELECT rule, state, evidence, month::text AS month FROM anomaly WHERE device_id = $1 ORDER BY id`,
         [deviceId],
       )
@@ -42,32 +47,23 @@ describe(`validation rules (${dbKind()})`, () => {
   const rules = async (deviceId: number, state = 'open') =>
     (await anomalies(deviceId)).filter((a) => a.state === state).map((a) => a.rule);
 
-  beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
-
   it('SILENT: no reading for N days per type; allocators exempt outside the heating season', async () => {
     const [, flat] = await place();
     const water = await device(3, flat);
     const fresh = await device(3, flat);
     const hca = await device(1, flat);
-    await addReadings(db, water, [['2026-03-25T12:00:00+02:00', 1]]);
-    await addReadings(db, fresh, [['2026-03-28T12:00:00+02:00', 1]]);
-    await addReadings(db, hca, [['2026-03-10T12:00:00+02:00', 1]]);
-    await validate(db, null, WINTER_NOW);
+    await makeReadings(t.db, water, [['2026-03-25T12:00:00+02:00', 1]]);
+    await makeReadings(t.db, fresh, [['2026-03-28T12:00:00+02:00', 1]]);
+    await makeReadings(t.db, hca, [['2026-03-10T12:00:00+02:00', 1]]);
+    await validate(t.db, null, WINTER_NOW);
     expect(await rules(water)).toEqual(['SILENT']);
     expect((await anomalies(water))[0]!.evidence).toEqual({ lastSeen: '2026-03-25T12:00:00+02:00', limitDays: 3 });
     expect(await rules(fresh)).toEqual([]);
     expect(await rules(hca)).toEqual(['SILENT']);
     // In July an allocator that says nothing is normal: its anomaly resolves itself.
     const hcaSummer = await device(1, flat);
-    await addReadings(db, hcaSummer, [['2026-05-01T12:00:00+03:00', 1]]);
-    await validate(db, null, SUMMER_NOW);
+    await makeReadings(t.db, hcaSummer, [['2026-05-01T12:00:00+03:00', 1]]);
+    await validate(t.db, null, SUMMER_NOW);
     expect(await rules(hcaSummer)).toEqual([]);
     expect(await rules(hca)).toEqual([]);
     expect(await rules(hca, 'resolved')).toEqual(['SILENT']);
@@ -79,11 +75,11 @@ describe(`validation rules (${dbKind()})`, () => {
     const dip = await device(3, flat);
     const reset = await device(2, flat);
     const negative = await device(3, flat);
-    await addReadings(db, spike, series(WINTER_NOW, 24, [10, 11, 50, 12, 13]));
-    await addReadings(db, dip, series(WINTER_NOW, 24, [10, 11, 3, 12, 13]));
-    await addReadings(db, reset, series(WINTER_NOW, 24, [1000, 1001, 2, 3, 4]));
-    await addReadings(db, negative, series(WINTER_NOW, 24, [100, 101, 90, 91, 92]));
-    await validate(db, null, WINTER_NOW);
+    await makeReadings(t.db, spike, series(WINTER_NOW, 24, [10, 11, 50, 12, 13]));
+    await makeReadings(t.db, dip, series(WINTER_NOW, 24, [10, 11, 3, 12, 13]));
+    await makeReadings(t.db, reset, series(WINTER_NOW, 24, [1000, 1001, 2, 3, 4]));
+    await makeReadings(t.db, negative, series(WINTER_NOW, 24, [100, 101, 90, 91, 92]));
+    await validate(t.db, null, WINTER_NOW);
     // The fall right after the spike is the spike's, not a negative consumption.
     expect(await rules(spike)).toEqual(['SPIKE']);
     expect((await anomalies(spike))[0]!.evidence).toMatchObject({
@@ -102,8 +98,8 @@ describe(`validation rules (${dbKind()})`, () => {
     const at = '2026-03-26T10:00:00+02:00';
     const old = await device(3, flat, { removedAt: at });
     const successor = await device(3, flat, { installedAt: at });
-    await addReadings(db, old, [...series(new Date(at), 24, [480, 490, 500])]);
-    await addReadings(db, successor, [
+    await makeReadings(t.db, old, [...series(new Date(at), 24, [480, 490, 500])]);
+    await makeReadings(t.db, successor, [
       [at, 0],
       ['2026-03-27T10:00:00+02:00', 1],
       // Hourly through the night the clocks went forward (02:00+02:00 is followed by 04:00+03:00).
@@ -112,7 +108,7 @@ describe(`validation rules (${dbKind()})`, () => {
       ['2026-03-29T04:00:00+03:00', 2.2],
       ['2026-03-29T05:00:00+03:00', 2.3],
     ]);
-    await validate(db, null, WINTER_NOW);
+    await validate(t.db, null, WINTER_NOW);
     expect(await rules(old)).toEqual([]);
     expect(await rules(successor)).toEqual([]);
   });
@@ -120,8 +116,8 @@ describe(`validation rules (${dbKind()})`, () => {
   it('SENTINEL: a "no value" number that slipped through is reported and kept out of the other rules', async () => {
     const [, flat] = await place();
     const d = await device(3, flat);
-    await addReadings(db, d, series(WINTER_NOW, 24, [10, 99999.999, 11, 12]));
-    await validate(db, null, WINTER_NOW);
+    await makeReadings(t.db, d, series(WINTER_NOW, 24, [10, 99999.999, 11, 12]));
+    await validate(t.db, null, WINTER_NOW);
     expect(await rules(d)).toEqual(['SENTINEL']);
   });
 
@@ -130,13 +126,13 @@ describe(`validation rules (${dbKind()})`, () => {
     const water = await device(3, flat);
     const hca = await device(1, flat);
     const hcaSummer = await device(1, flat);
-    await addReadings(db, water, series(WINTER_NOW, 24, Array(35).fill(7)));
-    await addReadings(db, hca, series(WINTER_NOW, 24, Array(20).fill(3)));
-    await addReadings(db, hcaSummer, series(SUMMER_NOW, 24, Array(20).fill(3)));
-    await validate(db, [water, hca], WINTER_NOW);
+    await makeReadings(t.db, water, series(WINTER_NOW, 24, Array(35).fill(7)));
+    await makeReadings(t.db, hca, series(WINTER_NOW, 24, Array(20).fill(3)));
+    await makeReadings(t.db, hcaSummer, series(SUMMER_NOW, 24, Array(20).fill(3)));
+    await validate(t.db, [water, hca], WINTER_NOW);
     expect(await rules(water)).toEqual(['ZERO_CONSUMPTION']);
     expect(await rules(hca)).toEqual(['ZERO_CONSUMPTION']);
-    await validate(db, [hcaSummer], SUMMER_NOW);
+    await validate(t.db, [hcaSummer], SUMMER_NOW);
     expect(await rules(hcaSummer)).toEqual([]);
   });
 
@@ -148,23 +144,23 @@ describe(`validation rules (${dbKind()})`, () => {
       [leak, ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW']],
       [dry, ['DRY']],
     ] as const) {
-      await addReadings(db, id, [['2026-03-29T10:00:00+03:00', 1]]);
-      await db.query('UPDATE device_status SET flags = $2 WHERE device_id = $1', [id, flags]);
+      await makeReadings(t.db, id, [['2026-03-29T10:00:00+03:00', 1]]);
+      await t.db.query('UPDATE device_status SET flags = $2 WHERE device_id = $1', [id, flags]);
     }
-    await validate(db, [leak, dry], WINTER_NOW);
+    await validate(t.db, [leak, dry], WINTER_NOW);
     expect(await anomalies(leak)).toEqual([
       expect.objectContaining({ rule: 'METER_STATUS', evidence: { flags: ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW'] } }),
     ]);
     expect(await rules(dry)).toEqual([]);
     // The next telegram says OK: resolved.
-    await db.query("UPDATE device_status SET flags = '{}' WHERE device_id = $1", [leak]);
-    await validate(db, [leak], WINTER_NOW);
+    await t.db.query("UPDATE device_status SET flags = '{}' WHERE device_id = $1", [leak]);
+    await validate(t.db, [leak], WINTER_NOW);
     expect(await rules(leak, 'resolved')).toEqual(['METER_STATUS']);
   });
 
   const monthEnds = async (deviceId: number, values: [string, number, string?][]) => {
     for (const [month, value, source] of values) {
-      await db.query('INSERT INTO month_end (device_id, month, value, source) VALUES ($1, $2, $3, $4)', [
+      await t.db.query('INSERT INTO month_end (device_id, month, value, source) VALUES ($1, $2, $3, $4)', [
         deviceId,
         `${month}-01`,
         value,
@@ -190,7 +186,7 @@ describe(`validation rules (${dbKind()})`, () => {
         ['2026-02', feb],
       ]);
     }
-    await validate(db, [high, low, normal], WINTER_NOW);
+    await validate(t.db, [high, low, normal], WINTER_NOW);
     expect(await notSilent(high)).toEqual([
       expect.objectContaining({
         rule: 'HIGH_CONSUMPTION',
@@ -219,14 +215,14 @@ describe(`validation rules (${dbKind()})`, () => {
       ['2026-01', 500],
       ['2026-02', 530, 'estimated'],
     ]);
-    await validate(db, null, WINTER_NOW);
+    await validate(t.db, null, WINTER_NOW);
     expect(await notSilent(bhm)).toEqual([
       expect.objectContaining({
         rule: 'BUILDING_BALANCE',
         evidence: { building: 100, flats: 60, flatMeters: 2, share: 0.4 },
       }),
     ]);
-    const { rows } = await db.query<{ rule: string; evidence: unknown }>(
+    const { rows } = await t.db.query<{ rule: string; evidence: unknown }>(
       'SELECT rule, evidence FROM anomaly WHERE building_id = $1 AND device_id IS NULL',
       [building],
     );
@@ -236,47 +232,71 @@ describe(`validation rules (${dbKind()})`, () => {
   describe('POST /api/data-quality/anomalies/:id/acknowledge', () => {
     it('acknowledges with a comment (audited), scoped; the anomaly resolves itself when its condition ends', async () => {
       const [building, flat] = await place();
-      const manager = await createUser(app, { groupId: 3, rights: [building] });
+      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
       const [elsewhere] = await place();
-      const outsider = await createUser(app, { groupId: 3, rights: [elsewhere] });
+      const outsider = await makeSignedIn(t.app, { groupId: 3, rights: [elsewhere] });
       const d = await device(3, flat);
-      await addReadings(db, d, [['2026-03-20T12:00:00+02:00', 1]]);
-      await validate(db, null, WINTER_NOW);
-      const listed = await call(app, 'GET', '/api/data-quality/anomalies?rule=SILENT&state=open', {
+      await makeReadings(t.db, d, [['2026-03-20T12:00:00+02:00', 1]]);
+      await validate(t.db, null, WINTER_NOW);
+      const listed = await inject(t.app, contract.listAnomalies, {
+        query: { rule: 'SILENT', state: 'open' },
         token: manager.token,
       });
       expect(listed.status).toBe(200);
-      expect(listed.body.map((a: { DeviceId: number }) => a.DeviceId)).toEqual([d]);
-      const id = listed.body[0].Id;
-      const counts = await call(app, 'GET', '/api/data-quality/anomalies/counts', { token: manager.token });
+      expect(listed.body.map((a) => a.DeviceId)).toEqual([d]);
+      const id = listed.body[0]!.Id;
+      const counts = await inject(t.app, contract.countAnomalies, { token: manager.token });
       expect(counts.body).toEqual([
         expect.objectContaining({ BuildingId: building, Rule: 'SILENT', Open: 1, Acknowledged: 0, Resolved: 0 }),
       ]);
-      const url = `/api/data-quality/anomalies/${id}/acknowledge`;
-      expect((await call(app, 'POST', url, { token: outsider.token, body: { comment: 'x' } })).status).toBe(404);
-      expect((await call(app, 'GET', '/api/data-quality/anomalies', { token: outsider.token })).body).toEqual([]);
-      const empty = await call(app, 'POST', url, { token: manager.token, body: { comment: '' } });
+      expect(
+        (
+          await inject(t.app, contract.acknowledgeAnomaly, {
+            params: { id },
+            token: outsider.token,
+            body: { comment: 'x' },
+          })
+        ).status,
+      ).toBe(404);
+      expect((await inject(t.app, contract.listAnomalies, { token: outsider.token })).body).toEqual([]);
+      const empty = await inject(t.app, contract.acknowledgeAnomaly, {
+        params: { id },
+        token: manager.token,
+        body: { comment: '' },
+      });
       expect(empty.status).toBe(400);
-      const ack = await call(app, 'POST', url, { token: manager.token, body: { comment: 'Flat empty, owner abroad' } });
+      const ack = await inject(t.app, contract.acknowledgeAnomaly, {
+        params: { id },
+        token: manager.token,
+        body: { comment: 'Flat empty, owner abroad' },
+      });
       expect(ack.status).toBe(200);
       expect(ack.body).toMatchObject({
         State: 'acknowledged',
         Comment: 'Flat empty, owner abroad',
         AcknowledgedBy: manager.username,
       });
-      expect((await call(app, 'POST', url, { token: manager.token, body: { comment: 'again' } })).status).toBe(409);
-      const audit = await db.query<{ kind: string }>(
+      expect(
+        (
+          await inject(t.app, contract.acknowledgeAnomaly, {
+            params: { id },
+            token: manager.token,
+            body: { comment: 'again' },
+          })
+        ).status,
+      ).toBe(409);
+      const audit = await t.db.query<{ kind: string }>(
         "SELECT kind FROM audit_log WHERE entity = 'anomaly' AND entity_id = $1",
         [String(id)],
       );
       expect(audit.rows).toEqual([{ kind: 'anomaly.acknowledge' }]);
       // Still silent: stays acknowledged. Then a reading comes: resolved by itself.
-      await validate(db, [d], WINTER_NOW);
+      await validate(t.db, [d], WINTER_NOW);
       expect(await rules(d, 'acknowledged')).toEqual(['SILENT']);
-      await addReadings(db, d, [['2026-03-29T11:00:00+03:00', 2]]);
-      await validate(db, [d], WINTER_NOW);
+      await makeReadings(t.db, d, [['2026-03-29T11:00:00+03:00', 2]]);
+      await validate(t.db, [d], WINTER_NOW);
       expect(await rules(d, 'resolved')).toEqual(['SILENT']);
-      const bad = await call(app, 'GET', '/api/data-quality/anomalies?rule=NOPE', { token: manager.token });
+      const bad = await inject(t.app, contract.listAnomalies, { query: { rule: 'NOPE' }, token: manager.token });
       expect(bad.status).toBe(400);
     });
   });

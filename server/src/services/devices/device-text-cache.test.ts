@@ -1,18 +1,17 @@
 import type { ReadingRow } from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import * as contract from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../db/db.js';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../test/factories.js';
 import { DeviceTextCache } from './device-text-cache.js';
 import { getDevicesDataJson } from './devices-data.js';
 
 // GetDevicesData keeps each device's fixed text (names, address, codes) between
 // calls while the master data stay the same (migration 040, device-text-cache.ts).
 describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let token: string;
   let building: number;
   let flat: number;
@@ -20,46 +19,34 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
   let b: number;
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    building = (await createPath(db, address('Kaunas', 'Laisvės al.', '7'))).at(-1)!;
-    flat = (await createPath(db, address('Kaunas', 'Laisvės al.', '7', '3'), 3)).at(-1)!;
-    await db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, 'OBJ-7', 'Laisvės al. 7')`, [building]);
-    a = await createDevice(db, {
-      typeId: 1,
-      locationId: flat,
-      code: 'TXT-A',
-      ratingFactor: 1.2,
-      description: 'Kambarys',
-    });
-    b = await createDevice(db, { typeId: 1, locationId: flat, code: 'TXT-B', ratingFactor: 0.9 });
+    const place = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '7' });
+    building = place.id;
+    flat = (await makeFlat(t.db, place, { name: '3', order: 3 })).id;
+    await t.db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, 'OBJ-7', 'Laisvės al. 7')`, [building]);
+    a = await makeDevice(t.db, flat, { typeId: 1, code: 'TXT-A', ratingFactor: 1.2, description: 'Kambarys' });
+    b = await makeDevice(t.db, flat, { typeId: 1, code: 'TXT-B', ratingFactor: 0.9 });
     for (const id of [a, b]) {
-      await addReadings(db, id, [
+      await makeReadings(t.db, id, [
         ['2026-01-31T12:00:00+02:00', 10],
         ['2026-02-27T12:00:00+02:00', 25],
       ]);
     }
-    token = (await createUser(app, { groupId: 1 })).token;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
+    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
   });
 
-  const version = async () => (await db.query<{ v: string }>('SELECT sum(n)::text AS v FROM master_change')).rows[0]!.v;
+  const version = async () =>
+    (await t.db.query<{ v: string }>('SELECT sum(n)::text AS v FROM master_change')).rows[0]!.v;
   const getData = async (): Promise<ReadingRow[]> => {
-    const res = await call(
-      app,
-      'GET',
-      `/api/devices/GetDevicesData?dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${building}`,
-      { token },
-    );
+    const res = await inject(t.app, contract.getDevicesData, {
+      query: `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${building}`,
+      token,
+    });
     expect(res.status).toBe(200);
     return res.body as ReadingRow[];
   };
   /** The answer with no text kept: as the first call after any master-data change. */
   const computedAfresh = async () => {
-    await db.query('INSERT INTO master_change DEFAULT VALUES');
+    await t.db.query('INSERT INTO master_change DEFAULT VALUES');
     return getData();
   };
   const row = (rows: ReadingRow[], id: number) => rows.find((r) => r.DeviceId === id)!;
@@ -67,16 +54,16 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
   it('grows once per transaction that changes master data, and only then', async () => {
     const v0 = await version();
     // Readings and telegram status are not master data.
-    await addReadings(db, a, [['2026-02-10T12:00:00+02:00', 15]]);
-    await db.query(`UPDATE device_status SET flags = '{POWER_LOW}' WHERE device_id = $1`, [a]);
+    await makeReadings(t.db, a, [['2026-02-10T12:00:00+02:00', 15]]);
+    await t.db.query(`UPDATE device_status SET flags = '{POWER_LOW}' WHERE device_id = $1`, [a]);
     expect(await version()).toBe(v0);
 
-    await db.query(`UPDATE device SET description = 'Kambarys' WHERE id = $1`, [a]);
+    await t.db.query(`UPDATE device SET description = 'Kambarys' WHERE id = $1`, [a]);
     const v1 = await version();
     expect(BigInt(v1)).toBe(BigInt(v0) + 1n);
 
     // Several statements over several tables in one transaction: one step.
-    await db.transaction(async (tx) => {
+    await t.db.transaction(async (tx) => {
       await tx.query(`UPDATE location SET flat_order = 3 WHERE id = $1`, [flat]);
       await tx.query(`UPDATE object SET name = 'Laisvės al. 7' WHERE location_id = $1`, [building]);
       await tx.query(`UPDATE device SET counter_code = counter_code WHERE id = ANY($1::int[])`, [[a, b]]);
@@ -93,14 +80,14 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
       `UPDATE device SET rating_factor = rating_factor WHERE id = ${b}`,
     ]) {
       const before = BigInt(await version());
-      await db.query(sql);
+      await t.db.query(sql);
       expect(BigInt(await version()), sql).toBe(before + 1n);
     }
 
     // A transaction that rolls back leaves no trace.
     const v3 = await version();
     await expect(
-      db.transaction(async (tx) => {
+      t.db.transaction(async (tx) => {
         await tx.query(`UPDATE device SET description = 'never' WHERE id = $1`, [a]);
         throw new Error('rolled back');
       }),
@@ -118,23 +105,24 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     const edits: Array<[string, () => Promise<unknown>, (rows: ReadingRow[]) => void]> = [
       [
         'device description',
-        () => call(app, 'PUT', `/api/masterData/devices/${a}`, { ...admin, body: { description: 'Svetainė' } }),
+        () => inject(t.app, contract.updateDevice, { params: { id: a }, ...admin, body: { description: 'Svetainė' } }),
         (rows) => expect(row(rows, a).DeviceDescription).toBe('Svetainė'),
       ],
       [
         'flat renamed',
-        () => call(app, 'PUT', `/api/masterData/locations/${flat}`, { ...admin, body: { name: '3A' } }),
+        () => inject(t.app, contract.updateLocation, { params: { id: flat }, ...admin, body: { name: '3A' } }),
         (rows) => expect(rows.map((r) => r.Flat)).toEqual(['3A', '3A']),
       ],
       [
         'building renamed (its flats follow)',
-        () => call(app, 'PUT', `/api/masterData/locations/${building}`, { ...admin, body: { name: '7B' } }),
+        () => inject(t.app, contract.updateLocation, { params: { id: building }, ...admin, body: { name: '7B' } }),
         (rows) => expect(rows.map((r) => r.Building)).toEqual(['7B', '7B']),
       ],
       [
         "flat's client",
         () =>
-          call(app, 'PUT', `/api/masterData/locations/${flat}/client`, {
+          inject(t.app, contract.setFlatClient, {
+            params: { id: flat },
             ...admin,
             body: { clientCode: 'CL-77', clientName: 'Jonas Jonaitis' },
           }),
@@ -142,13 +130,14 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
       ],
       [
         'object code',
-        () => db.query(`UPDATE object SET code = 'OBJ-7B' WHERE location_id = $1`, [building]),
+        () => t.db.query(`UPDATE object SET code = 'OBJ-7B' WHERE location_id = $1`, [building]),
         (rows) => expect(row(rows, a).ObjectCode).toBe('OBJ-7B'),
       ],
       [
         'device replaced',
         () =>
-          call(app, 'POST', `/api/masterData/devices/${b}/replace`, {
+          inject(t.app, contract.replaceDevice, {
+            params: { id: b },
             ...admin,
             body: {
               replacedAt: '2026-02-20T12:00:00+02:00',
@@ -179,7 +168,7 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     const counting: Queryable = {
       query: (sql, params) => {
         queries++;
-        return db.query(sql, params);
+        return t.db.query(sql, params);
       },
     };
     const current = await version();
@@ -205,7 +194,7 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     const counting: Queryable = {
       query: (sql, params) => {
         statements.push(sql);
-        return db.query(sql, params);
+        return t.db.query(sql, params);
       },
     };
     const input = {
@@ -221,7 +210,7 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     expect(await text()).toBe(first);
     expect(statements).toHaveLength(4); // the part alone: plan and texts kept
 
-    await db.query(`UPDATE device SET description = 'Virtuvė' WHERE id = $1`, [a]);
+    await t.db.query(`UPDATE device SET description = 'Virtuvė' WHERE id = $1`, [a]);
     const changed = JSON.parse(await text()) as ReadingRow[];
     // The part saw another version: the plan again, the part again, and the texts.
     expect(statements).toHaveLength(8);
@@ -230,10 +219,10 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
   });
 
   it('merges master_change rows beyond 100 into one of the same sum', async () => {
-    await db.query('INSERT INTO master_change SELECT 1 FROM generate_series(1, 150)');
+    await t.db.query('INSERT INTO master_change SELECT 1 FROM generate_series(1, 150)');
     const v = await version();
     await getData();
-    const { rows } = await db.query<{ rows: number; v: string }>(
+    const { rows } = await t.db.query<{ rows: number; v: string }>(
       'SELECT count(*)::int AS rows, sum(n)::text AS v FROM master_change',
     );
     expect(rows[0]).toEqual({ rows: 1, v });

@@ -1,82 +1,81 @@
+import * as contract from '@rodmenys/contract';
 import { getDevicesData as getDevicesDataEndpoint, type ReadingRow, readingFlags } from '@rodmenys/contract';
 import { Ajv } from 'ajv';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind, useDb } from '../../test/db.js';
+import {
+  type DeviceOverrides,
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeReadings,
+  makeSignedIn,
+} from '../../test/factories.js';
 import { getDevicesDataJson, splitBuildings } from './devices-data.js';
 
 // The readings arithmetic of docs/domain.md §5 on hand-built data, every expected
 // value worked out by hand. Europe/Vilnius: UTC+2 in winter, UTC+3 in summer;
 // clocks go forward on 2026-03-29 03:00 and back on 2026-10-25 04:00.
 describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let token: string;
   let flat1: number;
   let flat2: number;
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    const building = await createPath(db, address('Vilnius', 'Gedimino pr.', '12'));
-    flat1 = (await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '1'), 1)).at(-1)!;
-    flat2 = (await createPath(db, address('Vilnius', 'Gedimino pr.', '12', '2'), 2)).at(-1)!;
-    token = (await createUser(app, { groupId: 3, rights: [building.at(-1)!] })).token;
+    const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
+    flat1 = (await makeFlat(t.db, building, { name: '1', order: 1 })).id;
+    flat2 = (await makeFlat(t.db, building, { name: '2', order: 2 })).id;
+    token = (await makeSignedIn(t.app, { groupId: 3, rights: [building] })).token;
 
     // Allocators in flat 1: rating factors 1.5 and 0.8.
-    ids.before = await createDevice(db, { typeId: 1, locationId: flat1, code: 'A-BEFORE', ratingFactor: 1.5 });
-    await addReadings(db, ids.before, [
+    ids.before = await makeDevice(t.db, flat1, { typeId: 1, code: 'A-BEFORE', ratingFactor: 1.5 });
+    await makeReadings(t.db, ids.before, [
       ['2026-01-30T10:00:00+02:00', 100], // before the period
       ['2026-01-31T23:00:00+02:00', 110, '2026-01-31T22:55:00+02:00'], // latest at or before F: the start
       ['2026-02-10T10:00:00+02:00', 130],
       ['2026-02-28T21:00:00+02:00', 150, '2026-02-28T20:58:00+02:00'], // latest before T: the end
       ['2026-03-01T00:00:00+02:00', 999], // first instant after the period: not counted
     ]);
-    ids.inside = await createDevice(db, { typeId: 1, locationId: flat1, code: 'A-INSIDE', ratingFactor: 0.8 });
-    await addReadings(db, ids.inside, [
+    ids.inside = await makeDevice(t.db, flat1, { typeId: 1, code: 'A-INSIDE', ratingFactor: 0.8 });
+    await makeReadings(t.db, ids.inside, [
       ['2026-02-05T08:00:00+02:00', 20], // no reading before F: the earliest inside is the start
       ['2026-02-27T08:00:00+02:00', 45],
     ]);
     // Flat 2: a device that never reported and one with a reset (negative difference).
-    ids.silent = await createDevice(db, { typeId: 1, locationId: flat2, code: 'A-SILENT', ratingFactor: 1 });
-    ids.reset = await createDevice(db, { typeId: 1, locationId: flat2, code: 'A-RESET', ratingFactor: 2 });
-    await addReadings(db, ids.reset, [
+    ids.silent = await makeDevice(t.db, flat2, { typeId: 1, code: 'A-SILENT', ratingFactor: 1 });
+    ids.reset = await makeDevice(t.db, flat2, { typeId: 1, code: 'A-RESET', ratingFactor: 2 });
+    await makeReadings(t.db, ids.reset, [
       ['2026-01-31T12:00:00+02:00', 500],
       ['2026-02-14T12:00:00+02:00', 520],
       ['2026-02-15T12:00:00+02:00', 3],
       ['2026-02-28T12:00:00+02:00', 12.5],
     ]);
     // Water meter with fractional m3 (exact decimal arithmetic).
-    ids.water = await createDevice(db, { typeId: 3, locationId: flat1, code: 'W-1' });
-    await addReadings(db, ids.water, [
+    ids.water = await makeDevice(t.db, flat1, { typeId: 3, code: 'W-1' });
+    await makeReadings(t.db, ids.water, [
       ['2026-01-31T23:59:59+02:00', '10.1'],
       ['2026-02-28T23:59:59+02:00', '10.3'],
     ]);
     // DST: readings around the spring and autumn changes.
-    ids.spring = await createDevice(db, { typeId: 2, locationId: flat2, code: 'E-SPRING' });
-    await addReadings(db, ids.spring, [
+    ids.spring = await makeDevice(t.db, flat2, { typeId: 2, code: 'E-SPRING' });
+    await makeReadings(t.db, ids.spring, [
       ['2026-03-28T22:00:00Z', 1000], // 2026-03-29 00:00 local (+02): start of the 29th
       ['2026-03-29T20:30:00Z', 1010], // 23:30 local (+03) on the 29th: inside
       ['2026-03-29T21:30:00Z', 1020], // 00:30 local on the 30th: outside
     ]);
-    ids.autumn = await createDevice(db, { typeId: 2, locationId: flat1, code: 'E-AUTUMN' });
-    await addReadings(db, ids.autumn, [
+    ids.autumn = await makeDevice(t.db, flat1, { typeId: 2, code: 'E-AUTUMN' });
+    await makeReadings(t.db, ids.autumn, [
       ['2026-10-24T21:00:00Z', 2000], // 2026-10-25 00:00 local (+03)
       ['2026-10-25T21:30:00Z', 2025], // 23:30 local (+02) on the 25th (a 25-hour day): inside
       ['2026-10-25T22:00:00Z', 2050], // 00:00 local on the 26th: outside
     ]);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
 
   const get = async (query: string) => {
-    const res = await call(app, 'GET', `/api/devices/GetDevicesData?${query}`, { token });
+    const res = await inject(t.app, contract.getDevicesData, { query, token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return Object.fromEntries((res.body as ReadingRow[]).map((r) => [r.DeviceCode, r]));
   };
@@ -181,29 +180,27 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
 
   describe('devices that come and go', () => {
     it('shows a device removed inside the period up to its removal, not flagged silent', async () => {
-      const removed = await createDevice(db, {
+      const removed = await makeDevice(t.db, flat1, {
         typeId: 4,
-        locationId: flat1,
         code: 'HW-OLD',
         installedAt: '2025-01-01T00:00:00+02:00',
         removedAt: '2026-02-10T12:00:00+02:00',
       });
-      await addReadings(db, removed, [
+      await makeReadings(t.db, removed, [
         ['2026-01-31T12:00:00+02:00', 50],
         ['2026-02-10T12:00:00+02:00', 52.5], // final reading at removal
         ['2026-02-20T12:00:00+02:00', 99], // a late telegram after removal: not counted
       ]);
-      const successor = await createDevice(db, {
+      const successor = await makeDevice(t.db, flat1, {
         typeId: 4,
-        locationId: flat1,
         code: 'HW-NEW',
         installedAt: '2026-02-10T12:00:00+02:00',
       });
-      await addReadings(db, successor, [
+      await makeReadings(t.db, successor, [
         ['2026-02-10T12:00:00+02:00', 0], // initial reading
         ['2026-02-28T12:00:00+02:00', 1.25],
       ]);
-      await db.query('UPDATE device SET replaced_by = $1 WHERE id = $2', [successor, removed]);
+      await t.db.query('UPDATE device SET replaced_by = $1 WHERE id = $2', [successor, removed]);
       const rows = await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=4');
       expect(rows['HW-OLD']!.Difference).toBe(2.5);
       expect(rows['HW-OLD']!.Flags).toEqual([]);
@@ -219,13 +216,13 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
 
   describe('bad input', () => {
     const bad = async (query: string, status = 400) => {
-      const res = await call(app, 'GET', `/api/devices/GetDevicesData?${query}`, { token });
+      const res = await inject(t.app, contract.getDevicesData, { query, token });
       expect(res.status, JSON.stringify(res.body)).toBe(status);
-      expect(typeof res.body.message).toBe('string');
-      return res.body;
+      expect(typeof res.error.message).toBe('string');
+      return res.error;
     };
     it('refuses impossible and absurd dates', async () => {
-      expect((await bad('dateFrom=2026-02-30&dateTill=2026-03-01&deviceTypeId=1')).errors[0].field).toBe('dateFrom');
+      expect((await bad('dateFrom=2026-02-30&dateTill=2026-03-01&deviceTypeId=1')).errors![0]!.field).toBe('dateFrom');
       await bad('dateFrom=2026-13-01&dateTill=2026-13-02&deviceTypeId=1');
       await bad('dateFrom=0001-01-01&dateTill=2026-01-01&deviceTypeId=1');
       await bad('dateFrom=yesterday&dateTill=2026-01-01&deviceTypeId=1');
@@ -250,7 +247,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
 // The JSON is written by SQL and sent without the schema serialiser: it must
 // still be what the contract says, and its flags what `readingFlags` says.
 describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
-  let db: Db;
+  const t = useDb();
   let flat: number;
   const period = { from: '2026-02-01', till: '2026-02-28' };
   /** The last instant of the period, as `readingFlags` takes it. */
@@ -267,64 +264,61 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
   const AFTER = new Date('2026-04-01T00:00:00Z');
 
   beforeAll(async () => {
-    db = await createTestDb();
-    flat = (await createPath(db, address('Kaunas', 'Laisvės al. "Centras"', '7', '3'), 1)).at(-1)!;
-    const device = (code: string, more: Partial<Parameters<typeof createDevice>[1]> = {}) =>
-      createDevice(db, { typeId: 1, locationId: flat, code, ratingFactor: 1.25, ...more });
+    const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al. "Centras"', number: '7' });
+    flat = (await makeFlat(t.db, building, { name: '3', order: 1 })).id;
+    const device = (code: string, more: DeviceOverrides = {}) =>
+      makeDevice(t.db, flat, { typeId: 1, code, ratingFactor: 1.25, ...more });
     const start: [string, number] = ['2026-01-31T20:00:00+02:00', 100];
     // Allocators: every case of the flags, and the edges of "more than 4 days before the end".
     await device('NONE');
-    await addReadings(db, await device('OK'), [start, ['2026-02-28T20:00:00+02:00', 120]]);
-    await addReadings(db, await device('EDGE-96H'), [start, ['2026-02-24T23:59:59+02:00', 110]]);
-    await addReadings(db, await device('EDGE-96H-1S'), [start, ['2026-02-24T23:59:58+02:00', 110]]);
+    await makeReadings(t.db, await device('OK'), [start, ['2026-02-28T20:00:00+02:00', 120]]);
+    await makeReadings(t.db, await device('EDGE-96H'), [start, ['2026-02-24T23:59:59+02:00', 110]]);
+    await makeReadings(t.db, await device('EDGE-96H-1S'), [start, ['2026-02-24T23:59:58+02:00', 110]]);
     // Shown as 23:59:58, and compared as shown.
-    await addReadings(db, await device('EDGE-FRACTION'), [start, ['2026-02-24T23:59:58.900+02:00', 110]]);
+    await makeReadings(t.db, await device('EDGE-FRACTION'), [start, ['2026-02-24T23:59:58.900+02:00', 110]]);
     // Compared at whole seconds with a `now` that has milliseconds: 12:00:00(.700) < 12:00:00.500.
-    await addReadings(db, await device('NOW-FRACTION'), [start, ['2026-02-16T12:00:00.700+02:00', 110]]);
-    await addReadings(db, await device('NEGATIVE'), [start, ['2026-02-28T12:00:00+02:00', 3.5]]);
-    await addReadings(db, await device('STALE-NEGATIVE'), [start, ['2026-02-03T12:00:00+02:00', 7]]);
-    await addReadings(db, await device('ONLY-INSIDE'), [['2026-02-20T10:00:00+02:00', 5]]);
-    await addReadings(db, await device('NO-FACTOR', { ratingFactor: undefined }), [
+    await makeReadings(t.db, await device('NOW-FRACTION'), [start, ['2026-02-16T12:00:00.700+02:00', 110]]);
+    await makeReadings(t.db, await device('NEGATIVE'), [start, ['2026-02-28T12:00:00+02:00', 3.5]]);
+    await makeReadings(t.db, await device('STALE-NEGATIVE'), [start, ['2026-02-03T12:00:00+02:00', 7]]);
+    await makeReadings(t.db, await device('ONLY-INSIDE'), [['2026-02-20T10:00:00+02:00', 5]]);
+    await makeReadings(t.db, await device('NO-FACTOR', { ratingFactor: undefined }), [
       start,
       ['2026-02-28T12:00:00+02:00', 101],
     ]);
     // Removed inside the period: measured against the removal (at whole seconds, as shown).
     const removed = (code: string, removedAt: string) => device(code, { removedAt });
-    await addReadings(db, await removed('REMOVED-96H', '2026-02-10T12:00:00+02:00'), [
+    await makeReadings(t.db, await removed('REMOVED-96H', '2026-02-10T12:00:00+02:00'), [
       start,
       ['2026-02-06T12:00:00+02:00', 130],
     ]);
-    await addReadings(db, await removed('REMOVED-96H-1S', '2026-02-10T12:00:00+02:00'), [
+    await makeReadings(t.db, await removed('REMOVED-96H-1S', '2026-02-10T12:00:00+02:00'), [
       start,
       ['2026-02-06T11:59:59+02:00', 130],
     ]);
-    await addReadings(db, await removed('REMOVED-FRACTION', '2026-02-10T12:00:00.700+02:00'), [
+    await makeReadings(t.db, await removed('REMOVED-FRACTION', '2026-02-10T12:00:00.700+02:00'), [
       start,
       ['2026-02-06T12:00:00.300+02:00', 130],
     ]);
     await removed('REMOVED-SILENT', '2026-02-15T00:00:00+02:00');
     // A heat meter and a water meter (other value fields), with telegram status.
-    const heat = await createDevice(db, { typeId: 2, locationId: flat, code: 'HEAT', description: 'Šiluma\n"1"' });
-    await addReadings(db, heat, [start, ['2026-02-27T00:00:00+02:00', 250.125]]);
-    await db.query(
+    const heat = await makeDevice(t.db, flat, { typeId: 2, code: 'HEAT', description: 'Šiluma\n"1"' });
+    await makeReadings(t.db, heat, [start, ['2026-02-27T00:00:00+02:00', 250.125]]);
+    await t.db.query(
       `INSERT INTO device_status (device_id, last_seen, telegram_ts, flags, set_date, set_value)
        VALUES ($1, '2026-03-02T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '{POWER_LOW,"TAMPER \\"x\\""}', '2026-01-31', 99.5)
        ON CONFLICT (device_id) DO UPDATE SET last_seen = excluded.last_seen, telegram_ts = excluded.telegram_ts,
          flags = excluded.flags, set_date = excluded.set_date, set_value = excluded.set_value`,
       [heat],
     );
-    const water = await createDevice(db, { typeId: 3, locationId: flat, code: 'WATER' });
-    await addReadings(db, water, [
+    const water = await makeDevice(t.db, flat, { typeId: 3, code: 'WATER' });
+    await makeReadings(t.db, water, [
       ['2026-01-31T23:00:00+02:00', '10.1'],
       ['2026-02-28T23:00:00+02:00', '10.3'],
     ]);
   });
-  afterAll(async () => {
-    await db.close();
-  });
 
   const rowsOf = async (deviceTypeId: number, now: Date, parts?: number) => {
-    const { json } = await getDevicesDataJson(db, input(deviceTypeId, now, parts));
+    const { json } = await getDevicesDataJson(t.db, input(deviceTypeId, now, parts));
     return JSON.parse(json.toString()) as ReadingRow[];
   };
 
@@ -408,9 +402,9 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
   });
 
   it('gives the same answer computed in parts', async () => {
-    const whole = await getDevicesDataJson(db, { ...input(1, AFTER), parents: null });
+    const whole = await getDevicesDataJson(t.db, { ...input(1, AFTER), parents: null });
     for (const parts of [2, 3, 20]) {
-      expect((await getDevicesDataJson(db, { ...input(1, AFTER, parts), parents: null })).json.toString()).toBe(
+      expect((await getDevicesDataJson(t.db, { ...input(1, AFTER, parts), parents: null })).json.toString()).toBe(
         whole.json.toString(),
       );
     }

@@ -1,26 +1,23 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
-import { address, createPath, createUser } from '../../test/fixtures.js';
+import * as contract from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeBuilding, makeFlat, makeSignedIn } from '../../test/factories.js';
 import { ingestTelegrams } from '../ingest/ingest-telegrams.js';
 
 describe(`POST /api/masterData/devices for a serial waiting in the unmatched inbox (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp();
   let flat: number;
   let token: string;
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db);
-    flat = (await createPath(db, address('Šiauliai', 'Tilžės g.', '5', '2'), 2)).at(-1)!;
-    token = (await createUser(app, { groupId: 1 })).token;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
+    flat = (
+      await makeFlat(t.db, await makeBuilding(t.db, { city: 'Šiauliai', street: 'Tilžės g.', number: '5' }), {
+        name: '2',
+        order: 2,
+      })
+    ).id;
+    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
   });
 
   const telegram = (ts: string, m3: number, i: number) => {
@@ -29,40 +26,40 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
   };
 
   it('installs the device when it was first heard, so its held readings count and agree with LastSeen', async () => {
-    await ingestTelegrams(db, [telegram('2026-02-03T08:00:30Z', 10, 1), telegram('2026-02-05T08:00:00Z', 11, 2)]);
-    const added = await call(app, 'POST', '/api/masterData/devices', {
+    await ingestTelegrams(t.db, [telegram('2026-02-03T08:00:30Z', 10, 1), telegram('2026-02-05T08:00:00Z', 11, 2)]);
+    const added = await inject(t.app, contract.addDevice, {
       token,
       body: { locationId: flat, deviceTypeId: 3, deviceCode: 'INBOX-1' },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.InstalledAt).toBe('2026-02-03T10:00:30+02:00');
     // The next collector request takes the held telegrams in.
-    await ingestTelegrams(db, []);
-    const rows = await call(
-      app,
-      'GET',
-      '/api/devices/GetDevicesData?dateFrom=2026-02-01&dateTill=2026-02-06&deviceTypeId=3',
-      { token },
-    );
+    await ingestTelegrams(t.db, []);
+    const rows = await inject(t.app, contract.getDevicesData, {
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-06', deviceTypeId: 3 },
+      token,
+    });
     const row = rows.body.find((r: { DeviceCode: string }) => r.DeviceCode === 'INBOX-1');
     expect(row).toMatchObject({ VolumeFrom: 10, VolumeTill: 11, Flags: [], LastSeen: '2026-02-05T10:00:00+02:00' });
     // A time the operator gives wins.
-    await ingestTelegrams(db, [
+    await ingestTelegrams(t.db, [
       {
         ...telegram('2026-02-04T08:00:00Z', 1, 1),
         json: { id: 'INBOX-2', meter: 'iperl', total_m3: 1, timestamp: '2026-02-04T08:00:00Z' },
       },
     ]);
-    const chosen = await call(app, 'POST', '/api/masterData/devices', {
+    const chosen = await inject(t.app, contract.addDevice, {
       token,
       body: { locationId: flat, deviceTypeId: 3, deviceCode: 'INBOX-2', installedAt: '2026-02-10T09:00' },
     });
     expect(chosen.body.InstalledAt).toBe('2026-02-10T09:00:00+02:00');
     // What the add form asks: does this serial wait in the inbox?
     const held = { id: 'INBOX-3', meter: 'iperl', total_m3: 1, timestamp: '2026-02-04T08:00:00Z' };
-    await ingestTelegrams(db, [{ position: 1, json: held, raw: JSON.stringify(held) }]);
-    const waiting = await call(app, 'GET', '/api/ingest/unmatched?meterId=INBOX-3', { token });
+    await ingestTelegrams(t.db, [{ position: 1, json: held, raw: JSON.stringify(held) }]);
+    const waiting = await inject(t.app, contract.listUnmatchedMeters, { query: { meterId: 'INBOX-3' }, token });
     expect(waiting.body.Data.map((m: { MeterId: string }) => m.MeterId)).toEqual(['INBOX-3']);
-    expect((await call(app, 'GET', '/api/ingest/unmatched?meterId=INBOX-9', { token })).body.Total).toBe(0);
+    expect(
+      (await inject(t.app, contract.listUnmatchedMeters, { query: { meterId: 'INBOX-9' }, token })).body.Total,
+    ).toBe(0);
   });
 });

@@ -13,8 +13,8 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps, Spin, Typography } from 'antd';
-import { type ReactNode, Suspense, useState } from 'react';
+import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { canOpen, type Screen } from '../../access';
@@ -22,6 +22,7 @@ import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { AlertMessage } from '../alert';
 import { LanguageSelector } from '../language-selector';
+import { PageSuspense } from '../page-spinner';
 import './app-shell.css';
 
 const { Header, Sider, Content } = Layout;
@@ -165,15 +166,9 @@ export default function AppShell() {
         </Header>
         <Content className="app-content" id="content" tabIndex={-1}>
           <AlertMessage />
-          <Suspense
-            fallback={
-              <div className="page-spinner">
-                <Spin size="large" />
-              </div>
-            }
-          >
+          <PageSuspense>
             <Outlet />
-          </Suspense>
+          </PageSuspense>
         </Content>
       </Layout>
     </Layout>

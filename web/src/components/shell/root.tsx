@@ -1,7 +1,7 @@
-import { Spin } from 'antd';
-import { Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { type AlertState, useAlert } from '../alert';
+import { PageSuspense } from '../page-spinner';
 
 /** Clears the alert on every route change, or shows the one the navigation carries (e.g. "Registration successful"). */
 export function Root() {
@@ -11,14 +11,8 @@ export function Root() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation (location.key)
   useEffect(() => setAlert(carried), [location.key]);
   return (
-    <Suspense
-      fallback={
-        <div className="page-spinner">
-          <Spin size="large" />
-        </div>
-      }
-    >
+    <PageSuspense>
       <Outlet />
-    </Suspense>
+    </PageSuspense>
   );
 }

@@ -17,14 +17,11 @@ import { useTranslation } from 'react-i18next';
 import { useAllObjects } from '../../api/hooks';
 import { LoadError } from '../../components/load-error';
 import { useServerPaging } from '../../components/pagination';
+import { addressOf } from './address';
 import { LocationDevices } from './location-devices';
 import { TypeaheadFilter } from './typeahead-filter';
 
 type Filters = Partial<Record<AddressLevel, string>>;
-
-/** "Street 12, City" for a building row. */
-export const addressOf = (row: Pick<LocationRow, 'Street' | 'Building' | 'City'>) =>
-  [[row.Street, row.Building].filter(Boolean).join(' '), row.City].filter(Boolean).join(', ');
 
 /**
  * Location data (docs/domain.md §10): server-paged buildings with type-ahead filters; a click opens one

@@ -6,8 +6,8 @@ import { useDevicesByLocationId, useDeviceTypes } from '../../api/hooks';
 import { ExportButton } from '../../components/export';
 import { LoadError } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
+import { addressOf } from './address';
 import { deviceExportColumns, deviceTableColumns, withTypeNames } from './device-columns';
-import { addressOf } from './location-data-page';
 
 /** The devices of the selected location in a collapsible box, with a loader and the deviceInfo export. */
 export function LocationDevices({ location }: { location: LocationRow }) {

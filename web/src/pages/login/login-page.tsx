@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
 import { useAuthenticate } from '../../api/hooks';
-import { useValidateAfterSubmit } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
+import { AuthForm } from '../../components/auth-form';
 import { useErrorText } from '../../components/load-error';
 import { signOut } from '../../session';
 import { setSession } from '../../storage';
@@ -26,7 +26,6 @@ export default function LoginPage() {
   const { setAlert } = useAlert();
   const errorText = useErrorText();
   const authenticate = useAuthenticate();
-  const { validateTrigger, onSubmitAttempt } = useValidateAfterSubmit();
 
   useEffect(() => {
     void signOut(queryClient);
@@ -48,19 +47,7 @@ export default function LoginPage() {
 
   return (
     <>
-      <Typography.Title level={1} className="page-title">
-        {t('login.title')}
-      </Typography.Title>
-      <Form<LoginForm>
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger={validateTrigger}
-        onFinish={(values) => {
-          onSubmitAttempt();
-          void onFinish(values);
-        }}
-        onFinishFailed={onSubmitAttempt}
-      >
+      <AuthForm<LoginForm> title={t('login.title')} onSubmit={onFinish}>
         <Form.Item
           label={t('login.username')}
           name="username"
@@ -84,7 +71,7 @@ export default function LoginPage() {
         >
           {t('login.submit')}
         </Button>
-      </Form>
+      </AuthForm>
       <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0, textAlign: 'center' }}>
         {t('login.noAccount')} <Link to="/register">{t('login.register')}</Link>
       </Typography.Paragraph>

@@ -1,11 +1,12 @@
 import { USERNAME_MAX_LENGTH } from '@rodmenys/contract';
-import { Button, Flex, Form, Input, Typography } from 'antd';
+import { Button, Flex, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
 import { useRegister } from '../../api/hooks';
-import { NameFields, NewPasswordField, useValidateAfterSubmit } from '../../components/account-fields';
+import { NameFields, NewPasswordField } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
+import { AuthForm } from '../../components/auth-form';
 import { useErrorText } from '../../components/load-error';
 
 interface RegisterForm {
@@ -23,7 +24,6 @@ export default function RegisterPage() {
   const errorText = useErrorText();
   const register = useRegister();
   const [form] = Form.useForm<RegisterForm>();
-  const { validateTrigger, onSubmitAttempt } = useValidateAfterSubmit();
 
   const onFinish = async (values: RegisterForm) => {
     setAlert(null);
@@ -44,37 +44,22 @@ export default function RegisterPage() {
   };
 
   return (
-    <>
-      <Typography.Title level={1} className="page-title">
-        {t('register.title')}
-      </Typography.Title>
-      <Form<RegisterForm>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger={validateTrigger}
-        onFinish={(values) => {
-          onSubmitAttempt();
-          void onFinish(values);
-        }}
-        onFinishFailed={onSubmitAttempt}
+    <AuthForm<RegisterForm> title={t('register.title')} form={form} onSubmit={onFinish}>
+      <NameFields autoFocus />
+      <Form.Item
+        label={t('register.username')}
+        name="username"
+        rules={[{ required: true, whitespace: true, message: t('register.usernameRequired') }]}
       >
-        <NameFields autoFocus />
-        <Form.Item
-          label={t('register.username')}
-          name="username"
-          rules={[{ required: true, whitespace: true, message: t('register.usernameRequired') }]}
-        >
-          <Input autoComplete="username" maxLength={USERNAME_MAX_LENGTH} />
-        </Form.Item>
-        <NewPasswordField name="password" label={t('register.password')} />
-        <Flex gap={12} align="center" justify="space-between">
-          <Link to="/login">{t('common.cancel')}</Link>
-          <Button type="primary" htmlType="submit" loading={register.isPending} disabled={register.isPending}>
-            {t('register.submit')}
-          </Button>
-        </Flex>
-      </Form>
-    </>
+        <Input autoComplete="username" maxLength={USERNAME_MAX_LENGTH} />
+      </Form.Item>
+      <NewPasswordField name="password" label={t('register.password')} />
+      <Flex gap={12} align="center" justify="space-between">
+        <Link to="/login">{t('common.cancel')}</Link>
+        <Button type="primary" htmlType="submit" loading={register.isPending} disabled={register.isPending}>
+          {t('register.submit')}
+        </Button>
+      </Flex>
+    </AuthForm>
   );
 }
