@@ -72,6 +72,12 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
       reveal: byBuilding,
     },
     {
+      // Every device here is stale in January (its last reading on the 20th): all are flagged.
+      name: 'GET /api/devices/flagged',
+      url: () => '/api/devices/flagged?dateFrom=2026-01-01&dateTill=2026-01-31',
+      reveal: byBuilding,
+    },
+    {
       name: 'GET /api/locationData/getAllObjects',
       url: () => '/api/locationData/getAllObjects?pageSize=500',
       reveal: (body) => byBuilding(body.Data),
