@@ -66,7 +66,7 @@ const FilterInput = memo(function FilterInput({
 
 /** Column widths: narrow enough that most of the readings fit beside the totals kept in view on the right. */
 const WIDTH: Record<ReadingColumn['kind'], number> = { text: 120, number: 110, datetime: 136, tags: 130 };
-const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 84, Building: 84 };
+const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 84, Building: 96 };
 const widthOf = (c: ReadingColumn) => NARROW[c.key] ?? WIDTH[c.kind];
 const ACTIONS_WIDTH = 64;
 
@@ -147,6 +147,8 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
     (): TableColumnType<ReadingRow>[] => [
       {
         key: 'flags',
+        // Named for screen readers (an empty header cell names nothing); the icons speak for themselves.
+        title: <span className="visually-hidden">{t('deviceData.detail.actions')}</span>,
         width: ACTIONS_WIDTH,
         fixed: 'left',
         render: (_, row) => (
