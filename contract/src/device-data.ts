@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
-import { DataLoadProc, DeviceType, IdList } from './devices.js';
+import { DataLoadProc, DeviceType, IdList, ReadingRow } from './devices.js';
 import { defineEndpoint } from './endpoint.js';
 
 /** A device type found in a selection, with how many of its devices are there. */
@@ -80,4 +80,22 @@ export const getDeviceHistory = defineEndpoint({
   params: Type.Object({ id: Id }),
   querystring: Type.Object({ dateFrom: DayParam, dateTill: DayParam, ...UserIdQuery }),
   response: DeviceHistory,
+});
+
+export const getFlaggedDevices = defineEndpoint({
+  method: 'GET',
+  path: '/devices/flagged',
+  summary:
+    'The flagged devices of a selection over a period, every device type at once: the GetDevicesData rows ' +
+    '(same arithmetic, same scope) whose Flags are not empty (no reading, stale, negative), by type, in ' +
+    'address order. Without locationParentId, the whole scope (docs/device-data.md).',
+  tags: ['devices'],
+  auth: 'user',
+  querystring: Type.Object({
+    dateFrom: DayParam,
+    dateTill: DayParam,
+    locationParentId: Type.Optional(IdList),
+    ...UserIdQuery,
+  }),
+  response: Type.Array(ReadingRow),
 });

@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test';
 import { DEMO, expect, signIn, test } from './fixtures';
+import { TEXTS } from './screens';
 
 const SIZES = [
-  { name: 'laptop', width: 1366, height: 768 },
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'tablet', width: 768, height: 1024 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 const TEXT = {
@@ -36,7 +38,7 @@ for (const language of ['lt', 'en'] as const) {
       await shot('home');
       const go = async (path: string) => {
         await page.goto(path);
-        await expect(page.locator('h3, h2').first()).toBeVisible();
+        await expect(page.locator('h1')).toBeVisible();
       };
       await go('/profile');
       await shot('profile');
@@ -65,6 +67,19 @@ for (const language of ['lt', 'en'] as const) {
       await shot('location-data');
       await go('/deviceData');
       await shot('device-data');
+      await showReadings(page, language);
+      await shot('device-data-readings');
+      await page.getByRole('button', { name: TEXTS[language].deviceData.flagged.open }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await shot('device-data-flagged');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await go('/masterData');
+      await shot('master-data');
+      await go('/audit');
+      await shot('audit');
+      await go('/collectors');
+      await shot('collectors');
       await page.goto('/dashboard/v2');
       await expect(page.getByRole('button', { name: language === 'en' ? 'Go home' : 'Į pradžią' })).toBeVisible();
       await shot('not-found');
@@ -94,4 +109,12 @@ async function settle(page: Page) {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+}
+
+/** The readings screen with readings: the object chosen on My objects, its first type, all selected. */
+async function showReadings(page: Page, language: 'lt' | 'en') {
+  const t = TEXTS[language];
+  await page.locator('.ant-card', { hasText: t.deviceData.types.title }).locator('.ant-table-row').first().click();
+  await page.getByRole('button', { name: t.deviceData.found.selectAll }).click();
+  await expect(page.getByRole('region', { name: t.deviceData.detail.title })).toBeVisible();
 }

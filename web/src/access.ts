@@ -1,7 +1,7 @@
 /**
  * Who may open which screen, in one table (the server checks every request again). The side
  * menu, the home page's links and the route table all read it: a screen the user may not open
- * is not offered, and its address shows the one "not allowed" page (docs/access.md).
+ * is not offered, and its address shows the one "not allowed" page (docs/accessibility.md).
  */
 
 import type { UserSession } from '@rodmenys/contract';

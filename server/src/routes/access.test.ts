@@ -61,6 +61,12 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
     },
     { endpoint: contract.getAllObjects, query: 'pageSize=500', reveal: (body) => byBuilding(body.Data) },
     {
+      // Every device here is stale in January (its last reading on the 20th): all are flagged.
+      endpoint: contract.getFlaggedDevices,
+      query: 'dateFrom=2026-01-01&dateTill=2026-01-31',
+      reveal: byBuilding,
+    },
+    {
       endpoint: contract.getUserObjects,
       query: 'pageSize=500',
       reveal: (body) =>

@@ -6,6 +6,7 @@ import {
   getDevicesData,
   getDeviceTypeLookUp,
   getDeviceTypesInSelection,
+  getFlaggedDevices,
   userLocationRights,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +14,7 @@ import { badRequest } from '../errors.js';
 import { scopeFor } from '../services/auth/caller.js';
 import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
 import { getDevicesDataJson } from '../services/devices/devices-data.js';
+import { listFlaggedDevices } from '../services/devices/flagged-devices.js';
 import {
   listDevicesByAddress,
   listDevicesByLocation,
@@ -62,6 +64,14 @@ export default async function devicesRoutes(app: FastifyInstance) {
       timeZone: config.timeZone,
     });
   });
+  defineRoute(app, getFlaggedDevices, async ({ caller, query, db, config }) =>
+    listFlaggedDevices(db, {
+      range: parseDayRange(query.dateFrom, query.dateTill),
+      scope: await scopeFor(db, caller, query.userId),
+      parents: parseIdList(query.locationParentId),
+      timeZone: config.timeZone,
+    }),
+  );
   defineRoute(app, getDeviceHistory, async ({ caller, params, query, db, config }) =>
     computeDeviceHistory(db, {
       deviceId: params.id,

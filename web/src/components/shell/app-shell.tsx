@@ -14,7 +14,7 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { canOpen, type Screen } from '../../access';
@@ -104,9 +104,19 @@ export default function AppShell() {
 
   // The first Tab stop of every screen: straight to the screen's content, past the menu and the top bar.
   const skipToContent = () => document.getElementById('content')?.focus();
+  // When a screen opens and the focus went with the old one (signing in, a link that is gone), it
+  // starts again at the top: the next Tab is the skip link, not wherever the browser lost it.
+  const top = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of screen
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) top.current?.focus({ preventScroll: true });
+  }, [pathname]);
 
   return (
     <Layout className="app-layout">
+      <div ref={top} tabIndex={-1} className="focus-top" />
       <button type="button" className="skip-link" onClick={skipToContent}>
         {t('nav.skipToContent')}
       </button>

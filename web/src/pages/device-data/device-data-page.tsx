@@ -1,11 +1,13 @@
+import { WarningOutlined } from '@ant-design/icons';
 import { type DeviceRow, type DeviceTypeInSelection, Group, type ReadingRow } from '@rodmenys/contract';
-import { Alert, Card, Col, Row, Spin, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { Alert, Button, Card, Col, Row, Spin, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTypesInSelection } from '../../api/device-data';
 import { useDeviceDataByUserId, useDevicesData } from '../../api/hooks';
 import { LoadError } from '../../components/load-error';
 import { useChosenObject, useProviderNow, useSession } from '../../session';
+import { FlaggedDevicesDialog } from './flagged-devices';
 import { FoundDevices } from './found-devices';
 import { HistoryModal } from './history-modal';
 import { buildLocationTree, selectionOf } from './location-tree';
@@ -34,6 +36,7 @@ export default function DeviceDataPage() {
   const [type, setType] = useState<DeviceTypeInSelection | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [chartRow, setChartRow] = useState<ReadingRow | null>(null);
+  const [flaggedOpen, setFlaggedOpen] = useState(false);
 
   const devices = useDeviceDataByUserId();
   const tree = useMemo(
@@ -60,10 +63,11 @@ export default function DeviceDataPage() {
     type !== null && hasSelection,
   );
   // Ticked devices (not whole branches) narrow the answer for their flat to themselves.
-  const rows = useMemo(() => {
-    const all = readings.data ?? [];
-    return treeValues.length > 0 ? all.filter((r) => selection.deviceIds.has(r.DeviceId)) : all;
-  }, [readings.data, treeValues.length, selection]);
+  const keep = useCallback(
+    (r: ReadingRow) => treeValues.length === 0 || selection.deviceIds.has(r.DeviceId),
+    [treeValues.length, selection],
+  );
+  const rows = useMemo(() => (readings.data ?? []).filter(keep), [readings.data, keep]);
   const selectedRows = useMemo(() => {
     const chosen = new Set(selected);
     return rows.filter((r) => chosen.has(r.DeviceId));
@@ -76,6 +80,15 @@ export default function DeviceDataPage() {
   const pickType = (next: DeviceTypeInSelection) => {
     if (next.Id !== type?.Id) setSelected([]);
     setType(next);
+  };
+
+  // A device of the flagged list shown in the readings table: its type picked, only it selected.
+  const showFlagged = (row: ReadingRow) => {
+    const rowType = types.data?.find((x) => x.Id === row.DeviceTypeId);
+    if (!rowType) return;
+    setType(rowType);
+    setSelected([row.DeviceId]);
+    setFlaggedOpen(false);
   };
 
   const loading = devices.isLoading || readings.isFetching;
@@ -99,7 +112,23 @@ export default function DeviceDataPage() {
 
         <Row gutter={16}>
           <Col xs={24} xl={13}>
-            <Card size="small" title={t('deviceData.types.title')} className="device-data-card">
+            <Card
+              size="small"
+              title={t('deviceData.types.title')}
+              className="device-data-card"
+              extra={
+                <Button
+                  size="small"
+                  danger
+                  icon={<WarningOutlined />}
+                  disabled={!hasSelection}
+                  title={hasSelection ? undefined : t('deviceData.flagged.hint')}
+                  onClick={() => setFlaggedOpen(true)}
+                >
+                  {t('deviceData.flagged.open')}
+                </Button>
+              }
+            >
               <TypesTable
                 types={types.data ?? []}
                 loading={types.isLoading}
@@ -156,6 +185,15 @@ export default function DeviceDataPage() {
           </Card>
         )}
         <HistoryModal row={chartRow} period={period} onClose={() => setChartRow(null)} />
+        <FlaggedDevicesDialog
+          open={flaggedOpen}
+          onClose={() => setFlaggedOpen(false)}
+          period={period}
+          locationParentId={locationParentId}
+          keep={keep}
+          types={types.data ?? []}
+          onShow={showFlagged}
+        />
       </div>
     </Spin>
   );

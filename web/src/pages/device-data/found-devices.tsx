@@ -51,6 +51,7 @@ export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
         columns={[
           {
             key: 'flag',
+            title: <span className="visually-hidden">{t('deviceData.found.marks')}</span>,
             width: 56,
             render: (_, r) => (
               <>

@@ -64,12 +64,9 @@ const FilterInput = memo(function FilterInput({
   );
 });
 
-/**
- * Column widths: the address condensed (long street names are cut with an ellipsis and shown whole
- * on hover), so that more of the readings fit beside the totals kept in view on the right.
- */
+/** Column widths: narrow enough that most of the readings fit beside the totals kept in view on the right. */
 const WIDTH: Record<ReadingColumn['kind'], number> = { text: 120, number: 110, datetime: 136, tags: 130 };
-const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 64, Building: 72, City: 100 };
+const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 84, Building: 96 };
 const widthOf = (c: ReadingColumn) => NARROW[c.key] ?? WIDTH[c.kind];
 const ACTIONS_WIDTH = 64;
 
@@ -150,6 +147,8 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
     (): TableColumnType<ReadingRow>[] => [
       {
         key: 'flags',
+        // Named for screen readers (an empty header cell names nothing); the icons speak for themselves.
+        title: <span className="visually-hidden">{t('deviceData.detail.actions')}</span>,
         width: ACTIONS_WIDTH,
         fixed: 'left',
         render: (_, row) => (
@@ -163,7 +162,6 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           align: c.kind === 'number' ? 'right' : 'left',
           // The consumption stays in view at any width: the totals are fixed on the right.
           ...(c.total ? { fixed: 'right' as const } : {}),
-          ellipsis: c.kind === 'text' ? { showTitle: true } : false,
           sorter: true,
           sortOrder: sort?.key === c.key ? sort.order : null,
           title: (
