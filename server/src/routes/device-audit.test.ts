@@ -103,12 +103,12 @@ describe(`GET /api/audit: one device shape from every screen (${dbKind()})`, () 
     ]);
     expect(states).toHaveLength(6);
     for (const state of states) {
+      expect(state.InstalledAt).toMatch(ISO_WITH_OFFSET);
       expect(
         Object.keys(state)
           .filter((k) => k !== 'InitialReading')
           .sort(),
       ).toEqual(DEVICE_AUDIT_KEYS);
-      expect(state.InstalledAt).toMatch(ISO_WITH_OFFSET);
     }
     const created = Object.fromEntries(
       entries
