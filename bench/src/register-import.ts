@@ -14,7 +14,7 @@ import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { importRegister } from '@rodmenys/server/services/master-data/import-register.js';
+import { importRegister } from '@rodmenys/server/services/master-data/register-import/index.js';
 import ExcelJS from 'exceljs';
 import { startPostgres } from './lib/postgres.js';
 import { envInt, fmtMs, timed } from './lib/stats.js';

@@ -8,7 +8,7 @@ import type { ImportReport } from '@rodmenys/contract';
 import { openDb } from '../db/open.js';
 import { loadConfig } from '../env.js';
 import type { Actor } from '../services/audit/record-audit.js';
-import { importRegister } from '../services/master-data/import-register.js';
+import { importRegister } from '../services/master-data/register-import/index.js';
 import { runCli } from './run.js';
 
 const USAGE = 'Usage: npm run register:import -- <file.xlsx|file.csv> [--apply] [--user NAME]';

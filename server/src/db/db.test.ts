@@ -54,6 +54,22 @@ describe(`Db layer on ${dbKind()}`, () => {
     expect(await labels()).toEqual(['kept']);
   });
 
+  it('rolls back a transaction asked to, and still returns what it computed', async () => {
+    await db.query('DELETE FROM probe');
+    const seen = await db.transaction(
+      async (tx) => {
+        await tx.query('INSERT INTO probe (label) VALUES ($1), ($2)', ['dry 1', 'dry 2']);
+        return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM probe')).rows[0]!.n;
+      },
+      { rollback: true },
+    );
+    expect(seen).toBe(2);
+    expect(await labels()).toEqual([]);
+    // The connection is usable afterwards, and an ordinary transaction still commits.
+    await db.transaction((tx) => tx.query('INSERT INTO probe (label) VALUES ($1)', ['kept']), { rollback: false });
+    expect(await labels()).toEqual(['kept']);
+  });
+
   it('never commits the writes of a failing transaction that runs beside others', async () => {
     await t.db.query('DELETE FROM probe');
     const events: string[] = [];

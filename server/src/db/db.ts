@@ -19,6 +19,11 @@ export interface BulkLoader {
 
 export type CsvChunks = AsyncIterable<string> | Iterable<string>;
 
+export interface TransactionOptions {
+  /** Roll back even when the work succeeds (a preview of its result). */
+  rollback?: boolean;
+}
+
 /** A connection inside a transaction. */
 export interface Tx extends Queryable, BulkLoader {
   /** Runs several statements separated by semicolons, without parameters (migrations). */
@@ -28,8 +33,12 @@ export interface Tx extends Queryable, BulkLoader {
 /** A database: embedded PGlite or a PostgreSQL server, one SQL dialect. */
 export interface Db extends Queryable, BulkLoader {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction on one connection; commits if it resolves, rolls back if it throws. */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection; commits if it resolves, rolls back if it
+   * throws. With `{ rollback: true }` it rolls back when `fn` resolves too, and returns its
+   * result: a dry run that did every write and checked every constraint (a register preview).
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,15 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { assertCopyFromStdin, type CsvChunks, type Db, Mutex, type QueryResult, type Tx } from './db.js';
+import {
+  assertCopyFromStdin,
+  type CsvChunks,
+  type Db,
+  Mutex,
+  type QueryResult,
+  type TransactionOptions,
+  type Tx,
+} from './db.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -129,12 +137,12 @@ export async function openPglite(
     exec: async (sql) => void (await pg.exec(sql)),
     copyIn: (sql, rows) => pgliteCopyIn(pg, sql, rows),
   };
-  const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
     mutex.run(async () => {
       await pg.exec('BEGIN');
       try {
         const result = await fn(direct);
-        await pg.exec('COMMIT');
+        await pg.exec(options.rollback ? 'ROLLBACK' : 'COMMIT');
         return result;
       } catch (err) {
         await pg.exec('ROLLBACK').catch(() => {});

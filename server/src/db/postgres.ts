@@ -33,7 +33,7 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
   return {
     kind: 'postgres',
     ...wrap(pool),
-    async transaction(fn) {
+    async transaction(fn, options = {}) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
@@ -43,7 +43,7 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
           copyIn: (sql, rows) => copyInto(client, sql, rows),
         };
         const result = await fn(tx);
-        await client.query('COMMIT');
+        await client.query(options.rollback ? 'ROLLBACK' : 'COMMIT');
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});

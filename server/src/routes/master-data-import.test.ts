@@ -180,7 +180,10 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       CounterCode: 'RHCA-002',
       DeviceDescription: 'Kambarys 2',
       RatingFactor: 0.8,
-      InstalledAt: '2025-09-01 00:00:00',
+      // The device shape of every screen's audit entries: times as the API writes them.
+      InstalledAt: '2025-09-01T00:00:00+03:00',
+      RemovedAt: null,
+      ReplacedBy: null,
     });
   });
 

@@ -20,8 +20,8 @@ import { badRequest } from '../errors.js';
 import { exportAudit, listAudit } from '../services/audit/list-audit.js';
 import * as devices from '../services/master-data/edit-devices.js';
 import * as locations from '../services/master-data/edit-locations.js';
-import { importRegister } from '../services/master-data/import-register.js';
 import { registerTemplate as buildTemplate } from '../services/master-data/register-file.js';
+import { importRegister } from '../services/master-data/register-import/index.js';
 import { defineRoute } from './define.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

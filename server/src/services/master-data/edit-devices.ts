@@ -4,6 +4,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
+import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRow> {
   const { rows } = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.id = $1`, [
@@ -60,27 +61,18 @@ async function storeReading(tx: Tx, deviceId: number, ts: string, value: number)
   );
 }
 
-const auditDevice = (d: DeviceRow) => ({
-  DeviceCode: d.DeviceCode,
-  DeviceTypeId: d.DeviceTypeId,
-  LocationId: d.LocationId,
-  CounterCode: d.CounterCode,
-  DeviceDescription: d.DeviceDescription,
-  RatingFactor: d.RatingFactor,
-  InstalledAt: d.InstalledAt,
-  RemovedAt: d.RemovedAt,
-  ReplacedBy: d.ReplacedBy,
-});
-
 const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || null);
 
-/** Reads a changed device back, records the change (before and after, plus `extra`) in the audit log, and returns it. */
+/**
+ * Reads a changed device back, records the change in the audit log (before and after as
+ * DeviceAudit, the shape the register import logs too, plus `extra`), and returns it.
+ */
 async function audited(
   tx: Tx,
   caller: Caller,
   kind: AuditKind,
   id: number,
-  before: DeviceRow | null,
+  before: DeviceAudit | null,
   extra: Record<string, unknown> = {},
 ): Promise<DeviceRow> {
   const after = await findDeviceRow(tx, id);
@@ -89,8 +81,8 @@ async function audited(
     kind,
     entity: 'device',
     entityId: id,
-    before: before && auditDevice(before),
-    after: { ...auditDevice(after), ...extra },
+    before,
+    after: { ...(await readDeviceAudit(tx, id)), ...extra },
   });
   return after;
 }
@@ -152,7 +144,7 @@ export async function updateDevice(
   input: { description?: string | null; ratingFactor?: number | null; counterCode?: string | null },
 ): Promise<DeviceRow> {
   return db.transaction(async (tx) => {
-    const before = await findDeviceRow(tx, id);
+    const before = await readDeviceAudit(tx, id);
     await tx.query(
       `UPDATE device SET
          description = CASE WHEN $2 THEN $3 ELSE description END,
@@ -194,7 +186,8 @@ export async function removeDevice(
 ): Promise<DeviceRow> {
   return db.transaction(async (tx) => {
     const removedAt = await moment(tx, input.removedAt, 'removedAt');
-    const before = await deviceInService(tx, id, removedAt, 'removedAt');
+    await deviceInService(tx, id, removedAt, 'removedAt');
+    const before = await readDeviceAudit(tx, id);
     await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
     await storeReading(tx, id, removedAt, input.finalReading);
     return audited(tx, caller, 'device.remove', id, before, { FinalReading: input.finalReading });
@@ -215,7 +208,8 @@ export async function replaceDevice(
   try {
     return await db.transaction(async (tx) => {
       const at = await moment(tx, input.replacedAt, 'replacedAt');
-      const old = await deviceInService(tx, id, at, 'replacedAt');
+      await deviceInService(tx, id, at, 'replacedAt');
+      const before = await readDeviceAudit(tx, id);
       const code = input.newDeviceCode.trim();
       if (!code) throw badRequest('The new serial number cannot be blank', 'newDeviceCode');
       await assertSerialFree(tx, code);
@@ -246,10 +240,10 @@ export async function replaceDevice(
         kind: 'device.replace',
         entity: 'device',
         entityId: id,
-        before: auditDevice(old),
+        before,
         after: {
-          Old: { ...auditDevice(result.Old), FinalReading: input.finalReading },
-          New: { DeviceId: newId, ...auditDevice(result.New), InitialReading: input.initialReading },
+          Old: { ...(await readDeviceAudit(tx, id)), FinalReading: input.finalReading },
+          New: { DeviceId: newId, ...(await readDeviceAudit(tx, newId)), InitialReading: input.initialReading },
         },
       });
       return result;

@@ -1,0 +1,97 @@
+import type { ImportErrorCode, RegisterColumn } from '@rodmenys/contract';
+import type { Tx } from '../../../db/db.js';
+import type { RegisterRow } from '../register-file.js';
+import { dateTime, number, text } from './cells.js';
+import type { Details, Row, RowErrors } from './types.js';
+
+const MAX_TEXT = 200;
+
+/** Device types by every name a file may give them: id, code, Lithuanian and English name. */
+export async function loadDeviceTypes(tx: Tx): Promise<Map<string, number>> {
+  const { rows } = await tx.query<{ id: number; code: string; name_lt: string; name_en: string }>(
+    'SELECT id, code, name_lt, name_en FROM device_type',
+  );
+  const index = new Map<string, number>();
+  for (const t of rows) {
+    for (const k of [String(t.id), t.code, t.name_lt, t.name_en]) index.set(k.trim().toLowerCase(), t.id);
+  }
+  return index;
+}
+
+/** Checks one row's cells on their own; returns null (with the errors recorded) when it is bad. */
+export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: RowErrors): Row | null {
+  const before = errors.count;
+  const fail = (code: ImportErrorCode, column: RegisterColumn, message: string, extra: Record<string, string> = {}) =>
+    errors.add(r.line, code, { column, ...extra }, message);
+  const str = (column: RegisterColumn, required: boolean): string | null => {
+    const value = text(r.cells[column]);
+    if (value === null && required) fail('REQUIRED', column, `${column} is required`);
+    if (value !== null && value.length > MAX_TEXT) {
+      errors.add(r.line, 'TOO_LONG', { column, max: MAX_TEXT }, `${column} is longer than ${MAX_TEXT} characters`);
+    }
+    return value;
+  };
+  const address = (['Country', 'County', 'Region', 'City', 'Street', 'Building'] as const).map((c) => str(c, true));
+  const flat = str('Flat', false);
+  const typeText = str('DeviceType', true);
+  const typeId = typeText === null ? undefined : typeIds.get(typeText.toLowerCase());
+  if (typeText !== null && typeId === undefined) {
+    fail('UNKNOWN_DEVICE_TYPE', 'DeviceType', `Unknown device type "${typeText}"`, { value: typeText });
+  }
+  if (typeId === 11 && flat !== null) {
+    fail('FLAT_MISMATCH', 'Flat', 'A building heat meter belongs to a building: leave Flat empty');
+  } else if (typeId !== undefined && typeId !== 11 && flat === null) {
+    fail('REQUIRED', 'Flat', 'Flat is required for a flat device');
+  }
+  const optionalNumber = (column: RegisterColumn, check: (n: number) => boolean): number | null => {
+    const cell = r.cells[column];
+    if (text(cell) === null) return null;
+    const n = number(cell);
+    if (n === undefined || !check(n)) {
+      fail('INVALID_NUMBER', column, `${column} is not a valid number: "${text(cell)}"`, { value: text(cell)! });
+      return null;
+    }
+    return n;
+  };
+  const flatOrder = optionalNumber('FlatOrder', (n) => Number.isInteger(n) && Math.abs(n) < 2 ** 31);
+  const ratingFactor = optionalNumber('RatingFactor', (n) => n > 0 && n < 1_000_000);
+  let installedAt: string | null = null;
+  if (text(r.cells.InstalledAt) !== null) {
+    installedAt = dateTime(r.cells.InstalledAt) ?? null;
+    if (installedAt === null) {
+      const value = text(r.cells.InstalledAt)!;
+      fail('INVALID_DATE', 'InstalledAt', `InstalledAt is not a date: "${value}"`, { value });
+    }
+  }
+  const details = (prefix: 'Object' | 'Client', required: boolean): Details | null => {
+    const code = str(`${prefix}Code`, required);
+    const d = {
+      code: code ?? '',
+      name: str(`${prefix}Name`, false),
+      typeCode: str(`${prefix}TypeCode`, false),
+      typeName: str(`${prefix}TypeName`, false),
+      categoryCode: str(`${prefix}CategoryCode`, false),
+      categoryName: str(`${prefix}CategoryName`, false),
+    };
+    return code === null ? null : d;
+  };
+  const object = details('Object', true);
+  const client = typeId === 11 ? null : details('Client', false);
+  const deviceCode = str('DeviceCode', true);
+  const counterCode = str('CounterCode', false);
+  const description = str('DeviceDescription', false);
+  if (errors.count > before) return null;
+  return {
+    line: r.line,
+    address: flat === null ? (address as string[]) : [...(address as string[]), flat],
+    flatOrder,
+    object: object!,
+    client,
+    typeId: typeId!,
+    deviceCode: deviceCode!,
+    counterCode,
+    description,
+    ratingFactor,
+    installedAt,
+  };
+}

@@ -1,0 +1,187 @@
+import type { Tx } from '../../../db/db.js';
+import type { Actor } from '../../audit/record-audit.js';
+import { detailsAudit, deviceAudit, insertAudited, locationAudit, updateAudited } from './audit.js';
+import { type Details, type DeviceValues, keyOf, type NewLoc, type Plan } from './types.js';
+
+/**
+ * Writes a plan: each kind of record in one bulk statement (clients first, as flats link
+ * to them; then locations, objects and devices), each with its audit entries.
+ */
+export async function writePlan(tx: Tx, plan: Plan, actor: Actor): Promise<void> {
+  const clientIdOf = await writeClients(tx, plan, actor);
+  await writeLocations(tx, plan, actor, clientIdOf);
+  await writeFlatUpdates(tx, plan, actor, clientIdOf);
+  await writeObjects(tx, plan, actor);
+  await writeDevices(tx, plan, actor);
+}
+
+type ClientIdOf = (code: string | null) => Promise<number | null>;
+
+const detailsArrays = (list: Details[]) => [
+  list.map((d) => d.code),
+  list.map((d) => d.name ?? d.code),
+  list.map((d) => d.typeCode),
+  list.map((d) => d.typeName),
+  list.map((d) => d.categoryCode),
+  list.map((d) => d.categoryName),
+];
+
+/** Clients and objects share their detail columns and are matched by code. */
+async function updateDetails(tx: Tx, actor: Actor, table: 'client' | 'object', updates: Details[]) {
+  if (!updates.length) return;
+  await updateAudited(
+    tx,
+    actor,
+    {
+      table,
+      input:
+        'unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(code, name, tc, tn, cc, cn)',
+      match: 'x.code = u.code',
+      set: 'name = u.name, type_code = u.tc, type_name = u.tn, category_code = u.cc, category_name = u.cn',
+      params: detailsArrays(updates),
+    },
+    { kind: `${table}.update`, entity: table, shape: detailsAudit },
+  );
+}
+
+/** Creates and changes the clients; returns the id of a client by code for the flats to link. */
+async function writeClients(tx: Tx, plan: Plan, actor: Actor): Promise<ClientIdOf> {
+  const clientIds = new Map<string, number>();
+  if (plan.newClients.length) {
+    const rows = await insertAudited<{ id: number; code: string }>(
+      tx,
+      actor,
+      `INSERT INTO client (code, name, type_code, type_name, category_code, category_name)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      detailsArrays(plan.newClients),
+      { kind: 'client.create', entity: 'client', shape: detailsAudit, returning: 'id, code' },
+    );
+    for (const r of rows) clientIds.set(r.code, r.id);
+  }
+  await updateDetails(tx, actor, 'client', plan.clientUpdates);
+  return async (code) => {
+    if (code === null) return null;
+    const known = clientIds.get(code);
+    if (known !== undefined) return known;
+    const { rows } = await tx.query<{ id: number }>('SELECT id FROM client WHERE code = $1', [code]);
+    clientIds.set(code, rows[0]!.id);
+    return rows[0]!.id;
+  };
+}
+
+/** New locations, with their ids taken up front so that the paths are built here. */
+async function writeLocations(tx: Tx, plan: Plan, actor: Actor, clientIdOf: ClientIdOf) {
+  const locs = plan.newLocations;
+  if (!locs.length) return;
+  const { rows: ids } = await tx.query<{ id: number }>(
+    `SELECT nextval(pg_get_serial_sequence('location', 'id'))::int AS id FROM generate_series(1, $1::int)`,
+    [locs.length],
+  );
+  const byKey = new Map<string, NewLoc>();
+  locs.forEach((loc, i) => {
+    loc.id = ids[i]!.id;
+    const parentKey = keyOf(loc.names.slice(0, -1));
+    const parent = loc.level === 1 ? undefined : (plan.locationsByKey.get(parentKey) ?? byKey.get(parentKey)!);
+    loc.parentId = parent?.id ?? null;
+    loc.path = [...(parent?.path ?? []), loc.id];
+    byKey.set(keyOf(loc.names), loc);
+  });
+  for (const loc of locs) loc.clientId = await clientIdOf(loc.clientCode);
+  const names = (i: number) => locs.map((l) => l.names[i] ?? null);
+  await insertAudited(
+    tx,
+    actor,
+    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, client_id)
+     SELECT u.id, u.parent_id, u.level, u.name, u.flat_order, u.path::int[], u.c1, u.c2, u.c3, u.c4, u.c5, u.c6, u.c7, u.client_id
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])
+         AS u(id, parent_id, level, name, flat_order, path, c1, c2, c3, c4, c5, c6, c7, client_id)`,
+    [
+      locs.map((l) => l.id),
+      locs.map((l) => l.parentId),
+      locs.map((l) => l.level),
+      locs.map((l) => l.names[l.level - 1]!),
+      locs.map((l) => l.flatOrder),
+      locs.map((l) => `{${l.path.join(',')}}`),
+      ...[0, 1, 2, 3, 4, 5, 6].map(names),
+      locs.map((l) => l.clientId),
+    ],
+    { kind: 'location.create', entity: 'location', shape: locationAudit, returning: 'id' },
+  );
+  for (const loc of locs) plan.locationsByKey.set(keyOf(loc.names), loc);
+}
+
+/** Stored flats whose order or client the file changes. */
+async function writeFlatUpdates(tx: Tx, plan: Plan, actor: Actor, clientIdOf: ClientIdOf) {
+  if (!plan.flatUpdates.length) return;
+  const clientIds: (number | null)[] = [];
+  for (const u of plan.flatUpdates) clientIds.push(await clientIdOf(u.clientCode));
+  await updateAudited(
+    tx,
+    actor,
+    {
+      table: 'location',
+      input: 'unnest($1::int[], $2::int[], $3::int[]) AS u(id, flat_order, client_id)',
+      match: 'x.id = u.id',
+      set: 'flat_order = u.flat_order, client_id = u.client_id',
+      params: [plan.flatUpdates.map((u) => u.loc.id), plan.flatUpdates.map((u) => u.flatOrder), clientIds],
+    },
+    { kind: 'location.update', entity: 'location', shape: locationAudit },
+  );
+}
+
+async function writeObjects(tx: Tx, plan: Plan, actor: Actor) {
+  if (plan.newObjects.length) {
+    await insertAudited(
+      tx,
+      actor,
+      `INSERT INTO object (code, name, type_code, type_name, category_code, category_name, location_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
+      [...detailsArrays(plan.newObjects), plan.newObjects.map((o) => plan.locationsByKey.get(o.locationKey)!.id)],
+      { kind: 'object.create', entity: 'object', shape: detailsAudit, returning: 'id' },
+    );
+  }
+  await updateDetails(tx, actor, 'object', plan.objectUpdates);
+}
+
+const deviceArrays = (list: DeviceValues[]) => [
+  list.map((d) => d.device_type_id),
+  list.map((d) => d.location_id),
+  list.map((d) => d.device_code),
+  list.map((d) => d.counter_code),
+  list.map((d) => d.description),
+  list.map((d) => d.rating_factor),
+  list.map((d) => d.installed_at),
+];
+
+/** The device columns as `u`; `inst` is a wall-clock time in the provider zone (the session's). */
+const DEVICE_INPUT = `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[])
+  AS u(t, l, code, counter, descr, rf, inst)`;
+
+async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
+  if (plan.newDevices.length) {
+    const values = plan.newDevices.map((d) => ({ ...d, location_id: plan.locationsByKey.get(d.locationKey)!.id }));
+    await insertAudited(
+      tx,
+      actor,
+      `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+       SELECT u.t, u.l, u.code, u.counter, u.descr, u.rf, u.inst::timestamp::timestamptz FROM ${DEVICE_INPUT}`,
+      deviceArrays(values),
+      { kind: 'device.create', entity: 'device', shape: deviceAudit, returning: 'id' },
+    );
+  }
+  if (plan.deviceUpdates.length) {
+    await updateAudited(
+      tx,
+      actor,
+      {
+        table: 'device',
+        input: DEVICE_INPUT,
+        match: 'x.device_code = u.code',
+        set: 'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz',
+        params: deviceArrays(plan.deviceUpdates),
+      },
+      { kind: 'device.update', entity: 'device', shape: deviceAudit },
+    );
+  }
+}
