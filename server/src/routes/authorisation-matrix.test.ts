@@ -303,6 +303,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       expect: { fresh: 404, group2Beta: 404 },
     },
     'GET /devices/typesInSelection': { request: () => ({ query: period }) },
+    'GET /devices/flagged': { request: () => ({ query: period }) },
     'GET /devices/:id/history': {
       request: () => ({ params: { id: ids.deviceA1! }, query: period }),
       expect: { fresh: 404, group2Beta: 404 },
