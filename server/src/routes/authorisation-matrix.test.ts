@@ -206,7 +206,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
   };
   /** An open anomaly on Alfa's first building and device, made for one acknowledge or resolve call. */
   const anomaly = async () => {
-    const { rows } = await db.query<{ id: number }>(
+    const { rows } = await t.db.query<{ id: number }>(
       `INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
        VALUES ('SPIKE', $1, $2, make_date(2000 + $3::int, 1, 1), '{}') RETURNING id`,
       [ids.buildingA1, ids.deviceA1, ++serial],
