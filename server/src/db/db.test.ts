@@ -55,8 +55,8 @@ describe(`Db layer on ${dbKind()}`, () => {
   });
 
   it('rolls back a transaction asked to, and still returns what it computed', async () => {
-    await db.query('DELETE FROM probe');
-    const seen = await db.transaction(
+    await t.db.query('DELETE FROM probe');
+    const seen = await t.db.transaction(
       async (tx) => {
         await tx.query('INSERT INTO probe (label) VALUES ($1), ($2)', ['dry 1', 'dry 2']);
         return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM probe')).rows[0]!.n;
@@ -66,7 +66,7 @@ describe(`Db layer on ${dbKind()}`, () => {
     expect(seen).toBe(2);
     expect(await labels()).toEqual([]);
     // The connection is usable afterwards, and an ordinary transaction still commits.
-    await db.transaction((tx) => tx.query('INSERT INTO probe (label) VALUES ($1)', ['kept']), { rollback: false });
+    await t.db.transaction((tx) => tx.query('INSERT INTO probe (label) VALUES ($1)', ['kept']), { rollback: false });
     expect(await labels()).toEqual(['kept']);
   });
 

@@ -1,11 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildTestApp, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
 
 /** The headers every answer must carry, whatever produced it. */
 function expectSecurityHeaders(headers: Record<string, unknown>) {
@@ -21,23 +19,13 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
 }
 
 describe(`security headers on every answer (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
-  let webDir: string;
-
-  beforeAll(async () => {
-    webDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-web-'));
-    mkdirSync(path.join(webDir, 'assets'));
-    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
-    writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
-    db = await createTestDb();
-    app = await buildTestApp(db, { webDir });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    rmSync(webDir, { recursive: true, force: true });
-  });
+  // A built web app of two files, served by the app under test.
+  const webDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-web-'));
+  mkdirSync(path.join(webDir, 'assets'));
+  writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
+  writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+  const t = useApp({ webDir });
+  afterAll(() => rmSync(webDir, { recursive: true, force: true }));
 
   it.each([
     ['an API answer (401)', 'GET', '/api/devices/GetDeviceTypeLookUp'],
@@ -48,20 +36,20 @@ describe(`security headers on every answer (${dbKind()})`, () => {
     ['a hashed asset', 'GET', '/assets/app-1234.js'],
     ['the API documentation', 'GET', '/api/docs/json'],
   ] as const)('%s', async (_, method, url) => {
-    const res = await app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
+    const res = await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
     expect(res.statusCode).toBeLessThan(500);
     expectSecurityHeaders(res.headers);
   });
 
   it('sends HSTS only over TLS: never on plain HTTP, nor when an untrusted client claims https', async () => {
-    const plain = await app.inject({ method: 'GET', url: '/' });
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const claimed = await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    const claimed = await t.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
     expect(claimed.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('sends HSTS behind a trusted TLS proxy', async () => {
-    const proxied = await buildTestApp(db, { webDir, trustProxy: ['127.0.0.1'] });
+    const proxied = await buildTestApp(t.db, { webDir, trustProxy: ['127.0.0.1'] });
     try {
       const res = await proxied.inject({
         method: 'GET',

@@ -1,14 +1,12 @@
+import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
-import { type Endpoint, fillPath } from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { throttleSettings } from '../env.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
 import { registerUser } from '../services/users/register-user.js';
-import { buildTestApp } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { addReadings, createDevice, createPath, createUser } from '../test/fixtures.js';
+import { inject, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeDevice, makePlace, makeReadings, makeSignedIn } from '../test/factories.js';
 
 /*
  * The authorisation matrix (docs/security.md): every endpoint of the contract ×
@@ -75,8 +73,7 @@ function contractEndpoints(): Endpoint[] {
 }
 
 describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp({ throttle: { ...throttleSettings({}), registerLimit: 100_000 } });
   const tokens: Partial<Record<Role, string>> = {};
   const passwords: Partial<Record<Role, { username: string; password: string }>> = {};
   const ids: Record<string, number> = {};
@@ -93,14 +90,10 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
   };
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db, {
-      throttle: { ...throttleSettings({}), registerLimit: 100_000 },
-    });
     // Ids of different kinds never coincide, so an id found in an answer names one thing.
-    await db.query(`SELECT setval(pg_get_serial_sequence('location', 'id'), 100000)`);
-    await db.query(`SELECT setval(pg_get_serial_sequence('device', 'id'), 200000)`);
-    await db.query(`SELECT setval(pg_get_serial_sequence('app_user', 'id'), 300000)`);
+    await t.db.query(`SELECT setval(pg_get_serial_sequence('location', 'id'), 100000)`);
+    await t.db.query(`SELECT setval(pg_get_serial_sequence('device', 'id'), 200000)`);
+    await t.db.query(`SELECT setval(pg_get_serial_sequence('app_user', 'id'), 300000)`);
 
     for (const [town, streets] of [
       ['Alfa', ['Alfa', 'Aldona']],
@@ -108,24 +101,24 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     ] as const) {
       const lower = town.toLowerCase() as 'alfa' | 'beta';
       const top = ['Lietuva', `Apskritis ${town}`, `Savivaldybe ${town}`, `Miestas ${town}`];
-      const topIds = await createPath(db, top);
+      const topIds = (await makePlace(t.db, top)).path;
       ids[`${lower}Region`] = topIds[2]!;
       addPart(lower, top.slice(1), topIds.slice(1));
       for (const [n, street] of streets.entries()) {
         const part = `${lower}${n + 1}` as Part;
         const tag = `${town[0]}${n + 1}`;
         const buildingPath = [...top, `Gatve ${street}`, `Namas-${tag}`];
-        const pathIds = await createPath(db, buildingPath);
-        const flat = (await createPath(db, [...buildingPath, `Butas-${tag}`], 1)).at(-1)!;
+        const pathIds = (await makePlace(t.db, buildingPath)).path;
+        const flat = (await makePlace(t.db, [...buildingPath, `Butas-${tag}`], 1)).id;
         const building = pathIds.at(-1)!;
         ids[`building${tag}`] = building;
         ids[`flat${tag}`] = flat;
-        await db.query(`INSERT INTO client (code, name) VALUES ($1, $2)`, [`CLIENT-${tag}`, `Klientas-${tag}`]);
-        await db.query(`UPDATE location SET client_id = (SELECT id FROM client WHERE code = $1) WHERE id = $2`, [
+        await t.db.query(`INSERT INTO client (code, name) VALUES ($1, $2)`, [`CLIENT-${tag}`, `Klientas-${tag}`]);
+        await t.db.query(`UPDATE location SET client_id = (SELECT id FROM client WHERE code = $1) WHERE id = $2`, [
           `CLIENT-${tag}`,
           flat,
         ]);
-        await db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, $2, $3)`, [
+        await t.db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, $2, $3)`, [
           building,
           `OBJ-${tag}`,
           `Objektas-${tag}`,
@@ -135,14 +128,13 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
           [1, 'HCA'],
           [3, 'CW'],
         ] as const) {
-          const device = await createDevice(db, {
+          const device = await makeDevice(t.db, flat, {
             typeId,
-            locationId: flat,
             code: `DEV-${tag}-${kind}`,
             ratingFactor: typeId === 1 ? 1 : null,
           });
           deviceIds.push(device);
-          await addReadings(db, device, [
+          await makeReadings(t.db, device, [
             ['2026-01-01T00:00:00+02:00', 10],
             ['2026-01-20T00:00:00+02:00', 12],
           ]);
@@ -165,16 +157,8 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         );
       }
       // Devices the operator's master-data calls change (removal and replacement).
-      ids[`remove${town}`] = await createDevice(db, {
-        typeId: 3,
-        locationId: ids[`flat${town[0]}1`]!,
-        code: `RM-${town}`,
-      });
-      ids[`replace${town}`] = await createDevice(db, {
-        typeId: 3,
-        locationId: ids[`flat${town[0]}1`]!,
-        code: `RP-${town}`,
-      });
+      ids[`remove${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, { typeId: 3, code: `RM-${town}` });
+      ids[`replace${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, { typeId: 3, code: `RP-${town}` });
     }
 
     const users: [Role, string, 1 | 2 | 3, number[]][] = [
@@ -184,53 +168,45 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       ['group1', 'g1_root', 1, []],
     ];
     for (const [role, username, groupId, rights] of users) {
-      const u = await createUser(app, { groupId, username, rights });
+      const u = await makeSignedIn(t.app, { groupId, username, rights });
       tokens[role] = u.token;
       passwords[role] = { username, password: u.password };
       ids[username] = u.id;
       addPart(`user:${username}`, [username], [u.id]);
     }
     // A group 3 account in Beta, which nobody in Alfa may reach.
-    const beta = await createUser(app, { groupId: 3, username: 'g3_beta', rights: [ids.buildingB1!] });
+    const beta = await makeSignedIn(t.app, { groupId: 3, username: 'g3_beta', rights: [ids.buildingB1!] });
     ids.g3_beta = beta.id;
     addPart('user:g3_beta', ['g3_beta'], [beta.id]);
     // The fresh account registers itself, as anyone on the internet can.
-    const registered = await app.inject({
-      method: 'POST',
-      url: '/api/users/register',
-      payload: { firstName: 'Fresh', lastName: 'Self', username: 'fresh_self', password: 'password1' },
+    const registered = await inject(t.app, contract.register, {
+      body: { firstName: 'Fresh', lastName: 'Self', username: 'fresh_self', password: 'password1' },
     });
-    expect(registered.statusCode).toBe(201);
-    ids.fresh_self = registered.json().Id;
+    expect(registered.status).toBe(201);
+    ids.fresh_self = registered.body.Id;
     addPart('user:fresh_self', ['fresh_self'], [ids.fresh_self!]);
-    const signedIn = await app.inject({
-      method: 'POST',
-      url: '/api/users/authenticate',
-      payload: { username: 'fresh_self', password: 'password1' },
+    const signedIn = await inject(t.app, contract.authenticate, {
+      body: { username: 'fresh_self', password: 'password1' },
     });
-    tokens.fresh = signedIn.json().Token;
+    tokens.fresh = signedIn.body.Token;
     passwords.fresh = { username: 'fresh_self', password: 'password1' };
-    collectorKeyId = (await createCollectorKey(db, 'matrix key', null)).Id;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
+    collectorKeyId = (await createCollectorKey(t.db, 'matrix key', null)).Id;
   });
 
   /** A group 3 account with rights in Alfa's first building, made for one destructive call. */
   const victim = async () => {
-    const user = await registerUser(db, {
+    const user = await registerUser(t.db, {
       firstName: 'Victim',
       lastName: 'Alfa',
       username: `victim${++serial}`,
       password: 'password1',
     });
-    await db.query('INSERT INTO location_right (user_id, location_id) VALUES ($1, $2)', [user.Id, ids.buildingA1]);
+    await t.db.query('INSERT INTO location_right (user_id, location_id) VALUES ($1, $2)', [user.Id, ids.buildingA1]);
     return user.Id;
   };
   /** An open anomaly on Alfa's first building and device, made for one acknowledge or resolve call. */
   const anomaly = async () => {
-    const { rows } = await db.query<{ id: number }>(
+    const { rows } = await t.db.query<{ id: number }>(
       `INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
        VALUES ('SPIKE', $1, $2, make_date(2000 + $3::int, 1, 1), '{}') RETURNING id`,
       [ids.buildingA1, ids.deviceA1, ++serial],
@@ -241,8 +217,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
   const secondToken = async (role: Role) => {
     const account = passwords[role];
     if (!account) return null;
-    const res = await app.inject({ method: 'POST', url: '/api/users/authenticate', payload: account });
-    return res.json().Token as string;
+    return (await inject(t.app, contract.authenticate, { body: account })).body.Token;
   };
 
   const period = { dateFrom: '2026-01-01', dateTill: '2026-01-31' };
@@ -439,20 +414,20 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
           expect(sample, 'no sample request').toBeDefined();
           const s = await sample!.request(role);
           const token = s.token !== undefined ? s.token : tokens[role];
-          const query = s.query
-            ? `?${new URLSearchParams(Object.entries(s.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
-            : '';
-          const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-          if (s.raw) headers['content-type'] = s.raw.type;
-          const res = await app.inject({
-            method: endpoint.method,
-            url: `/api${fillPath(endpoint.path, s.params)}${query}`,
-            headers,
-            ...(s.raw ? { payload: s.raw.text } : s.body === undefined ? {} : { payload: s.body as object }),
+          // Sample bodies are built for every endpoint alike, so they go as payloads.
+          const res = await inject(t.app, endpoint, {
+            params: s.params,
+            query: s.query,
+            token: token ?? undefined,
+            ...(s.raw
+              ? { payload: s.raw.text, headers: { 'content-type': s.raw.type } }
+              : s.body === undefined
+                ? {}
+                : { payload: s.body as object }),
           });
           const want = sample!.expect?.[role] ?? defaultStatus(endpoint, role);
-          expect(res.statusCode, res.body.slice(0, 500)).toBe(want);
-          expect(leaks(role, res.body)).toEqual([]);
+          expect(res.status, res.text.slice(0, 500)).toBe(want);
+          expect(leaks(role, res.text)).toEqual([]);
         });
       }
     });
