@@ -65,7 +65,8 @@ for (const language of ['lt', 'en'] as const) {
 
   for (const role of ['operator', 'admin', 'manager'] as const) {
     test(`axe and access: every screen as ${role}, ${language}`, async ({ page }) => {
-      test.setTimeout(180_000);
+      // Ten screens and four readings states scanned: about a minute alone, several on a busy machine.
+      test.setTimeout(360_000);
       const found: Violation[] = [];
       await signInAs(page, role, language);
       const nav = page.getByRole('navigation', { name: t.nav.main });

@@ -23,7 +23,7 @@ for (const [role, language] of [
 ] as [Role, Language][]) {
   const t = TEXTS[language];
   test(`keyboard only: the readings flow as ${role}, ${language}`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const mouse = await page.evaluate(() => 0);
     expect(mouse).toBe(0);
     // Any pointer event in the page fails the test.
