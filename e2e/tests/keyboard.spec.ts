@@ -77,6 +77,8 @@ for (const [role, language] of [
       i++
     )
       await page.keyboard.press('ArrowDown');
+    // What a screen reader hears for the active node: its title, not an internal key such as "l57".
+    await expect(page.locator('span[aria-live="assertive"]')).toHaveText(building.title);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
     await expect(page.locator('.ant-select-selection-item', { hasText: building.title })).toBeVisible();
