@@ -65,7 +65,8 @@ for (const language of ['lt', 'en'] as const) {
 
   for (const role of ['operator', 'admin', 'manager'] as const) {
     test(`axe and access: every screen as ${role}, ${language}`, async ({ page }) => {
-      test.setTimeout(180_000);
+      // Ten screens and five readings states scanned: about a minute alone, several on a busy machine.
+      test.setTimeout(360_000);
       const found: Violation[] = [];
       await signInAs(page, role, language);
       const nav = page.getByRole('navigation', { name: t.nav.main });
@@ -107,6 +108,12 @@ for (const language of ['lt', 'en'] as const) {
       await expect(page.getByRole('dialog')).toBeVisible();
       await screenReady(page);
       await scan(page, 'readings: chart', found);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await page.getByRole('button', { name: t.deviceData.flagged.open }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await screenReady(page);
+      await scan(page, 'readings: flagged devices', found);
       expect(found).toEqual([]);
     });
   }

@@ -23,7 +23,7 @@ for (const [role, language] of [
 ] as [Role, Language][]) {
   const t = TEXTS[language];
   test(`keyboard only: the readings flow as ${role}, ${language}`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const mouse = await page.evaluate(() => 0);
     expect(mouse).toBe(0);
     // Any pointer event in the page fails the test.
@@ -77,6 +77,8 @@ for (const [role, language] of [
       i++
     )
       await page.keyboard.press('ArrowDown');
+    // What a screen reader hears for the active node: its title, not an internal key such as "l57".
+    await expect(page.locator('span[aria-live="assertive"]')).toHaveText(building.title);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
     await expect(page.locator('.ant-select-selection-item', { hasText: building.title })).toBeVisible();

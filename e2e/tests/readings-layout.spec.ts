@@ -34,7 +34,7 @@ const header = (page: Page, title: string) =>
 for (const size of SIZES) {
   for (const role of ['manager', 'admin'] as const) {
     test(`Difference and the flat total in view at ${size.width}×${size.height}, as ${role}`, async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       await page.setViewportSize(size);
       await signInAs(page, role, 'lt');
       await page.goto('/deviceData');

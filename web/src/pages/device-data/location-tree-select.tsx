@@ -1,6 +1,7 @@
 import { TreeSelect } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TreeNode } from './location-tree';
+import { spokenTree, type TreeNode } from './location-tree';
 
 interface LocationTreeSelectProps {
   nodes: TreeNode[];
@@ -15,13 +16,15 @@ interface LocationTreeSelectProps {
  */
 export function LocationTreeSelect({ nodes, value, onChange, loading }: LocationTreeSelectProps) {
   const { t } = useTranslation();
+  // The select works on spoken values (titles), this component's callers on internal ones.
+  const spoken = useMemo(() => spokenTree(nodes), [nodes]);
   return (
     <TreeSelect<string[]>
       aria-label={t('deviceData.tree.label')}
       style={{ width: '100%' }}
-      treeData={nodes}
-      value={value}
-      onChange={(next) => onChange(next ?? [])}
+      treeData={spoken.nodes}
+      value={value.map((v) => spoken.toSpoken.get(v) ?? v)}
+      onChange={(next) => onChange((next ?? []).map((v) => spoken.toInternal.get(v) ?? v))}
       treeCheckable
       showCheckedStrategy={TreeSelect.SHOW_PARENT}
       showSearch

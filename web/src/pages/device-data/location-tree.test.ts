@@ -1,6 +1,6 @@
 import type { DeviceRow } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
-import { buildLocationTree, selectionOf } from './location-tree';
+import { buildLocationTree, selectionOf, spokenTree } from './location-tree';
 
 const row = (DeviceId: number, LocationId: number, ParentLocationId: number, Building: string, Flat: string | null) =>
   ({
@@ -70,5 +70,29 @@ describe('selectionOf', () => {
   });
   it('nothing ticked: nothing selected', () => {
     expect(selectionOf(tree, [])).toEqual({ parents: [], deviceIds: new Set() });
+  });
+});
+
+describe('spokenTree', () => {
+  it('gives every node its path of titles as the value, unique, and maps both ways', () => {
+    const nodes = [
+      {
+        value: 'l57',
+        title: 'Gedimino pr. 12, Vilnius',
+        children: [
+          { value: 'l58', title: 'Butas 1', children: [{ value: 'd1', title: 'W-1' }] },
+          { value: 'l59', title: 'Butas 1', children: [] },
+        ],
+      },
+    ];
+    const spoken = spokenTree(nodes);
+    expect(spoken.nodes[0]!.value).toBe('Gedimino pr. 12, Vilnius');
+    expect(spoken.nodes[0]!.children![0]!.children![0]!.value).toBe('Gedimino pr. 12, Vilnius / Butas 1 / W-1');
+    expect(spoken.nodes[0]!.children![1]!.value).toBe('Gedimino pr. 12, Vilnius / Butas 1 (2)');
+    expect(spoken.toInternal.get('Gedimino pr. 12, Vilnius / Butas 1 (2)')).toBe('l59');
+    expect(spoken.toSpoken.get('d1')).toBe('Gedimino pr. 12, Vilnius / Butas 1 / W-1');
+    const values = [...spoken.toInternal.keys()];
+    expect(values.some((v) => /\b[ld]\d+\b/.test(v))).toBe(false);
+    expect(new Set(values).size).toBe(4);
   });
 });

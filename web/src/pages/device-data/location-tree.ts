@@ -93,3 +93,32 @@ export function selectionOf(tree: LocationTree, values: readonly string[]): Tree
   }
   return { parents: [...parents].sort((a, b) => a - b), deviceIds };
 }
+
+/** The tree with spoken values: what the tree select announces for a node is its value, not its title. */
+export interface SpokenTree {
+  nodes: TreeNode[];
+  /** Spoken value → internal value (`l57`, `d12`), and back. */
+  toInternal: Map<string, string>;
+  toSpoken: Map<string, string>;
+}
+
+/**
+ * Gives every node a value a person can hear: its path of titles ("Street 3, City / Flat 1"),
+ * unique in the tree (a repeated path gets " (2)", " (3)"…). The tree select's live region reads
+ * a node's value aloud when the arrow keys move to it, so internal keys such as `l57` would be
+ * what a screen reader says.
+ */
+export function spokenTree(nodes: readonly TreeNode[]): SpokenTree {
+  const toInternal = new Map<string, string>();
+  const toSpoken = new Map<string, string>();
+  const walk = (list: readonly TreeNode[], prefix: string): TreeNode[] =>
+    list.map((node) => {
+      const path = prefix ? `${prefix} / ${node.title}` : node.title;
+      let spoken = path;
+      for (let n = 2; toInternal.has(spoken); n++) spoken = `${path} (${n})`;
+      toInternal.set(spoken, node.value);
+      toSpoken.set(node.value, spoken);
+      return { ...node, value: spoken, ...(node.children ? { children: walk(node.children, path) } : {}) };
+    });
+  return { nodes: walk(nodes, ''), toInternal, toSpoken };
+}

@@ -117,7 +117,11 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
   }, [columnsOpen]);
 
   const shown = useMemo(() => columns.filter((c) => visible.has(c.key)), [columns, visible]);
-  const index = useMemo(() => indexRows(rows, columns), [rows, columns]);
+  // The status column is filtered on what it shows ("OK", "Unknown", the translated flags).
+  const index = useMemo(
+    () => indexRows(rows, columns, (c, row) => (c.kind === 'tags' ? meterStatusText(row, t) : formatCell(c, row))),
+    [rows, columns, t],
+  );
   const view = useMemo(() => viewRows(index, filters, sort), [index, filters, sort]);
   // Rows are keyed by their place in the view, not by device: after a keystroke the drawn rows
   // are updated in place (same DOM, same measured heights) instead of unmounted and mounted anew.

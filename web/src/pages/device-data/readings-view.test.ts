@@ -75,3 +75,12 @@ describe('export mapping', () => {
     expect(value(rows[0]!, { key: 'StatusFlags', title: '', type: 'text' })).toBe(`status of ${rows[0]!.DeviceCode}`);
   });
 });
+
+describe('indexRows with a page cell text', () => {
+  it('filters a column on the text the page shows', () => {
+    const shown = indexRows(rows, columns, (c, r) =>
+      c.key === 'StatusFlags' ? `status ${r.DeviceCode}` : formatCell(c, r),
+    );
+    expect(codes(viewRows(shown, { StatusFlags: 'status w-1' }, null))).toEqual(['W-10', 'W-1']);
+  });
+});

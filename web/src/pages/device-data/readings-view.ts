@@ -29,12 +29,17 @@ export interface IndexedRows {
   text: (column: ReadingColumn) => string[];
 }
 
-export function indexRows(rows: readonly ReadingRow[], columns: readonly ReadingColumn[]): IndexedRows {
+export function indexRows(
+  rows: readonly ReadingRow[],
+  columns: readonly ReadingColumn[],
+  /** A cell's shown text (the meter status is spelled out by the page). */
+  cellText: (column: ReadingColumn, row: ReadingRow) => string = formatCell,
+): IndexedRows {
   const cache = new Map<ReadingColumn['key'], string[]>();
   const text = (column: ReadingColumn) => {
     let cells = cache.get(column.key);
     if (!cells) {
-      cells = rows.map((row) => formatCell(column, row).toLowerCase());
+      cells = rows.map((row) => cellText(column, row).toLowerCase());
       cache.set(column.key, cells);
     }
     return cells;
