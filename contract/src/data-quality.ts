@@ -96,6 +96,22 @@ export const RULE_CODES = [
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
 
+/** Each rule's name in Lithuanian and English (the web page, exports and the e-mail digest). */
+export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
+  SILENT: { lt: 'Nėra rodmenų', en: 'Silent' },
+  NEGATIVE: { lt: 'Neigiamas suvartojimas', en: 'Negative consumption' },
+  COUNTER_RESET: { lt: 'Skaitiklio nunulinimas', en: 'Counter reset' },
+  WRONG_READING: { lt: 'Klaidingas rodmuo', en: 'Wrong reading' },
+  SPIKE: { lt: 'Šuolis', en: 'Spike' },
+  ZERO_CONSUMPTION: { lt: 'Nulinis suvartojimas', en: 'Zero consumption' },
+  HIGH_CONSUMPTION: { lt: 'Didelis suvartojimas', en: 'High consumption' },
+  LOW_CONSUMPTION: { lt: 'Mažas suvartojimas', en: 'Low consumption' },
+  METER_STATUS: { lt: 'Skaitiklio būsena', en: 'Meter status' },
+  SENTINEL: { lt: 'Reikšmė „nėra duomenų“', en: 'Sentinel value' },
+  BUILDING_BALANCE: { lt: 'Pastato balansas', en: 'Building balance' },
+  ESTIMATED_SHARE: { lt: 'Per daug įvertintų reikšmių', en: 'Too many estimated values' },
+};
+
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type AnomalyState = (typeof ANOMALY_STATES)[number];
 export const AnomalyState = Type.Union(ANOMALY_STATES.map((s) => Type.Literal(s)));
@@ -236,4 +252,36 @@ export const listJobs = defineEndpoint({
   tags: ['data-quality'],
   auth: 'operator',
   response: Type.Array(Job),
+});
+
+const DigestLanguage = Type.Union([Type.Literal('lt'), Type.Literal('en')]);
+
+/** The caller's daily digest subscription. */
+export const DigestSubscription = Type.Object({
+  OptIn: Type.Boolean(),
+  Language: DigestLanguage,
+  Email: Nullable(Type.String()),
+  /** False when the server has no SMTP_URL: no digest is sent to anyone. */
+  MailConfigured: Type.Boolean(),
+  LastSentAt: Nullable(Timestamp),
+});
+export type DigestSubscription = Static<typeof DigestSubscription>;
+
+export const getDigestSubscription = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/digest',
+  summary: "The caller's daily anomaly digest subscription, and whether the server can send mail.",
+  tags: ['data-quality'],
+  auth: 'user',
+  response: DigestSubscription,
+});
+
+export const updateDigestSubscription = defineEndpoint({
+  method: 'PUT',
+  path: '/data-quality/digest',
+  summary: 'Opts the caller in or out of the daily anomaly digest by e-mail, in the given language.',
+  tags: ['data-quality'],
+  auth: 'user',
+  body: Type.Object({ optIn: Type.Boolean(), language: DigestLanguage }),
+  response: DigestSubscription,
 });

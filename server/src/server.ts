@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import nodemailer from 'nodemailer';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
 import { isDemoDatabase } from './db/demo/cases.js';
@@ -8,6 +9,7 @@ import { topUpDemo } from './db/demo/top-up.js';
 import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
+import { sendDigests } from './services/data-quality/digest.js';
 import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
@@ -20,8 +22,13 @@ async function main() {
   const demo = await prepareDemo(db, config);
   const app: FastifyInstance = await buildApp({ config, db, logger: { level: config.logLevel } });
   // Month ends, rules and digests (docs/data-quality.md): once per schedule across every instance.
+  const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  const baseUrl = (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
+  const digest = mailer
+    ? (d: Db, now: Date) => sendDigests(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl, now)
+    : undefined;
   const scheduler = config.scheduler
-    ? new Scheduler(db, defaultJobs(), (err) => app.log.error({ err }, 'scheduled work failed'))
+    ? new Scheduler(db, defaultJobs(digest), (err) => app.log.error({ err }, 'scheduled work failed'))
     : undefined;
   let closing = false;
   const close = async (signal: string) => {

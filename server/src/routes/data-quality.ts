@@ -2,12 +2,14 @@ import {
   acknowledgeAnomaly,
   clearMonthEnd,
   countAnomalies,
+  getDigestSubscription,
   getMonthEnds,
   listAnomalies,
   listDqSettings,
   listJobs,
   resolveAnomaly,
   setMonthEnd,
+  updateDigestSubscription,
   updateDqSetting,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +18,7 @@ import {
   countAnomalies as countAnomaliesInScope,
   listAnomalies as listAnomaliesInScope,
 } from '../services/data-quality/anomalies.js';
+import { getSubscription, updateSubscription } from '../services/data-quality/digest.js';
 import {
   clearMonthEnd as clearManualMonthEnd,
   listMonthEnds,
@@ -58,4 +61,10 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
     updateSetting(db, caller, params.key, body.value),
   );
   defineRoute(app, listJobs, ({ db }) => listJobRows(db));
+  defineRoute(app, getDigestSubscription, ({ caller, db, config }) =>
+    getSubscription(db, caller, Boolean(config.smtpUrl)),
+  );
+  defineRoute(app, updateDigestSubscription, ({ caller, body, db, config }) =>
+    updateSubscription(db, caller, body, Boolean(config.smtpUrl)),
+  );
 }
