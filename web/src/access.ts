@@ -20,6 +20,7 @@ export const SCREENS = [
   '/masterData',
   '/audit',
   '/collectors',
+  '/anomalies',
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
@@ -39,6 +40,8 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   '/masterData': operators,
   '/audit': operators,
   '/collectors': operators,
+  // Everyone sees the anomalies of the buildings they may see (scoped by the server).
+  '/anomalies': everyone,
 };
 
 /** Whether the signed-in user may open a screen. */

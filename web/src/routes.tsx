@@ -19,6 +19,7 @@ const DeviceDataPage = lazy(() => import('./pages/device-data/device-data-page')
 const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page'));
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
+const AnomaliesPage = lazy(() => import('./pages/anomalies/anomalies-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
 /** A signed-in screen: its path, and the element behind the access table of access.ts. */
@@ -54,6 +55,7 @@ export const routes: RouteObject[] = [
               screen('/masterData', <MasterDataPage />),
               screen('/audit', <AuditPage />),
               screen('/collectors', <CollectorsPage />),
+              screen('/anomalies', <AnomaliesPage />),
               { path: '*', element: <NotFoundPage /> },
             ],
           },

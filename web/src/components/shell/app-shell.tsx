@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -37,6 +38,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
     { screen: '/deviceData', icon: <DashboardOutlined />, label: t('nav.deviceData') },
     { screen: '/myObjects', icon: <AppstoreOutlined />, label: t('nav.myObjects') },
     { screen: '/locationData', icon: <EnvironmentOutlined />, label: t('nav.locationData') },
+    { screen: '/anomalies', icon: <AlertOutlined />, label: t('nav.anomalies') },
     { screen: '/users', icon: <TeamOutlined />, label: t('nav.users') },
     { screen: '/masterData', icon: <DatabaseOutlined />, label: t('nav.masterData') },
     { screen: '/audit', icon: <AuditOutlined />, label: t('nav.audit') },

@@ -19,6 +19,7 @@ import { useConfirm } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { setSession } from '../../storage';
+import { DigestCard } from './digest-card';
 
 interface PasswordForm {
   currentPassword: string;
@@ -171,6 +172,9 @@ export default function ProfilePage() {
               {t('users.signOutEverywhere')}
             </Button>
           </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <DigestCard />
         </Col>
       </Row>
     </>

@@ -1,0 +1,23 @@
+/** TanStack Query hooks of the data-quality endpoints (docs/data-quality.md), typed from the contract. */
+import {
+  acknowledgeAnomaly,
+  countAnomalies,
+  getDigestSubscription,
+  getMonthEnds,
+  listAnomalies,
+  type QueryOf,
+  resolveAnomaly,
+  updateDigestSubscription,
+} from '@rodmenys/contract';
+import { useEndpointMutation, useEndpointQuery } from './query';
+
+export const useAnomalies = (query: QueryOf<typeof listAnomalies>) =>
+  useEndpointQuery(listAnomalies, { query }, { keepPrevious: true });
+export const useAnomalyCounts = (query: QueryOf<typeof countAnomalies>) =>
+  useEndpointQuery(countAnomalies, { query }, { keepPrevious: true });
+export const useAcknowledgeAnomaly = () => useEndpointMutation(acknowledgeAnomaly, [listAnomalies, countAnomalies]);
+export const useResolveAnomaly = () => useEndpointMutation(resolveAnomaly, [listAnomalies, countAnomalies]);
+export const useMonthEnds = (deviceId: number, query: QueryOf<typeof getMonthEnds>) =>
+  useEndpointQuery(getMonthEnds, { params: { deviceId }, query });
+export const useDigestSubscription = () => useEndpointQuery(getDigestSubscription, {});
+export const useUpdateDigestSubscription = () => useEndpointMutation(updateDigestSubscription, [getDigestSubscription]);
