@@ -16,14 +16,19 @@ export interface RefreshResult {
  *   readings or device memory, is taken; for each queued device its queued months
  *   and every month end it has that was interpolated or estimated (a late reading
  *   may now value them better) are computed again;
- * - every device in service at a completed month end of the last
- *   `monthEnd.keepMonths` months that has no value yet gets one (a new month, a
- *   new device, catching up after downtime).
+ * - with `ensure` (the hourly run), every device in service at a completed
+ *   month end of the last `monthEnd.keepMonths` months that has no value yet and
+ *   a reading before it gets one (a new month, a new device, catching up after
+ *   downtime). The every-minute run takes only the queue.
  *
  * Months are computed in ascending order (estimates build on the month before).
  * One transaction: the queue is emptied only if the values are stored.
  */
-export async function refreshMonthEnds(db: Db, now = new Date()): Promise<RefreshResult> {
+export async function refreshMonthEnds(
+  db: Db,
+  now = new Date(),
+  { ensure = true }: { ensure?: boolean } = {},
+): Promise<RefreshResult> {
   return db.transaction(async (tx) => {
     const settings = await loadSettings(tx);
     const { rows: taken } = await tx.query<{ device_id: number; month: string }>(
@@ -44,15 +49,17 @@ export async function refreshMonthEnds(db: Db, now = new Date()): Promise<Refres
        )
        SELECT m.month::text AS month,
               (SELECT array_agg(DISTINCT q.device_id) FROM queued q WHERE q.month = m.month) AS ids,
-              EXISTS (
+              $6::boolean AND EXISTS (
                 SELECT FROM device d
                  WHERE coalesce(d.installed_at, '-infinity') < (m.month + interval '1 month')::timestamp::timestamptz
                    AND coalesce(d.removed_at, 'infinity') >= (m.month + interval '1 month')::timestamp::timestamptz
                    AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = m.month)
+                   AND EXISTS (SELECT FROM reading r WHERE r.device_id = d.id
+                                 AND r.ts < (m.month + interval '1 month')::timestamp::timestamptz)
               ) AS all_missing
          FROM months m
         ORDER BY m.month`,
-      [taken.map((r) => r.device_id), taken.map((r) => r.month), now, settings['monthEnd.keepMonths'], devices],
+      [taken.map((r) => r.device_id), taken.map((r) => r.month), now, settings['monthEnd.keepMonths'], devices, ensure],
     );
     let written = 0;
     for (const w of work) {
@@ -71,7 +78,10 @@ async function devicesToCompute(tx: Queryable, month: string, queued: number[], 
     `SELECT d.id FROM device d
       WHERE coalesce(d.installed_at, '-infinity') < ($1::date + interval '1 month')::timestamp::timestamptz
         AND coalesce(d.removed_at, 'infinity') >= ($1::date + interval '1 month')::timestamp::timestamptz
-        AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = $1::date)`,
+        AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = $1::date)
+        -- A device without any reading before the month end has nothing to start from.
+        AND EXISTS (SELECT FROM reading r WHERE r.device_id = d.id
+                      AND r.ts < ($1::date + interval '1 month')::timestamp::timestamptz)`,
     [month],
   );
   return [...new Set([...queued, ...rows.map((r) => r.id)])];

@@ -16,16 +16,17 @@ export interface JobDef {
 export type DigestRunner = (db: Db, now: Date) => Promise<string>;
 
 /**
- * The scheduled work (docs/data-quality.md): month-end values and the
- * incremental rules every minute, the full validation every
- * `schedule.validateMinutes`, the digest daily at `schedule.digestHour`.
+ * The scheduled work (docs/data-quality.md): the queued month-end values and
+ * the incremental rules every minute; new months, catch-up and the full
+ * validation every `schedule.validateMinutes`; the digest daily at
+ * `schedule.digestHour`.
  */
 export function defaultJobs(digest?: DigestRunner): JobDef[] {
   return [
     {
       name: 'month-ends',
       run: async (db, now) => {
-        const r = await refreshMonthEnds(db, now);
+        const r = await refreshMonthEnds(db, now, { ensure: false });
         const v = r.devices.length ? await validate(db, r.devices, now) : null;
         return `${r.devices.length} devices, ${r.written} month ends${v ? `, ${v.opened} opened, ${v.resolved} resolved` : ''}`;
       },
@@ -34,8 +35,10 @@ export function defaultJobs(digest?: DigestRunner): JobDef[] {
     {
       name: 'validate',
       run: async (db, now) => {
+        // New months and anything the queue missed first, then every rule over everything.
+        const r = await refreshMonthEnds(db, now, { ensure: true });
         const v = await validate(db, null, now);
-        return `${v.found} found, ${v.opened} opened, ${v.resolved} resolved`;
+        return `${r.written} month ends, ${v.found} found, ${v.opened} opened, ${v.resolved} resolved`;
       },
       nextSql: "$1::timestamptz + make_interval(mins => ($2::jsonb ->> 'schedule.validateMinutes')::int)",
     },

@@ -1,0 +1,190 @@
+/**
+ * Data quality figures (docs/data-quality.md), printed, not asserted: month-end
+ * values of one month for every device from scratch, the full validation run,
+ * the incremental run after a batch of 10,000 telegrams, and the anomalies of a
+ * municipality; on a PostgreSQL server and on PGlite, on the benchmark dataset.
+ *
+ *   npm run bench:dq -w bench   (BENCH_DEVICES, BENCH_READINGS, BENCH_PGLITE_DEVICES)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Db } from '../../server/src/db/db.js';
+import { migrate } from '../../server/src/db/migrate.js';
+import { openPglite } from '../../server/src/db/pglite.js';
+import { openPostgres } from '../../server/src/db/postgres.js';
+import { countAnomalies, listAnomalies } from '../../server/src/services/data-quality/anomalies.js';
+import { computeMonthForAll, refreshMonthEnds } from '../../server/src/services/data-quality/refresh-month-ends.js';
+import { validate } from '../../server/src/services/data-quality/validate.js';
+import { ingestTelegrams } from '../../server/src/services/ingest/ingest-telegrams.js';
+import { withoutKeys } from './lib/bulk-load.js';
+import { createDataset, type Dataset } from './lib/dataset.js';
+import { machineInfo } from './lib/machine.js';
+import { startPostgres } from './lib/postgres.js';
+import { envInt, fmtMs, measure, timed } from './lib/stats.js';
+import { formatTable } from './lib/table.js';
+
+const TIME_ZONE = 'Europe/Vilnius';
+const DEVICES = envInt('BENCH_DEVICES', 13_000);
+const READINGS = envInt('BENCH_READINGS', 20_000_000);
+const PGLITE_DEVICES = envInt('BENCH_PGLITE_DEVICES', 2_000);
+const BATCH = 10_000;
+const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
+
+const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+const load1 = () => loadavg()[0]!.toFixed(1);
+
+interface Row {
+  database: string;
+  step: string;
+  ms: string;
+  aim: string;
+  load: string;
+  detail: string;
+}
+
+async function loadData(db: Db, dataset: Dataset, devices?: ReadonlySet<number>) {
+  for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
+  await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings({ devices })));
+  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
+  await db.exec('ANALYZE');
+}
+
+/** 10,000 telegrams of as many devices, one hour after their latest reading, as a collector batch. */
+async function telegramBatch(db: Db, now: Date) {
+  const { rows } = await db.query<{ code: string; kind: string; v: string }>(
+    `SELECT d.device_code AS code, t.data_load_proc AS kind, (SELECT r.value FROM reading r WHERE r.device_id = d.id
+              ORDER BY r.ts DESC LIMIT 1)::text AS v
+       FROM device d JOIN device_type t ON t.id = d.device_type_id WHERE d.removed_at IS NULL ORDER BY d.id LIMIT $1`,
+    [BATCH],
+  );
+  const field: Record<string, string> = {
+    allocator: 'current_hca',
+    energy: 'total_energy_consumption_kwh',
+    volume: 'total_m3',
+  };
+  return rows.map((r, i) => {
+    const json = { id: r.code, meter: 'bench', timestamp: now.toISOString(), [field[r.kind]!]: Number(r.v ?? 0) + 1 };
+    return { position: i + 1, json, raw: JSON.stringify(json) };
+  });
+}
+
+async function run(database: string, db: Db, now: Date, month: string): Promise<Row[]> {
+  const out: Row[] = [];
+  const add = (step: string, ms: number, aim: string, detail: string) => {
+    out.push({ database, step, ms: fmtMs(ms), aim, load: load1(), detail });
+    log(`${database} ${step}: ${fmtMs(ms)} ms (${detail})`);
+  };
+  const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device')).rows[0]!.n;
+  const me = await timed(() => computeMonthForAll(db, month));
+  add(
+    `month ends of ${month.slice(0, 7)}, all devices, from scratch`,
+    me.ms,
+    '10 s',
+    `${me.result.stored} values, ${me.result.estimated} estimated, ${devices} devices`,
+  );
+  const catchUp = await timed(() => refreshMonthEnds(db, now, { ensure: true }));
+  add('catch-up: every missing month end (24 months)', catchUp.ms, '-', `${catchUp.result.written} values`);
+  const full1 = await timed(() => validate(db, null, now));
+  add('full validation run (first)', full1.ms, '30 s', `${full1.result.found} found, ${full1.result.opened} opened`);
+  const full2 = await timed(() => validate(db, null, now));
+  add('full validation run (again)', full2.ms, '30 s', `${full2.result.found} found`);
+  const batch = await telegramBatch(db, new Date(now.getTime() + 3_600_000));
+  const ingest = await timed(() => ingestTelegrams(db, batch));
+  add(`ingest of ${batch.length} telegrams (for reference)`, ingest.ms, '-', `${ingest.result.Readings} readings`);
+  const incremental = await timed(async () => {
+    const r = await refreshMonthEnds(db, now, { ensure: false });
+    return { r, v: await validate(db, r.devices, now) };
+  });
+  add(
+    `incremental run after ${batch.length} telegrams`,
+    incremental.ms,
+    '1 s',
+    `${incremental.result.r.devices.length} devices, ${incremental.result.v.found} found`,
+  );
+  const { rows: muni } = await db.query<{ id: number; n: number }>(
+    `SELECT l.id, (SELECT count(*) FROM device d JOIN location f ON f.id = d.location_id WHERE f.path && ARRAY[l.id])::int AS n
+       FROM location l WHERE l.level = 3 ORDER BY 2 DESC LIMIT 1`,
+  );
+  const scope = [muni[0]!.id];
+  const list = await measure(() => listAnomalies(db, { scope }), { warmup: 2, runs: 15 });
+  const count = await measure(() => countAnomalies(db, { scope }), { warmup: 2, runs: 15 });
+  const rows = (await listAnomalies(db, { scope })).length;
+  add(
+    'anomalies of a municipality: list (handler, median)',
+    list.medianMs,
+    '100 ms',
+    `${rows} rows, ${muni[0]!.n} devices`,
+  );
+  add('anomalies of a municipality: counts (handler, median)', count.medianMs, '100 ms', `${muni[0]!.n} devices`);
+  return out;
+}
+
+async function main() {
+  const now = new Date();
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const month = monthStart.toISOString().slice(0, 10);
+  const coverFrom = new Date(monthStart.getTime() - 40 * 86_400_000);
+  const dataset = createDataset({ devices: DEVICES, readings: READINGS, end: now, coverFrom });
+  log(
+    `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
+  );
+  const rows: Row[] = [];
+  const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
+  let version = '';
+  try {
+    const db = openPostgres(cluster.url, TIME_ZONE);
+    try {
+      await migrate(db);
+      version = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+      log(`PostgreSQL: loading ${READINGS.toLocaleString('en-US')} readings`);
+      const loaded = await timed(() => loadData(db, dataset));
+      log(`loaded in ${fmtMs(loaded.ms)} ms`);
+      rows.push(...(await run('PostgreSQL', db, now, month)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+  // PGlite: the first buildings up to BENCH_PGLITE_DEVICES devices, all their readings.
+  const chosen = new Set<number>();
+  let n = 0;
+  for (const b of dataset.buildings) {
+    if (n >= PGLITE_DEVICES) break;
+    chosen.add(b.locationId);
+    n += Object.values(b.devices).reduce((a, c) => a + c, 0);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-dq-'));
+  try {
+    const db = await openPglite(dir, TIME_ZONE);
+    try {
+      await migrate(db);
+      log(`PGlite: loading ${n} devices' readings`);
+      await loadData(db, dataset, dataset.devicesIn(chosen));
+      // The other devices have no readings here: taken out of service, so they count nowhere.
+      await db.query('UPDATE device SET removed_at = installed_at WHERE id <> ALL($1::int[])', [
+        [...dataset.devicesIn(chosen)],
+      ]);
+      rows.push(...(await run(`PGlite (${n} devices)`, db, now, month)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nData quality (npm run bench:dq -w bench), ${new Date().toISOString()}`);
+  for (const line of machineInfo(version)) console.log(`- ${line}`);
+  console.log(`- load average (1 min) at each step in the table; the machine is shared\n`);
+  console.log(
+    formatTable(
+      ['Database', 'Step', 'ms', 'Aim', 'Load', 'Detail'],
+      rows.map((r) => [r.database, r.step, r.ms, r.aim, r.load, r.detail]),
+    ),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
