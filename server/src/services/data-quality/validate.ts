@@ -172,11 +172,15 @@ export interface ValidateResult {
  * one opens a row; an unresolved row of a rule that ran over its device (or
  * building) and month without finding it again resolves itself. `deviceIds`
  * null = the full run (every rule, every device); a list = the incremental run
- * after readings arrive (the device rules and high/low for those devices).
+ * after readings arrive (the device rules and high/low for those devices; the
+ * reading rules over the last day only, and only opening or refreshing).
  */
 export async function validate(db: Db, deviceIds: number[] | null, now = new Date()): Promise<ValidateResult> {
   return db.transaction(async (tx) => {
     const settings: DqSettings = await loadSettings(tx);
+    // The incremental run looks at the last day of readings only (the new ones and their neighbours); the
+    // series rules' anomalies leave the window, and resolve, on the full run.
+    if (deviceIds !== null) settings['window.days'] = Math.min(settings['window.days'], 1);
     const { rows: m } = await tx.query<{ month: string }>(
       "SELECT (date_trunc('month', $1::timestamptz) - interval '1 month')::date::text AS month",
       [now],
@@ -185,7 +189,7 @@ export async function validate(db: Db, deviceIds: number[] | null, now = new Dat
     const parts = [...Object.values(DEVICE_RULES), 'SELECT * FROM hits', 'SELECT * FROM sentinels', HIGH_LOW];
     const rules: RuleCode[] = [
       ...(Object.keys(DEVICE_RULES) as RuleCode[]),
-      ...SERIES_RULES,
+      ...(deviceIds === null ? SERIES_RULES : []),
       'HIGH_CONSUMPTION',
       'LOW_CONSUMPTION',
     ];
