@@ -339,6 +339,8 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /data-quality/settings': { request: () => ({}) },
     'PUT /data-quality/settings/:key': { request: () => ({ params: { key: 'window.days' }, body: { value: 14 } }) },
     'GET /data-quality/jobs': { request: () => ({}) },
+    'GET /data-quality/digest': { request: () => ({}) },
+    'PUT /data-quality/digest': { request: () => ({ body: { optIn: false, language: 'en' } }) },
     'PUT /masterData/devices/:id': {
       request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
     },
