@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ReadingRow } from '@rodmenys/contract';
@@ -114,16 +115,52 @@ function compare(a: Array<{ DeviceId: number } & Answer>, b: Array<{ DeviceId: n
   return diffs;
 }
 
+/** The encodings measured over HTTP: none, then what @fastify/compress answers (server/src/app.ts). */
+const ENCODINGS = ['identity', 'br', 'gzip'] as const;
+type Encoding = (typeof ENCODINGS)[number];
+/** Links for the transfer estimate: a LAN and slow links (bits per second). */
+const LINKS: Array<[string, number]> = [
+  ['1 Gbit/s LAN', 1e9],
+  ['100 Mbit/s', 100e6],
+  ['20 Mbit/s', 20e6],
+  ['4 Mbit/s (slow mobile)', 4e6],
+];
+
+/** The bytes the server sends for `url` with this Accept-Encoding (the body as it goes over the wire, undecoded). */
+function wireBytes(url: string, headers: Record<string, string>, encoding: Encoding): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { ...headers, 'accept-encoding': encoding } }, (res) => {
+      let n = 0;
+      res.on('data', (chunk: Buffer) => {
+        n += chunk.length;
+      });
+      res.on('end', () => {
+        const got = res.headers['content-encoding'] ?? 'identity';
+        if (got !== encoding) reject(new Error(`asked for ${encoding}, got ${got}`));
+        else resolve(n);
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 interface Result {
   database: string;
   selection: Selection;
+  /** Over HTTP uncompressed (Accept-Encoding: identity). */
   http: Timing;
+  /** Over HTTP with each compressed encoding, decoded by fetch as a browser does. */
+  compressed: Record<Exclude<Encoding, 'identity'>, Timing>;
+  /** Bytes on the wire per encoding. */
+  wire: Record<Encoding, number>;
   /** Over HTTP, each call right after a master-data change (no device text kept). */
   cold: Timing;
   handler: Timing;
   naive: Timing;
   /** Mean CPU milliseconds per call, this process plus the database server's backends. */
-  cpu: Record<'http' | 'cold' | 'handler' | 'naive', number>;
+  cpu: Record<'http' | 'br' | 'gzip' | 'cold' | 'handler' | 'naive', number>;
   responseKb: number;
   agree: string;
 }
@@ -141,12 +178,15 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
     });
     const url = `${server.api}/devices/GetDevicesData?${query}`;
     const headers = { authorization: `Bearer ${server.token}` };
-    const http = async () => {
-      const res = await fetch(url, { headers });
+    // fetch asks for gzip/br by default: the uncompressed figure must say identity.
+    const fetchAs = (encoding: Encoding) => async () => {
+      const res = await fetch(url, { headers: { ...headers, 'accept-encoding': encoding } });
       const body = await res.text();
       if (!res.ok) throw new Error(`GetDevicesData ${res.status}: ${body.slice(0, 300)}`);
+      if ((res.headers.get('content-encoding') ?? 'identity') !== encoding) throw new Error(`not ${encoding}`);
       return body;
     };
+    const http = fetchAs('identity');
     // The service as the route calls it: the answer's JSON text, written by the database.
     const handler = () =>
       getDevicesDataJson(db, {
@@ -171,12 +211,24 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
     const diffs = [...compare(viaHttp, viaNaive), ...compare(viaHandler, viaNaive)];
     // The first call read every device's text; the second uses the texts kept: the same bytes.
     if ((await http()) !== body) diffs.push('a second call (device texts kept) answered differently from the first');
+    for (const encoding of ['br', 'gzip'] as const) {
+      if ((await fetchAs(encoding)()) !== body) diffs.push(`the ${encoding} answer decodes to other text`);
+    }
+    const wire = {} as Record<Encoding, number>;
+    for (const encoding of ENCODINGS) wire[encoding] = await wireBytes(url, headers, encoding);
     if (viaHttp.length !== selection.devices) diffs.push(`expected ${selection.devices} rows, got ${viaHttp.length}`);
     if (diffs.length > 0) log(`${database} ${selection.label}: answers differ:\n  ${diffs.slice(0, 10).join('\n  ')}`);
     const withValues = viaHttp.filter((r) => r.till !== null).length;
 
-    const samples = { http: [] as number[], cold: [] as number[], handler: [] as number[], naive: [] as number[] };
-    const cpu = { http: 0, cold: 0, handler: 0, naive: 0 };
+    const samples = {
+      http: [] as number[],
+      br: [] as number[],
+      gzip: [] as number[],
+      cold: [] as number[],
+      handler: [] as number[],
+      naive: [] as number[],
+    };
+    const cpu = { http: 0, br: 0, gzip: 0, cold: 0, handler: 0, naive: 0 };
     // What every master-data change does (migration 040's trigger): the texts kept for the devices are dropped.
     const changeMasterData = () => db.query('INSERT INTO master_change DEFAULT VALUES');
     let clock: () => Promise<number> = async () => 0;
@@ -185,6 +237,8 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       if (round === WARMUP) clock = await cpuClock(db);
       const fns: Array<[keyof typeof samples, () => Promise<unknown>]> = [
         ['http', http],
+        ['br', fetchAs('br')],
+        ['gzip', fetchAs('gzip')],
         ['cold', http],
         ['handler', handler],
         ['naive', naive],
@@ -205,6 +259,8 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       database,
       selection,
       http: summarise(samples.http),
+      compressed: { br: summarise(samples.br), gzip: summarise(samples.gzip) },
+      wire,
       cold: summarise(samples.cold),
       handler: summarise(samples.handler),
       naive: summarise(samples.naive),
@@ -382,11 +438,40 @@ async function main() {
     `${Math.round(r.responseKb).toLocaleString('en-US')} KB`,
     r.agree,
   ]);
+  // Compression: server + client time measured on loopback, plus the wire bytes at each link's speed.
+  const compressionHeader = [
+    'Database',
+    'Devices',
+    'Encoding',
+    'Bytes',
+    'Median (loopback)',
+    'CPU',
+    ...LINKS.map(([l]) => l),
+  ];
+  const compressionRows = results.flatMap((r) =>
+    ENCODINGS.map((encoding) => {
+      const timing = encoding === 'identity' ? r.http : r.compressed[encoding];
+      const cpuMs = encoding === 'identity' ? r.cpu.http : r.cpu[encoding];
+      return [
+        r.database,
+        r.selection.devices.toLocaleString('en-US'),
+        encoding,
+        `${Math.round(r.wire[encoding] / 1024).toLocaleString('en-US')} KB`,
+        fmtMs(timing.medianMs),
+        fmtMs(cpuMs),
+        ...LINKS.map(([, bps]) => fmtMs(timing.medianMs + ((r.wire[encoding] * 8) / bps) * 1000)),
+      ];
+    }),
+  );
   const pg5000 = results.find((r) => r.database === 'PostgreSQL' && r.selection === selections[1]);
   const out = [
     `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved (the naive query: 1 warm-up, then 3 to ${RUNS} runs, about 20 s).`,
     '',
     formatTable(header, rows),
+    '',
+    'Compression (the same run, interleaved with the calls above): the median over loopback (server, compression, client decoding), the CPU per call, and that median plus the bytes at each link speed (a transfer estimate; latency and TCP slow start not included).',
+    '',
+    formatTable(compressionHeader, compressionRows),
     '',
     `First start of the default embedded database (node server/dist/server.js, empty DATA_DIR, to the "running" line): ${(first.ms / 1000).toFixed(1)} s, ${first.readings.toLocaleString('en-US')} demo readings seeded.`,
     '',

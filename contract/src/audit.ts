@@ -43,6 +43,8 @@ export const AuditEntry = Type.Object({
   Kind: Type.String(),
   Entity: Type.String(),
   EntityId: Nullable(Type.String()),
+  /** The record's own name when the entry was written: user name, serial number and address, address, code and name. */
+  EntityName: Nullable(Type.String()),
   Before: Type.Unknown(),
   After: Type.Unknown(),
 });
@@ -86,3 +88,121 @@ export const exportAuditLog = defineEndpoint({
   response: Type.String(),
   produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 });
+
+/**
+ * The audit entries' field names in both UI languages, for the log screen and its export (the
+ * entries keep the API's field names). A field missing here shows under its own name.
+ */
+export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
+  Username: { lt: 'Vartotojo vardas', en: 'User name' },
+  FirstName: { lt: 'Vardas', en: 'First name' },
+  LastName: { lt: 'Pavardė', en: 'Last name' },
+  GroupId: { lt: 'Grupė', en: 'Group' },
+  Email: { lt: 'El. paštas', en: 'Email' },
+  Phone: { lt: 'Telefonas', en: 'Phone' },
+  Active: { lt: 'Aktyvi', en: 'Active' },
+  Rights: { lt: 'Teisės', en: 'Rights' },
+  DeviceId: { lt: 'Prietaiso nr.', en: 'Device no.' },
+  DeviceCode: { lt: 'Serijos numeris', en: 'Serial number' },
+  DeviceTypeId: { lt: 'Prietaiso tipas', en: 'Device type' },
+  LocationId: { lt: 'Vieta', en: 'Location' },
+  CounterCode: { lt: 'Skaitiklio kodas', en: 'Counter code' },
+  DeviceDescription: { lt: 'Aprašymas', en: 'Description' },
+  RatingFactor: { lt: 'Koeficientas', en: 'Rating factor' },
+  InstalledAt: { lt: 'Įrengtas', en: 'Installed' },
+  RemovedAt: { lt: 'Nuimtas', en: 'Removed' },
+  ReplacedBy: { lt: 'Pakeistas prietaisu', en: 'Replaced by' },
+  InitialReading: { lt: 'Pradinis rodmuo', en: 'Initial reading' },
+  FinalReading: { lt: 'Galutinis rodmuo', en: 'Final reading' },
+  Old: { lt: 'Senas prietaisas', en: 'Old device' },
+  New: { lt: 'Naujas prietaisas', en: 'New device' },
+  Level: { lt: 'Lygis', en: 'Level' },
+  Name: { lt: 'Pavadinimas', en: 'Name' },
+  Path: { lt: 'Adresas', en: 'Address' },
+  FlatOrder: { lt: 'Buto eilės nr.', en: 'Flat order' },
+  ClientCode: { lt: 'Kliento kodas', en: 'Client code' },
+  Code: { lt: 'Kodas', en: 'Code' },
+  TypeCode: { lt: 'Tipo kodas', en: 'Type code' },
+  TypeName: { lt: 'Tipas', en: 'Type' },
+  CategoryCode: { lt: 'Kategorijos kodas', en: 'Category code' },
+  CategoryName: { lt: 'Kategorija', en: 'Category' },
+  Prefix: { lt: 'Rakto pradžia', en: 'Key prefix' },
+  RevokedAt: { lt: 'Atšauktas', en: 'Revoked' },
+  rows: { lt: 'Eilučių', en: 'Rows' },
+  Locations: { lt: 'Vietos', en: 'Locations' },
+  Objects: { lt: 'Objektai', en: 'Objects' },
+  Clients: { lt: 'Klientai', en: 'Clients' },
+  Devices: { lt: 'Prietaisai', en: 'Devices' },
+  Created: { lt: 'Sukurta', en: 'Created' },
+  Changed: { lt: 'Pakeista', en: 'Changed' },
+  Unchanged: { lt: 'Nepakeista', en: 'Unchanged' },
+};
+
+/** One field of an audit entry that differs between before and after (`null` = absent or empty). */
+export interface AuditChange {
+  /** The field, nested ones joined by dots: `Old.DeviceCode`. */
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What an entry changed, field by field, in the entry's own key order: every field whose value
+ * differs (a creation lists every field with a value; a deletion every field it had). Objects
+ * inside are compared field by field too.
+ */
+export function auditChanges(before: unknown, after: unknown, prefix = ''): AuditChange[] {
+  const b = isPlainObject(before) ? before : {};
+  const a = isPlainObject(after) ? after : {};
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  const out: AuditChange[] = [];
+  for (const key of keys) {
+    const x = b[key] ?? null;
+    const y = a[key] ?? null;
+    if (isPlainObject(x) || isPlainObject(y)) {
+      out.push(...auditChanges(x, y, `${prefix}${key}.`));
+    } else if (JSON.stringify(x) !== JSON.stringify(y)) {
+      out.push({ field: `${prefix}${key}`, before: x, after: y });
+    }
+  }
+  return out;
+}
+
+/** A field's label in a language: each dotted part by AUDIT_FIELD_LABELS (`Old.DeviceCode` → "Old device: Serial number"). */
+export const auditFieldLabel = (field: string, lang: 'lt' | 'en'): string =>
+  field
+    .split('.')
+    .map((part) => AUDIT_FIELD_LABELS[part]?.[lang] ?? part)
+    .join(': ');
+
+/** An audit value as text: empty as "—", yes/no in the language, lists joined by "; ". */
+export function auditValueText(value: unknown, lang: 'lt' | 'en'): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? (lang === 'lt' ? 'taip' : 'yes') : lang === 'lt' ? 'ne' : 'no';
+  if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(v, lang)).join('; ') : '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The record kinds (`AuditEntry.Entity`) in both languages. */
+export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
+  user: { lt: 'Vartotojas', en: 'User' },
+  device: { lt: 'Prietaisas', en: 'Device' },
+  location: { lt: 'Vieta', en: 'Location' },
+  object: { lt: 'Objektas', en: 'Object' },
+  client: { lt: 'Klientas', en: 'Client' },
+  collectorKey: { lt: 'Kolektoriaus raktas', en: 'Collector key' },
+  register: { lt: 'Registro failas', en: 'Register file' },
+};
+
+/** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */
+export const auditChangesText = (before: unknown, after: unknown, lang: 'lt' | 'en'): string =>
+  auditChanges(before, after)
+    .map(
+      (c) =>
+        `${auditFieldLabel(c.field, lang)}: ${before == null ? '' : `${auditValueText(c.before, lang)} → `}${auditValueText(c.after, lang)}`,
+    )
+    .join('\n');

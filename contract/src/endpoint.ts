@@ -8,10 +8,28 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 export type Auth = 'none' | 'user' | 'operator' | 'collector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-/** The error body every non-2xx answer carries. `errors` lists the fields at fault on a 400. */
+const ErrorParams = Type.Record(Type.String(), Type.String(), {
+  description: "Values of the message's placeholders",
+});
+
+/**
+ * The error body every non-2xx answer carries: a stable `code` (errors.ts ERROR_MESSAGES), its
+ * `params`, and the English `message`; `errors` lists the fields at fault on a 400, each with its own code.
+ */
 export const ErrorBody = Type.Object({
-  message: Type.String(),
-  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  code: Type.String({ description: 'Stable error code; the client shows its translation' }),
+  params: Type.Optional(ErrorParams),
+  message: Type.String({ description: 'The English text, for clients without a translation' }),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String(),
+        code: Type.String(),
+        params: Type.Optional(ErrorParams),
+        message: Type.String(),
+      }),
+    ),
+  ),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 

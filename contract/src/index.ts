@@ -5,6 +5,7 @@ export * from './data-quality.js';
 export * from './device-data.js';
 export * from './devices.js';
 export * from './endpoint.js';
+export * from './errors.js';
 export * from './ingest.js';
 export * from './input.js';
 export * from './limits.js';

@@ -21,9 +21,11 @@ export const MAX_INT = 2_147_483_647;
  */
 export const MAX_READING = 999_999_999_999;
 
-/** One field at fault: as in the error body of every 400. */
+/** One field at fault: as in the error body of every 400 (code and params: errors.ts ERROR_MESSAGES). */
 export interface InputProblem {
   field: string;
+  code: 'nulCharacter' | 'tooLong' | 'notFinite' | 'nulInFieldName';
+  params: Record<string, string>;
   message: string;
 }
 
@@ -40,17 +42,39 @@ export function inputProblems(value: unknown, where = ''): InputProblem[] {
     const name = field || 'body';
     if (typeof v === 'string') {
       if (v.includes('\u0000'))
-        problems.push({ field: name, message: `${name} must not contain the character U+0000` });
+        problems.push({
+          field: name,
+          code: 'nulCharacter',
+          params: { field: name },
+          message: `${name} must not contain the character U+0000`,
+        });
       else if (v.length > MAX_TEXT_LENGTH)
-        problems.push({ field: name, message: `${name} must NOT have more than ${MAX_TEXT_LENGTH} characters` });
+        problems.push({
+          field: name,
+          code: 'tooLong',
+          params: { field: name, limit: String(MAX_TEXT_LENGTH) },
+          message: `${name} must NOT have more than ${MAX_TEXT_LENGTH} characters`,
+        });
     } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) problems.push({ field: name, message: `${name} must be a finite number` });
+      if (!Number.isFinite(v))
+        problems.push({
+          field: name,
+          code: 'notFinite',
+          params: { field: name },
+          message: `${name} must be a finite number`,
+        });
     } else if (Array.isArray(v)) {
       for (const [i, item] of v.entries()) visit(item, field ? `${field}.${i}` : String(i));
     } else if (typeof v === 'object' && v !== null) {
       for (const [key, item] of Object.entries(v)) {
         const path = field ? `${field}.${key}` : key;
-        if (key.includes('\u0000')) problems.push({ field: 'body', message: 'a field name contains U+0000' });
+        if (key.includes('\u0000'))
+          problems.push({
+            field: 'body',
+            code: 'nulInFieldName',
+            params: { field: 'body' },
+            message: 'a field name contains U+0000',
+          });
         else visit(item, path);
       }
     }

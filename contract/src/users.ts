@@ -145,10 +145,15 @@ export const getAllUsers = defineEndpoint({
   path: '/users/getAll',
   summary:
     'Server-paged list of the accounts in reach, groups 1 and 2 only (group 2: itself and the group 3 accounts ' +
-    'whose rights lie inside its scope; nobody else, not even read-only; docs/security.md "Accounts").',
+    'whose rights lie inside its scope; nobody else, not even read-only; docs/security.md "Accounts").' +
+    ' `waiting=true`: only the accounts waiting for access (active, group 2 or 3, no location granted), e.g. after self-registration.',
   tags: ['users'],
   auth: 'user',
-  querystring: Type.Object({ ...PageQuery, search: Type.Optional(Type.String({ maxLength: 100 })) }),
+  querystring: Type.Object({
+    ...PageQuery,
+    search: Type.Optional(Type.String({ maxLength: 100 })),
+    waiting: Type.Optional(Type.Boolean()),
+  }),
   response: Paged(User),
 });
 

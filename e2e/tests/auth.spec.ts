@@ -1,4 +1,5 @@
 import { authenticate, getAllUsers, updateUser } from '@rodmenys/contract';
+import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, EN, expect, LT, newUser, session, signIn, test } from './fixtures';
 
 test.describe('route guard', () => {
@@ -29,6 +30,33 @@ test.describe('route guard', () => {
   });
 });
 
+test.describe('back to work after sign-in', () => {
+  test('returns to the page asked for after the redirect to sign-in', async ({ page }) => {
+    await page.goto('/locationData?x=1');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel(LT.username).fill(DEMO.operator.username);
+    await page.getByLabel(LT.password, { exact: true }).fill(DEMO.operator.password);
+    await page.getByRole('button', { name: LT.login }).click();
+    await expect(page).toHaveURL(/\/locationData\?x=1$/);
+  });
+
+  test('a deactivated user is signed out with the reason, in Lithuanian', async ({ page }) => {
+    const user = await newUser('off');
+    await signIn(page, user);
+    const operator = await session(DEMO.operator);
+    const off = await api(updateUser, { params: { id: user.id }, body: { active: false }, token: operator.Token });
+    expect(off.status).toBe(200);
+    await page.getByRole('navigation').getByRole('link', { name: 'Mano objektai' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('alert')).toContainText(lt.serverErrors.accountDeactivated);
+    // Signing in again is refused like a wrong password (docs/security.md), in Lithuanian.
+    await page.getByLabel(LT.username).fill(user.username);
+    await page.getByLabel(LT.password, { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: LT.login }).click();
+    await expect(page.getByRole('alert')).toContainText(lt.login.refused);
+  });
+});
+
 test.describe('sign-in', () => {
   test('shows messages only after a submit attempt and calls the server only when valid', async ({ page }) => {
     const calls: string[] = [];
@@ -55,6 +83,8 @@ test.describe('sign-in', () => {
     const alert = page.getByRole('alert');
     await expect(alert).toBeVisible();
     await expect(alert).toHaveClass(/ant-alert-error/);
+    // In the UI language.
+    await expect(alert).toContainText(lt.login.refused);
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('rodmenys.user'))).toBeNull();
     await page.getByRole('link', { name: 'Registruotis' }).click();
@@ -173,6 +203,7 @@ test.describe('registration', () => {
     await page.getByLabel('Slaptažodis').fill('123456');
     await page.getByRole('button', { name: 'Registruotis' }).click();
     await expect(page.getByRole('alert')).toHaveClass(/ant-alert-error/);
+    await expect(page.getByRole('alert')).toContainText(`Vartotojo vardas „${DEMO.operator.username}“ jau užimtas`);
     await expect(page).toHaveURL(/\/register$/);
     await page.getByRole('link', { name: 'Atšaukti' }).click();
     await expect(page).toHaveURL(/\/login$/);

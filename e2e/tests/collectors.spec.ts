@@ -9,6 +9,22 @@ const postTelegram = (key: string, id: string) =>
   });
 
 test.describe('collectors', () => {
+  test('a second key of the same name (any case) is refused with a Lithuanian message', async ({ page }) => {
+    await signIn(page, DEMO.operator);
+    await page.getByRole('navigation').getByRole('link', { name: 'Kolektoriai' }).click();
+    const name = `Kiemas ${Date.now()}`;
+    await page.getByLabel('Pavadinimas').fill(name);
+    await page.getByRole('button', { name: 'Sukurti raktą' }).click();
+    const dialog = page.getByRole('dialog', { name: `Raktas „${name}“ sukurtas` });
+    await dialog.getByRole('button', { name: 'Uždaryti' }).last().click();
+    await page.getByLabel('Pavadinimas').fill(name.toUpperCase());
+    await page.getByRole('button', { name: 'Sukurti raktą' }).click();
+    await expect(page.getByRole('alert')).toContainText(
+      `Kolektoriaus raktas pavadinimu „${name.toUpperCase()}“ jau yra`,
+    );
+    await expect(page.getByRole('row').filter({ hasText: new RegExp(name, 'i') })).toHaveCount(1);
+  });
+
   test('an operator creates a key (shown once), sees unmatched meters, revokes the key', async ({ page }) => {
     await signIn(page, DEMO.operator);
     await page.getByRole('navigation').getByRole('link', { name: 'Kolektoriai' }).click();

@@ -2,16 +2,19 @@ import type { Page } from '@playwright/test';
 import { authenticate, getLocationTree, getUser, logout, userLocationRights } from '@rodmenys/contract';
 import { api, DEMO, expect, newUser, session, signIn, test } from './fixtures';
 
+/** The accounts table (the "waiting for access" list above it has rows too). */
+const usersTable = (page: Page) => page.locator('.users-table');
+
 async function openUsers(page: Page, search?: string) {
   await page.getByRole('navigation').getByRole('link', { name: 'Vartotojai' }).click();
   await expect(page.getByRole('heading', { name: 'Vartotojai' })).toBeVisible();
   if (search) {
     await page.getByRole('searchbox', { name: 'Paieška' }).fill(search);
     await page.getByRole('searchbox', { name: 'Paieška' }).press('Enter');
-    await expect(page.getByRole('row')).toHaveCount(2); // header + the one user
+    await expect(usersTable(page).getByRole('row')).toHaveCount(2); // header + the one user
   }
 }
-const rowOf = (page: Page, username: string) => page.getByRole('row').filter({ hasText: username });
+const rowOf = (page: Page, username: string) => usersTable(page).getByRole('row').filter({ hasText: username });
 
 test.describe('users', () => {
   test('server-paged table: Added and Updated as YYYY-MM-DD HH:mm, Active as a mark, page sizes 5 to 500', async ({
@@ -21,9 +24,9 @@ test.describe('users', () => {
     await signIn(page, DEMO.operator);
     await openUsers(page);
     for (const header of ['Vartotojo vardas', 'Sukurta', 'Atnaujinta', 'Aktyvus']) {
-      await expect(page.getByRole('columnheader', { name: header })).toBeVisible();
+      await expect(usersTable(page).getByRole('columnheader', { name: header })).toBeVisible();
     }
-    await expect(page.getByRole('row')).toHaveCount(11); // header + 10 (default page size)
+    await expect(usersTable(page).getByRole('row')).toHaveCount(11); // header + 10 (default page size)
     const operatorRow = rowOf(page, 'operator').first();
     await expect(operatorRow).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     await expect(operatorRow.getByRole('img', { name: 'Taip' })).toBeVisible();
@@ -34,7 +37,7 @@ test.describe('users', () => {
       await expect(page.getByRole('option', { name: `${size} / psl.` })).toBeAttached();
     }
     await page.getByRole('option', { name: '5 / psl.' }).click();
-    await expect(page.getByRole('row')).toHaveCount(6);
+    await expect(usersTable(page).getByRole('row')).toHaveCount(6);
     await page.getByRole('listitem', { name: '2' }).click();
     await expect(page.getByText(/^6–10 iš \d+$/)).toBeVisible();
   });
@@ -109,6 +112,54 @@ test.describe('users', () => {
     await expect(page.getByRole('heading', { name: 'Vartotojai' })).toBeVisible();
   });
 
+  test('a new account is told it waits for access; the operator grants it from the waiting list in one step', async ({
+    page,
+    browser,
+  }) => {
+    const user = await newUser('waiting');
+    const operator = await session(DEMO.operator);
+    const tree = (await api(getLocationTree, { query: { maxLevel: 6 }, token: operator.Token })).body;
+    const counts = new Map<string, number>();
+    for (const n of tree) counts.set(n.Name, (counts.get(n.Name) ?? 0) + 1);
+    const street = tree.find((n) => n.Level === 5 && counts.get(n.Name) === 1)!;
+
+    const userPage = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
+    await signIn(userPage, user);
+    const notice = userPage.getByRole('status').filter({ hasText: 'Jūsų paskyra laukia prieigos' });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Administratorius turi suteikti');
+
+    await signIn(page, DEMO.operator);
+    await page.getByRole('navigation').getByRole('link', { name: 'Vartotojai' }).click();
+    const waiting = page.locator('.waiting-for-access');
+    await expect(waiting).toContainText('Laukia prieigos');
+    const row = waiting.getByRole('row').filter({ hasText: user.username });
+    await expect(row).toHaveCount(1);
+    await expect(waiting.getByRole('row').filter({ hasText: DEMO.manager.username })).toHaveCount(0);
+    await row.getByRole('button', { name: 'Suteikti prieigą' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox', { name: 'Vietovės' }).fill(street.Name);
+    await page.getByTitle(`${street.Name} · gatvė`, { exact: true }).click();
+    await dialog.getByRole('combobox', { name: 'Vietovės' }).press('Escape');
+    await dialog.getByRole('button', { name: 'Išsaugoti' }).click();
+    await expect(page.getByText('Teisės išsaugotos')).toBeVisible();
+    await expect(waiting.getByRole('row').filter({ hasText: user.username })).toHaveCount(0);
+
+    await userPage.reload();
+    await expect(userPage.getByRole('heading', { name: /Sveiki/ })).toBeVisible();
+    await expect(notice).toHaveCount(0);
+    await userPage.close();
+  });
+
+  test('user row actions are named by visible labels', async ({ page }) => {
+    const user = await newUser('labels');
+    await signIn(page, DEMO.operator);
+    await openUsers(page, user.username);
+    for (const name of ['Redaguoti', 'Teisės', 'Atjungti visur', 'Ištrinti']) {
+      await expect(rowOf(page, user.username).getByRole('button', { name })).toHaveText(name);
+    }
+  });
+
   test('rights granted by an administrator become visible to the user', async ({ page, browser }) => {
     const user = await newUser('rights');
     const operator = await session(DEMO.operator);
@@ -168,7 +219,8 @@ test.describe('profile', () => {
     await page.getByLabel('Naujas slaptažodis').fill('naujas123');
     await page.getByLabel('Pakartokite naują slaptažodį').fill('naujas123');
     await page.getByRole('button', { name: 'Keisti slaptažodį' }).click();
-    await expect(page.getByText('The current password is incorrect')).toBeVisible();
+    // The server's message in Lithuanian (its code translated), not in English.
+    await expect(page.getByText('Dabartinis slaptažodis neteisingas')).toBeVisible();
     await page.getByLabel('Dabartinis slaptažodis').fill(user.password);
     await page.getByRole('button', { name: 'Keisti slaptažodį' }).click();
     await expect(page.getByText('Slaptažodis pakeistas')).toBeVisible();

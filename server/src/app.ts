@@ -1,9 +1,10 @@
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_BODY_BYTES, jsonDepthExceeded, MAX_JSON_DEPTH } from '@rodmenys/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db } from './db/db.js';
 import type { Config } from './env.js';
-import { HttpError } from './errors.js';
+import { badRequest } from './errors.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
@@ -30,7 +31,7 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
-/** Builds the app: cross-cutting plugins first (errors, auth, docs, limits), then the /api routes, then the web app. */
+/** Builds the app: cross-cutting plugins first (errors, compression, auth, docs, limits), then the /api routes, then the web app. */
 export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -47,14 +48,17 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (jsonDepthExceeded(text) !== -1) {
-      const message = `body is nested more than ${MAX_JSON_DEPTH} levels deep`;
-      done(new HttpError(400, message, [{ field: 'body', message }]), undefined);
+      done(badRequest('nestedTooDeep', { max: String(MAX_JSON_DEPTH) }, 'body'), undefined);
       return;
     }
     parseJson(request, text, done);
   });
   await app.register(errors);
   await app.register(headers);
+  // Answers over 1 KB go out compressed when the client accepts it: gzip first (faster than brotli
+  // for large answers), brotli (quality 4) for a client that asks only for it (docs/benchmarks.md,
+  // "Compression"). Request bodies are not decompressed (the size limits stay literal).
+  await app.register(compress, { encodings: ['gzip', 'br'], threshold: 1024, globalDecompression: false });
   await app.register(auth);
   await app.register(rateLimit, { global: false });
   await app.register(docs);

@@ -1,27 +1,52 @@
-/** An error with an HTTP status and a message safe to show to the caller. */
+import { type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
+
+/** One field at fault in a 400 answer. */
+export interface FieldError {
+  field: string;
+  code: ErrorCode | string;
+  params?: ErrorParams;
+  message: string;
+}
+
+/**
+ * An error with an HTTP status, a stable code from the contract's ERROR_MESSAGES and its
+ * params; the message is the English text. The web app translates the code (docs/ARCHITECTURE.md, "Errors").
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    message: string,
-    readonly errors?: { field: string; message: string }[],
+    readonly code: ErrorCode,
+    readonly params: ErrorParams = {},
+    readonly errors?: FieldError[],
     /** Headers the answer carries (Retry-After on a 429). */
     readonly headers?: Record<string, string>,
+    /** The English text when it is not the code's own (several field errors joined). */
+    message?: string,
   ) {
-    super(message);
+    super(message ?? errorText(code, params));
   }
 }
 
-export const badRequest = (message: string, field?: string) =>
-  new HttpError(400, message, field ? [{ field, message }] : undefined);
-export const unauthorized = (message = 'Sign in first') => new HttpError(401, message);
-export const forbidden = (message = 'You are not allowed to do this') => new HttpError(403, message);
-export const notFound = (message = 'Not found') => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+/** A 400; with `field`, the answer's `errors` names that field with the same code. */
+export function badRequest(code: ErrorCode, params: ErrorParams = {}, field?: string): HttpError {
+  const withField = field && !params.field ? { field, ...params } : params;
+  return new HttpError(
+    400,
+    code,
+    withField,
+    field ? [{ field, code, params: withField, message: errorText(code, withField) }] : undefined,
+  );
+}
+export const unauthorized = (code: ErrorCode = 'signInFirst', params?: ErrorParams) => new HttpError(401, code, params);
+export const forbidden = (code: ErrorCode = 'forbidden', params?: ErrorParams) => new HttpError(403, code, params);
+export const notFound = (code: ErrorCode = 'notFound', params?: ErrorParams) => new HttpError(404, code, params);
+export const conflict = (code: ErrorCode, params?: ErrorParams) => new HttpError(409, code, params);
 /** 429; `retryAfterSeconds` becomes the Retry-After header. */
-export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
+export const tooManyRequests = (code: ErrorCode, params?: ErrorParams, retryAfterSeconds?: number) =>
   new HttpError(
     429,
-    message,
+    code,
+    params,
     undefined,
     retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) },
   );

@@ -52,12 +52,18 @@ export function getSession(): UserSession | null {
 }
 
 export function setSession(user: UserSession | null): void {
+  endReason = null;
   write(STORAGE_KEYS.user, user ? JSON.stringify(user) : null);
   notify();
 }
 
-/** Signing out forgets the user and the chosen object (docs/domain.md §10). */
-export function clearSession(): void {
+let endReason: string | null = null;
+/** Why the server ended the session (its 401 error code, e.g. accountDeactivated), until the next sign-in. */
+export const sessionEndReason = () => endReason;
+
+/** Signing out forgets the user and the chosen object (docs/domain.md §10); `reason` is the server's code when it ended the session. */
+export function clearSession(reason: string | null = null): void {
+  endReason = reason;
   write(STORAGE_KEYS.user, null);
   write(STORAGE_KEYS.objectPath, null);
   write(STORAGE_KEYS.objectId, null);

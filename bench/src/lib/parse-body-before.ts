@@ -1,7 +1,7 @@
 // The collector body parser as it was before docs/ingest.md "Big bodies" (commit e1e5046), kept
 // only so `npm run bench:parse -w bench` can show before and after side by side. Not used by the server.
 import { MAX_INGEST_TELEGRAMS } from '@rodmenys/contract';
-import { badRequest } from '../../../server/src/errors.js';
+import { HttpError } from '../../../server/src/errors.js';
 import type { TelegramItem } from '../../../server/src/services/ingest/map-telegram.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,12 +45,16 @@ function jsonErrorOffset(text: string, err: Error): number {
   return lo;
 }
 
+/** The parser as it was: its English messages as they were (a 400 with the generic code). */
+const before = (message: string, field: string) =>
+  new HttpError(400, 'badRequest', {}, [{ field, code: 'badRequest', message }], undefined, message);
+
 /** 400 for text that is not JSON; `line` when the text is one line of JSON lines. */
 function malformed(text: string, err: Error, line?: number): never {
   const offset = jsonErrorOffset(text, err);
   const where = line ? `line ${line}, column ${offset + 1}` : `${lineColumn(text, offset)} (character ${offset + 1})`;
   const reason = err.message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
-  throw badRequest(`Malformed JSON at ${where}: ${reason}`, 'body');
+  throw before(`Malformed JSON at ${where}: ${reason}`, 'body');
 }
 
 /**
@@ -60,7 +64,7 @@ function malformed(text: string, err: Error, line?: number): never {
  */
 export function parseTelegramBody(text: string): TelegramItem[] {
   const body = text.trim();
-  if (body === '') throw badRequest('The body is empty: send wmbusmeters JSON', 'body');
+  if (body === '') throw before('The body is empty: send wmbusmeters JSON', 'body');
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -70,10 +74,10 @@ export function parseTelegramBody(text: string): TelegramItem[] {
   }
   const items = Array.isArray(doc) ? doc : [doc];
   if (items.length > MAX_INGEST_TELEGRAMS) {
-    throw badRequest(`At most ${MAX_INGEST_TELEGRAMS} telegrams per request`, 'body');
+    throw before(`At most ${MAX_INGEST_TELEGRAMS} telegrams per request`, 'body');
   }
   return items.map((json, i) => {
-    if (!isObject(json)) throw badRequest(`Telegram ${i + 1} is not a JSON object`, `body.${i + 1}`);
+    if (!isObject(json)) throw before(`Telegram ${i + 1} is not a JSON object`, `body.${i + 1}`);
     return { position: i + 1, json, raw: Array.isArray(doc) ? JSON.stringify(json) : body };
   });
 }
@@ -90,9 +94,9 @@ function parseJsonLines(text: string): TelegramItem[] {
     } catch (err) {
       malformed(line, err as Error, i + 1);
     }
-    if (!isObject(json)) throw badRequest(`Line ${i + 1} is not a JSON object`, `body.${i + 1}`);
+    if (!isObject(json)) throw before(`Line ${i + 1} is not a JSON object`, `body.${i + 1}`);
     if (items.length === MAX_INGEST_TELEGRAMS) {
-      throw badRequest(`At most ${MAX_INGEST_TELEGRAMS} telegrams per request`, 'body');
+      throw before(`At most ${MAX_INGEST_TELEGRAMS} telegrams per request`, 'body');
     }
     items.push({ position: i + 1, json, raw });
   }

@@ -32,10 +32,15 @@ export default fp(async function auth(app: FastifyInstance) {
   /** Sets and returns the caller of a valid bearer token; 401 otherwise. */
   const signedIn = async (request: FastifyRequest): Promise<Caller> => {
     const token = bearer(request);
-    if (!token) throw unauthorized('Sign in first');
+    if (!token) throw unauthorized('signInFirst');
     const claims = await readToken(app.config.tokenSecret, token);
     const caller = claims && (await loadCaller(app.db, claims));
-    if (!caller) throw unauthorized('Your session has ended; sign in again');
+    if (!caller) {
+      // A deactivated account is told so (the web app explains it on the sign-in page).
+      const deactivated =
+        claims && (await app.db.query('SELECT 1 FROM app_user WHERE id = $1 AND NOT active', [claims.userId])).rowCount;
+      throw unauthorized(deactivated ? 'accountDeactivated' : 'sessionEnded');
+    }
     request.caller = caller;
     return caller;
   };
@@ -46,15 +51,15 @@ export default fp(async function auth(app: FastifyInstance) {
     },
     operator: async (request: FastifyRequest) => {
       if ((await signedIn(request)).groupId !== Group.Operator) {
-        throw forbidden('Only the provider’s operators (group 1) may do this');
+        throw forbidden('operatorsOnly');
       }
     },
     collector: async (request: FastifyRequest) => {
       const header = request.headers['x-collector-key'];
       const key = (typeof header === 'string' ? header.trim() : undefined) || bearer(request);
-      if (!key) throw unauthorized('Send a collector key: Authorization: Bearer <key> or X-Collector-Key');
+      if (!key) throw unauthorized('collectorKeyMissing');
       const found = await findCollectorKey(app.db, key);
-      if (!found) throw unauthorized('Unknown or revoked collector key');
+      if (!found) throw unauthorized('collectorKeyUnknown');
       request.collector = found;
     },
   });

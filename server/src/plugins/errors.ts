@@ -1,48 +1,91 @@
+import { type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../errors.js';
+import { type FieldError, HttpError } from '../errors.js';
 
 interface ValidationIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
-/** 'body/password' and ajv's message become { field: 'password', message: 'password must NOT have fewer than 6 characters' }. */
-function describe(issue: ValidationIssue, context: string | undefined) {
+/** The schema keywords with a code of their own; every other check failing is `invalid`. */
+const KEYWORD_CODES: Record<string, ErrorCode> = {
+  required: 'required',
+  additionalProperties: 'notAccepted',
+  minLength: 'tooShort',
+  maxLength: 'tooLong',
+  minimum: 'tooSmall',
+  exclusiveMinimum: 'tooSmall',
+  maximum: 'tooLarge',
+  exclusiveMaximum: 'tooLarge',
+  minItems: 'tooFewItems',
+  maxItems: 'tooManyItems',
+};
+
+/**
+ * 'body/password' and ajv's minLength issue become { field: 'password', code: 'tooShort',
+ * params: { field: 'password', limit: '6' }, message: 'password must NOT have fewer than 6 characters' }.
+ */
+function describe(issue: ValidationIssue, context: string | undefined): FieldError {
   const missing = issue.params?.missingProperty as string | undefined;
   const additional = issue.params?.additionalProperty as string | undefined;
   const pathPart = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const field = [pathPart, missing ?? additional].filter(Boolean).join('.') || context || 'request';
+  const code = KEYWORD_CODES[issue.keyword ?? ''] ?? 'invalid';
+  const params: ErrorParams = { field };
+  if (issue.params?.limit !== undefined) params.limit = String(issue.params.limit);
   let message = issue.message ?? 'is invalid';
   if (missing) message = 'is required';
   else if (additional) message = 'is not an accepted field';
-  return { field, message: `${field} ${message}` };
+  return { field, code, params, message: `${field} ${message}` };
 }
 
+/** Fastify's own client errors (bad JSON, wrong content type, body too large) by status. */
+const STATUS_CODES: Record<number, ErrorCode> = {
+  401: 'signInFirst',
+  403: 'forbidden',
+  404: 'notFound',
+  415: 'unsupportedMediaType',
+};
+
 /**
- * One error handler: typed errors become `{ message }` with their status,
+ * One error handler: typed errors become `{ code, params, message }` with their status,
  * validation errors a 400 naming the fields, anything else a 500 that says
- * nothing internal (the details go to the log).
+ * nothing internal (the details go to the log). Every answer has a code the web app
+ * translates (docs/ARCHITECTURE.md, "Errors").
  */
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.status(err.statusCode).send({ message: err.message, errors: err.errors });
+      return reply
+        .status(err.statusCode)
+        .send({ code: err.code, params: err.params, message: err.message, errors: err.errors });
     }
     if (err.validation) {
       const errors = err.validation.map((v) => describe(v as ValidationIssue, err.validationContext));
-      return reply.status(400).send({ message: errors.map((e) => e.message).join('; '), errors });
+      const first = errors[0];
+      return reply.status(400).send({
+        code: errors.length === 1 && first ? first.code : 'badRequest',
+        params: errors.length === 1 && first ? first.params : {},
+        message: errors.map((e) => e.message).join('; '),
+        errors,
+      });
     }
     const status = err.statusCode ?? 500;
-    if (status === 429) return reply.status(429).send({ message: 'Too many requests; try again later' });
+    if (status === 429) {
+      return reply.status(429).send({ code: 'tooManyRequests', message: 'Too many requests; try again later' });
+    }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, wrong content type, body too large) are about the body.
-      const message = status === 413 ? 'body is larger than this endpoint accepts' : err.message;
-      return reply.status(status).send({ message, errors: [{ field: 'body', message }] });
+      const code: ErrorCode = status === 413 ? 'bodyTooLarge' : (STATUS_CODES[status] ?? 'badRequest');
+      const params = { field: 'body' };
+      const message = status === 413 ? errorText(code, params) : err.message;
+      return reply.status(status).send({ code, params, message, errors: [{ field: 'body', code, params, message }] });
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ message: 'Internal server error' });
+    return reply.status(500).send({ code: 'internal', message: 'Internal server error' });
   });
 });

@@ -30,6 +30,6 @@ export default fp(async function web(app: FastifyInstance, options: { dir: strin
     if (hasWeb && request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api') {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ message: `No such endpoint: ${request.method} ${pathname}` });
+    return reply.status(404).send({ code: 'notFound', message: `No such endpoint: ${request.method} ${pathname}` });
   });
 });

@@ -41,12 +41,22 @@ function checkInput(request: FastifyRequest): void {
   const problems = [...inputProblems(request.params ?? {}), ...inputProblems(request.query ?? {})];
   if (typeof body === 'string') {
     if (body.includes('\u0000'))
-      problems.push({ field: 'body', message: 'body must not contain the character U+0000' });
+      problems.push({
+        field: 'body',
+        code: 'nulCharacter',
+        params: { field: 'body' },
+        message: 'body must not contain the character U+0000',
+      });
   } else if (!ArrayBuffer.isView(body)) {
     // a file upload arrives as bytes and is checked by its reader
     problems.push(...inputProblems(body ?? {}));
   }
-  if (problems.length) throw new HttpError(400, problems.map((p) => p.message).join('; '), problems);
+  if (problems.length) {
+    const [first] = problems;
+    throw problems.length === 1 && first
+      ? new HttpError(400, first.code, first.params, problems)
+      : new HttpError(400, 'badRequest', {}, problems, undefined, problems.map((p) => p.message).join('; '));
+  }
 }
 
 /**

@@ -55,7 +55,7 @@ export default async function devicesRoutes(app: FastifyInstance) {
   );
   defineRoute(app, getDeviceTypesInSelection, async ({ caller, query, db, config }) => {
     if ((query.dateFrom === undefined) !== (query.dateTill === undefined)) {
-      throw badRequest('dateFrom and dateTill go together', query.dateFrom === undefined ? 'dateFrom' : 'dateTill');
+      throw badRequest('datesTogether', {}, query.dateFrom === undefined ? 'dateFrom' : 'dateTill');
     }
     return listTypesInSelection(db, {
       scope: await scopeFor(db, caller, query.userId),

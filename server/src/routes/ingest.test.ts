@@ -523,6 +523,26 @@ describe(`readings ingest (${dbKind()})`, () => {
       ).toBe(400);
     });
 
+    it('refuses a second key of the same name, ignoring case and blanks (409 with a code)', async () => {
+      const first = await inject(t.app, contract.createCollectorKey, {
+        token: operator.token,
+        body: { name: 'Kiemas' },
+      });
+      expect(first.status).toBe(201);
+      const again = await inject(t.app, contract.createCollectorKey, {
+        token: operator.token,
+        body: { name: ' KIEMAS ' },
+      });
+      expect(again.status).toBe(409);
+      expect(again.error).toMatchObject({
+        code: 'collectorKeyNameTaken',
+        params: { name: 'KIEMAS' },
+        message: 'There is already a collector key named "KIEMAS"',
+      });
+      const listed = await inject(t.app, contract.listCollectorKeys, { token: operator.token });
+      expect(listed.body.filter((k: { Name: string }) => k.Name.toLowerCase() === 'kiemas')).toHaveLength(1);
+    });
+
     it('is declared in the OpenAPI document with its authentication', async () => {
       const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
       const ingest = doc.paths['/api/ingest/wmbusmeters'].post;

@@ -477,6 +477,8 @@ describe(`master data editing (${dbKind()})`, () => {
         Entity: 'device',
       });
       expect(entry.Before).toMatchObject({ DeviceCode: 'W-A', RemovedAt: null });
+      // The record by its own name: the serial number and the flat's address.
+      expect(entry.EntityName).toMatch(/^W-A, .*Gedimino/);
       expect(entry.After).toMatchObject({
         Old: { DeviceCode: 'W-A', FinalReading: 104.5 },
         New: { DeviceCode: 'W-B', InitialReading: 0.2 },
@@ -526,12 +528,26 @@ describe(`master data editing (${dbKind()})`, () => {
         token: admin,
         body: { locationIds: [building] },
       });
+      // Saves that change nothing are no changes: no entries.
+      const same = await inject(t.app, contract.updateUser, {
+        params: { id: target.id },
+        token: admin,
+        body: { firstName: 'Petras' },
+      });
+      expect(same.status).toBe(200);
+      const sameRights = await inject(t.app, contract.setUserRights, {
+        params: { id: target.id },
+        token: admin,
+        body: { locationIds: [building] },
+      });
+      expect(sameRights.status).toBe(200);
       const res = await inject(t.app, contract.getAuditLog, {
         query: 'kind=user.create,user.update,user.rights',
         token: operator.token,
       });
       const forTarget = (res.body.Data as AuditEntry[]).filter((e) => e.EntityId === String(target.id));
       expect(forTarget.map((e) => e.Kind)).toEqual(['user.rights', 'user.update', 'user.create']);
+      expect(forTarget.map((e) => e.EntityName)).toEqual(['petras', 'petras', 'petras']);
       expect(forTarget[1]!.After).toMatchObject({ FirstName: 'Petras', PasswordChanged: true });
       expect(forTarget[0]!.After).toMatchObject({ Rights: [expect.stringContaining('Gedimino')] });
       expect(JSON.stringify(res.body)).not.toMatch(/scrypt|naujas-slaptazodis|password_hash/i);
@@ -579,7 +595,13 @@ describe(`master data editing (${dbKind()})`, () => {
         query: 'kind=device.replace&format=csv&lang=lt',
         token: operator.token,
       });
-      expect(String(csv.body).split('\r\n')[0]).toBe('\uFEFFLaikas;Naudotojas;Veiksmas;Objektas;Objekto id;Prieš;Po');
+      const lines = String(csv.body).split('\r\n');
+      expect(lines[0]).toBe('\uFEFFLaikas;Naudotojas;Veiksmas;Įrašas;Įrašo id;Pavadinimas;Pakeitimai');
+      // The record by its kind and name, the changes field by field with Lithuanian names.
+      expect(lines[1]).toContain(';Prietaisas;');
+      expect(String(csv.body)).toMatch(/;W-A, [^;]*Gedimino/);
+      expect(String(csv.body)).toContain('Senas prietaisas: Galutinis rodmuo: — → 104.5');
+      expect(String(csv.body)).not.toMatch(/DeviceCode|FinalReading/);
     });
 
     it('cannot be edited: the database refuses UPDATE and DELETE', async () => {

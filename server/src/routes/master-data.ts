@@ -34,7 +34,7 @@ export default async function masterDataRoutes(app: FastifyInstance) {
   );
   const file = (request: FastifyRequest): Buffer => {
     if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
-      throw badRequest(`Send the register file as the request body (${REGISTER_CONTENT_TYPES.join(', ')})`);
+      throw badRequest('registerBodyMissing', { types: REGISTER_CONTENT_TYPES.join(', ') });
     }
     return request.body;
   };

@@ -65,7 +65,10 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
       for (const token of [tokens.admin, tokens.manager]) {
         const refused = await ask(endpoint, token);
         expect(refused.status, what).toBe(403);
-        expect(refused.error, what).toEqual({ message: 'Only the provider’s operators (group 1) may do this' });
+        expect(refused.error, what).toMatchObject({
+          code: 'operatorsOnly',
+          message: 'Only the provider’s operators (group 1) may do this',
+        });
       }
       // The operator gets past the check: the input (here missing) or the id is what is judged.
       expect([200, 400, 404], what).toContain((await ask(endpoint, tokens.operator)).status);

@@ -285,7 +285,10 @@ describe(`users API (${dbKind()})`, () => {
         body: { active: false },
       });
       expect(res.body.Active).toBe(false);
-      expect((await inject(t.app, contract.getUser, { params: { id: u.id }, token: u.token })).status).toBe(401);
+      const refused = await inject(t.app, contract.getUser, { params: { id: u.id }, token: u.token });
+      expect(refused.status).toBe(401);
+      // Said as such, so that the web app can explain why the user was signed out.
+      expect(refused.error.code).toBe('accountDeactivated');
       const signIn = await inject(t.app, contract.authenticate, {
         body: { username: u.username, password: u.password },
       });
@@ -372,6 +375,38 @@ describe(`users API (${dbKind()})`, () => {
       expect(beyond.body).toMatchObject({ Data: [], Total: total, From: 0, To: 0 });
       const found = await inject(t.app, contract.getAllUsers, { query: { search: 'RUT' }, token: operator.token });
       expect(found.body.Data.map((d: { Username: string }) => d.Username)).toEqual(['ruta']);
+    });
+    it('waiting=true lists the accounts waiting for access; granting rights takes them off', async () => {
+      const registered = await inject(t.app, contract.register, {
+        body: { username: 'naujokas', password: 'secret12', firstName: 'Naujas', lastName: 'Narys' },
+      });
+      expect(registered.status).toBe(201);
+      const granted = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+      const off = await makeSignedIn(t.app, { groupId: 3 });
+      await inject(t.app, contract.updateUser, {
+        params: { id: off.id },
+        token: operator.token,
+        body: { active: false },
+      });
+      const waiting = async (token: string) =>
+        (await inject(t.app, contract.getAllUsers, { query: { waiting: true, pageSize: 500 }, token })).body.Data.map(
+          (d) => d.Username,
+        );
+      const list = await waiting(operator.token);
+      expect(list[0]).toBe('naujokas');
+      expect(list).not.toContain(granted.username);
+      expect(list).not.toContain(off.username);
+      expect(list).not.toContain(operator.username);
+      expect(await waiting(admin.token)).toContain('naujokas');
+      // One step: the rights endpoint grants, and the account is no longer waiting.
+      const id = registered.body.Id;
+      const grant = await inject(t.app, contract.setUserRights, {
+        params: { id },
+        token: admin.token,
+        body: { locationIds: [building] },
+      });
+      expect(grant.status).toBe(200);
+      expect(await waiting(operator.token)).not.toContain('naujokas');
     });
     it('refuses huge page sizes and page 0', async () => {
       expect(

@@ -46,7 +46,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     return { message: 'Signed out' };
   });
   defineRoute(app, getAllUsers, ({ caller, query, db }) => {
-    assertManagesAccounts(caller, 'Only administrators may list users');
+    assertManagesAccounts(caller, 'listUsersByManagers');
     return listUsers(db, caller, query);
   });
   defineRoute(app, getUser, ({ caller, params, db }) => findReachableAccount(db, caller, params.id));

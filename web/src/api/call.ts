@@ -1,12 +1,14 @@
 import type { BodyOf, Endpoint, ErrorBody, ParamsOf, QueryOf, ResponseOf } from '@rodmenys/contract';
 import { fillPath } from '@rodmenys/contract';
 import { clearSession, getSession } from '../storage';
+import { translateFieldErrors, translateServerError } from './error-text';
 
 export const API_BASE = '/api';
 
 /**
- * A failed call: the HTTP status (0 when the server could not be reached), the server's error body, and
- * for a 429 the seconds the server asks to wait (Retry-After).
+ * A failed call: the HTTP status (0 when the server could not be reached), the server's error
+ * code, its message and field errors in the UI language, and for a 429 the seconds the server
+ * asks to wait (Retry-After).
  */
 export class ApiError extends Error {
   constructor(
@@ -14,9 +16,27 @@ export class ApiError extends Error {
     message: string,
     readonly errors: ErrorBody['errors'] = undefined,
     readonly retryAfter: number | undefined = undefined,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** The error of a non-2xx answer, translated from its body's code (the body's message when the UI has none). */
+  static fromBody(
+    status: number,
+    body: Partial<ErrorBody> | undefined,
+    statusText = '',
+    retryAfter: number | undefined = undefined,
+  ): ApiError {
+    const b = body ?? {};
+    return new ApiError(
+      status,
+      translateServerError(b, statusText || `HTTP ${status}`),
+      translateFieldErrors(b.errors),
+      retryAfter,
+      b.code,
+    );
   }
 }
 
@@ -53,8 +73,8 @@ export function retryAfterOf(response: Response): number | undefined {
 
 /** The Authorization header of `token`, by default the stored user's; none when signed out. */
 /** A 401 from an endpoint for signed-in users means the session has ended: the app forgets it (sign-in page). */
-export function forgetEndedSession(endpoint: Endpoint, status: number): void {
-  if (status === 401 && (endpoint.auth === 'user' || endpoint.auth === 'operator')) clearSession();
+export function forgetEndedSession(endpoint: Endpoint, status: number, code?: string): void {
+  if (status === 401 && (endpoint.auth === 'user' || endpoint.auth === 'operator')) clearSession(code ?? null);
 }
 
 export const authHeaders = (token = getSession()?.Token): Record<string, string> =>
@@ -98,12 +118,11 @@ export async function call<E extends Endpoint>(
     data = undefined;
   }
   if (!response.ok) {
-    forgetEndedSession(endpoint, response.status);
-    const body = (data ?? {}) as Partial<ErrorBody>;
-    throw new ApiError(
+    forgetEndedSession(endpoint, response.status, (data as Partial<ErrorBody> | undefined)?.code);
+    throw ApiError.fromBody(
       response.status,
-      body.message || response.statusText || `HTTP ${response.status}`,
-      body.errors,
+      data as Partial<ErrorBody> | undefined,
+      response.statusText,
       retryAfterOf(response),
     );
   }

@@ -61,7 +61,8 @@ export const useLocationTree = (maxLevel: number, enabled = true) =>
 
 export const useUserRights = (id: number | undefined) =>
   useEndpointQuery(getUserRights, { params: { id: id ?? 0 } }, { enabled: !!id });
-export const useSetUserRights = () => useEndpointMutation(setUserRights, [getUserRights, userLocationRights]);
+export const useSetUserRights = () =>
+  useEndpointMutation(setUserRights, [getUserRights, userLocationRights, getAllUsers]);
 
 export const useCollectorKeys = () => useEndpointQuery(listCollectorKeys, {});
 export const useCreateCollectorKey = () => useEndpointMutation(createCollectorKey, [listCollectorKeys]);

@@ -35,8 +35,12 @@ export const useAuditLog = (query: QueryOf<typeof getAuditLog>) =>
 
 async function failure(endpoint: Endpoint, response: Response): Promise<ApiError> {
   forgetEndedSession(endpoint, response.status);
-  const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: ApiError['errors'] };
-  return new ApiError(response.status, body.message || response.statusText, body.errors, retryAfterOf(response));
+  return ApiError.fromBody(
+    response.status,
+    await response.json().catch(() => undefined),
+    response.statusText,
+    retryAfterOf(response),
+  );
 }
 
 /** Sends a register file as the raw body to the preview or apply endpoint. */

@@ -3,15 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
 
 /**
- * The translated text for a failed call: "cannot reach the server", "not allowed", "too many attempts, wait…",
- * "server error", or else the server's message.
+ * The translated text for a failed call: "cannot reach the server", "too many attempts, wait…",
+ * "server error", or else the server's error in the UI language (its code translated).
  */
 export function useErrorText() {
   const { t } = useTranslation();
   return (error: unknown): string => {
     if (error instanceof ApiError) {
       if (error.status === 0) return t('errors.network');
-      if (error.status === 403) return t('errors.forbidden');
+      if (error.status === 403 && !error.code) return t('errors.forbidden');
       if (error.status === 429) {
         const seconds = error.retryAfter;
         if (seconds === undefined) return t('errors.tooMany');

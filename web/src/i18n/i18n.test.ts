@@ -1,3 +1,4 @@
+import { ERROR_MESSAGES } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import lt from './lt.json';
@@ -19,6 +20,16 @@ describe('translations', () => {
         .map(([k]) => k)
         .sort(),
     );
+  });
+  it('hold every server error code: the English text is the server’s own, the Lithuanian one differs', () => {
+    expect(en.serverErrors).toEqual(ERROR_MESSAGES);
+    const lithuanian = new Map(entries(lt));
+    for (const [code, text] of Object.entries(ERROR_MESSAGES)) {
+      const translated = lithuanian.get(`serverErrors.${code}`);
+      expect(translated, code).toBeDefined();
+      expect(translated, code).not.toBe(text);
+    }
+    expect(Object.keys(lt.serverErrors).sort()).toEqual(Object.keys(ERROR_MESSAGES).sort());
   });
   it('have no empty texts and the same placeholders in both languages', () => {
     const english = new Map(entries(en));

@@ -94,6 +94,17 @@ describe(`seedDemo (${dbKind()})`, () => {
     expect(flatsMissingWater).toEqual([]);
   });
 
+  it('installs devices at midnight on the provider clock, summer or winter (no slip to 23:00 the day before)', async () => {
+    const slipped = await rows(
+      `SELECT id, iso(installed_at) FROM device WHERE installed_at <> date_trunc('day', installed_at)`,
+    );
+    expect(slipped).toEqual([]);
+    const offsets = await rows<{ o: string }>(
+      `SELECT DISTINCT right(iso(installed_at), 6) AS o FROM device ORDER BY 1`,
+    );
+    expect(offsets.map((r) => r.o)).toEqual(['+02:00', '+03:00']);
+  });
+
   it("puts every device type in the manager's building", async () => {
     const types = await rows<{ t: number }>(
       `SELECT DISTINCT d.device_type_id AS t FROM device d JOIN location l ON l.id = d.location_id

@@ -156,6 +156,16 @@ interface IdStart {
 }
 
 /** The master data, drawn from the seed alone (ids start after the ones in use). */
+/**
+ * The day `days` calendar days before the provider-zone day starting at `dayStartMs` (a local
+ * midnight, within 14 hours of that day's UTC date), as YYYY-MM-DD.
+ */
+export function installationDay(dayStartMs: number, days: number): string {
+  const noon = new Date(dayStartMs + 12 * 3_600_000);
+  const utcDay = Date.UTC(noon.getUTCFullYear(), noon.getUTCMonth(), noon.getUTCDate());
+  return new Date(utcDay - days * DAY).toISOString().slice(0, 10);
+}
+
 function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, ids: IdStart): MasterData {
   const rng = new Rng(seed);
   const locations: LocationRow[] = [];
@@ -197,7 +207,9 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
       counterCode: `${MANUFACTURERS[typeId]}${radio}`,
       description,
       ratingFactor,
-      installedAt: new Date(dataStartMs - rng.int(30, 2500) * DAY).toISOString(),
+      // A calendar day, read as midnight in the provider's zone by the COPY (the session's zone).
+      // Subtracting 24-hour days from an instant instead slipped across DST: 23:00 on the day before.
+      installedAt: installationDay(dataStartMs, rng.int(30, 2500)),
     };
     devices.push(device);
     return device;

@@ -1,4 +1,10 @@
-import type { AuditEntry, AuditQuery, Language } from '@rodmenys/contract';
+import {
+  AUDIT_ENTITY_LABELS,
+  type AuditEntry,
+  type AuditQuery,
+  auditChangesText,
+  type Language,
+} from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
@@ -13,8 +19,26 @@ const AUDIT_PAGE_SIZE = 50;
 /** An export stops here; narrow the filter for more. */
 const MAX_EXPORT_ROWS = 100_000;
 
+/**
+ * The record's own name, as it was when the entry was written (from the entry itself, so a deleted
+ * or renamed record still reads as it was): a user name, a serial number with its address, an
+ * address, a client's or object's code and name, a collector key's name, an imported file's name.
+ */
+const ENTITY_NAME = `CASE a.entity
+    WHEN 'user' THEN coalesce(a.after->>'Username', a.before->>'Username')
+    WHEN 'device' THEN (SELECT concat_ws(', ', d.code, (SELECT address_label(l) FROM location l WHERE l.id = d.loc))
+                          FROM (SELECT coalesce(x->>'DeviceCode', y->>'DeviceCode') AS code,
+                                       (coalesce(x->>'LocationId', y->>'LocationId'))::int AS loc
+                                  FROM (SELECT coalesce(a.after->'Old', a.after) AS x, a.before AS y) s) d)
+    WHEN 'location' THEN coalesce(a.after->>'Path', a.before->>'Path', a.after->>'Name', a.before->>'Name')
+    WHEN 'collectorKey' THEN coalesce(a.after->>'Name', a.before->>'Name')
+    WHEN 'register' THEN a.entity_id
+    ELSE nullif(concat_ws(' ', coalesce(a.after->>'Code', a.before->>'Code'), coalesce(a.after->>'Name', a.before->>'Name')), '')
+  END`;
+
 const COLUMNS = `a.id::int AS "Id", iso(a.at) AS "At", a.actor_id AS "ActorId", a.actor_username AS "ActorUsername",
-  a.kind AS "Kind", a.entity AS "Entity", a.entity_id AS "EntityId", a.before AS "Before", a.after AS "After"`;
+  a.kind AS "Kind", a.entity AS "Entity", a.entity_id AS "EntityId", ${ENTITY_NAME} AS "EntityName",
+  a.before AS "Before", a.after AS "After"`;
 
 /** The WHERE clause and its parameters for a filter; days are the provider's (the session zone). */
 function where(filter: AuditFilter): { sql: string; params: unknown[] } {
@@ -61,8 +85,8 @@ export async function listAudit(db: Queryable, query: AuditQuery) {
 }
 
 const HEADERS: Record<Language, string[]> = {
-  en: ['Time', 'User', 'Kind', 'Entity', 'Entity id', 'Before', 'After'],
-  lt: ['Laikas', 'Naudotojas', 'Veiksmas', 'Objektas', 'Objekto id', 'Prieš', 'Po'],
+  en: ['Time', 'User', 'Kind', 'Record', 'Record id', 'Name', 'Changes'],
+  lt: ['Laikas', 'Naudotojas', 'Veiksmas', 'Įrašas', 'Įrašo id', 'Pavadinimas', 'Pakeitimai'],
 };
 
 /** The filtered log as a file: xlsx (a real workbook) or CSV (`;`, UTF-8 with BOM, for Excel). */
@@ -81,10 +105,10 @@ export async function exportAudit(
     r.At,
     r.ActorUsername ?? '',
     r.Kind,
-    r.Entity,
+    AUDIT_ENTITY_LABELS[r.Entity]?.[lang] ?? r.Entity,
     r.EntityId ?? '',
-    r.Before == null ? '' : JSON.stringify(r.Before),
-    r.After == null ? '' : JSON.stringify(r.After),
+    r.EntityName ?? '',
+    auditChangesText(r.Before, r.After, lang),
   ]);
   if (format === 'csv') return toCsv([HEADERS[lang], ...cells]);
   const workbook = new ExcelJS.Workbook();
@@ -96,7 +120,7 @@ export async function exportAudit(
   }
   sheet.getColumn(1).numFmt = 'yyyy-mm-dd hh:mm:ss';
   sheet.columns.forEach((c, i) => {
-    c.width = i === 0 ? 20 : i >= 5 ? 60 : 18;
+    c.width = i === 0 ? 20 : i === 6 ? 80 : i === 5 ? 40 : 18;
   });
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -104,7 +128,7 @@ export async function exportAudit(
 /** '2026-03-29T04:00:00+03:00' → a Date whose UTC fields are that wall-clock time (how Excel stores dates). */
 export function toExcelDate(iso: string): Date {
   const m = iso.match(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/);
-  if (!m) throw badRequest(`Not a timestamp: ${iso}`);
+  if (!m) throw badRequest('notTimestamp', { value: iso });
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
   return new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
 }

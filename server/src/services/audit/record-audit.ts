@@ -15,6 +15,22 @@ export interface AuditRecord {
   after: unknown;
 }
 
+/** The same JSON value, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
+}
+
+/** Both sides recorded and equal: the "change" changed nothing. */
+export const isUnchanged = (r: AuditRecord) => r.before != null && r.after != null && sameJson(r.before, r.after);
+
 /**
  * Appends entries to the audit log (migration 020; the table refuses UPDATE and
  * DELETE). Call it with the transaction that makes the change, so the change
@@ -23,7 +39,8 @@ export interface AuditRecord {
  * collector keys. Several records go in one statement.
  */
 export async function recordAudit(tx: Queryable, record: AuditRecord | AuditRecord[]): Promise<void> {
-  const records = Array.isArray(record) ? record : [record];
+  // A save that changes nothing is not a change: no entry.
+  const records = (Array.isArray(record) ? record : [record]).filter((r) => !isUnchanged(r));
   if (!records.length) return;
   // One JSON document for the whole batch: much cheaper to send and parse than
   // arrays of JSON texts (a register import writes 100,000 entries).

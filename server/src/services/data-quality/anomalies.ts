@@ -45,8 +45,7 @@ const WHERE = `WHERE ${inScope('b', '$1')}
   AND ($8::date IS NULL OR a.opened_at < ($8::date + 1)::timestamp::timestamptz)`;
 
 const params = (f: AnomalyFilter) => {
-  if (f.dateFrom && f.dateTill && f.dateFrom > f.dateTill)
-    throw badRequest('dateFrom must not be after dateTill', 'dateFrom');
+  if (f.dateFrom && f.dateTill && f.dateFrom > f.dateTill) throw badRequest('fromAfterTill', {}, 'dateFrom');
   return [
     f.scope,
     f.rule ?? null,
@@ -87,7 +86,7 @@ async function findAnomaly(db: Queryable, id: number, scope: number[] | null): P
     scope,
     id,
   ]);
-  if (!rows[0]) throw notFound('Anomaly not found');
+  if (!rows[0]) throw notFound('anomalyNotFound');
   return rows[0];
 }
 
@@ -104,11 +103,11 @@ export async function changeAnomaly(
   comment: string,
 ): Promise<Anomaly> {
   const text = comment.trim();
-  if (!text) throw badRequest('A comment is required', 'comment');
+  if (!text) throw badRequest('commentRequired', {}, 'comment');
   return db.transaction(async (tx) => {
     const before = await findAnomaly(tx, id, scope);
-    if (before.State === 'resolved') throw conflict('The anomaly is already resolved');
-    if (action === 'acknowledge' && before.State !== 'open') throw conflict('The anomaly is already acknowledged');
+    if (before.State === 'resolved') throw conflict('anomalyResolved');
+    if (action === 'acknowledge' && before.State !== 'open') throw conflict('anomalyAcknowledged');
     await tx.query(
       action === 'acknowledge'
         ? `UPDATE anomaly SET state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $2, comment = $3 WHERE id = $1`

@@ -20,7 +20,7 @@ async function assertDeviceVisible(db: Queryable, deviceId: number, scope: numbe
     `SELECT 1 FROM device d JOIN location l ON l.id = d.location_id WHERE d.id = $1 AND ${inScope('l', '$2')}`,
     [deviceId, scope],
   );
-  if (!rowCount) throw notFound('Device not found');
+  if (!rowCount) throw notFound('deviceNotFound');
 }
 
 const monthDay = (month: string) => `${month}-01`;
@@ -30,7 +30,7 @@ export async function listMonthEnds(
   db: Queryable,
   input: { deviceId: number; from: string; till: string; scope: number[] | null },
 ): Promise<MonthEndRow[]> {
-  if (input.from > input.till) throw badRequest('from must not be after till', 'from');
+  if (input.from > input.till) throw badRequest('monthsFromAfterTill', {}, 'from');
   await assertDeviceVisible(db, input.deviceId, input.scope);
   const { rows } = await db.query<MonthEndRow>(
     `SELECT ${ROW} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
@@ -46,7 +46,7 @@ async function assertMonthEnded(db: Queryable, month: string): Promise<void> {
     "SELECT ($1::date + interval '1 month')::timestamp::timestamptz <= now() AS ended",
     [monthDay(month)],
   );
-  if (!rows[0]!.ended) throw badRequest('The month has not ended yet', 'month');
+  if (!rows[0]!.ended) throw badRequest('monthNotEnded', {}, 'month');
 }
 
 /** Sets a month end by hand (source manual, with a reason; audited). The value it replaces is kept as previous. */
@@ -58,7 +58,7 @@ export async function setMonthEnd(
   body: SetMonthEndBody,
 ): Promise<MonthEndRow> {
   const reason = body.reason.trim();
-  if (!reason) throw badRequest('A reason is required', 'reason');
+  if (!reason) throw badRequest('reasonRequired', {}, 'reason');
   return db.transaction(async (tx) => {
     await assertDeviceVisible(tx, deviceId, null);
     await assertMonthEnded(tx, month);
@@ -90,7 +90,7 @@ export async function clearMonthEnd(db: Db, caller: Caller, deviceId: number, mo
   await db.transaction(async (tx) => {
     await assertDeviceVisible(tx, deviceId, null);
     const before = await readMonthEnd(tx, deviceId, month);
-    if (before?.Source !== 'manual') throw notFound('No manual month-end value for this device and month');
+    if (before?.Source !== 'manual') throw notFound('noManualMonthEnd');
     await tx.query('DELETE FROM month_end WHERE device_id = $1 AND month = $2::date', [deviceId, monthDay(month)]);
     await computeMonthEnds(tx, monthDay(month), [deviceId], await loadSettings(tx));
     const after = await readMonthEnd(tx, deviceId, month);

@@ -15,9 +15,9 @@ export async function listSettings(db: Queryable): Promise<DqSetting[]> {
 export async function updateSetting(db: Db, caller: Caller, key: string, value: unknown): Promise<DqSetting> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting WHERE key = $1 FOR UPDATE`, [key]);
-    if (!rows[0]) throw notFound(`No setting ${key}`);
+    if (!rows[0]) throw notFound('settingNotFound', { key });
     const problem = checkSetting(key, value);
-    if (problem) throw badRequest(`${key} ${problem}`, 'value');
+    if (problem) throw badRequest('invalidSetting', { key, problem }, 'value');
     const { rows: after } = await tx.query<DqSetting>(
       `UPDATE dq_setting SET value = $2::jsonb, updated_at = now(), updated_by = $3 WHERE key = $1 RETURNING ${SETTING}`,
       [key, JSON.stringify(value), caller.id],

@@ -50,7 +50,7 @@ export async function getDeviceHistory(db: Queryable, input: DeviceHistoryInput)
     [input.deviceId, input.range.from, input.timeZone, input.scope],
   );
   const device = devices[0];
-  if (!device) throw notFound('Device not found');
+  if (!device) throw notFound('deviceNotFound');
   const { start_ts, start_v, start_exact, ...fields } = device;
   const { rows } = await db.query<HistoryPoint>(
     `WITH b AS (

@@ -223,8 +223,8 @@ async function plan(db: Queryable, input: DevicesDataInput): Promise<Plan | null
     [input.deviceTypeId, input.scope, input.parents, input.range.from, input.range.till, input.timeZone],
   );
   const found = rows[0]!;
-  if (!found.proc) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
-  if (input.parents && found.parents_seen < input.parents.length) throw notFound('Location not found');
+  if (!found.proc) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
+  if (input.parents && found.parents_seen < input.parents.length) throw notFound('locationNotFound');
   if (found.master_changes > COMPACT_MASTER_CHANGES) await db.query('SELECT compact_master_change()');
   if (found.buildings.length === 0) return null;
   const { proc, f, t, buildings, master_version: masterVersion } = found;

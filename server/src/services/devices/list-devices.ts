@@ -23,7 +23,7 @@ export async function listDevicesByLocation(
     locationId,
     scope,
   ]);
-  if (!found.rowCount) throw notFound('Location not found');
+  if (!found.rowCount) throw notFound('locationNotFound');
   const { rows } = await db.query<DeviceRow>(
     `SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS}
       WHERE l.path && ARRAY[$1::int] AND ${inScope('l', '$2')}

@@ -12,9 +12,9 @@ function parseDay(value: string, field: string): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
-    throw badRequest(`${field} is not a calendar day: ${day}`, field);
+    throw badRequest('notCalendarDay', { value: day }, field);
   }
-  if (y < 1990 || y > 2200) throw badRequest(`${field} must be between 1990 and 2200`, field);
+  if (y < 1990 || y > 2200) throw badRequest('yearOutOfRange', {}, field);
   return day;
 }
 
@@ -22,9 +22,9 @@ function parseDay(value: string, field: string): string {
 export function parseDayRange(dateFrom: string, dateTill: string): DayRange {
   const from = parseDay(dateFrom, 'dateFrom');
   const till = parseDay(dateTill, 'dateTill');
-  if (from > till) throw badRequest('dateFrom must not be after dateTill', 'dateFrom');
+  if (from > till) throw badRequest('fromAfterTill', {}, 'dateFrom');
   const days = (Date.parse(till) - Date.parse(from)) / 86_400_000 + 1;
-  if (days > MAX_RANGE_DAYS) throw badRequest(`The period may be at most ${MAX_RANGE_DAYS} days long`, 'dateTill');
+  if (days > MAX_RANGE_DAYS) throw badRequest('periodTooLong', { max: String(MAX_RANGE_DAYS) }, 'dateTill');
   return { from, till };
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CollectorKey } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
 
 /** Keys start with this, so that a leaked one is recognisable (secret scanners, logs). */
@@ -34,12 +34,15 @@ export async function createCollectorKey(
   actor: Actor = null,
 ): Promise<CollectorKey & { Key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  // Names are unique ignoring case (migration 055): a taken one is a 409, not the index's error.
   const { rows } = await db.query<CollectorKey>(
-    `WITH k AS (INSERT INTO collector_key (name, key_hash, prefix, created_by) VALUES ($1, $2, $3, $4) RETURNING *)
+    `WITH k AS (INSERT INTO collector_key (name, key_hash, prefix, created_by) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (lower(trim(name))) DO NOTHING RETURNING *)
      SELECT ${COLUMNS} FROM k`,
     [name.trim(), hashKey(key), key.slice(0, KEY_PREFIX.length + 6), createdBy],
   );
-  const created = rows[0]!;
+  const created = rows[0];
+  if (!created) throw conflict('collectorKeyNameTaken', { name: name.trim() });
   await auditKey(db, actor, 'collectorKey.create', created);
   return { ...created, Key: key };
 }
@@ -58,7 +61,7 @@ export async function revokeCollectorKey(db: Queryable, id: number, actor: Actor
      SELECT ${COLUMNS} FROM k`,
     [id],
   );
-  if (!rows[0]) throw notFound('Collector key not found');
+  if (!rows[0]) throw notFound('collectorKeyNotFound');
   await auditKey(db, actor, 'collectorKey.revoke', rows[0]);
   return rows[0];
 }

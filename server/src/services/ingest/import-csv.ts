@@ -105,7 +105,7 @@ function* copyChunks(lines: string[], now: Date, checked: Checked, reject: Rejec
  */
 export async function importCsv(db: Db, text: string, now = new Date()): Promise<CsvImportResult> {
   const lines = text.split('\n');
-  if (lines.length > MAX_CSV_LINES) throw badRequest(`At most ${MAX_CSV_LINES} lines per file`, 'body');
+  if (lines.length > MAX_CSV_LINES) throw badRequest('tooManyCsvLines', { max: String(MAX_CSV_LINES) }, 'body');
   const rejected: CsvImportResult['Rejected'] = [];
   let rejectedCount = 0;
   const reject: Reject = (line, serial, reason) => {

@@ -38,7 +38,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 /** 400 naming the line, column and character of a malformed body. */
 function malformed(text: string, offset: number, reason: string): never {
   const { line, column } = lineColumn(text, offset);
-  throw badRequest(`Malformed JSON at line ${line}, column ${column} (character ${offset + 1}): ${reason}`, 'body');
+  throw badRequest(
+    'malformedJson',
+    { line: String(line), column: String(column), offset: String(offset + 1), reason },
+    'body',
+  );
 }
 
 /**
@@ -128,15 +132,29 @@ function parseValue(text: string, span: Span): unknown {
   }
 }
 
+/** A value's place in the body: the nth telegram of an array, or a line of newline-delimited JSON. */
+type Label = { kind: 'telegram' | 'line'; n: number };
+
 /** The telegram of one value, or the reason it is refused before it is parsed. */
-function checkSize(span: Span, label: string): void {
+function checkSize(span: Span, label: Label): void {
+  const n = String(label.n);
   if (span.end - span.start > MAX_TELEGRAM_CHARS) {
-    throw badRequest(`${label} is longer than ${MAX_TELEGRAM_CHARS} characters`, 'body');
+    throw badRequest(
+      label.kind === 'telegram' ? 'telegramTooLong' : 'lineTooLong',
+      { n, max: String(MAX_TELEGRAM_CHARS) },
+      'body',
+    );
   }
-  if (span.tooDeep) throw badRequest(`${label} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'body');
+  if (span.tooDeep) {
+    throw badRequest(
+      label.kind === 'telegram' ? 'telegramTooDeep' : 'lineTooDeep',
+      { n, max: String(MAX_JSON_DEPTH) },
+      'body',
+    );
+  }
 }
 
-const tooMany = () => badRequest(`At most ${MAX_INGEST_TELEGRAMS} telegrams per request`, 'body');
+const tooMany = () => badRequest('tooManyTelegrams', { max: String(MAX_INGEST_TELEGRAMS) }, 'body');
 
 /**
  * The telegrams of a collector request: one JSON object, an array of objects, or
@@ -153,7 +171,7 @@ export async function parseTelegramBody(text: string): Promise<TelegramItem[]> {
   const slicer = new Slicer();
   let first = 0;
   while (first < text.length && isSpace(text.charCodeAt(first))) first++;
-  if (first === text.length) throw badRequest('The body is empty: send wmbusmeters JSON', 'body');
+  if (first === text.length) throw badRequest('emptyIngestBody', {}, 'body');
   if (text.charCodeAt(first) === 0x5b) return parseArray(text, first, slicer);
   return parseLines(text, first, slicer);
 }
@@ -175,9 +193,9 @@ async function parseArray(text: string, open: number, slicer: Slicer): Promise<T
       if (span.end === span.start) malformed(text, i, `Unexpected token '${text[i]}'`);
       const position = items.length + 1;
       if (position > MAX_INGEST_TELEGRAMS) throw tooMany();
-      checkSize(span, `Telegram ${position}`);
+      checkSize(span, { kind: 'telegram', n: position });
       const json = parseValue(text, span);
-      if (!isObject(json)) throw badRequest(`Telegram ${position} is not a JSON object`, `body.${position}`);
+      if (!isObject(json)) throw badRequest('telegramNotObject', { n: String(position) }, `body.${position}`);
       items.push({ position, json, raw: text.slice(span.start, span.end) });
       await slicer.maybeYield();
       i = span.end;
@@ -228,10 +246,16 @@ async function parseLines(text: string, first: number, slicer: Slicer): Promise<
   const items: TelegramItem[] = [];
   for (const [k, { span, line: at }] of spans.entries()) {
     const position = single ? 1 : at;
-    const label = single ? 'Telegram 1' : `Line ${at}`;
+    const label: Label = single ? { kind: 'telegram', n: 1 } : { kind: 'line', n: at };
     checkSize(span, label);
     const json = parseValue(text, span);
-    if (!isObject(json)) throw badRequest(`${label} is not a JSON object`, `body.${single ? 1 : at}`);
+    if (!isObject(json)) {
+      throw badRequest(
+        label.kind === 'telegram' ? 'telegramNotObject' : 'lineNotObject',
+        { n: String(label.n) },
+        `body.${label.n}`,
+      );
+    }
     items.push({ position, json, raw: text.slice(span.start, span.end) });
     if (k % 64 === 0) await slicer.maybeYield();
   }

@@ -35,6 +35,6 @@ export async function readDeviceAudit(db: Queryable, id: number): Promise<Device
     `SELECT ${deviceAuditSql('d')} AS audit FROM device d WHERE d.id = $1`,
     [id],
   );
-  if (!rows[0]) throw notFound('Device not found');
+  if (!rows[0]) throw notFound('deviceNotFound');
   return rows[0].audit;
 }

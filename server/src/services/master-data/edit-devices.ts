@@ -10,7 +10,7 @@ export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRo
   const { rows } = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.id = $1`, [
     id,
   ]);
-  if (!rows[0]) throw notFound('Device not found');
+  if (!rows[0]) throw notFound('deviceNotFound');
   return rows[0];
 }
 
@@ -28,11 +28,11 @@ async function moment(tx: Queryable, value: string, field: string): Promise<stri
       [value],
     )
     .catch((err: { code?: string }) => {
-      if (err.code?.startsWith('22')) throw badRequest(`${field} is not a valid time: ${value}`, field);
+      if (err.code?.startsWith('22')) throw badRequest('invalidTime', { value }, field);
       throw err;
     });
-  if (!rows[0]?.iso) throw badRequest(`${field} is not a valid time: ${value}`, field);
-  if (rows[0].future) throw badRequest(`${field} cannot be in the future`, field);
+  if (!rows[0]?.iso) throw badRequest('invalidTime', { value }, field);
+  if (rows[0].future) throw badRequest('timeInFuture', {}, field);
   return rows[0].iso;
 }
 
@@ -42,7 +42,7 @@ async function assertSerialFree(tx: Queryable, code: string): Promise<void> {
     'SELECT address_label(l) AS address FROM device d JOIN location l ON l.id = d.location_id WHERE d.device_code = $1',
     [code],
   );
-  if (rows[0]) throw conflict(`Serial number ${code} is already used by a device at ${rows[0].address}`);
+  if (rows[0]) throw conflict('serialUsedAt', { code, address: rows[0].address });
 }
 
 async function storeReading(tx: Tx, deviceId: number, ts: string, value: number): Promise<void> {
@@ -93,18 +93,15 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
     const { rows: locs } = await tx.query<{ level: number }>('SELECT level FROM location WHERE id = $1', [
       input.locationId,
     ]);
-    if (!locs[0]) throw badRequest('The location does not exist', 'locationId');
+    if (!locs[0]) throw badRequest('locationMissing', {}, 'locationId');
     const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
-    if (!rowCount) throw badRequest(`Unknown device type ${input.deviceTypeId}`, 'deviceTypeId');
+    if (!rowCount) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
     const wanted = input.deviceTypeId === 11 ? 6 : 7;
     if (locs[0].level !== wanted) {
-      throw badRequest(
-        wanted === 6 ? 'A building heat meter belongs to a building' : 'This device type belongs to a flat',
-        'locationId',
-      );
+      throw badRequest(wanted === 6 ? 'buildingMeterOnBuilding' : 'deviceOnFlat', {}, 'locationId');
     }
     const code = input.deviceCode.trim();
-    if (!code) throw badRequest('The serial number cannot be blank', 'deviceCode');
+    if (!code) throw badRequest('serialBlank', {}, 'deviceCode');
     await assertSerialFree(tx, code);
     // A serial whose telegrams wait in the unmatched inbox: installed when it was first heard, so the
     // readings taken in with the device count (the operator may give another time).
@@ -168,12 +165,12 @@ export async function updateDevice(
 /** The device still in service, or a 400 saying why not; `at` must not precede its installation. */
 async function deviceInService(tx: Tx, id: number, at: string, field: string): Promise<DeviceRow> {
   const device = await findDeviceRow(tx, id);
-  if (device.RemovedAt !== null) throw badRequest(`The device was already removed on ${device.RemovedAt}`);
+  if (device.RemovedAt !== null) throw badRequest('deviceAlreadyRemoved', { date: device.RemovedAt });
   const { rows } = await tx.query<{ early: boolean }>(
     'SELECT $2::timestamptz < installed_at AS early FROM device WHERE id = $1 FOR UPDATE',
     [id, at],
   );
-  if (rows[0]?.early) throw badRequest(`${field} is before the device was installed (${device.InstalledAt})`, field);
+  if (rows[0]?.early) throw badRequest('beforeInstalled', { date: String(device.InstalledAt) }, field);
   return device;
 }
 
@@ -211,7 +208,7 @@ export async function replaceDevice(
       await deviceInService(tx, id, at, 'replacedAt');
       const before = await readDeviceAudit(tx, id);
       const code = input.newDeviceCode.trim();
-      if (!code) throw badRequest('The new serial number cannot be blank', 'newDeviceCode');
+      if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
       await assertSerialFree(tx, code);
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
@@ -251,7 +248,7 @@ export async function replaceDevice(
   } catch (err) {
     // Two replacements racing for one serial: the unique index decides.
     if ((err as { code?: string }).code === '23505' && !(err instanceof HttpError)) {
-      throw conflict(`Serial number ${input.newDeviceCode} is already in use`);
+      throw conflict('serialInUse', { code: input.newDeviceCode });
     }
     throw err;
   }

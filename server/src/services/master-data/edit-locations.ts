@@ -16,7 +16,7 @@ const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS 
 
 async function findNode(db: Queryable, id: number): Promise<LocationNode> {
   const { rows } = await db.query<LocationNode>(`${NODE_SELECT} WHERE l.id = $1`, [id]);
-  if (!rows[0]) throw notFound('Location not found');
+  if (!rows[0]) throw notFound('locationNotFound');
   return rows[0];
 }
 
@@ -58,12 +58,12 @@ export async function updateLocation(
     const before = await findNode(tx, id);
     const name = input.name?.trim();
     if (name !== undefined) {
-      if (!name) throw badRequest('The name cannot be blank', 'name');
+      if (!name) throw badRequest('locationNameBlank', {}, 'name');
       const { rowCount } = await tx.query(
         'SELECT 1 FROM location WHERE coalesce(parent_id, 0) = $1 AND lower(name) = lower($2) AND id <> $3',
         [before.ParentId ?? 0, name, id],
       );
-      if (rowCount > 0) throw conflict(`There is already a location named "${name}" here`);
+      if (rowCount > 0) throw conflict('locationNameTaken', { name });
       // The address column that holds the level's own name.
       const column = ADDRESS_FIELDS[before.Level - 1]!;
       await tx.query(
@@ -72,7 +72,7 @@ export async function updateLocation(
       );
     }
     if (input.flatOrder !== undefined) {
-      if (before.Level !== 7) throw badRequest('Only a flat has an order', 'flatOrder');
+      if (before.Level !== 7) throw badRequest('flatOrderOnlyFlat', {}, 'flatOrder');
       await tx.query('UPDATE location SET flat_order = $2 WHERE id = $1', [id, input.flatOrder]);
     }
     return auditedUpdate(tx, caller, before);
@@ -99,7 +99,7 @@ export async function setFlatClient(
 ): Promise<LocationNode> {
   return db.transaction(async (tx) => {
     const before = await findNode(tx, id);
-    if (before.Level !== 7) throw badRequest('Only a flat has a client', 'clientCode');
+    if (before.Level !== 7) throw badRequest('clientOnlyFlat', {}, 'clientCode');
     let clientId: number | null = null;
     const code = input.clientCode?.trim() ?? null;
     if (code) {
@@ -107,7 +107,7 @@ export async function setFlatClient(
       clientId = rows[0]?.id ?? null;
       if (clientId === null) {
         const name = input.clientName?.trim();
-        if (!name) throw badRequest(`There is no client with code "${code}"; give a name to create it`, 'clientCode');
+        if (!name) throw badRequest('clientUnknown', { code }, 'clientCode');
         const created = await tx.query<{ id: number }>('INSERT INTO client (code, name) VALUES ($1, $2) RETURNING id', [
           code,
           name,

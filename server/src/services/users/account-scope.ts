@@ -1,4 +1,4 @@
-import { canManageUsers, Group, type UpdateUserBody, type User } from '@rodmenys/contract';
+import { canManageUsers, type ErrorCode, Group, type UpdateUserBody, type User } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
@@ -19,7 +19,7 @@ import { USER_COLUMNS } from './user-row.js';
  * not take at all (group 3 listing users) answers 403.
  */
 
-export const USER_NOT_FOUND = 'User not found';
+export const USER_NOT_FOUND = 'userNotFound';
 
 /** Whether the caller's group manages other accounts at all (group 1 or 2). */
 export const managesAccounts = (caller: Caller): boolean => canManageUsers(caller.groupId);
@@ -62,8 +62,8 @@ export async function findReachableAccount(db: Queryable, caller: Caller, id: nu
 }
 
 /** 403 unless the caller's group manages accounts (listing, deleting, granting). */
-export function assertManagesAccounts(caller: Caller, message: string): void {
-  if (!managesAccounts(caller)) throw forbidden(message);
+export function assertManagesAccounts(caller: Caller, code: ErrorCode): void {
+  if (!managesAccounts(caller)) throw forbidden(code);
 }
 
 /**
@@ -73,13 +73,13 @@ export function assertManagesAccounts(caller: Caller, message: string): void {
 export function assertMayChange(caller: Caller, target: User, input: UpdateUserBody): void {
   const self = target.Id === caller.id;
   if (input.groupId !== undefined && input.groupId !== target.GroupId) {
-    if (self) throw forbidden('You cannot change your own group');
+    if (self) throw forbidden('ownGroup');
     if (caller.groupId !== Group.Operator) {
-      throw forbidden('Only a provider operator may make someone an operator or administrator');
+      throw forbidden('operatorOrAdminByOperator');
     }
   }
   if (input.active !== undefined && input.active !== target.Active && self) {
-    throw forbidden('You cannot deactivate your own account');
+    throw forbidden('deactivateSelf');
   }
 }
 
@@ -99,5 +99,5 @@ export async function assertMayGrant(db: Queryable, caller: Caller, locationIds:
   // An id outside the scope is "unknown" too: its existence is not revealed.
   const outside = rows.filter((r) => !r.inside).map((r) => r.id);
   const bad = [...unknown, ...outside];
-  if (bad.length) throw badRequest(`Unknown location ids: ${bad.slice(0, 20).join(', ')}`, 'locationIds');
+  if (bad.length) throw badRequest('unknownLocations', { ids: bad.slice(0, 20).join(', ') }, 'locationIds');
 }

@@ -11,7 +11,7 @@ import { USER_COLUMNS } from './user-row.js';
  * deactivated account whatever the password, so it confirms nothing
  * (docs/security.md).
  */
-export const WRONG_CREDENTIALS = 'The user name or password is incorrect, or the account is deactivated';
+export const WRONG_CREDENTIALS = 'wrongCredentials';
 
 /**
  * Signs a user in from `address`. Every refusal answers 400 with one message
@@ -25,7 +25,7 @@ export async function authenticateUser(
   options: { secret: Uint8Array; ttlSeconds: number; throttle: ThrottleSettings; timeZone: string; address: string },
 ): Promise<UserSession> {
   const username = input.username.trim();
-  if (!username) throw badRequest('username is required', 'username');
+  if (!username) throw badRequest('required', {}, 'username');
   const { rows } = await db.query<{ id: number; password_hash: string; active: boolean; session_generation: number }>(
     'SELECT id, password_hash, active, session_generation FROM app_user WHERE lower(username) = lower($1)',
     [username],

@@ -23,9 +23,9 @@ export async function registerUser(
   const username = input.username.trim();
   const firstName = input.firstName.trim();
   const lastName = input.lastName.trim();
-  if (!username) throw badRequest('username is required', 'username');
-  if (!firstName) throw badRequest('firstName is required', 'firstName');
-  if (!lastName) throw badRequest('lastName is required', 'lastName');
+  if (!username) throw badRequest('required', {}, 'username');
+  if (!firstName) throw badRequest('required', {}, 'firstName');
+  if (!lastName) throw badRequest('required', {}, 'lastName');
   const passwordHash = await hashPassword(input.password);
   const trimmed = { ...input, username, firstName, lastName };
   if ('transaction' in db) return db.transaction((tx) => insertUser(tx, trimmed, passwordHash, groupId, actor));
@@ -52,7 +52,7 @@ async function insertUser(
     [username, passwordHash, input.firstName, input.lastName, groupId, clean(input.email), clean(input.phone)],
   );
   const user = rows[0];
-  if (!user) throw badRequest(`The user name "${username}" is already taken`, 'username');
+  if (!user) throw badRequest('usernameTaken', { username }, 'username');
   await recordAudit(db, {
     actor: actor === undefined ? { id: user.Id, username: user.Username } : actor,
     kind: 'user.create',

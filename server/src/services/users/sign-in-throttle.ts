@@ -38,8 +38,8 @@ export interface SignInAttempt {
   addressKnown: boolean;
 }
 
-const MESSAGE_SIGN_IN = 'Too many failed sign-ins; try again later';
-const MESSAGE_REGISTER = 'Too many registrations from this address; try again later';
+const MESSAGE_SIGN_IN = 'tooManyFailedSignIns';
+const MESSAGE_REGISTER = 'tooManyRegistrations';
 
 /** The counters an attempt counts against: [account, address, free failures]. */
 function counters(s: ThrottleSettings, a: SignInAttempt): [string, string, number][] {
@@ -95,7 +95,7 @@ export async function countSignInAttempt(db: Queryable, s: ThrottleSettings, att
     ],
   );
   const held = rows[0]?.held_until;
-  if (held) throw tooManyRequests(MESSAGE_SIGN_IN, secondsUntil(held));
+  if (held) throw tooManyRequests(MESSAGE_SIGN_IN, {}, secondsUntil(held));
 }
 
 /**
@@ -162,6 +162,6 @@ export async function countRegistration(db: Queryable, s: ThrottleSettings, addr
   );
   const row = rows[0]!;
   if (row.attempts > s.registerLimit) {
-    throw tooManyRequests(MESSAGE_REGISTER, Math.max(1, Math.ceil(row.retry)));
+    throw tooManyRequests(MESSAGE_REGISTER, {}, Math.max(1, Math.ceil(row.retry)));
   }
 }

@@ -29,7 +29,7 @@ async function updateUserIn(db: Queryable, caller: Caller, id: number, input: Up
         id,
       ]);
       if (!input.currentPassword || !(await verifyPassword(input.currentPassword, rows[0]!.password_hash))) {
-        throw badRequest('The current password is incorrect', 'currentPassword');
+        throw badRequest('wrongCurrentPassword', {}, 'currentPassword');
       }
     }
     passwordHash = await hashPassword(input.password);
@@ -37,7 +37,7 @@ async function updateUserIn(db: Queryable, caller: Caller, id: number, input: Up
   const trimmed = (s: string | undefined) => {
     if (s === undefined) return null;
     const t = s.trim();
-    if (!t) throw badRequest('A name cannot be blank');
+    if (!t) throw badRequest('nameBlank');
     return t;
   };
   const contact = (s: string | null | undefined) => (s === undefined ? undefined : s?.trim() || null);
@@ -95,8 +95,8 @@ export const auditUser = (u: User) => ({
 
 /** Deletes an account; its tokens stop working at once (the caller check finds no user). */
 export async function deleteUser(db: Db, caller: Caller, id: number): Promise<void> {
-  if (id === caller.id) throw badRequest('You cannot delete your own account');
-  assertManagesAccounts(caller, 'Only administrators may delete accounts');
+  if (id === caller.id) throw badRequest('deleteSelf');
+  assertManagesAccounts(caller, 'deleteByManagers');
   await db.transaction(async (tx) => {
     const target = await findReachableAccount(tx, caller, id);
     await tx.query('DELETE FROM app_user WHERE id = $1', [id]);

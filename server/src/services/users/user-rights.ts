@@ -30,7 +30,7 @@ export async function getRights(db: Queryable, caller: Caller, userId: number): 
  * and 2; a group 2 manager grants only inside its own scope, account-scope.ts).
  */
 export async function setRights(db: Db, caller: Caller, userId: number, locationIds: number[]): Promise<UserRight[]> {
-  assertManagesAccounts(caller, 'Only administrators may grant rights');
+  assertManagesAccounts(caller, 'grantRightsByManagers');
   return db.transaction(async (tx) => {
     const target = await findReachableAccount(tx, caller, userId);
     await assertMayGrant(tx, caller, locationIds);

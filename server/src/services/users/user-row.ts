@@ -9,6 +9,6 @@ export const USER_COLUMNS = `u.id AS "Id", u.username AS "Username", u.first_nam
 
 export async function findUser(db: Queryable, id: number): Promise<User> {
   const { rows } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = $1`, [id]);
-  if (!rows[0]) throw notFound('User not found');
+  if (!rows[0]) throw notFound('userNotFound');
   return rows[0];
 }

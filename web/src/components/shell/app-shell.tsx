@@ -23,6 +23,7 @@ import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { AlertMessage } from '../alert';
 import { LanguageSelector } from '../language-selector';
+import { NoAccessNotice } from '../no-access-notice';
 import { PageSuspense } from '../page-spinner';
 import './app-shell.css';
 
@@ -178,6 +179,7 @@ export default function AppShell() {
         </Header>
         <Content className="app-content" id="content" tabIndex={-1}>
           <AlertMessage />
+          <NoAccessNotice />
           <PageSuspense>
             <Outlet />
           </PageSuspense>

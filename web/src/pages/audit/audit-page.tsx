@@ -1,18 +1,52 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { AUDIT_KINDS, type AuditEntry, exportAuditLog } from '@rodmenys/contract';
+import {
+  AUDIT_ENTITY_LABELS,
+  AUDIT_KINDS,
+  type AuditEntry,
+  auditChanges,
+  auditFieldLabel,
+  auditValueText,
+  exportAuditLog,
+} from '@rodmenys/contract';
 import { App, Button, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile, useAuditLog } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { useAllowClear } from '../../components/use-clear';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import '../master-data/translations';
 
 const PAGE_SIZE = 20;
-const JSON_STYLE = { margin: 0, fontSize: 12, whiteSpace: 'pre-wrap', maxWidth: 360 } as const;
-const show = (value: unknown) => (value == null ? '' : JSON.stringify(value, null, 1));
+
+/** What an entry changed, field by field, with the fields' names in the UI language. */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const changes = auditChanges(entry.Before, entry.After);
+  if (changes.length === 0) return <Typography.Text type="secondary">{t('audit.noChanges')}</Typography.Text>;
+  const created = entry.Before == null;
+  return (
+    <ul className="audit-changes">
+      {changes.map((c) => (
+        <li key={c.field}>
+          <Typography.Text strong>{auditFieldLabel(c.field, lang)}</Typography.Text>:{' '}
+          {!created && (
+            <>
+              <Typography.Text delete type="secondary">
+                {auditValueText(c.before, lang)}
+              </Typography.Text>
+              {' → '}
+            </>
+          )}
+          <span>{auditValueText(c.after, lang)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The audit log (group 1): who changed what and when, filtered, paged, exportable. */
 export default function AuditPage() {
@@ -20,6 +54,7 @@ export default function AuditPage() {
   const lang = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
+  const allowClear = useAllowClear();
   const [actor, setActor] = useState('');
   const [kinds, setKinds] = useState<string[]>([]);
   const [period, setPeriod] = useState<[Dayjs | null, Dayjs | null] | null>(null);
@@ -55,7 +90,7 @@ export default function AuditPage() {
         />
         <Select
           mode="multiple"
-          allowClear
+          allowClear={allowClear}
           aria-label={t('audit.kind')}
           placeholder={t('audit.kind')}
           value={kinds}
@@ -100,17 +135,17 @@ export default function AuditPage() {
           { title: t('audit.at'), dataIndex: 'At', width: 150, render: formatDateTime },
           { title: t('audit.actor'), dataIndex: 'ActorUsername', render: (u: string | null) => u ?? t('audit.system') },
           { title: t('audit.kind'), dataIndex: 'Kind', render: kindLabel },
-          { title: t('audit.entity'), render: (_, e) => `${e.Entity} ${e.EntityId ?? ''}` },
           {
-            title: t('audit.before'),
-            dataIndex: 'Before',
-            render: (v: unknown) => <pre style={JSON_STYLE}>{show(v)}</pre>,
+            title: t('audit.entity'),
+            render: (_, e) => (
+              <>
+                <Typography.Text type="secondary">{AUDIT_ENTITY_LABELS[e.Entity]?.[lang] ?? e.Entity}</Typography.Text>
+                <br />
+                {e.EntityName ?? e.EntityId ?? ''}
+              </>
+            ),
           },
-          {
-            title: t('audit.after'),
-            dataIndex: 'After',
-            render: (v: unknown) => <pre style={JSON_STYLE}>{show(v)}</pre>,
-          },
+          { title: t('audit.changes'), key: 'changes', render: (_, e) => <Changes entry={e} /> },
         ]}
       />
     </>

@@ -164,7 +164,7 @@ export default function DeviceDataPage() {
             {type === null ? (
               <Typography.Text type="secondary">{t('deviceData.types.pick')}</Typography.Text>
             ) : (
-              <FoundDevices rows={rows} selected={selected} onSelect={setSelected} />
+              <FoundDevices rows={rows} selected={selected} onSelect={setSelected} failed={!!readings.error} />
             )}
           </Card>
         )}

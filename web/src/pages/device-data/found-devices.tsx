@@ -7,19 +7,23 @@ interface FoundDevicesProps {
   rows: readonly ReadingRow[];
   selected: readonly number[];
   onSelect: (deviceIds: number[]) => void;
+  /** The load failed: say "not loaded", not "0 devices". */
+  failed?: boolean;
 }
 
 const place = (r: ReadingRow) => [[r.Street, r.Building].filter(Boolean).join(' '), r.Flat].filter(Boolean).join(' – ');
 
 /** The devices of the picked type found in the selection; clicking a row (or its box) selects it. */
-export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
+export function FoundDevices({ rows, selected, onSelect, failed = false }: FoundDevicesProps) {
   const { t } = useTranslation();
   const chosen = new Set(selected);
   const toggle = (id: number) => onSelect(chosen.has(id) ? selected.filter((s) => s !== id) : [...selected, id]);
   return (
     <>
       <Space wrap style={{ marginBottom: 8 }}>
-        <Typography.Text strong>{t('deviceData.found.title', { count: rows.length })}</Typography.Text>
+        <Typography.Text strong>
+          {failed ? t('deviceData.found.notLoaded') : t('deviceData.found.title', { count: rows.length })}
+        </Typography.Text>
         <Button size="small" disabled={rows.length === 0} onClick={() => onSelect(rows.map((r) => r.DeviceId))}>
           {t('deviceData.found.selectAll')}
         </Button>
@@ -35,11 +39,19 @@ export function FoundDevices({ rows, selected, onSelect }: FoundDevicesProps) {
         pagination={false}
         virtual
         scroll={{ x: 720, y: 260 }}
-        locale={{ emptyText: t('deviceData.found.empty') }}
+        locale={{ emptyText: failed ? t('deviceData.found.notLoaded') : t('deviceData.found.empty') }}
         rowSelection={{
           selectedRowKeys: selected as number[],
           onChange: (keys) => onSelect(keys as number[]),
           columnWidth: 40,
+          // antd names these boxes in English only.
+          getTitleCheckboxProps: () => ({ 'aria-label': t('common.selectAllRows') }),
+          getCheckboxProps: (r) => {
+            const n = rows.indexOf(r) + 1;
+            return {
+              'aria-label': chosen.has(r.DeviceId) ? t('common.rowSelected', { n }) : t('common.selectRow', { n }),
+            };
+          },
         }}
         rowClassName={(r) => `clickable-row${r.Flags.length > 0 ? ' reading-danger' : ''}`}
         onRow={(r) => ({

@@ -1,6 +1,7 @@
 import { TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAllowClear } from '../../components/use-clear';
 import { spokenTree, type TreeNode } from './location-tree';
 
 interface LocationTreeSelectProps {
@@ -18,6 +19,7 @@ export function LocationTreeSelect({ nodes, value, onChange, loading }: Location
   const { t } = useTranslation();
   // The select works on spoken values (titles), this component's callers on internal ones.
   const spoken = useMemo(() => spokenTree(nodes), [nodes]);
+  const allowClear = useAllowClear();
   return (
     <TreeSelect<string[]>
       aria-label={t('deviceData.tree.label')}
@@ -32,7 +34,7 @@ export function LocationTreeSelect({ nodes, value, onChange, loading }: Location
       virtual
       listHeight={360}
       maxTagCount="responsive"
-      allowClear
+      allowClear={allowClear}
       loading={loading}
       placeholder={t('deviceData.tree.placeholder')}
       notFoundContent={t('deviceData.tree.empty')}

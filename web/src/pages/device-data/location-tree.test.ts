@@ -7,6 +7,8 @@ const row = (DeviceId: number, LocationId: number, ParentLocationId: number, Bui
     DeviceId,
     LocationId,
     ParentLocationId,
+    County: 'Vilniaus apskr.',
+    Region: 'Vilniaus m. sav.',
     City: 'Vilnius',
     Street: 'Gedimino pr.',
     Building,
@@ -53,6 +55,41 @@ describe('buildLocationTree', () => {
 
   it('keeps only the chosen object when asked', () => {
     expect(buildLocationTree(rows, labels, 20).nodes.map((n) => n.value)).toEqual(['l20']);
+  });
+});
+
+describe('buildLocationTree: areas', () => {
+  const inCity = (r: DeviceRow, County: string, Region: string, City: string) => ({ ...r, County, Region, City });
+  const wider = [
+    ...rows,
+    inCity(row(6, 301, 30, '1', '1'), 'Vilniaus apskr.', 'Vilniaus r. sav.', 'Nemenčinė'),
+    inCity(row(7, 401, 40, '5', '1'), 'Kauno apskr.', 'Kauno m. sav.', 'Kaunas'),
+  ];
+  const tree = buildLocationTree(wider, labels);
+  const titles = (nodes: typeof tree.nodes): unknown[] =>
+    nodes.map((n) => (n.value.startsWith('a') ? { [n.title]: titles(n.children ?? []) } : n.value));
+
+  it('puts buildings under county > municipality > city', () => {
+    expect(titles(tree.nodes)).toEqual([
+      {
+        'Vilniaus apskr.': [
+          { 'Vilniaus m. sav.': [{ Vilnius: ['l10', 'l20'] }] },
+          { 'Vilniaus r. sav.': [{ Nemenčinė: ['l30'] }] },
+        ],
+      },
+      { 'Kauno apskr.': [{ 'Kauno m. sav.': [{ Kaunas: ['l40'] }] }] },
+    ]);
+  });
+
+  it('a ticked area asks for its buildings and stands for all their devices', () => {
+    const county = tree.nodes[0]!.value;
+    const s = selectionOf(tree, [county]);
+    expect(s.parents).toEqual([10, 20, 30]);
+    expect([...s.deviceIds].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('leaves out area levels with one node at the top', () => {
+    expect(buildLocationTree(rows, labels).nodes.map((n) => n.value)).toEqual(['l10', 'l20']);
   });
 });
 

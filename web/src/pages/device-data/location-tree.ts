@@ -1,8 +1,8 @@
 import type { DeviceRow } from '@rodmenys/contract';
 
-/** A node of the location tree: a building, a flat or a device. */
+/** A node of the location tree: an area (county, municipality, city), a building, a flat or a device. */
 export interface TreeNode {
-  /** `l<id>` for a building or flat (a location), `d<id>` for a device. */
+  /** `a<n>` for an area, `l<id>` for a building or flat (a location), `d<id>` for a device. */
   value: string;
   title: string;
   children?: TreeNode[];
@@ -14,6 +14,8 @@ export interface LocationTree {
   devicesOf: Map<string, number[]>;
   /** Every device's location (its flat, or its building for a building meter). */
   locationOf: Map<number, number>;
+  /** Every area's buildings (location ids): ticking an area asks for them. */
+  buildingsOf: Map<string, number[]>;
 }
 
 /** What a tick in the tree means for the readings query. */
@@ -27,20 +29,28 @@ export interface TreeSelection {
 const buildingTitle = (r: DeviceRow) =>
   [[r.Street, r.Building].filter(Boolean).join(' '), r.City].filter(Boolean).join(', ');
 
+/** The area levels above a building, from the top: county, municipality (Region), city. */
+const AREA_LEVELS = ['County', 'Region', 'City'] as const;
+
 /**
- * Builds the building > flat > device tree from GetDeviceDataByUserId rows (in
- * address order). A building heat meter hangs on its building. `restrictTo`
- * keeps one building (the object chosen on "My objects").
+ * Builds the county > municipality > city > building > flat > device tree from
+ * GetDeviceDataByUserId rows (in address order), so that a whole area can be ticked at once.
+ * Area levels with a single node at the top are left out (a manager of one building sees the
+ * building first). A building heat meter hangs on its building. `restrictTo` keeps one
+ * building (the object chosen on "My objects").
  */
 export function buildLocationTree(
   rows: readonly DeviceRow[],
   labels: { flat: (flat: string) => string; device: (row: DeviceRow) => string },
   restrictTo: number | null = null,
 ): LocationTree {
-  const nodes: TreeNode[] = [];
+  let nodes: TreeNode[] = [];
   const byValue = new Map<string, TreeNode>();
   const devicesOf = new Map<string, number[]>();
   const locationOf = new Map<number, number>();
+  const buildingsOf = new Map<string, number[]>();
+  /** Area values by their address path ("County|Region|City" prefixes). */
+  const areaByPath = new Map<string, string>();
   const add = (value: string, deviceId: number) => {
     const list = devicesOf.get(value);
     if (list) list.push(deviceId);
@@ -51,12 +61,37 @@ export function buildLocationTree(
     const buildingId = isFlatDevice ? row.ParentLocationId! : row.LocationId;
     if (restrictTo !== null && buildingId !== restrictTo) continue;
     const buildingValue = `l${buildingId}`;
+    // The areas above the building, created on first sight.
+    let siblings = nodes;
+    const areas: string[] = [];
+    let path = '';
+    for (const level of AREA_LEVELS) {
+      const name = row[level];
+      if (!name) continue;
+      path += `|${name}`;
+      let areaValue = areaByPath.get(path);
+      if (!areaValue) {
+        areaValue = `a${areaByPath.size + 1}`;
+        areaByPath.set(path, areaValue);
+        const area: TreeNode = { value: areaValue, title: name, children: [] };
+        byValue.set(areaValue, area);
+        siblings.push(area);
+      }
+      areas.push(areaValue);
+      siblings = byValue.get(areaValue)!.children!;
+    }
     let building = byValue.get(buildingValue);
     if (!building) {
       building = { value: buildingValue, title: buildingTitle(row), children: [] };
       byValue.set(buildingValue, building);
-      nodes.push(building);
+      siblings.push(building);
+      for (const area of areas) {
+        const list = buildingsOf.get(area);
+        if (list) list.push(buildingId);
+        else buildingsOf.set(area, [buildingId]);
+      }
     }
+    for (const area of areas) add(area, row.DeviceId);
     let parent = building;
     if (isFlatDevice) {
       const flatValue = `l${row.LocationId}`;
@@ -75,7 +110,8 @@ export function buildLocationTree(
     add(deviceValue, row.DeviceId);
     locationOf.set(row.DeviceId, row.LocationId);
   }
-  return { nodes, devicesOf, locationOf };
+  while (nodes.length === 1 && nodes[0]!.value.startsWith('a')) nodes = nodes[0]!.children!;
+  return { nodes, devicesOf, locationOf, buildingsOf };
 }
 
 /** The query and the device filter for the ticked values (with SHOW_PARENT a full branch arrives as itself). */
@@ -85,7 +121,9 @@ export function selectionOf(tree: LocationTree, values: readonly string[]): Tree
   for (const value of values) {
     const id = Number(value.slice(1));
     if (value.startsWith('l')) parents.add(id);
-    else {
+    else if (value.startsWith('a')) {
+      for (const building of tree.buildingsOf.get(value) ?? []) parents.add(building);
+    } else {
       const location = tree.locationOf.get(id);
       if (location !== undefined) parents.add(location);
     }

@@ -196,6 +196,8 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
     viewRef.current = view;
   }, [view]);
   const hasRows = view.length > 0;
+  // Export only when there is data: some row with a reading in the period (not just devices).
+  const hasData = view.some((r) => r.TimeFrom !== null || r.TimeTill !== null);
   const toolbar = useMemo(
     () => (
       <Space wrap style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
@@ -228,6 +230,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
           </Popover>
           {hasRows && (
             <ExportButton
+              disabled={!hasData}
               fileName="deviceData"
               getInput={() => ({
                 sheetName: t('deviceData.sheetName'),
@@ -253,7 +256,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         </Space>
       </Space>
     ),
-    [columns, visible, shown, pageSize, hasRows, t, title, flagText, columnsOpen],
+    [columns, visible, shown, pageSize, hasRows, hasData, t, title, flagText, columnsOpen],
   );
   const scroll = useMemo(() => ({ x: ACTIONS_WIDTH + shown.reduce((sum, c) => sum + widthOf(c), 0), y: 560 }), [shown]);
   const locale = useMemo(() => ({ emptyText: t('deviceData.detail.empty') }), [t]);

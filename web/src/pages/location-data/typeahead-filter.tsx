@@ -9,6 +9,7 @@ import { AutoComplete, Form, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTypeahead } from '../../api/hooks';
+import { useAllowClear } from '../../components/use-clear';
 import { useDebounced } from '../../components/use-debounced';
 
 interface TypeaheadFilterProps {
@@ -23,6 +24,7 @@ interface TypeaheadFilterProps {
  */
 export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {
   const { t } = useTranslation();
+  const allowClear = useAllowClear();
   const [text, setText] = useState('');
   const debounced = useDebounced(text.trim(), TYPEAHEAD_DELAY_MS);
   const minChars = level === 'Building' ? TYPEAHEAD_MIN_CHARS_BUILDING : TYPEAHEAD_MIN_CHARS;
@@ -42,7 +44,7 @@ export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {
         aria-label={label}
         value={text}
         options={options}
-        allowClear
+        allowClear={allowClear}
         placeholder={t('locationData.filterPlaceholder', { count: minChars })}
         onChange={(value: string | undefined) => setText(value ?? '')}
         onSelect={(value: string | undefined) => {

@@ -4,12 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
 import { useAuthenticate } from '../../api/hooks';
 import { useAlert } from '../../components/alert';
 import { AuthForm } from '../../components/auth-form';
 import { useErrorText } from '../../components/load-error';
+import { returnPath } from '../../components/shell/require-user';
 import { signOut } from '../../session';
 import { setSession } from '../../storage';
 
@@ -22,6 +23,7 @@ interface LoginForm {
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const { setAlert } = useAlert();
   const errorText = useErrorText();
@@ -36,7 +38,8 @@ export default function LoginPage() {
     try {
       const user = await authenticate.mutateAsync({ body: values });
       setSession(user);
-      navigate('/');
+      // Back to the page that sent here (the route guard remembers it), else home.
+      navigate(returnPath(location.state));
     } catch (error) {
       await signOut(queryClient);
       // Every refused sign-in gets one answer from the server (it reveals nothing); shown translated.

@@ -20,9 +20,11 @@ import type { DataNode } from 'antd/es/tree';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/call';
+import { useDeviceTypes } from '../../api/hooks';
 import { useLocation, useSetFlatClient, useUpdateLocation } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
+import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
 
 interface Node extends DataNode {
@@ -95,6 +97,13 @@ export function LocationPanel() {
 
 function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: string) => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
+  const types = useDeviceTypes();
+  /** A device type by its name in the UI language (its number until the names arrive). */
+  const typeName = (typeId: number) => {
+    const type = types.data?.find((ty) => ty.Id === typeId);
+    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(typeId);
+  };
   const { message } = App.useApp();
   const errorText = useErrorText();
   const detail = useLocation(id);
@@ -209,7 +218,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             scroll={{ x: true }}
             columns={[
               { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
-              { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId' },
+              { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
               { title: t('masterData.device.description'), dataIndex: 'DeviceDescription' },
               { title: t('masterData.device.ratingFactor'), dataIndex: 'RatingFactor', align: 'right' },
               { title: t('masterData.device.installedAt'), dataIndex: 'InstalledAt', render: formatDateTime },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocationTree, useSetUserRights, useUserRights } from '../../api/hooks';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
+import { useAllowClear } from '../../components/use-clear';
 
 /** Deepest level offered when granting: 6 = buildings (a right covers the whole subtree). */
 const GRANT_MAX_LEVEL = 6;
@@ -15,6 +16,7 @@ const GRANT_MAX_LEVEL = 6;
  */
 export function RightsModal({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation();
+  const allowClear = useAllowClear();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const rights = useUserRights(user.Id);
@@ -97,7 +99,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
             onChange={(value: number[]) => setEdited(value)}
             multiple
             showSearch={{ treeNodeFilterProp: 'title' }}
-            allowClear
+            allowClear={allowClear}
             placeholder={t('rights.placeholder')}
             listHeight={360}
           />

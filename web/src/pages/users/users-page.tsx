@@ -7,7 +7,7 @@ import {
   LogoutOutlined,
 } from '@ant-design/icons';
 import { USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
-import { App, Button, Input, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Input, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteUser, useSignOutEverywhere, useUsers } from '../../api/hooks';
@@ -21,6 +21,9 @@ import { RightsModal } from './rights-modal';
 
 type RowState = { kind: 'deleting' } | { kind: 'error'; message: string };
 
+/** The "waiting for access" list shows this many, newest first (the table below has them all). */
+const WAITING_PAGE_SIZE = 20;
+
 /**
  * Users (groups 1 and 2): server-paged list of the accounts the server lets the caller reach, edit group and
  * active flag, rights, sign out everywhere, delete.
@@ -31,6 +34,7 @@ export default function UsersPage() {
   const { page, pageSize, setPage, tableProps } = useServerPaging(USERS_PAGE_SIZE);
   const [search, setSearch] = useState('');
   const users = useUsers({ page, pageSize, search: search || undefined });
+  const waiting = useUsers({ waiting: true, pageSize: WAITING_PAGE_SIZE });
   const deleteUser = useDeleteUser();
   const signOutEverywhere = useSignOutEverywhere();
   const { message } = App.useApp();
@@ -113,41 +117,26 @@ export default function UsersPage() {
       key: 'actions',
       render: (_, user) =>
         mayManage(user) && (
-          <Space size={0}>
-            <Tooltip title={t('common.edit')}>
-              <Button
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={t('common.edit')}
-                onClick={() => setEditing(user)}
-              />
-            </Tooltip>
-            <Tooltip title={t('users.rights')}>
-              <Button
-                type="text"
-                icon={<KeyOutlined />}
-                aria-label={t('users.rights')}
-                onClick={() => setGranting(user)}
-              />
-            </Tooltip>
-            <Tooltip title={t('users.signOutEverywhere')}>
-              <Button
-                type="text"
-                icon={<LogoutOutlined />}
-                aria-label={t('users.signOutEverywhere')}
-                onClick={() => void signOutUser(user)}
-              />
-            </Tooltip>
-            <Tooltip title={t('common.delete')}>
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('common.delete')}
-                disabled={rowState[user.Id]?.kind === 'deleting'}
-                onClick={() => void remove(user)}
-              />
-            </Tooltip>
+          // Visible labels: an icon alone does not say what it does.
+          <Space size={4} wrap>
+            <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(user)}>
+              {t('common.edit')}
+            </Button>
+            <Button size="small" icon={<KeyOutlined />} onClick={() => setGranting(user)}>
+              {t('users.rights')}
+            </Button>
+            <Button size="small" icon={<LogoutOutlined />} onClick={() => void signOutUser(user)}>
+              {t('users.signOutEverywhere')}
+            </Button>
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              disabled={rowState[user.Id]?.kind === 'deleting'}
+              onClick={() => void remove(user)}
+            >
+              {t('common.delete')}
+            </Button>
           </Space>
         ),
     },
@@ -158,6 +147,40 @@ export default function UsersPage() {
       <Typography.Title level={1} className="page-title">
         {t('users.title')}
       </Typography.Title>
+      <Card
+        size="small"
+        className="waiting-for-access"
+        title={`${t('access.waitingList')}${waiting.data ? ` (${waiting.data.Total})` : ''}`}
+        style={{ marginBottom: 16 }}
+      >
+        <Typography.Paragraph type="secondary">{t('access.waitingHelp')}</Typography.Paragraph>
+        {waiting.isError && <LoadError error={waiting.error} onRetry={() => void waiting.refetch()} />}
+        <Table<User>
+          rowKey="Id"
+          size="small"
+          loading={waiting.isLoading}
+          dataSource={waiting.data?.Data ?? []}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: t('access.noneWaiting') }}
+          columns={[
+            { title: t('users.username'), dataIndex: 'Username' },
+            { title: t('users.name'), key: 'name', render: (_, u) => `${u.FirstName} ${u.LastName}` },
+            { title: t('users.group'), dataIndex: 'GroupId', render: (g: User['GroupId']) => t(`groups.${g}`) },
+            { title: t('access.registered'), dataIndex: 'Added', render: formatDateTime },
+            {
+              title: t('users.actions'),
+              key: 'grant',
+              render: (_, user) =>
+                mayManage(user) && (
+                  <Button size="small" type="primary" icon={<KeyOutlined />} onClick={() => setGranting(user)}>
+                    {t('access.grant')}
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      </Card>
       <Input.Search
         allowClear
         placeholder={t('users.searchPlaceholder')}
@@ -170,6 +193,7 @@ export default function UsersPage() {
       />
       {users.isError && <LoadError error={users.error} onRetry={() => void users.refetch()} />}
       <Table<User>
+        className="users-table"
         rowKey="Id"
         size="middle"
         columns={columns}

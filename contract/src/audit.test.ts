@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { auditChanges, auditFieldLabel } from './audit.js';
+
+describe('auditChanges', () => {
+  it('lists only the fields that differ, nested ones by path', () => {
+    expect(
+      auditChanges(
+        { Username: 'jonas', FirstName: 'Jonas', Active: true, Rights: ['A'] },
+        { Username: 'jonas', FirstName: 'Jonas P.', Active: false, Rights: ['A', 'B'] },
+      ),
+    ).toEqual([
+      { field: 'FirstName', before: 'Jonas', after: 'Jonas P.' },
+      { field: 'Active', before: true, after: false },
+      { field: 'Rights', before: ['A'], after: ['A', 'B'] },
+    ]);
+    expect(auditChanges({ DeviceCode: 'A' }, { Old: { DeviceCode: 'A', RemovedAt: 'x' } })).toEqual([
+      { field: 'DeviceCode', before: 'A', after: null },
+      { field: 'Old.DeviceCode', before: null, after: 'A' },
+      { field: 'Old.RemovedAt', before: null, after: 'x' },
+    ]);
+  });
+  it('a creation lists the fields with a value; nothing changed lists nothing', () => {
+    expect(auditChanges(null, { Code: 'K1', Name: null })).toEqual([{ field: 'Code', before: null, after: 'K1' }]);
+    expect(auditChanges({ a: 1, b: [1] }, { b: [1], a: 1 })).toEqual([]);
+  });
+  it('labels fields in both languages, unknown ones by their own name', () => {
+    expect(auditFieldLabel('Old.DeviceCode', 'lt')).toBe('Senas prietaisas: Serijos numeris');
+    expect(auditFieldLabel('GroupId', 'en')).toBe('Group');
+    expect(auditFieldLabel('Mystery', 'lt')).toBe('Mystery');
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Every error the server answers, by a stable code, with its English text. The server sends
+ * `{ code, params, message }` (message = this text with the params filled in); the web app shows
+ * its own translation of `code` (web/src/i18n, `serverErrors`), or the message when it has none.
+ * Placeholders are `{{name}}`; params are strings. docs/ARCHITECTURE.md, "Errors".
+ */
+export const ERROR_MESSAGES = {
+  // Generic answers by status.
+  badRequest: 'The request is not valid',
+  signInFirst: 'Sign in first',
+  sessionEnded: 'Your session has ended; sign in again',
+  forbidden: 'You are not allowed to do this',
+  notFound: 'Not found',
+  tooManyRequests: 'Too many requests; try again later',
+  unsupportedMediaType: 'This content type is not accepted',
+  internal: 'Internal server error',
+  // Validation of one field (400 with `errors`). The message of a schema check is the validator's own text.
+  required: '{{field}} is required',
+  notAccepted: '{{field}} is not an accepted field',
+  tooShort: '{{field}} must NOT have fewer than {{limit}} characters',
+  tooLong: '{{field}} must NOT have more than {{limit}} characters',
+  tooSmall: '{{field}} must be >= {{limit}}',
+  tooLarge: '{{field}} must be <= {{limit}}',
+  tooFewItems: '{{field}} must NOT have fewer than {{limit}} items',
+  tooManyItems: '{{field}} must NOT have more than {{limit}} items',
+  invalid: '{{field}} is invalid',
+  blank: '{{field}} cannot be blank',
+  nulCharacter: '{{field}} must not contain the character U+0000',
+  nulInFieldName: 'a field name contains U+0000',
+  notFinite: '{{field}} must be a finite number',
+  nestedTooDeep: '{{field}} is nested more than {{max}} levels deep',
+  bodyTooLarge: '{{field}} is larger than this endpoint accepts',
+  // Sign-in and accounts.
+  wrongCredentials: 'The user name or password is incorrect, or the account is deactivated',
+  tooManyFailedSignIns: 'Too many failed sign-ins; try again later',
+  tooManyRegistrations: 'Too many registrations from this address; try again later',
+  accountDeactivated: 'This account is deactivated; ask an administrator',
+  usernameTaken: 'The user name "{{username}}" is already taken',
+  wrongCurrentPassword: 'The current password is incorrect',
+  onlyOwnAccount: 'You may only change your own account',
+  operatorAccountByOperator: 'Only a provider operator may change an operator account',
+  ownGroup: 'You cannot change your own group',
+  grantGroup1: 'Only a provider operator may grant group 1',
+  operatorOrAdminByOperator: 'Only a provider operator may make someone an operator or administrator',
+  deactivateSelf: 'You cannot deactivate your own account',
+  nameBlank: 'A name cannot be blank',
+  deleteSelf: 'You cannot delete your own account',
+  deleteByManagers: 'Only administrators may delete accounts',
+  userNotFound: 'User not found',
+  readOwnData: 'You may only read your own data',
+  listUsersByManagers: 'Only administrators may list users',
+  readOwnAccount: 'You may only read your own account',
+  readOwnRights: 'You may only read your own rights',
+  grantRightsByManagers: 'Only administrators may grant rights',
+  unknownLocations: 'Unknown location ids: {{ids}}',
+  grantOnlyVisible: 'You may only grant locations you can see yourself',
+  operatorsOnly: 'Only the provider’s operators (group 1) may do this',
+  // Readings and periods.
+  notCalendarDay: '{{field}} is not a calendar day: {{value}}',
+  yearOutOfRange: '{{field}} must be between 1990 and 2200',
+  fromAfterTill: 'dateFrom must not be after dateTill',
+  periodTooLong: 'The period may be at most {{max}} days long',
+  datesTogether: 'dateFrom and dateTill go together',
+  unknownDeviceType: 'Unknown device type {{id}}',
+  locationNotFound: 'Location not found',
+  deviceNotFound: 'Device not found',
+  // Master data and the audit log.
+  notTimestamp: 'Not a timestamp: {{value}}',
+  invalidTime: '{{field}} is not a valid time: {{value}}',
+  timeInFuture: '{{field}} cannot be in the future',
+  serialUsedAt: 'Serial number {{code}} is already used by a device at {{address}}',
+  serialInUse: 'Serial number {{code}} is already in use',
+  locationMissing: 'The location does not exist',
+  buildingMeterOnBuilding: 'A building heat meter belongs to a building',
+  deviceOnFlat: 'This device type belongs to a flat',
+  serialBlank: 'The serial number cannot be blank',
+  newSerialBlank: 'The new serial number cannot be blank',
+  deviceAlreadyRemoved: 'The device was already removed on {{date}}',
+  beforeInstalled: '{{field}} is before the device was installed ({{date}})',
+  locationNameBlank: 'The name cannot be blank',
+  locationNameTaken: 'There is already a location named "{{name}}" here',
+  flatOrderOnlyFlat: 'Only a flat has an order',
+  clientOnlyFlat: 'Only a flat has a client',
+  clientUnknown: 'There is no client with code "{{code}}"; give a name to create it',
+  registerBodyMissing: 'Send the register file as the request body ({{types}})',
+  // Data quality.
+  anomalyNotFound: 'Anomaly not found',
+  commentRequired: 'A comment is required',
+  anomalyResolved: 'The anomaly is already resolved',
+  anomalyAcknowledged: 'The anomaly is already acknowledged',
+  monthsFromAfterTill: 'from must not be after till',
+  monthNotEnded: 'The month has not ended yet',
+  reasonRequired: 'A reason is required',
+  noManualMonthEnd: 'No manual month-end value for this device and month',
+  settingNotFound: 'No setting {{key}}',
+  invalidSetting: '{{key}} {{problem}}',
+  // Collectors and ingest.
+  collectorKeyMissing: 'Send a collector key: Authorization: Bearer <key> or X-Collector-Key',
+  collectorKeyUnknown: 'Unknown or revoked collector key',
+  collectorKeyNotFound: 'Collector key not found',
+  collectorKeyNameTaken: 'There is already a collector key named "{{name}}"',
+  malformedJson: 'Malformed JSON at line {{line}}, column {{column}} (character {{offset}}): {{reason}}',
+  telegramTooLong: 'Telegram {{n}} is longer than {{max}} characters',
+  lineTooLong: 'Line {{n}} is longer than {{max}} characters',
+  telegramTooDeep: 'Telegram {{n}} is nested more than {{max}} levels deep',
+  lineTooDeep: 'Line {{n}} is nested more than {{max}} levels deep',
+  emptyIngestBody: 'The body is empty: send wmbusmeters JSON',
+  tooManyTelegrams: 'At most {{max}} telegrams per request',
+  telegramNotObject: 'Telegram {{n}} is not a JSON object',
+  lineNotObject: 'Line {{n}} is not a JSON object',
+  tooManyCsvLines: 'At most {{max}} lines per file',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+/** Values for a message's placeholders. */
+export type ErrorParams = Record<string, string>;
+
+/** The English text of `code` with its placeholders filled in (a missing one stays as `{{name}}`). */
+export function errorText(code: ErrorCode, params: ErrorParams = {}): string {
+  return ERROR_MESSAGES[code].replace(/{{(\w+)}}/g, (whole, name: string) => params[name] ?? whole);
+}
+
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(ERROR_MESSAGES, code);

@@ -1,0 +1,140 @@
+import type { Page } from '@playwright/test';
+import { AUDIT_ENTITY_LABELS, AUDIT_FIELD_LABELS, ERROR_MESSAGES } from '@rodmenys/contract';
+import en from '../../web/src/i18n/en.json' with { type: 'json' };
+import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
+import { DEMO, expect, signIn, test } from './fixtures';
+
+// The Lithuanian UI shows no English: no text node and no accessible name of any screen (as the
+// operator, who sees them all) is one of the English texts of the web app or of the server.
+
+type Tree = { [key: string]: string | Tree };
+const leaves = (tree: Tree): string[] => Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : leaves(v)));
+
+/** Texts that are the same in both languages ("OK", "Excel", "Rodmenys") are not English. */
+const lithuanian = new Set(leaves(lt as Tree).map((s) => s.trim()));
+const ENGLISH = [
+  ...leaves(en as Tree),
+  ...Object.values(ERROR_MESSAGES),
+  ...Object.values(AUDIT_FIELD_LABELS).map((l) => l.en),
+  // The audit entries' raw JSON keys (the log shows them by their labels).
+  ...Object.keys(AUDIT_FIELD_LABELS),
+  ...Object.values(AUDIT_ENTITY_LABELS).map((l) => l.en),
+  // antd's own English names, which the app replaces (selection boxes, clear buttons).
+  'Select all',
+  'Clear',
+]
+  .map((s) => s.trim())
+  // Texts that are nothing but placeholders ("{{key}} {{problem}}") would match any text.
+  .filter((s) => /\p{L}{2}/u.test(s.replace(/{{\w+}}/g, '')) && !lithuanian.has(s));
+/** Each English text as a whole-string pattern; a {{placeholder}} matches anything. */
+const PATTERNS = [...new Set(ENGLISH)].map(
+  (s) =>
+    new RegExp(
+      `^${s
+        .split(/{{\w+}}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.+?')}$`,
+    ),
+);
+const ROW_SELECTED = /^(Select row|Row) \d+( selected)?$/;
+
+/** Every text node and accessible name on the page (attributes and the accessibility tree). */
+async function shownTexts(page: Page): Promise<string[]> {
+  const fromDom = await page.evaluate(() => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (parent && ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(parent.tagName)) continue;
+      const text = node.textContent?.trim();
+      if (text) out.push(text);
+    }
+    for (const el of Array.from(
+      document.querySelectorAll('[aria-label], [title], [placeholder], [alt], [aria-description]'),
+    )) {
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'aria-description']) {
+        const value = el.getAttribute(name)?.trim();
+        if (value) out.push(value);
+      }
+    }
+    return out;
+  });
+  const snapshot = await page.locator('body').ariaSnapshot();
+  const fromTree = [...snapshot.matchAll(/^\s*- [\w-]+ "((?:[^"\\]|\\.)*)"/gm)].map((m) => m[1]!.replace(/\\"/g, '"'));
+  return [...new Set([...fromDom, ...fromTree])];
+}
+
+async function englishOn(page: Page): Promise<string[]> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  return (await shownTexts(page)).filter((s) => ROW_SELECTED.test(s) || PATTERNS.some((p) => p.test(s)));
+}
+
+async function expectNoEnglish(page: Page, screen: string) {
+  expect(await englishOn(page), `English on ${screen}`).toEqual([]);
+}
+
+test.describe('one language', () => {
+  test('the Lithuanian UI shows no English text or accessible name on any screen (operator)', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Prisijungti' }).click(); // validation messages
+    await expectNoEnglish(page, '/login');
+    await page.goto('/register');
+    await expectNoEnglish(page, '/register');
+
+    await signIn(page, DEMO.operator);
+    await expectNoEnglish(page, '/');
+    for (const path of ['/profile', '/users', '/myObjects', '/masterData', '/audit', '/collectors', '/nowhere']) {
+      await page.goto(path);
+      await expect(page.locator('.page-title, .ant-result-title').first()).toBeVisible();
+      await expectNoEnglish(page, path);
+    }
+
+    await page.goto('/users');
+    await page.getByRole('button', { name: 'Teisės' }).first().click();
+    await expect(page.getByRole('dialog').getByRole('combobox')).toBeVisible();
+    await expectNoEnglish(page, '/users: rights');
+    await page.getByRole('dialog').getByRole('button', { name: 'Atšaukti' }).click();
+
+    await page.goto('/locationData');
+    await page.getByRole('table').first().locator('tbody tr.ant-table-row').first().click();
+    await expect(page.locator('.ant-collapse tbody tr.ant-table-row').first()).toBeVisible();
+    await expectNoEnglish(page, '/locationData: devices');
+
+    // Device data with a building ticked, a type picked and every device selected: the
+    // selection boxes, the clear buttons, the detail table.
+    await page.goto('/deviceData');
+    await expectNoEnglish(page, '/deviceData');
+    const tree = page.getByRole('combobox', { name: lt.deviceData.tree.label });
+    await tree.click();
+    await page.locator('.ant-select-tree-checkbox').first().click();
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-card', { hasText: lt.deviceData.types.title }).locator('.ant-table-row').first().click();
+    await page.getByRole('button', { name: lt.deviceData.found.selectAll }).click();
+    await expect(page.getByRole('region', { name: lt.deviceData.detail.title })).toBeVisible();
+    await expectNoEnglish(page, '/deviceData: detail');
+
+    // A server message: a wrong current password.
+    await page.goto('/profile');
+    const card = page.locator('.ant-card', { hasText: lt.profile.changePassword });
+    await card.getByLabel(lt.profile.currentPassword).fill('neteisingas-1');
+    await card.getByLabel(lt.profile.newPassword, { exact: true }).fill('naujas-slaptazodis');
+    await card.getByLabel(lt.profile.confirmPassword).fill('naujas-slaptazodis');
+    await card.getByRole('button').last().click();
+    await expect(page.getByText(lt.serverErrors.wrongCurrentPassword).first()).toBeVisible();
+    await expectNoEnglish(page, '/profile: wrong current password');
+
+    // The check sees English where there is some: the same screen in English.
+    await page.evaluate(() => localStorage.setItem('rodmenys.language', 'en'));
+    await page.reload();
+    await expect(page.getByText('Change password').first()).toBeVisible();
+    expect((await englishOn(page)).length).toBeGreaterThan(10);
+  });
+
+  test('the check can fail: an English server message would be caught', () => {
+    expect(PATTERNS.some((p) => p.test('The user name "jonas" is already taken'))).toBe(true);
+    expect(PATTERNS.some((p) => p.test('Vartotojo vardas „jonas“ jau užimtas'))).toBe(false);
+    expect(ROW_SELECTED.test('Row 3 selected')).toBe(true);
+  });
+});
