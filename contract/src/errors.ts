@@ -109,6 +109,7 @@ export const ERROR_MESSAGES = {
   telegramNotObject: 'Telegram {{n}} is not a JSON object',
   lineNotObject: 'Line {{n}} is not a JSON object',
   tooManyCsvLines: 'At most {{max}} lines per file',
+  emailRequiredForDigest: 'Add an e-mail address to your profile first',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -21,7 +21,7 @@ export async function updateSubscription(
   mailConfigured: boolean,
 ): Promise<DigestSubscription> {
   const { rows } = await db.query<{ email: string | null }>('SELECT email FROM app_user WHERE id = $1', [caller.id]);
-  if (body.optIn && !rows[0]?.email) throw badRequest('Add an e-mail address to your profile first', 'optIn');
+  if (body.optIn && !rows[0]?.email) throw badRequest('emailRequiredForDigest', {}, 'optIn');
   await db.query(
     // From now on: the first digest lists what appears after opting in.
     `UPDATE app_user SET digest_opt_in = $2, language = $3,
