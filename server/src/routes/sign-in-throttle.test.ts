@@ -132,7 +132,9 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     it('answers a blank user name with 400 naming the field', async () => {
       const res = await signIn('   ', 'x', '10.5.0.9');
       expect(res.status).toBe(400);
-      expect(res.error.errors).toEqual([{ field: 'username', message: 'username is required' }]);
+      expect(res.error.errors).toEqual([
+        { field: 'username', code: 'required', params: { field: 'username' }, message: 'username is required' },
+      ]);
     });
 
     it('answers 400 alike for a wrong password, an unknown user and a deactivated account', async () => {
