@@ -34,6 +34,34 @@ export const AUDIT_KINDS = [
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
+/** Each audit kind in both languages: the screen and the exported file name it alike. */
+export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = {
+  'register.import': { lt: 'Registro importas', en: 'Register import' },
+  'location.create': { lt: 'Pridėta vieta', en: 'Location added' },
+  'location.update': { lt: 'Pakeista vieta', en: 'Location changed' },
+  'object.create': { lt: 'Pridėtas objektas', en: 'Object added' },
+  'object.update': { lt: 'Pakeistas objektas', en: 'Object changed' },
+  'client.create': { lt: 'Pridėtas klientas', en: 'Client added' },
+  'client.update': { lt: 'Pakeistas klientas', en: 'Client changed' },
+  'device.create': { lt: 'Pridėtas prietaisas', en: 'Device added' },
+  'device.update': { lt: 'Pakeistas prietaisas', en: 'Device changed' },
+  'device.remove': { lt: 'Išmontuotas prietaisas', en: 'Device removed' },
+  'device.replace': { lt: 'Pakeistas prietaisas kitu', en: 'Device replaced' },
+  'user.create': { lt: 'Pridėtas naudotojas', en: 'User added' },
+  'user.update': { lt: 'Pakeistas naudotojas', en: 'User changed' },
+  'user.delete': { lt: 'Ištrintas naudotojas', en: 'User deleted' },
+  'user.rights': { lt: 'Pakeistos teisės', en: 'Rights changed' },
+  'user.signOut': { lt: 'Atjungtas visuose įrenginiuose', en: 'Signed out everywhere' },
+  'collectorKey.create': { lt: 'Pridėtas koncentratoriaus raktas', en: 'Collector key added' },
+  'collectorKey.update': { lt: 'Pakeistas koncentratoriaus raktas', en: 'Collector key changed' },
+  'collectorKey.revoke': { lt: 'Atšauktas koncentratoriaus raktas', en: 'Collector key revoked' },
+  'monthEnd.set': { lt: 'Rankiniu būdu nustatyta mėnesio pabaigos reikšmė', en: 'Month-end value set by hand' },
+  'monthEnd.clear': { lt: 'Pašalinta rankinė mėnesio pabaigos reikšmė', en: 'Manual month-end value removed' },
+  'dqSetting.update': { lt: 'Pakeistas duomenų kokybės parametras', en: 'Data-quality setting changed' },
+  'anomaly.acknowledge': { lt: 'Anomalija patvirtinta', en: 'Anomaly acknowledged' },
+  'anomaly.resolve': { lt: 'Anomalija išspręsta', en: 'Anomaly resolved' },
+};
+
 export const AuditEntry = Type.Object({
   Id: Type.Integer(),
   At: Timestamp,

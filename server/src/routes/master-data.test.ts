@@ -590,7 +590,7 @@ describe(`master data editing (${dbKind()})`, () => {
       expect(sheet.rowCount).toBe(4);
       expect(sheet.getRow(1).getCell(2).value).toBe('User');
       expect(sheet.getRow(2).getCell(1).value).toBeInstanceOf(Date);
-      expect(sheet.getRow(2).getCell(3).value).toBe('device.replace');
+      expect(sheet.getRow(2).getCell(3).value).toBe('Device replaced');
       const csv = await inject(t.app, contract.exportAuditLog, {
         query: 'kind=device.replace&format=csv&lang=lt',
         token: operator.token,
@@ -598,7 +598,7 @@ describe(`master data editing (${dbKind()})`, () => {
       const lines = String(csv.body).split('\r\n');
       expect(lines[0]).toBe('\uFEFFLaikas;Naudotojas;Veiksmas;Įrašas;Įrašo id;Pavadinimas;Pakeitimai');
       // The record by its kind and name, the changes field by field with Lithuanian names.
-      expect(lines[1]).toContain(';Prietaisas;');
+      expect(lines[1]).toContain(';Pakeistas prietaisas kitu;Prietaisas;');
       expect(String(csv.body)).toMatch(/;W-A, [^;]*Gedimino/);
       expect(String(csv.body)).toContain('Senas prietaisas: Galutinis rodmuo: — → 104.5');
       expect(String(csv.body)).not.toMatch(/DeviceCode|FinalReading/);

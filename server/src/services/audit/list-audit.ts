@@ -1,6 +1,8 @@
 import {
   AUDIT_ENTITY_LABELS,
+  AUDIT_KIND_LABELS,
   type AuditEntry,
+  type AuditKind,
   type AuditQuery,
   auditChangesText,
   type Language,
@@ -104,7 +106,7 @@ export async function exportAudit(
   const cells = rows.map((r) => [
     r.At,
     r.ActorUsername ?? '',
-    r.Kind,
+    AUDIT_KIND_LABELS[r.Kind as AuditKind]?.[lang] ?? r.Kind,
     AUDIT_ENTITY_LABELS[r.Entity]?.[lang] ?? r.Entity,
     r.EntityId ?? '',
     r.EntityName ?? '',

@@ -1,3 +1,4 @@
+import { AUDIT_KIND_LABELS, type Language } from '@rodmenys/contract';
 import i18n from '../../i18n';
 
 /**
@@ -5,6 +6,10 @@ import i18n from '../../i18n';
  * the pages and added to the shared bundle when a page loads, so that its chunk
  * carries them.
  */
+/** The audit kinds' labels of one language, from the contract (the server's export uses the same). */
+const kindLabels = (lang: Language): Record<string, string> =>
+  Object.fromEntries(Object.entries(AUDIT_KIND_LABELS).map(([kind, labels]) => [kind, labels[lang]]));
+
 /** { 'device.replace': x } → { device: { replace: x } }: i18next reads dots as nesting. */
 function nest(flat: Record<string, string>): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
@@ -124,32 +129,7 @@ export const masterDataTexts = {
       exportXlsx: 'Export .xlsx',
       exportCsv: 'Export .csv',
       system: 'system',
-      kinds: nest({
-        'register.import': 'Register import',
-        'location.create': 'Location added',
-        'location.update': 'Location changed',
-        'object.create': 'Object added',
-        'object.update': 'Object changed',
-        'client.create': 'Client added',
-        'client.update': 'Client changed',
-        'device.create': 'Device added',
-        'device.update': 'Device changed',
-        'device.remove': 'Device removed',
-        'device.replace': 'Device replaced',
-        'user.create': 'User added',
-        'user.update': 'User changed',
-        'user.delete': 'User deleted',
-        'user.rights': 'Rights changed',
-        'user.signOut': 'Signed out everywhere',
-        'collectorKey.create': 'Collector key added',
-        'collectorKey.update': 'Collector key changed',
-        'collectorKey.revoke': 'Collector key revoked',
-        'monthEnd.set': 'Month-end value set by hand',
-        'monthEnd.clear': 'Manual month-end value removed',
-        'dqSetting.update': 'Data-quality setting changed',
-        'anomaly.acknowledge': 'Anomaly acknowledged',
-        'anomaly.resolve': 'Anomaly resolved',
-      }),
+      kinds: nest(kindLabels('en')),
     },
   },
   lt: {
@@ -260,32 +240,7 @@ export const masterDataTexts = {
       exportXlsx: 'Eksportuoti .xlsx',
       exportCsv: 'Eksportuoti .csv',
       system: 'sistema',
-      kinds: nest({
-        'register.import': 'Registro importas',
-        'location.create': 'Pridėta vieta',
-        'location.update': 'Pakeista vieta',
-        'object.create': 'Pridėtas objektas',
-        'object.update': 'Pakeistas objektas',
-        'client.create': 'Pridėtas klientas',
-        'client.update': 'Pakeistas klientas',
-        'device.create': 'Pridėtas prietaisas',
-        'device.update': 'Pakeistas prietaisas',
-        'device.remove': 'Išmontuotas prietaisas',
-        'device.replace': 'Pakeistas prietaisas kitu',
-        'user.create': 'Pridėtas naudotojas',
-        'user.update': 'Pakeistas naudotojas',
-        'user.delete': 'Ištrintas naudotojas',
-        'user.rights': 'Pakeistos teisės',
-        'user.signOut': 'Atjungtas visuose įrenginiuose',
-        'collectorKey.create': 'Pridėtas koncentratoriaus raktas',
-        'collectorKey.update': 'Pakeistas koncentratoriaus raktas',
-        'collectorKey.revoke': 'Atšauktas koncentratoriaus raktas',
-        'monthEnd.set': 'Rankiniu būdu nustatyta mėnesio pabaigos reikšmė',
-        'monthEnd.clear': 'Pašalinta rankinė mėnesio pabaigos reikšmė',
-        'dqSetting.update': 'Pakeistas duomenų kokybės parametras',
-        'anomaly.acknowledge': 'Anomalija patvirtinta',
-        'anomaly.resolve': 'Anomalija išspręsta',
-      }),
+      kinds: nest(kindLabels('lt')),
     },
   },
 };
