@@ -59,7 +59,9 @@ test.describe('collectors', () => {
     await signIn(page, DEMO.admin);
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Vartotojai' })).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Kolektoriai' })).toHaveCount(0);
+    // The address of a screen the group may not use shows the one not-allowed page.
     await page.goto('/collectors');
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Neleidžiama' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /Sukurti|Create/ })).toHaveCount(0);
   });
 });
