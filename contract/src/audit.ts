@@ -122,6 +122,22 @@ export const exportAuditLog = defineEndpoint({
  * entries keep the API's field names). A field missing here shows under its own name.
  */
 export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
+  State: { lt: 'Būsena', en: 'State' },
+  Comment: { lt: 'Komentaras', en: 'Comment' },
+  Rule: { lt: 'Taisyklė', en: 'Rule' },
+  Value: { lt: 'Reikšmė', en: 'Value' },
+  Month: { lt: 'Mėnuo', en: 'Month' },
+  MonthEnd: { lt: 'Mėnesio pabaiga', en: 'Month end' },
+  Source: { lt: 'Šaltinis', en: 'Source' },
+  ReadingTime: { lt: 'Rodmens laikas', en: 'Reading time' },
+  NextReadingTime: { lt: 'Kito rodmens laikas', en: 'Next reading time' },
+  Method: { lt: 'Būdas', en: 'Method' },
+  Reason: { lt: 'Priežastis', en: 'Reason' },
+  SetBy: { lt: 'Nustatė', en: 'Set by' },
+  PreviousValue: { lt: 'Ankstesnė reikšmė', en: 'Previous value' },
+  PreviousSource: { lt: 'Ankstesnis šaltinis', en: 'Previous source' },
+  ChangedAt: { lt: 'Pakeista', en: 'Changed at' },
+  ComputedAt: { lt: 'Apskaičiuota', en: 'Computed at' },
   Username: { lt: 'Vartotojo vardas', en: 'User name' },
   FirstName: { lt: 'Vardas', en: 'First name' },
   LastName: { lt: 'Pavardė', en: 'Last name' },
@@ -224,6 +240,9 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   client: { lt: 'Klientas', en: 'Client' },
   collectorKey: { lt: 'Kolektoriaus raktas', en: 'Collector key' },
   register: { lt: 'Registro failas', en: 'Register file' },
+  anomaly: { lt: 'Anomalija', en: 'Anomaly' },
+  monthEnd: { lt: 'Mėnesio pabaigos reikšmė', en: 'Month-end value' },
+  dqSetting: { lt: 'Duomenų kokybės parametras', en: 'Data-quality setting' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */
