@@ -93,7 +93,11 @@ export const ERROR_MESSAGES = {
   reasonRequired: 'A reason is required',
   noManualMonthEnd: 'No manual month-end value for this device and month',
   settingNotFound: 'No setting {{key}}',
-  invalidSetting: '{{key}} {{problem}}',
+  settingNumber: '{{key}} must be a number from {{min}} to {{max}}',
+  settingWholeNumber: '{{key}} must be a whole number from {{min}} to {{max}}',
+  settingDaysPerType: '{{key}} must give each device type a whole number of days from {{min}} to {{max}}',
+  settingMonths: '{{key}} must be a list of months from 1 to 12',
+  settingNumbers: '{{key}} must be a list of numbers',
   // Collectors and ingest.
   collectorKeyMissing: 'Send a collector key: Authorization: Bearer <key> or X-Collector-Key',
   collectorKeyUnknown: 'Unknown or revoked collector key',

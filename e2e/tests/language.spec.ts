@@ -85,7 +85,16 @@ test.describe('one language', () => {
 
     await signIn(page, DEMO.operator);
     await expectNoEnglish(page, '/');
-    for (const path of ['/profile', '/users', '/myObjects', '/masterData', '/audit', '/collectors', '/nowhere']) {
+    for (const path of [
+      '/profile',
+      '/users',
+      '/myObjects',
+      '/masterData',
+      '/audit',
+      '/collectors',
+      '/anomalies',
+      '/nowhere',
+    ]) {
       await page.goto(path);
       await expect(page.locator('.page-title, .ant-result-title').first()).toBeVisible();
       await expectNoEnglish(page, path);
@@ -96,6 +105,45 @@ test.describe('one language', () => {
     await expect(page.getByRole('dialog').getByRole('combobox')).toBeVisible();
     await expectNoEnglish(page, '/users: rights');
     await page.getByRole('dialog').getByRole('button', { name: 'Atšaukti' }).click();
+
+    // Master data: the register import's preview of a bad file, the tree, and every device dialog.
+    await page.goto('/masterData');
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'blogas.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('\uFEFFŠalis;Butas\nLietuva;1\n', 'utf8'),
+    });
+    await page.getByRole('button', { name: lt.masterData.import.preview }).click();
+    await expect(page.getByText(lt.masterData.import.errorsTitle.split(' ')[0]!).first()).toBeVisible();
+    await expectNoEnglish(page, '/masterData: import errors');
+    await page.getByRole('tab', { name: lt.masterData.tabTree }).click();
+    for (let level = 1; level <= 6; level++) {
+      await page.locator('.ant-tree-switcher_close').first().click();
+      await expect(page.locator('.ant-tree-treenode')).not.toHaveCount(level);
+    }
+    await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
+    const devices = page.getByRole('table');
+    await expect(devices.getByRole('row').nth(1)).toBeVisible();
+    await expectNoEnglish(page, '/masterData: a flat');
+    // Saving an empty form shows the form's own messages; the edit form is filled, so it is not saved.
+    const dialogs = [
+      { opener: page.getByRole('button', { name: lt.masterData.tree.addDevice }), save: true },
+      { opener: devices.getByRole('button', { name: lt.masterData.device.edit }).first(), save: false },
+      { opener: devices.getByRole('button', { name: lt.masterData.device.replace }).first(), save: true },
+      { opener: devices.getByRole('button', { name: lt.masterData.device.remove }).first(), save: true },
+    ];
+    for (const [i, { opener, save }] of dialogs.entries()) {
+      await opener.click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toBeVisible();
+      if (save) {
+        await dialog.getByRole('button', { name: lt.common.save }).click();
+        await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible();
+      }
+      await expectNoEnglish(page, `/masterData: device dialog ${i + 1}`);
+      await dialog.getByRole('button', { name: lt.common.cancel }).click();
+      await expect(dialog).toBeHidden();
+    }
 
     await page.goto('/locationData');
     await page.getByRole('table').first().locator('tbody tr.ant-table-row').first().click();
@@ -114,6 +162,10 @@ test.describe('one language', () => {
     await page.getByRole('button', { name: lt.deviceData.found.selectAll }).click();
     await expect(page.getByRole('region', { name: lt.deviceData.detail.title })).toBeVisible();
     await expectNoEnglish(page, '/deviceData: detail');
+    await page.getByRole('button', { name: lt.deviceData.flagged.open }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoEnglish(page, '/deviceData: flagged devices');
+    await page.keyboard.press('Escape');
 
     // A server message: a wrong current password.
     await page.goto('/profile');

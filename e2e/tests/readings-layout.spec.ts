@@ -104,3 +104,40 @@ async function lastRowClearOfScrollbar(page: Page) {
   const barBox = (await bar.boundingBox())!;
   expect(last.y + last.height, 'the last row ends above the horizontal scrollbar').toBeLessThanOrEqual(barBox.y + 0.5);
 }
+
+/** Every button of the first row with an action is inside the viewport, without scrolling sideways. */
+async function actionsInView(page: Page, rows: ReturnType<Page['locator']>, width: number) {
+  const row = rows.filter({ has: page.getByRole('button') }).first();
+  await expect(row).toBeVisible();
+  const buttons = await row.getByRole('button').all();
+  expect(buttons.length).toBeGreaterThan(1);
+  for (const button of buttons) {
+    const box = await button.boundingBox();
+    expect(box, (await button.textContent()) ?? '').not.toBeNull();
+    expect(box!.x, (await button.textContent()) ?? '').toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, (await button.textContent()) ?? '').toBeLessThanOrEqual(width);
+  }
+}
+
+for (const size of SIZES) {
+  test(`every row action of Users and of Master data's devices in view at ${size.width}×${size.height}`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    await signInAs(page, 'operator', 'lt');
+    await page.goto('/users');
+    await screenReady(page);
+    await actionsInView(page, page.locator('.users-table tbody tr.ant-table-row'), size.width);
+
+    await page.goto('/masterData');
+    await screenReady(page);
+    await page.getByRole('tab', { name: lt.masterData.tabTree }).click();
+    for (let level = 1; level <= 6; level++) {
+      await page.locator('.ant-tree-switcher_close').first().click();
+      await expect(page.locator('.ant-tree-treenode')).not.toHaveCount(level);
+    }
+    await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
+    await actionsInView(page, page.getByRole('table').locator('tbody tr.ant-table-row'), size.width);
+  });
+}

@@ -4,6 +4,21 @@ import i18n from '../i18n';
 type Coded = { code?: string; params?: Record<string, string>; message?: string };
 
 /**
+ * The label of a field the server named: `fields.<name>`; for a path into a list
+ * (`devices.3.installedAt`) the label of its last name and the item's number (`Installed at, 4`);
+ * the name itself when nothing is known.
+ */
+export function fieldLabel(field: string): string {
+  if (i18n.exists(`fields.${field}`)) return i18n.t(`fields.${field}`);
+  const parts = field.split('.');
+  const name = [...parts].reverse().find((p) => !/^\d+$/.test(p));
+  const index = parts.find((p) => /^\d+$/.test(p));
+  if (!name || !i18n.exists(`fields.${name}`)) return field;
+  const label = i18n.t(`fields.${name}`);
+  return index === undefined ? label : `${label}, ${Number(index) + 1}`;
+}
+
+/**
  * A server error in the UI language: the translation of its code (`serverErrors.<code>`), with
  * a field name in its params shown by its label (`fields.<name>`); the server's English message
  * only when the code has no translation (docs/ARCHITECTURE.md, "Errors").
@@ -12,7 +27,7 @@ export function translateServerError(error: Coded, fallback = ''): string {
   const message = error.message || fallback;
   if (!error.code || !i18n.exists(`serverErrors.${error.code}`)) return message;
   const params = { ...error.params };
-  if (params.field) params.field = i18n.t(`fields.${params.field}`, { defaultValue: params.field });
+  if (params.field) params.field = fieldLabel(params.field);
   return i18n.t(`serverErrors.${error.code}`, params);
 }
 

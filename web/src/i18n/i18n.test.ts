@@ -1,5 +1,6 @@
-import { ERROR_MESSAGES } from '@rodmenys/contract';
+import { AUDIT_KINDS, ERROR_MESSAGES, IMPORT_ERROR_CODES } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
+import i18n from '.';
 import en from './en.json';
 import lt from './lt.json';
 
@@ -37,6 +38,18 @@ describe('translations', () => {
       expect(text.trim(), key).not.toBe('');
       const placeholders = (s: string) => [...s.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
       expect(placeholders(english.get(key) ?? ''), key).toEqual(placeholders(text));
+    }
+  });
+  it('translate every register-import error code and, from the contract, every audit kind', () => {
+    const english = new Map(entries(en));
+    const lithuanian = new Map(entries(lt));
+    for (const code of IMPORT_ERROR_CODES) {
+      expect(english.has(`masterData.errors.${code}`), code).toBe(true);
+      expect(lithuanian.has(`masterData.errors.${code}`), code).toBe(true);
+    }
+    for (const kind of AUDIT_KINDS) {
+      expect(i18n.t(`audit.kinds.${kind}`, { lng: 'en' }), kind).not.toBe(`audit.kinds.${kind}`);
+      expect(i18n.t(`audit.kinds.${kind}`, { lng: 'lt' }), kind).not.toBe(i18n.t(`audit.kinds.${kind}`, { lng: 'en' }));
     }
   });
 });

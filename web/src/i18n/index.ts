@@ -1,4 +1,4 @@
-import type { Language } from '@rodmenys/contract';
+import { AUDIT_KIND_LABELS, type Language } from '@rodmenys/contract';
 import dayjs from 'dayjs';
 import 'dayjs/locale/lt';
 import 'dayjs/locale/en-gb';
@@ -8,7 +8,28 @@ import { getStoredLanguage, setStoredLanguage } from '../storage';
 import en from './en.json';
 import lt from './lt.json';
 
-export const resources = { lt: { translation: lt }, en: { translation: en } } as const;
+/**
+ * The audit kinds' names come from the contract (the server's audit export writes the same):
+ * `audit.kinds.<entity>.<verb>`, since i18next reads the dot in `device.replace` as nesting.
+ */
+function auditKinds(lang: Language): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [kind, labels] of Object.entries(AUDIT_KIND_LABELS)) {
+    const [entity, verb] = kind.split('.') as [string, string];
+    out[entity] = { ...out[entity], [verb]: labels[lang] };
+  }
+  return out;
+}
+
+const withKinds = <T extends { audit: object }>(texts: T, lang: Language) => ({
+  ...texts,
+  audit: { ...texts.audit, kinds: auditKinds(lang) },
+});
+
+export const resources = {
+  lt: { translation: withKinds(lt, 'lt') },
+  en: { translation: withKinds(en, 'en') },
+} as const;
 
 /** dayjs locale per UI language: English weeks start on Monday too (docs/domain.md §10), hence en-gb. */
 const DAYJS_LOCALE: Record<Language, string> = { lt: 'lt', en: 'en-gb' };

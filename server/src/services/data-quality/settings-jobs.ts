@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { checkSetting } from './settings.js';
+import { checkSetting, type DqSettingKey } from './settings.js';
 
 const SETTING = `key AS "Key", value AS "Value", iso(updated_at) AS "UpdatedAt"`;
 
@@ -16,8 +16,9 @@ export async function updateSetting(db: Db, caller: Caller, key: string, value: 
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting WHERE key = $1 FOR UPDATE`, [key]);
     if (!rows[0]) throw notFound('settingNotFound', { key });
-    const problem = checkSetting(key, value);
-    if (problem) throw badRequest('invalidSetting', { key, problem }, 'value');
+    // The row exists, so the key is one of the settings.
+    const problem = checkSetting(key as DqSettingKey, value);
+    if (problem) throw badRequest(problem.code, { key, ...problem.params }, 'value');
     const { rows: after } = await tx.query<DqSetting>(
       `UPDATE dq_setting SET value = $2::jsonb, updated_at = now(), updated_by = $3 WHERE key = $1 RETURNING ${SETTING}`,
       [key, JSON.stringify(value), caller.id],

@@ -38,24 +38,31 @@ export interface DqSettings {
 
 export type DqSettingKey = keyof DqSettings;
 
-/** Checks a new value for a setting; a string is the reason it is refused. */
-export function checkSetting(key: string, value: unknown): string | null {
-  const num = (min: number, max: number) =>
+/** Why a new value for a setting is refused: an error code the web app translates, with its params. */
+export interface SettingProblem {
+  code: 'settingNumber' | 'settingWholeNumber' | 'settingDaysPerType' | 'settingMonths' | 'settingNumbers';
+  params: { min?: string; max?: string };
+}
+
+/** Checks a new value for a setting; null when it is accepted. */
+export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem | null {
+  const range = { params: {} } as const;
+  const num = (min: number, max: number): SettingProblem | null =>
     typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max
       ? null
-      : `must be a number from ${min} to ${max}`;
-  const int = (min: number, max: number) =>
+      : { code: 'settingNumber', params: { min: String(min), max: String(max) } };
+  const int = (min: number, max: number): SettingProblem | null =>
     Number.isInteger(value) && (value as number) >= min && (value as number) <= max
       ? null
-      : `must be a whole number from ${min} to ${max}`;
-  const perType = () =>
+      : { code: 'settingWholeNumber', params: { min: String(min), max: String(max) } };
+  const perType = (): SettingProblem | null =>
     value !== null &&
     typeof value === 'object' &&
     !Array.isArray(value) &&
     Object.entries(value).every(([k, v]) => /^\d{1,5}$/.test(k) && Number.isInteger(v) && v >= 1 && v <= 3650)
       ? null
-      : 'must map device type ids to whole numbers of days from 1 to 3650';
-  switch (key as DqSettingKey) {
+      : { code: 'settingDaysPerType', params: { min: '1', max: '3650' } };
+  switch (key) {
     case 'monthEnd.toleranceDays':
       return num(0, 31);
     case 'monthEnd.keepMonths':
@@ -66,7 +73,7 @@ export function checkSetting(key: string, value: unknown): string | null {
     case 'heatingSeasonMonths':
       return Array.isArray(value) && value.every((m) => Number.isInteger(m) && m >= 1 && m <= 12)
         ? null
-        : 'must be a list of months from 1 to 12';
+        : { code: 'settingMonths', ...range };
     case 'silent.days':
     case 'zero.days':
       return perType();
@@ -79,15 +86,13 @@ export function checkSetting(key: string, value: unknown): string | null {
     case 'sentinel.values':
       return Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v))
         ? null
-        : 'must be a list of numbers';
+        : { code: 'settingNumbers', ...range };
     case 'balance.tolerance':
       return num(0, 10);
     case 'schedule.validateMinutes':
       return int(1, 1440);
     case 'schedule.digestHour':
       return int(0, 23);
-    default:
-      return 'is not a setting';
   }
 }
 

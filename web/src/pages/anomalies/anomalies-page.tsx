@@ -42,7 +42,6 @@ import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
-import './translations';
 
 // The chart library is loaded only when a device is opened.
 const HistoryChart = lazy(() => import('../device-data/history-chart'));

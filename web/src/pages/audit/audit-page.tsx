@@ -17,7 +17,6 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { useAllowClear } from '../../components/use-clear';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
-import '../master-data/translations';
 
 const PAGE_SIZE = 20;
 

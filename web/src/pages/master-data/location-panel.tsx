@@ -122,7 +122,6 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
 
   if (detail.error) return <LoadError error={detail.error} onRetry={() => detail.refetch()} />;
   if (!detail.data || !location) return <Card loading />;
-  const levels = t('masterData.tree.levels', { returnObjects: true }) as string[];
   const isFlat = location.Level === 7;
   const codeOf = (deviceId: number | null) =>
     detail.data.Devices.find((d) => d.DeviceId === deviceId)?.DeviceCode ?? String(deviceId);
@@ -154,7 +153,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Breadcrumb items={[...detail.data.Ancestors, location].map((a) => ({ title: 'Name' in a ? a.Name : '' }))} />
-      <Card size="small" title={`${levels[location.Level - 1]}: ${location.Name}`}>
+      <Card size="small" title={`${t(`masterData.tree.levels.${location.Level}`)}: ${location.Name}`}>
         <Descriptions size="small" column={1}>
           {location.ObjectCode && (
             <Descriptions.Item label={t('masterData.tree.object')}>
@@ -237,7 +236,10 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
                 ),
               },
               {
+                title: t('common.actions'),
                 key: 'actions',
+                // In view whatever the width: the other columns scroll under it.
+                fixed: 'right',
                 render: (_, d) =>
                   d.RemovedAt ? (
                     <Button size="small" type="link" onClick={() => setDialog({ kind: 'edit', device: d })}>

@@ -1,6 +1,5 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import './translations';
 import { ImportPanel } from './import-panel';
 import { LocationPanel } from './location-panel';
 

@@ -4,7 +4,6 @@ import { useDigestSubscription, useUpdateDigestSubscription } from '../../api/da
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
-import '../anomalies/translations';
 
 /** Opting in to the daily anomaly digest by e-mail, in the language in use; says when the server cannot send mail. */
 export function DigestCard() {

@@ -115,6 +115,10 @@ export default function UsersPage() {
     {
       title: t('users.actions'),
       key: 'actions',
+      // Fixed on the right and narrow enough to wrap its labelled buttons into two lines: every
+      // action stays in view at 1440 and 768 px wide (docs/accessibility.md).
+      fixed: 'right',
+      width: 250,
       render: (_, user) =>
         mayManage(user) && (
           // Visible labels: an icon alone does not say what it does.
