@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, Nullable, Ok, Timestamp } from './common.js';
+import { IdList } from './devices.js';
 import { defineEndpoint } from './endpoint.js';
 
 /** A month, YYYY-MM. */
@@ -48,6 +49,24 @@ export const getMonthEnds = defineEndpoint({
   auth: 'user',
   params: Type.Object({ deviceId: Id }),
   querystring: Type.Object({ from: MonthParam, till: MonthParam }),
+  response: Type.Array(MonthEndRow),
+});
+
+export const getUnmeasuredMonthEnds = defineEndpoint({
+  method: 'GET',
+  path: '/data-quality/month-ends',
+  summary:
+    'The month-end values of one month whose source is not measured, for the devices of a type in a selection ' +
+    '(subtrees `locationParentId`, else the whole scope; `userId` as in GetDevicesData): where a readings period ' +
+    'starts or ends at that month end, the readings screen marks the start or end reading (docs/data-quality.md).',
+  tags: ['data-quality'],
+  auth: 'user',
+  querystring: Type.Object({
+    month: MonthParam,
+    deviceTypeId: Type.Integer({ minimum: 1, maximum: 32767 }),
+    locationParentId: Type.Optional(IdList),
+    userId: Type.Optional(Id),
+  }),
   response: Type.Array(MonthEndRow),
 });
 

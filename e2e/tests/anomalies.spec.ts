@@ -45,7 +45,11 @@ test.describe('anomalies', () => {
     await expect(row).toContainText('Atvira');
     await row.getByRole('button', { name: 'Išsamiau' }).click();
     const drawer = page.getByRole('dialog').filter({ hasText: 'Įrodymai' });
-    await expect(drawer).toContainText('limitDays');
+    // The evidence by its names, not as JSON: "Riba, dienų 3", not "limitDays".
+    await expect(drawer.locator('.anomaly-evidence')).toContainText('Riba, dienų');
+    await expect(drawer.locator('.anomaly-evidence')).toContainText('Paskutinis rodmuo');
+    await expect(drawer).not.toContainText('limitDays');
+    await expect(drawer).not.toContainText('{"');
     await expect(drawer).toContainText('Mėnesio pabaigos reikšmės');
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();

@@ -5,6 +5,7 @@ import {
   getDeviceDataByUserId,
   getDevicesData,
   getDeviceTypesInSelection,
+  getMonthEnds,
   type ReadingColumn,
   type ReadingRow,
   readingColumns,
@@ -375,6 +376,20 @@ test.describe('device data', () => {
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
     await expect(dialog.locator('.history-tooltip')).toContainText(lt.deviceData.history.lastReading);
     await expect(dialog).toContainText(`${lt.deviceData.history.consumption}, ${lt.deviceData.units.allocator}`);
+    // The month end inside the period (the first instant of this month) is marked by its source,
+    // named in the legend.
+    const dayOfMonth = Number(dayIn(new Date()).slice(8, 10));
+    const lastMonth = dayIn(new Date(Date.now() - dayOfMonth * 86_400_000)).slice(0, 7);
+    const monthEnds = await api(getMonthEnds, {
+      params: { deviceId: expected[0]!.DeviceId },
+      query: { from: lastMonth, till: lastMonth },
+      token: p.me.Token,
+    });
+    expect(monthEnds.body).toHaveLength(1);
+    const source = lt.anomalies.sources[monthEnds.body[0]!.Source];
+    await expect(dialog.locator('.recharts-legend-wrapper')).toContainText(
+      lt.deviceData.history.monthEnd.replace('{{source}}', source),
+    );
   });
 
   test('in English: headings, columns, presets, a Monday-first calendar', async ({ page }) => {

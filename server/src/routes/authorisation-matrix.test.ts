@@ -326,6 +326,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'DELETE /data-quality/month-ends/:deviceId/:month': {
       request: () => ({ params: { deviceId: ids.deviceA1!, month: '2026-01' } }),
     },
+    'GET /data-quality/month-ends': { request: () => ({ query: { month: '2026-02', deviceTypeId: 3 } }) },
     'GET /data-quality/anomalies': { request: () => ({}) },
     'GET /data-quality/anomalies/counts': { request: () => ({}) },
     'POST /data-quality/anomalies/:id/acknowledge': {

@@ -4,6 +4,7 @@ import {
   countAnomalies,
   getDigestSubscription,
   getMonthEnds,
+  getUnmeasuredMonthEnds,
   listAnomalies,
   listDqSettings,
   listJobs,
@@ -13,6 +14,7 @@ import {
   updateDqSetting,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
+import { scopeFor } from '../services/auth/caller.js';
 import {
   changeAnomaly,
   countAnomalies as countAnomaliesInScope,
@@ -22,9 +24,11 @@ import { getSubscription, updateSubscription } from '../services/data-quality/di
 import {
   clearMonthEnd as clearManualMonthEnd,
   listMonthEnds,
+  listUnmeasuredMonthEnds,
   setMonthEnd as setManualMonthEnd,
 } from '../services/data-quality/list-month-ends.js';
 import { listJobs as listJobRows, listSettings, updateSetting } from '../services/data-quality/settings-jobs.js';
+import { parseIdList } from '../services/devices/period.js';
 import { defineRoute } from './define.js';
 
 /** Month-end values, anomalies, their settings and the scheduled work (docs/data-quality.md). */
@@ -35,6 +39,14 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
       from: query.from,
       till: query.till,
       scope: caller.scope,
+    }),
+  );
+  defineRoute(app, getUnmeasuredMonthEnds, async ({ caller, query, db }) =>
+    listUnmeasuredMonthEnds(db, {
+      month: query.month,
+      deviceTypeId: query.deviceTypeId,
+      scope: await scopeFor(db, caller, query.userId),
+      parents: parseIdList(query.locationParentId),
     }),
   );
   defineRoute(app, setMonthEnd, ({ caller, params, body, db }) =>

@@ -17,7 +17,7 @@ export const useAnomalyCounts = (query: QueryOf<typeof countAnomalies>) =>
   useEndpointQuery(countAnomalies, { query }, { keepPrevious: true });
 export const useAcknowledgeAnomaly = () => useEndpointMutation(acknowledgeAnomaly, [listAnomalies, countAnomalies]);
 export const useResolveAnomaly = () => useEndpointMutation(resolveAnomaly, [listAnomalies, countAnomalies]);
-export const useMonthEnds = (deviceId: number, query: QueryOf<typeof getMonthEnds>) =>
-  useEndpointQuery(getMonthEnds, { params: { deviceId }, query });
+export const useMonthEnds = (deviceId: number, query: QueryOf<typeof getMonthEnds>, enabled = true) =>
+  useEndpointQuery(getMonthEnds, { params: { deviceId }, query }, { enabled });
 export const useDigestSubscription = () => useEndpointQuery(getDigestSubscription, {});
 export const useUpdateDigestSubscription = () => useEndpointMutation(updateDigestSubscription, [getDigestSubscription]);

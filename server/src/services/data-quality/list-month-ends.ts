@@ -40,6 +40,28 @@ export async function listMonthEnds(
   return rows;
 }
 
+/**
+ * The month ends of one month that are not measured (memory, interpolated, estimated, manual), for
+ * the devices of a type in the scope and subtrees: what the readings screen marks at a period's
+ * start or end.
+ */
+export async function listUnmeasuredMonthEnds(
+  db: Queryable,
+  input: { month: string; deviceTypeId: number; scope: number[] | null; parents: number[] | null },
+): Promise<MonthEndRow[]> {
+  const { rows } = await db.query<MonthEndRow>(
+    `SELECT ${ROW} FROM month_end me
+       JOIN device d ON d.id = me.device_id
+       JOIN location l ON l.id = d.location_id
+       LEFT JOIN app_user u ON u.id = me.set_by
+      WHERE me.month = $1::date AND me.source <> 'measured' AND d.device_type_id = $2
+        AND ${inScope('l', '$3')} AND ${inScope('l', '$4')}
+      ORDER BY me.device_id`,
+    [monthDay(input.month), input.deviceTypeId, input.scope, input.parents],
+  );
+  return rows;
+}
+
 /** The month end has passed (a value for a month still running would be a guess about the future). */
 async function assertMonthEnded(db: Queryable, month: string): Promise<void> {
   const { rows } = await db.query<{ ended: boolean }>(

@@ -267,6 +267,17 @@ describe(`month-end values (${dbKind()})`, () => {
           MonthEnd: '2026-08-01T00:00:00+03:00',
         }),
       ]);
+      // The readings screen's marker: the selection's month ends that are not measured.
+      const unmeasured = async (token: string, parents?: string) =>
+        (
+          await inject(t.app, contract.getUnmeasuredMonthEnds, {
+            query: { month: '2026-07', deviceTypeId: 3, locationParentId: parents },
+            token,
+          })
+        ).body.filter((m) => m.DeviceId === d);
+      expect(await unmeasured(manager.token)).toEqual([expect.objectContaining({ Source: 'estimated', Value: 40 })]);
+      expect(await unmeasured(manager.token, String(building))).toHaveLength(1);
+      expect(await unmeasured(outsider.token)).toEqual([]);
       // The collector's late delivery: a reading on July 31st, imported on August 6th.
       const csv = await inject(t.app, contract.importCsv, {
         token: operator.token,
@@ -280,6 +291,7 @@ describe(`month-end values (${dbKind()})`, () => {
         query: 'from=2026-07&till=2026-07',
         token: manager.token,
       });
+      expect(await unmeasured(manager.token)).toEqual([]);
       expect(after.body).toEqual([
         expect.objectContaining({
           Source: 'measured',

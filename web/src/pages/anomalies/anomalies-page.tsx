@@ -42,6 +42,7 @@ import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
+import { evidenceEntries, evidenceText } from './evidence';
 
 // The chart library is loaded only when a device is opened.
 const HistoryChart = lazy(() => import('../device-data/history-chart'));
@@ -70,7 +71,10 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
       {history.error && <LoadError error={history.error} onRetry={() => void history.refetch()} />}
       {history.data && history.data.Points.length > 0 && (
         <Suspense fallback={<div style={{ height: 360 }} />}>
-          <HistoryChart history={history.data} />
+          <HistoryChart
+            history={history.data}
+            monthEnds={(monthEnds.data ?? []).filter((m) => Date.parse(m.MonthEnd) >= from.valueOf())}
+          />
         </Suspense>
       )}
       <Typography.Title level={5}>{t('anomalies.monthEnds')}</Typography.Title>
@@ -254,7 +258,7 @@ export default function AnomaliesPage() {
                 : column.key === 'State'
                   ? t(`anomalies.states.${row.State}`)
                   : column.key === 'Evidence'
-                    ? JSON.stringify(row.Evidence)
+                    ? evidenceText(row.Evidence, t)
                     : (row as unknown as Record<string, unknown>)[column.key],
           })}
         />
@@ -359,7 +363,14 @@ export default function AnomaliesPage() {
                 {current.AcknowledgedBy ?? ''}
               </Descriptions.Item>
               <Descriptions.Item label={t('anomalies.evidence')} span={2}>
-                <pre style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{JSON.stringify(current.Evidence, null, 1)}</pre>
+                <dl className="anomaly-evidence">
+                  {evidenceEntries(current.Evidence, t).map(([label, text]) => (
+                    <div key={label}>
+                      <dt>{label}</dt>
+                      <dd>{text}</dd>
+                    </div>
+                  ))}
+                </dl>
               </Descriptions.Item>
             </Descriptions>
             <DeviceDrillDown anomaly={current} />
