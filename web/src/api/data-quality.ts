@@ -4,6 +4,7 @@ import {
   countAnomalies,
   getDigestSubscription,
   getMonthEnds,
+  getUnmeasuredMonthEnds,
   listAnomalies,
   type QueryOf,
   resolveAnomaly,
@@ -19,5 +20,7 @@ export const useAcknowledgeAnomaly = () => useEndpointMutation(acknowledgeAnomal
 export const useResolveAnomaly = () => useEndpointMutation(resolveAnomaly, [listAnomalies, countAnomalies]);
 export const useMonthEnds = (deviceId: number, query: QueryOf<typeof getMonthEnds>, enabled = true) =>
   useEndpointQuery(getMonthEnds, { params: { deviceId }, query }, { enabled });
+export const useUnmeasuredMonthEnds = (query: QueryOf<typeof getUnmeasuredMonthEnds>, enabled: boolean) =>
+  useEndpointQuery(getUnmeasuredMonthEnds, { query }, { enabled });
 export const useDigestSubscription = () => useEndpointQuery(getDigestSubscription, {});
 export const useUpdateDigestSubscription = () => useEndpointMutation(updateDigestSubscription, [getDigestSubscription]);

@@ -12,6 +12,7 @@ import { FoundDevices } from './found-devices';
 import { HistoryModal } from './history-modal';
 import { buildLocationTree, selectionOf } from './location-tree';
 import { LocationTreeSelect } from './location-tree-select';
+import { useMonthEndMarks } from './month-end-marks';
 import { defaultPeriod, type Period, periodQuery } from './period';
 import { PeriodPicker } from './period-picker';
 import { ReadingsPanel } from './readings-panel';
@@ -62,6 +63,7 @@ export default function DeviceDataPage() {
     { ...range, deviceTypeId: type?.Id ?? 0, ...(locationParentId ? { locationParentId } : {}) },
     type !== null && hasSelection,
   );
+  const monthEnds = useMonthEndMarks(period, type?.Id ?? null, locationParentId, type !== null && hasSelection);
   // Ticked devices (not whole branches) narrow the answer for their flat to themselves.
   const keep = useCallback(
     (r: ReadingRow) => treeValues.length === 0 || selection.deviceIds.has(r.DeviceId),
@@ -181,6 +183,7 @@ export default function DeviceDataPage() {
               type={type}
               groupId={user?.GroupId ?? Group.User}
               onChart={setChartRow}
+              monthEnds={monthEnds}
             />
           </Card>
         )}

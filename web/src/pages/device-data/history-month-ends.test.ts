@@ -66,3 +66,14 @@ describe('month-end values on the history chart', () => {
     expect(months('2026-03-02', '2026-03-30')).toBeNull();
   });
 });
+
+describe('the month ends at a readings period’s bounds', () => {
+  it('the month before when it starts on a 1st, its last month when it ends on a last day', async () => {
+    const { periodMonthEnds } = await import('./month-end-marks');
+    const bounds = (from: string, till: string) => periodMonthEnds([dayjs(from), dayjs(till)]);
+    expect(bounds('2026-10-01', '2026-10-31')).toEqual({ start: '2026-09', end: '2026-10' });
+    expect(bounds('2026-01-01', '2026-02-28')).toEqual({ start: '2025-12', end: '2026-02' });
+    expect(bounds('2026-10-02', '2026-10-30')).toEqual({ start: null, end: null });
+    expect(bounds('2024-02-01', '2024-02-29')).toEqual({ start: '2024-01', end: '2024-02' });
+  });
+});

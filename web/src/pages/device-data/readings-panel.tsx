@@ -24,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/export';
 import { meterStatusText, statusFlags } from '../../components/status-flags';
 import { FlagMarker, ReplacementMarker, useFlagText } from './flag-marker';
+import { type MonthEndMark, MonthEndMarker } from './month-end-marks';
 import { exportColumns, exportValue, formatCell, indexRows, type SortState, viewRows } from './readings-view';
 
 interface ReadingsPanelProps {
@@ -31,6 +32,8 @@ interface ReadingsPanelProps {
   type: DeviceTypeInSelection;
   groupId: number;
   onChart: (row: ReadingRow) => void;
+  /** Per device, the period's bounds that are month ends without a measured reading. */
+  monthEnds?: ReadonlyMap<number, MonthEndMark>;
 }
 
 /**
@@ -68,14 +71,24 @@ const FilterInput = memo(function FilterInput({
 const WIDTH: Record<ReadingColumn['kind'], number> = { text: 120, number: 110, datetime: 136, tags: 130 };
 const NARROW: Partial<Record<ReadingColumn['key'], number>> = { Flat: 84, Building: 96 };
 const widthOf = (c: ReadingColumn) => NARROW[c.key] ?? WIDTH[c.kind];
-const ACTIONS_WIDTH = 64;
+const ACTIONS_WIDTH = 84;
 
 /**
  * A row's history button and its flag and replacement marks. Plain elements and no hooks: the
  * virtual table draws one per visible row on every filter keystroke (antd's Button, Space and a
  * translation hook per row were most of a keystroke's cost).
  */
-function RowActions({ row, label, onChart }: { row: ReadingRow; label: string; onChart: (row: ReadingRow) => void }) {
+function RowActions({
+  row,
+  label,
+  onChart,
+  monthEnd,
+}: {
+  row: ReadingRow;
+  label: string;
+  onChart: (row: ReadingRow) => void;
+  monthEnd: MonthEndMark | undefined;
+}) {
   return (
     <span className="row-actions">
       <button type="button" className="row-chart" aria-label={label} onClick={() => onChart(row)}>
@@ -83,6 +96,7 @@ function RowActions({ row, label, onChart }: { row: ReadingRow; label: string; o
       </button>
       {row.Flags.length > 0 && <FlagMarker flags={row.Flags} row={row} />}
       {(row.ReplacedBy !== null || row.Replaces !== null) && <ReplacementMarker row={row} />}
+      {monthEnd && <MonthEndMarker mark={monthEnd} />}
     </span>
   );
 }
@@ -93,7 +107,7 @@ const rowClassName = (row: ReadingRow) => (row.Flags.length > 0 ? 'reading-dange
  * The detail panel for the selected devices: column toggles, export, page size,
  * a filter box per visible column, sorting and paging, all local (docs/domain.md §10).
  */
-export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelProps) {
+export function ReadingsPanel({ rows, type, groupId, onChart, monthEnds }: ReadingsPanelProps) {
   const { t, i18n } = useTranslation();
   const flagText = useFlagText();
   const columns = useMemo(() => readingColumns(type, groupId), [type, groupId]);
@@ -156,7 +170,12 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         width: ACTIONS_WIDTH,
         fixed: 'left',
         render: (_, row) => (
-          <RowActions row={row} label={t('deviceData.history.open', { code: row.DeviceCode })} onChart={onChart} />
+          <RowActions
+            row={row}
+            label={t('deviceData.history.open', { code: row.DeviceCode })}
+            onChart={onChart}
+            monthEnd={monthEnds?.get(row.DeviceId)}
+          />
         ),
       },
       ...shown.map(
@@ -182,7 +201,7 @@ export function ReadingsPanel({ rows, type, groupId, onChart }: ReadingsPanelPro
         }),
       ),
     ],
-    [shown, sort, t, title, filterHandlers, onChart],
+    [shown, sort, t, title, filterHandlers, onChart, monthEnds],
   );
 
   const from = view.length === 0 ? 0 : (page - 1) * pageSize + 1;
