@@ -164,6 +164,7 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Name: { lt: 'Pavadinimas', en: 'Name' },
   Path: { lt: 'Adresas', en: 'Address' },
   FlatOrder: { lt: 'Buto eilės nr.', en: 'Flat order' },
+  AreaM2: { lt: 'Plotas, m²', en: 'Area, m²' },
   ClientCode: { lt: 'Kliento kodas', en: 'Client code' },
   Code: { lt: 'Kodas', en: 'Code' },
   TypeCode: { lt: 'Tipo kodas', en: 'Type code' },

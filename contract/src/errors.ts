@@ -80,6 +80,7 @@ export const ERROR_MESSAGES = {
   locationNameBlank: 'The name cannot be blank',
   locationNameTaken: 'There is already a location named "{{name}}" here',
   flatOrderOnlyFlat: 'Only a flat has an order',
+  areaOnlyFlat: 'Only a flat has a floor area',
   clientOnlyFlat: 'Only a flat has a client',
   clientUnknown: 'There is no client with code "{{code}}"; give a name to create it',
   registerBodyMissing: 'Send the register file as the request body ({{types}})',

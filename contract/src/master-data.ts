@@ -19,6 +19,7 @@ export const REGISTER_COLUMNS = [
   { key: 'Building', en: 'Building', lt: 'Pastatas', required: true },
   { key: 'Flat', en: 'Flat', lt: 'Butas', required: false },
   { key: 'FlatOrder', en: 'Flat order', lt: 'Buto eilė', required: false },
+  { key: 'FlatArea', en: 'Flat area (m²)', lt: 'Buto plotas (m²)', required: false },
   { key: 'ObjectCode', en: 'Object code', lt: 'Objekto kodas', required: true },
   { key: 'ObjectName', en: 'Object name', lt: 'Objekto pavadinimas', required: false },
   { key: 'ObjectTypeCode', en: 'Object type code', lt: 'Objekto tipo kodas', required: false },
@@ -171,6 +172,8 @@ export const LocationNode = Type.Object({
   /** The address as one line. */
   Path: Type.String(),
   FlatOrder: Nullable(Type.Integer()),
+  /** A flat's floor area in m² (estimates per m², the statements' averages per m²); null when unknown. */
+  AreaM2: Nullable(Type.Number()),
   ChildCount: Type.Integer({ minimum: 0 }),
   /** Devices here (not in the subtree), removed ones included. */
   DeviceCount: Type.Integer({ minimum: 0 }),
@@ -217,6 +220,8 @@ export const MomentParam = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?(Z|[+-]\\d{2}(:?\\d{2})?)?$',
   description: 'YYYY-MM-DDTHH:mm[:ss][offset]; without an offset, the provider time zone',
 });
+/** The largest flat floor area accepted, m². */
+export const FLAT_AREA_MAX = 100_000;
 const ReadingValue = Type.Number({ minimum: 0, maximum: MAX_READING });
 const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: 999_999 });
 
@@ -224,13 +229,15 @@ export const updateLocation = defineEndpoint({
   method: 'PUT',
   path: '/masterData/locations/:id',
   summary:
-    'Rename a location (its subtree follows) or change a flat order. Group 1 only. A sibling with the name: 409.',
+    'Rename a location (its subtree follows), or change a flat order or floor area (m², null = unknown). Group 1 only. ' +
+    'A sibling with the name: 409.',
   tags: ['master data'],
   auth: 'operator',
   params: IdParams,
   body: Type.Object({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH * 2 })),
     flatOrder: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
+    areaM2: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: FLAT_AREA_MAX }))),
   }),
   response: LocationNode,
 });

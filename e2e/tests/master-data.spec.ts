@@ -97,6 +97,14 @@ test.describe('master data', () => {
     await treeNode(page, '1').locator('.ant-tree-title').click();
     const devices = page.getByRole('table');
     await expect(devices.getByRole('row', { name: /E2E-W-1/ })).toBeVisible();
+
+    // The flat's floor area, beside its order: saved, and shown again after a reload of the panel.
+    await page.getByLabel('Floor area, m²').fill('54.25');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
+    await treeNode(page, '2').locator('.ant-tree-title').click();
+    await treeNode(page, '1').locator('.ant-tree-title').click();
+    await expect(page.getByLabel('Floor area, m²')).toHaveValue('54.25');
     await devices
       .getByRole('row', { name: /E2E-W-1/ })
       .getByRole('button', { name: 'Replace' })

@@ -50,6 +50,7 @@ async function xlsx(rows: RowData[], lang: 'lt' | 'en' = 'lt'): Promise<Buffer> 
         if (v === undefined || v === '') return null;
         if (c.key === 'InstalledAt') return new Date(`${v}T00:00:00Z`);
         if (c.key === 'FlatOrder') return Number(v);
+        if (c.key === 'FlatArea') return Number(v.replace(',', '.'));
         if (c.key === 'RatingFactor') return Number(v.replace(',', '.'));
         return v;
       }),
@@ -305,6 +306,43 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     expect(empty.Errors.map((e) => e.Code)).toEqual(['EMPTY_FILE']);
     const latin1 = await report('preview', Buffer.from('Country;Device code\nLietuva;Café\n', 'latin1'));
     expect(latin1.Errors.map((e) => e.Code)).toEqual(['BAD_FILE']);
+  });
+
+  it('sets a flat’s floor area: stored, changed by a later file, kept when the cell is empty; one area per flat', async () => {
+    const area = async (flat: string) =>
+      (
+        await t.db.query<{ a: number | null }>(
+          "SELECT area_m2::float8 AS a FROM location WHERE level = 7 AND street = 'Žalgirio g.' AND flat = $1",
+          [flat],
+        )
+      ).rows[0]?.a;
+    const withArea = good.map((r) =>
+      r.Flat === '1' ? { ...r, FlatArea: '54,3' } : r.Flat === '2' ? { ...r, FlatArea: '' } : r,
+    );
+    const first = await report('apply', csv(withArea));
+    expect(first.ErrorCount).toBe(0);
+    expect(await area('1')).toBe(54.3);
+    expect(await area('2')).toBeNull();
+    const changed = await report('apply', await xlsx(good.map((r) => (r.Flat === '2' ? { ...r, FlatArea: '61' } : r))));
+    expect(changed.Locations).toMatchObject({ Changed: 1 });
+    expect(await area('1')).toBe(54.3); // empty cells keep it
+    expect(await area('2')).toBe(61);
+    const log = await t.db.query<{ after: { AreaM2: number } }>(
+      "SELECT after FROM audit_log WHERE kind = 'location.update' AND after->>'AreaM2' = '61'",
+    );
+    expect(log.rowCount).toBe(1);
+    const bad = await report(
+      'preview',
+      csv([
+        { ...good[0]!, FlatArea: '50' },
+        { ...good[1]!, FlatArea: '51' }, // the same flat 1 with another area
+        { ...good[2]!, FlatArea: '-3' },
+      ]),
+    );
+    expect(bad.Errors.map((e) => [e.Line, e.Code, e.Params.column ?? ''])).toEqual([
+      [3, 'DETAILS_CONFLICT', ''],
+      [4, 'INVALID_NUMBER', 'FlatArea'],
+    ]);
   });
 
   it('answers 400 without a body, and only group 1 may import', async () => {

@@ -402,6 +402,38 @@ describe(`master data editing (${dbKind()})`, () => {
         body: { flatOrder: 5 },
       });
       expect(res.body.FlatOrder).toBe(5);
+      // The floor area: a flat's only, positive, null clears it; audited.
+      const area = await inject(t.app, contract.updateLocation, {
+        params: { id: flat },
+        token: operator.token,
+        body: { areaM2: 54.25 },
+      });
+      expect(area.body).toMatchObject({ AreaM2: 54.25, FlatOrder: 5 });
+      const onBuilding = await inject(t.app, contract.updateLocation, {
+        params: { id: building },
+        token: operator.token,
+        body: { areaM2: 500 },
+      });
+      expect(onBuilding.status).toBe(400);
+      expect(onBuilding.error).toMatchObject({ code: 'areaOnlyFlat', errors: [{ field: 'areaM2' }] });
+      const zero = await inject(t.app, contract.updateLocation, {
+        params: { id: flat },
+        token: operator.token,
+        body: { areaM2: 0 },
+      });
+      expect(zero.status).toBe(400);
+      expect(zero.error.errors![0]!.field).toBe('areaM2');
+      const cleared = await inject(t.app, contract.updateLocation, {
+        params: { id: flat },
+        token: operator.token,
+        body: { areaM2: null },
+      });
+      expect(cleared.body.AreaM2).toBeNull();
+      const audited = await t.db.query<{ before: { AreaM2: number | null }; after: { AreaM2: number | null } }>(
+        "SELECT before, after FROM audit_log WHERE kind = 'location.update' AND entity_id = $1 ORDER BY id",
+        [String(flat)],
+      );
+      expect(audited.rows.map((r) => r.after.AreaM2)).toEqual(expect.arrayContaining([54.25, null]));
     });
 
     it("sets a flat's client: an existing code, a new one with a name, none", async () => {

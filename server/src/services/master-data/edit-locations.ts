@@ -8,7 +8,7 @@ import { ADDRESS_FIELDS } from '../devices/list-devices.js';
 import { prefixPattern } from '../sql.js';
 
 const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS "Level", l.name AS "Name",
-    address_label(l) AS "Path", l.flat_order AS "FlatOrder",
+    address_label(l) AS "Path", l.flat_order AS "FlatOrder", l.area_m2::float8 AS "AreaM2",
     (SELECT count(*)::int FROM location k WHERE k.parent_id = l.id) AS "ChildCount",
     (SELECT count(*)::int FROM device d WHERE d.location_id = l.id) AS "DeviceCount",
     o.code AS "ObjectCode", o.name AS "ObjectName", c.code AS "ClientCode", c.name AS "ClientName"
@@ -52,7 +52,7 @@ export async function updateLocation(
   db: Db,
   caller: Caller,
   id: number,
-  input: { name?: string; flatOrder?: number | null },
+  input: { name?: string; flatOrder?: number | null; areaM2?: number | null },
 ): Promise<LocationNode> {
   return db.transaction(async (tx) => {
     const before = await findNode(tx, id);
@@ -75,6 +75,10 @@ export async function updateLocation(
       if (before.Level !== 7) throw badRequest('flatOrderOnlyFlat', {}, 'flatOrder');
       await tx.query('UPDATE location SET flat_order = $2 WHERE id = $1', [id, input.flatOrder]);
     }
+    if (input.areaM2 !== undefined) {
+      if (before.Level !== 7) throw badRequest('areaOnlyFlat', {}, 'areaM2');
+      await tx.query('UPDATE location SET area_m2 = $2 WHERE id = $1', [id, input.areaM2]);
+    }
     return auditedUpdate(tx, caller, before);
   });
 }
@@ -84,6 +88,7 @@ const locationAudit = (n: LocationNode) => ({
   Name: n.Name,
   Path: n.Path,
   FlatOrder: n.FlatOrder,
+  AreaM2: n.AreaM2,
   ClientCode: n.ClientCode,
 });
 

@@ -1,4 +1,4 @@
-import { type DeviceRow, type LocationNode, listLocationChildren } from '@rodmenys/contract';
+import { type DeviceRow, FLAT_AREA_MAX, type LocationNode, listLocationChildren } from '@rodmenys/contract';
 import {
   App,
   Breadcrumb,
@@ -110,12 +110,12 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
   const updateLocation = useUpdateLocation();
   const setClient = useSetFlatClient();
   const [dialog, setDialog] = useState<DeviceDialog | null>(null);
-  const [nameForm] = Form.useForm<{ name: string; flatOrder: number | null }>();
+  const [nameForm] = Form.useForm<{ name: string; flatOrder: number | null; areaM2: number | null }>();
   const [clientForm] = Form.useForm<{ clientCode: string; clientName: string }>();
   const location = detail.data?.Location;
   useEffect(() => {
     if (location) {
-      nameForm.setFieldsValue({ name: location.Name, flatOrder: location.FlatOrder });
+      nameForm.setFieldsValue({ name: location.Name, flatOrder: location.FlatOrder, areaM2: location.AreaM2 });
       clientForm.setFieldsValue({ clientCode: location.ClientCode ?? '', clientName: '' });
     }
   }, [location, nameForm, clientForm]);
@@ -126,11 +126,14 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
   const codeOf = (deviceId: number | null) =>
     detail.data.Devices.find((d) => d.DeviceId === deviceId)?.DeviceCode ?? String(deviceId);
 
-  const saveName = async (v: { name: string; flatOrder: number | null }) => {
+  const saveName = async (v: { name: string; flatOrder: number | null; areaM2: number | null }) => {
     try {
       const saved = await updateLocation.mutateAsync({
         params: { id },
-        body: { name: v.name.trim(), ...(isFlat ? { flatOrder: v.flatOrder ?? null } : {}) },
+        body: {
+          name: v.name.trim(),
+          ...(isFlat ? { flatOrder: v.flatOrder ?? null, areaM2: v.areaM2 ?? null } : {}),
+        },
       });
       onRenamed(saved.Name);
       message.success(t('masterData.tree.saved'));
@@ -177,8 +180,13 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
               <InputNumber precision={0} />
             </Form.Item>
           )}
+          {isFlat && (
+            <Form.Item name="areaM2" label={t('masterData.tree.area')}>
+              <InputNumber min={0.01} max={FLAT_AREA_MAX} step={0.01} precision={2} />
+            </Form.Item>
+          )}
           <Button htmlType="submit" loading={updateLocation.isPending}>
-            {t('masterData.tree.rename')}
+            {isFlat ? t('common.save') : t('masterData.tree.rename')}
           </Button>
         </Form>
         {isFlat && (

@@ -21,7 +21,8 @@ export const detailsAudit: AuditShape = (r) =>
 export const locationAudit: AuditShape = (r) =>
   `jsonb_build_object('Level', ${r}.level, 'Name', ${r}.name, 'FlatOrder', ${r}.flat_order,
     'Path', concat_ws(', ', ${r}.country, ${r}.county, ${r}.region, ${r}.city, ${r}.street, ${r}.building, ${r}.flat))
-  || CASE WHEN ${r}.level = 7 THEN jsonb_build_object('ClientCode', (SELECT code FROM client WHERE id = ${r}.client_id))
+  || CASE WHEN ${r}.level = 7 THEN jsonb_build_object('ClientCode', (SELECT code FROM client WHERE id = ${r}.client_id),
+                                                     'AreaM2', ${r}.area_m2::float8)
           ELSE '{}' END`;
 
 /** Devices: the shape every screen logs (device-audit.ts). */

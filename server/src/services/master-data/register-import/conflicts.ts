@@ -5,6 +5,7 @@ import { keyOf } from './types.js';
 export interface FileFlat {
   line: number;
   flatOrder: number | null;
+  flatArea: number | null;
   clientCode: string | null;
 }
 
@@ -103,7 +104,7 @@ function objectPerBuilding(stored: Stored, errors: RowErrors) {
   };
 }
 
-/** A flat has one order and one client across its rows; an empty cell leaves it to another row. */
+/** A flat has one order, one area and one client across its rows; an empty cell leaves it to another row. */
 function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
   return (row: Row) => {
     if (row.address.length !== 7) return;
@@ -111,7 +112,7 @@ function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
     const first = flats.get(flatKey);
     const clientCode = row.client?.code ?? null;
     if (!first) {
-      flats.set(flatKey, { line: row.line, flatOrder: row.flatOrder, clientCode });
+      flats.set(flatKey, { line: row.line, flatOrder: row.flatOrder, flatArea: row.flatArea, clientCode });
       return;
     }
     if (clientCode !== null && first.clientCode !== null && clientCode !== first.clientCode) {
@@ -130,7 +131,16 @@ function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
         `The flat has another order on line ${first.line}`,
       );
     }
+    if (row.flatArea !== null && first.flatArea !== null && row.flatArea !== first.flatArea) {
+      errors.add(
+        row.line,
+        'DETAILS_CONFLICT',
+        { code: row.address.join(', '), line: first.line },
+        `The flat has another area on line ${first.line}`,
+      );
+    }
     first.clientCode ??= clientCode;
+    first.flatArea ??= row.flatArea;
     first.flatOrder ??= row.flatOrder;
   };
 }

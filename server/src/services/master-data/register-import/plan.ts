@@ -74,6 +74,7 @@ function planLocations(
         path: parent ? [...parent.path] : [],
         names: row.address.slice(0, level),
         flatOrder: flat?.flatOrder ?? null,
+        areaM2: flat?.flatArea ?? null,
         clientId: null,
         clientCode: flat?.clientCode ?? null,
       };
@@ -87,9 +88,15 @@ function planLocations(
       const flat = flats.get(key)!;
       if (existing && flat.line === row.line) {
         const flatOrder = columns.has('FlatOrder') ? flat.flatOrder : existing.flatOrder;
+        // An empty area cell keeps the stored area (the column is there for other flats).
+        const areaM2 = flat.flatArea ?? existing.areaM2;
         const clientCode = columns.has('ClientCode') ? flat.clientCode : storedClientCode(existing.clientId);
-        if (flatOrder !== existing.flatOrder || clientCode !== storedClientCode(existing.clientId)) {
-          plan.flatUpdates.push({ loc: existing, flatOrder, clientCode });
+        if (
+          flatOrder !== existing.flatOrder ||
+          areaM2 !== existing.areaM2 ||
+          clientCode !== storedClientCode(existing.clientId)
+        ) {
+          plan.flatUpdates.push({ loc: existing, flatOrder, areaM2, clientCode });
           counts.Changed++;
         } else counts.Unchanged++;
       }

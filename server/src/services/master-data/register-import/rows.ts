@@ -1,4 +1,4 @@
-import type { ImportErrorCode, RegisterColumn } from '@rodmenys/contract';
+import { FLAT_AREA_MAX, type ImportErrorCode, type RegisterColumn } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
 import { dateTime, number, text } from './cells.js';
@@ -54,6 +54,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     return n;
   };
   const flatOrder = optionalNumber('FlatOrder', (n) => Number.isInteger(n) && Math.abs(n) < 2 ** 31);
+  const flatArea = optionalNumber('FlatArea', (n) => n > 0 && n <= FLAT_AREA_MAX);
   const ratingFactor = optionalNumber('RatingFactor', (n) => n > 0 && n < 1_000_000);
   let installedAt: string | null = null;
   if (text(r.cells.InstalledAt) !== null) {
@@ -85,6 +86,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     line: r.line,
     address: flat === null ? (address as string[]) : [...(address as string[]), flat],
     flatOrder,
+    flatArea: flat === null ? null : flatArea,
     object: object!,
     client,
     typeId: typeId!,

@@ -15,9 +15,11 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
     path: number[];
     names: (string | null)[];
     flat_order: number | null;
+    area_m2: number | null;
     client_id: number | null;
   }>(
-    `SELECT id, level, path, ARRAY[country, county, region, city, street, building, flat] AS names, flat_order, client_id
+    `SELECT id, level, path, ARRAY[country, county, region, city, street, building, flat] AS names, flat_order,
+            area_m2::float8 AS area_m2, client_id
        FROM location WHERE lower(country) = ANY($1::text[])`,
     [countries],
   );
@@ -29,6 +31,7 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
       path: l.path,
       names,
       flatOrder: l.flat_order,
+      areaM2: l.area_m2,
       clientId: l.client_id,
     });
   }

@@ -16,6 +16,8 @@ export interface Row {
   /** Names from the country down to the building, and the flat for flat devices. */
   address: string[];
   flatOrder: number | null;
+  /** The flat's floor area, m² (FlatArea). */
+  flatArea: number | null;
   object: Details;
   client: Details | null;
   typeId: number;
@@ -57,6 +59,7 @@ export interface Loc {
   path: number[];
   names: string[];
   flatOrder: number | null;
+  areaM2: number | null;
   clientId: number | null;
 }
 
@@ -111,8 +114,8 @@ export interface Stored {
 export interface Plan {
   counts: Counts;
   newLocations: NewLoc[];
-  /** Flats whose order or client changes. */
-  flatUpdates: { loc: Loc; flatOrder: number | null; clientCode: string | null }[];
+  /** Flats whose order, area or client changes. */
+  flatUpdates: { loc: Loc; flatOrder: number | null; areaM2: number | null; clientCode: string | null }[];
   newClients: Details[];
   clientUpdates: Details[];
   newObjects: (Details & { locationKey: string })[];

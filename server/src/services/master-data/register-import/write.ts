@@ -91,11 +91,13 @@ async function writeLocations(tx: Tx, plan: Plan, actor: Actor, clientIdOf: Clie
   await insertAudited(
     tx,
     actor,
-    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, client_id)
-     SELECT u.id, u.parent_id, u.level, u.name, u.flat_order, u.path::int[], u.c1, u.c2, u.c3, u.c4, u.c5, u.c6, u.c7, u.client_id
+    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, client_id,
+                           area_m2)
+     SELECT u.id, u.parent_id, u.level, u.name, u.flat_order, u.path::int[], u.c1, u.c2, u.c3, u.c4, u.c5, u.c6, u.c7, u.client_id,
+            u.area_m2
        FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])
-         AS u(id, parent_id, level, name, flat_order, path, c1, c2, c3, c4, c5, c6, c7, client_id)`,
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::numeric[])
+         AS u(id, parent_id, level, name, flat_order, path, c1, c2, c3, c4, c5, c6, c7, client_id, area_m2)`,
     [
       locs.map((l) => l.id),
       locs.map((l) => l.parentId),
@@ -105,13 +107,14 @@ async function writeLocations(tx: Tx, plan: Plan, actor: Actor, clientIdOf: Clie
       locs.map((l) => `{${l.path.join(',')}}`),
       ...[0, 1, 2, 3, 4, 5, 6].map(names),
       locs.map((l) => l.clientId),
+      locs.map((l) => l.areaM2),
     ],
     { kind: 'location.create', entity: 'location', shape: locationAudit, returning: 'id' },
   );
   for (const loc of locs) plan.locationsByKey.set(keyOf(loc.names), loc);
 }
 
-/** Stored flats whose order or client the file changes. */
+/** Stored flats whose order, area or client the file changes. */
 async function writeFlatUpdates(tx: Tx, plan: Plan, actor: Actor, clientIdOf: ClientIdOf) {
   if (!plan.flatUpdates.length) return;
   const clientIds: (number | null)[] = [];
@@ -121,10 +124,15 @@ async function writeFlatUpdates(tx: Tx, plan: Plan, actor: Actor, clientIdOf: Cl
     actor,
     {
       table: 'location',
-      input: 'unnest($1::int[], $2::int[], $3::int[]) AS u(id, flat_order, client_id)',
+      input: 'unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) AS u(id, flat_order, client_id, area_m2)',
       match: 'x.id = u.id',
-      set: 'flat_order = u.flat_order, client_id = u.client_id',
-      params: [plan.flatUpdates.map((u) => u.loc.id), plan.flatUpdates.map((u) => u.flatOrder), clientIds],
+      set: 'flat_order = u.flat_order, client_id = u.client_id, area_m2 = u.area_m2',
+      params: [
+        plan.flatUpdates.map((u) => u.loc.id),
+        plan.flatUpdates.map((u) => u.flatOrder),
+        clientIds,
+        plan.flatUpdates.map((u) => u.areaM2),
+      ],
     },
     { kind: 'location.update', entity: 'location', shape: locationAudit },
   );
