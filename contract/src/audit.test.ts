@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditChanges, auditFieldLabel } from './audit.js';
+import { auditChanges, auditChangesText, auditFieldLabel, auditValueText } from './audit.js';
 
 describe('auditChanges', () => {
   it('lists only the fields that differ, nested ones by path', () => {
@@ -27,5 +27,16 @@ describe('auditChanges', () => {
     expect(auditFieldLabel('Old.DeviceCode', 'lt')).toBe('Senas prietaisas: Serijos numeris');
     expect(auditFieldLabel('GroupId', 'en')).toBe('Group');
     expect(auditFieldLabel('Mystery', 'lt')).toBe('Mystery');
+  });
+});
+
+describe('coded audit values', () => {
+  it('names a month-end source, an anomaly state and a rule in the language; other values stay as they are', () => {
+    expect(auditValueText('estimated', 'lt', 'Source')).toBe('įvertinta');
+    expect(auditValueText('manual', 'en', 'PreviousSource')).toBe('manual');
+    expect(auditValueText('acknowledged', 'lt', 'State')).toBe('patvirtinta');
+    expect(auditValueText('SILENT', 'lt', 'Rule')).toBe('Nėra rodmenų');
+    expect(auditValueText('estimated', 'lt', 'Comment')).toBe('estimated');
+    expect(auditChangesText({ Source: 'estimated' }, { Source: 'manual' }, 'lt')).toBe('Šaltinis: įvertinta → rankinė');
   });
 });

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DayParam, Nullable, PageQuery, Timestamp } from './common.js';
+import { RULE_NAMES } from './data-quality.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 
 /**
@@ -223,9 +224,34 @@ export const auditFieldLabel = (field: string, lang: 'lt' | 'en'): string =>
     .map((part) => AUDIT_FIELD_LABELS[part]?.[lang] ?? part)
     .join(': ');
 
-/** An audit value as text: empty as "—", yes/no in the language, lists joined by "; ". */
-export function auditValueText(value: unknown, lang: 'lt' | 'en'): string {
+const MONTH_END_SOURCE_LABELS = {
+  measured: { lt: 'išmatuota', en: 'measured' },
+  memory: { lt: 'prietaiso atmintis', en: 'device memory' },
+  interpolated: { lt: 'interpoliuota', en: 'interpolated' },
+  estimated: { lt: 'įvertinta', en: 'estimated' },
+  manual: { lt: 'rankinė', en: 'manual' },
+};
+
+/** Coded values by the field that holds them (its last dotted part), in both languages. */
+export const AUDIT_VALUE_LABELS: Record<string, Record<string, { lt: string; en: string }>> = {
+  Source: MONTH_END_SOURCE_LABELS,
+  PreviousSource: MONTH_END_SOURCE_LABELS,
+  Rule: RULE_NAMES,
+  State: {
+    open: { lt: 'atvira', en: 'open' },
+    acknowledged: { lt: 'patvirtinta', en: 'acknowledged' },
+    resolved: { lt: 'išspręsta', en: 'resolved' },
+  },
+};
+
+/**
+ * An audit value as text: empty as "—", yes/no in the language, lists joined by "; ", a coded
+ * value of `field` (a month-end source, an anomaly state) by its name in the language.
+ */
+export function auditValueText(value: unknown, lang: 'lt' | 'en', field = ''): string {
   if (value === null || value === undefined || value === '') return '—';
+  const coded = typeof value === 'string' ? AUDIT_VALUE_LABELS[field.split('.').pop()!]?.[value] : undefined;
+  if (coded) return coded[lang];
   if (typeof value === 'boolean') return value ? (lang === 'lt' ? 'taip' : 'yes') : lang === 'lt' ? 'ne' : 'no';
   if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(v, lang)).join('; ') : '—';
   if (typeof value === 'object') return JSON.stringify(value);
@@ -251,6 +277,6 @@ export const auditChangesText = (before: unknown, after: unknown, lang: 'lt' | '
   auditChanges(before, after)
     .map(
       (c) =>
-        `${auditFieldLabel(c.field, lang)}: ${before == null ? '' : `${auditValueText(c.before, lang)} → `}${auditValueText(c.after, lang)}`,
+        `${auditFieldLabel(c.field, lang)}: ${before == null ? '' : `${auditValueText(c.before, lang, c.field)} → `}${auditValueText(c.after, lang, c.field)}`,
     )
     .join('\n');

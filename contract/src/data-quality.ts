@@ -258,7 +258,8 @@ export const Job = Type.Object({
   LastFinishedAt: Nullable(Timestamp),
   LastDurationMs: Nullable(Type.Integer()),
   LastError: Nullable(Type.String()),
-  LastResult: Nullable(Type.String()),
+  /** What the last run did, as counts by name (devices, monthEnds, found, opened, resolved, sent…). */
+  LastResult: Nullable(Type.Record(Type.String(), Type.Number())),
   Runs: Type.Integer(),
   Failures: Type.Integer(),
 });

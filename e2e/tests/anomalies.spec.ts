@@ -1,8 +1,9 @@
-import { addDevice, getDeviceDataByUserId, listAnomalies } from '@rodmenys/contract';
+import { addDevice, getDeviceDataByUserId, listAnomalies, listDqSettings } from '@rodmenys/contract';
+import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
 
 /**
- * A water meter installed 30 days ago in the demo manager's building, with one
+ * A water meter installed 45 days ago (so the month before this one has a month end) in the demo manager's building, with one
  * reading then: the scheduled incremental run (every minute) finds it silent.
  * Returns its serial once its SILENT anomaly is open.
  */
@@ -12,7 +13,7 @@ async function silentMeter(): Promise<string> {
   const devices = (await api(getDeviceDataByUserId, { token: manager.Token })).body;
   const flat = devices.find((d) => d.DeviceTypeId !== 11)!.LocationId;
   const serial = `E2E-SILENT-${Date.now()}`;
-  const installed = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 16);
+  const installed = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 16);
   const added = await api(addDevice, {
     token: operator.Token,
     body: { locationId: flat, deviceTypeId: 3, deviceCode: serial, installedAt: installed, initialReading: 1 },
@@ -88,5 +89,52 @@ test.describe('anomalies', () => {
       Comment: 'Owner abroad until spring',
       AcknowledgedBy: 'manager',
     });
+  });
+
+  test('the operator changes a rule setting (a refused value explained in Lithuanian), sees the scheduled work, sets a month end by hand', async ({
+    page,
+  }) => {
+    const serial = await silentMeter();
+    await signIn(page, DEMO.operator);
+    await page.goto('/anomalies');
+    await expect(page.getByRole('heading', { name: 'Anomalijos' })).toBeVisible();
+
+    const settings = page.locator('.ant-card', { hasText: lt.anomalies.settings.title });
+    const tolerance = settings.getByRole('row', { name: new RegExp(lt.anomalies.settingNames.monthEnd.toleranceDays) });
+    await tolerance.getByRole('button', { name: lt.common.edit }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(lt.anomalies.settings.value).fill('40');
+    await dialog.getByRole('button', { name: lt.common.save }).click();
+    // The server's refusal, in Lithuanian with its limits.
+    await expect(dialog).toContainText('turi būti skaičius nuo 0 iki 31');
+    await dialog.getByLabel(lt.anomalies.settings.value).fill('2.5');
+    await dialog.getByRole('button', { name: lt.common.save }).click();
+    await expect(dialog).toBeHidden();
+    await expect(tolerance).toContainText('2.5');
+    const stored = (await api(listDqSettings, { token: (await session(DEMO.operator)).Token })).body;
+    expect(stored.find((x) => x.Key === 'monthEnd.toleranceDays')?.Value).toBe(2.5);
+
+    const jobs = page.locator('.ant-card', { hasText: lt.anomalies.jobs.title });
+    for (const name of Object.values(lt.anomalies.jobs.names)) await expect(jobs).toContainText(name);
+    await expect(jobs.getByRole('row', { name: new RegExp(lt.anomalies.jobs.names['month-ends']) })).toContainText(
+      lt.anomalies.jobs.results.monthEnds,
+    );
+
+    // A month end by hand, from the device's drill-down.
+    const row = page.getByRole('row').filter({ hasText: serial });
+    await row.getByRole('button', { name: 'Išsamiau' }).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: 'Įrodymai' });
+    const monthRow = drawer
+      .locator('tbody tr.ant-table-row')
+      .filter({ has: page.getByRole('button', { name: lt.anomalies.manual.set }) })
+      .first();
+    await monthRow.getByRole('button', { name: lt.anomalies.manual.set }).click();
+    const manual = page.getByRole('dialog', { name: /rankiniu būdu/ });
+    await manual.getByLabel(lt.anomalies.value).fill('12.5');
+    await manual.getByLabel(lt.anomalies.manual.reason).fill('Nuskaityta apsilankius bute');
+    await manual.getByRole('button', { name: lt.common.save }).click();
+    await expect(manual).toBeHidden();
+    await expect(drawer).toContainText('Nuskaityta apsilankius bute');
+    await expect(drawer).toContainText(lt.anomalies.sources.manual);
   });
 });

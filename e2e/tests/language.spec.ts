@@ -3,6 +3,7 @@ import { AUDIT_ENTITY_LABELS, AUDIT_FIELD_LABELS, ERROR_MESSAGES } from '@rodmen
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { DEMO, expect, signIn, test } from './fixtures';
+import { openFirstFlat } from './screens';
 
 // The Lithuanian UI shows no English: no text node and no accessible name of any screen (as the
 // operator, who sees them all) is one of the English texts of the web app or of the server.
@@ -117,11 +118,7 @@ test.describe('one language', () => {
     await expect(page.getByText(lt.masterData.import.errorsTitle.split(' ')[0]!).first()).toBeVisible();
     await expectNoEnglish(page, '/masterData: import errors');
     await page.getByRole('tab', { name: lt.masterData.tabTree }).click();
-    for (let level = 1; level <= 6; level++) {
-      await page.locator('.ant-tree-switcher_close').first().click();
-      await expect(page.locator('.ant-tree-treenode')).not.toHaveCount(level);
-    }
-    await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
+    await openFirstFlat(page);
     const devices = page.getByRole('table');
     await expect(devices.getByRole('row').nth(1)).toBeVisible();
     await expectNoEnglish(page, '/masterData: a flat');

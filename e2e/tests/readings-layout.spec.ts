@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { type Role, richestBuilding, screenReady, settle, signInAs, TEXTS } from './screens';
+import { openFirstFlat, type Role, richestBuilding, screenReady, settle, signInAs, TEXTS } from './screens';
 
 // The consumption in view: at a laptop and a tablet size the readings table's Difference and the
 // flat's total are inside the viewport without any sideways scrolling, for every device type, and
@@ -106,11 +106,11 @@ async function lastRowClearOfScrollbar(page: Page) {
 }
 
 /** Every button of the first row with an action is inside the viewport, without scrolling sideways. */
-async function actionsInView(page: Page, rows: ReturnType<Page['locator']>, width: number) {
+async function actionsInView(page: Page, rows: ReturnType<Page['locator']>, width: number, least = 2) {
   const row = rows.filter({ has: page.getByRole('button') }).first();
   await expect(row).toBeVisible();
   const buttons = await row.getByRole('button').all();
-  expect(buttons.length).toBeGreaterThan(1);
+  expect(buttons.length).toBeGreaterThanOrEqual(least);
   for (const button of buttons) {
     const box = await button.boundingBox();
     expect(box, (await button.textContent()) ?? '').not.toBeNull();
@@ -120,7 +120,7 @@ async function actionsInView(page: Page, rows: ReturnType<Page['locator']>, widt
 }
 
 for (const size of SIZES) {
-  test(`every row action of Users and of Master data's devices in view at ${size.width}×${size.height}`, async ({
+  test(`every row action of Users, Master data's devices and Anomalies in view at ${size.width}×${size.height}`, async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -133,11 +133,20 @@ for (const size of SIZES) {
     await page.goto('/masterData');
     await screenReady(page);
     await page.getByRole('tab', { name: lt.masterData.tabTree }).click();
-    for (let level = 1; level <= 6; level++) {
-      await page.locator('.ant-tree-switcher_close').first().click();
-      await expect(page.locator('.ant-tree-treenode')).not.toHaveCount(level);
-    }
-    await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
+    await openFirstFlat(page);
     await actionsInView(page, page.getByRole('table').locator('tbody tr.ant-table-row'), size.width);
+
+    // Anomalies: a listed anomaly's actions, and the operator's settings.
+    await page.goto('/anomalies');
+    await screenReady(page);
+    await actionsInView(
+      page,
+      page.locator('tbody tr.ant-table-row').filter({ hasText: lt.anomalies.states.open }),
+      size.width,
+    );
+    const settings = page
+      .locator('.ant-card', { hasText: lt.anomalies.settings.title })
+      .locator('tbody tr.ant-table-row');
+    await actionsInView(page, settings.filter({ hasText: 'sentinel.values' }), size.width, 1);
   });
 }

@@ -14,6 +14,7 @@ export const SCREENS = [
   { path: '/deviceData', label: (t: typeof lt) => t.nav.deviceData, roles: ['operator', 'admin', 'manager'] },
   { path: '/myObjects', label: (t: typeof lt) => t.nav.myObjects, roles: ['operator', 'admin', 'manager'] },
   { path: '/locationData', label: (t: typeof lt) => t.nav.locationData, roles: ['operator', 'admin', 'manager'] },
+  { path: '/anomalies', label: (t: typeof lt) => t.nav.anomalies, roles: ['operator', 'admin', 'manager'] },
   { path: '/users', label: (t: typeof lt) => t.nav.users, roles: ['operator', 'admin'] },
   { path: '/masterData', label: (t: typeof lt) => t.nav.masterData, roles: ['operator'] },
   { path: '/audit', label: (t: typeof lt) => t.nav.audit, roles: ['operator'] },
@@ -74,4 +75,20 @@ export async function richestBuilding(role: Role): Promise<{ id: number; title: 
     ([a, x], [b, y]) => y.types.size - x.types.size || Number(granted.has(b)) - Number(granted.has(a)),
   )[0]!;
   return { id, title: best.title, search: best.search };
+}
+
+/**
+ * Master data's Locations and devices tab: opens the tree down the first branch, one level at a
+ * time (each waits for its children before the next click), and picks the first flat.
+ */
+export async function openFirstFlat(page: Page) {
+  const nodes = page.locator('.ant-tree-treenode');
+  await expect(page.locator('.ant-tree-switcher_close').first()).toBeVisible();
+  for (let level = 1; level <= 6; level++) {
+    const before = await nodes.count();
+    // The first closed node is the first child of the branch opened last.
+    await page.locator('.ant-tree-switcher_close').first().click();
+    await expect.poll(() => nodes.count()).toBeGreaterThan(before);
+  }
+  await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
 }

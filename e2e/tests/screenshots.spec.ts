@@ -74,12 +74,23 @@ for (const language of ['lt', 'en'] as const) {
       await shot('device-data-flagged');
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
+      // A chart of the first row: the month end at the period's start marked by its source.
+      await page.locator('.readings-table .row-chart').first().click();
+      await expect(page.getByRole('dialog').locator('.recharts-legend-wrapper')).toBeVisible();
+      await shot('device-data-chart');
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: language === 'en' ? 'Close' : 'Uždaryti' })
+        .click();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
       await go('/masterData');
       await shot('master-data');
       await go('/audit');
       await shot('audit');
       await go('/collectors');
       await shot('collectors');
+      await go('/anomalies');
+      await shot('anomalies');
       await page.goto('/dashboard/v2');
       await expect(page.getByRole('button', { name: language === 'en' ? 'Go home' : 'Į pradžią' })).toBeVisible();
       await shot('not-found');

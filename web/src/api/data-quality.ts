@@ -1,14 +1,19 @@
 /** TanStack Query hooks of the data-quality endpoints (docs/data-quality.md), typed from the contract. */
 import {
   acknowledgeAnomaly,
+  clearMonthEnd,
   countAnomalies,
   getDigestSubscription,
   getMonthEnds,
   getUnmeasuredMonthEnds,
   listAnomalies,
+  listDqSettings,
+  listJobs,
   type QueryOf,
   resolveAnomaly,
+  setMonthEnd,
   updateDigestSubscription,
+  updateDqSetting,
 } from '@rodmenys/contract';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
@@ -24,3 +29,8 @@ export const useUnmeasuredMonthEnds = (query: QueryOf<typeof getUnmeasuredMonthE
   useEndpointQuery(getUnmeasuredMonthEnds, { query }, { enabled });
 export const useDigestSubscription = () => useEndpointQuery(getDigestSubscription, {});
 export const useUpdateDigestSubscription = () => useEndpointMutation(updateDigestSubscription, [getDigestSubscription]);
+export const useDqSettings = (enabled: boolean) => useEndpointQuery(listDqSettings, {}, { enabled });
+export const useUpdateDqSetting = () => useEndpointMutation(updateDqSetting, [listDqSettings]);
+export const useJobs = (enabled: boolean) => useEndpointQuery(listJobs, {}, { enabled, refetchInterval: 30_000 });
+export const useSetMonthEnd = () => useEndpointMutation(setMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);
+export const useClearMonthEnd = () => useEndpointMutation(clearMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);

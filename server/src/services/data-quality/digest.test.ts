@@ -113,7 +113,7 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
 
     const mailer = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
     const summary = await sendDigests(db, mailer, 'rodmenys@example.lt', 'https://rodmenys.example.lt', new Date());
-    expect(summary).toBe('2 digests sent to 2 subscribers');
+    expect(summary).toEqual({ sent: 2, subscribers: 2 });
     expect(delivered.map((m) => m.to[0]).sort()).toEqual(['manager@example.lt', 'operator@example.lt']);
 
     const toManager = decode(delivered.find((m) => m.to[0] === 'manager@example.lt')!.raw);

@@ -97,5 +97,5 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
     }
     await db.query('UPDATE app_user SET digest_sent_at = $2 WHERE id = $1', [user.id, now]);
   }
-  return `${sent} digests sent to ${users.length} subscribers`;
+  return { sent, subscribers: users.length };
 }

@@ -111,7 +111,8 @@ describe(`scheduled work (${dbKind()})`, () => {
     });
     expect(byName['month-ends']).toMatchObject({ Runs: 1, Failures: 0, LastError: null });
     expect(byName['month-ends']!.LastDurationMs).toBeGreaterThanOrEqual(0);
-    expect(byName.digest!.LastResult).toBe('not sent: SMTP_URL is not set');
+    expect(byName.digest!.LastResult).toEqual({ mailNotConfigured: 1 });
+    expect(byName['month-ends']!.LastResult).toEqual({ devices: 0, monthEnds: 0 });
     expect((await inject(t.app, contract.listJobs, { token: admin.token })).status).toBe(403);
   });
 });

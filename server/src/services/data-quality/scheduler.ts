@@ -4,16 +4,22 @@ import { refreshMonthEnds } from './refresh-month-ends.js';
 import { loadSettings } from './settings.js';
 import { validate } from './validate.js';
 
-/** A scheduled job: what it does (a short text for the job list) and when it runs next. */
+/**
+ * What a run did, as counts by name (`devices`, `monthEnds`, `found`, `opened`, …): the job list
+ * shows each by its translated name. docs/data-quality.md.
+ */
+export type JobResult = Record<string, number>;
+
+/** A scheduled job: what it does and when it runs next. */
 export interface JobDef {
   name: string;
-  run: (db: Db, now: Date) => Promise<string>;
+  run: (db: Db, now: Date) => Promise<JobResult>;
   /** SQL for the next run after `$1` (now), given the settings `$2` (jsonb). */
   nextSql: string;
 }
 
 /** Sends the digests (services/data-quality/digest.ts); set by whoever starts the scheduler with mail configured. */
-export type DigestRunner = (db: Db, now: Date) => Promise<string>;
+export type DigestRunner = (db: Db, now: Date) => Promise<JobResult>;
 
 /**
  * The scheduled work (docs/data-quality.md): the queued month-end values and
@@ -28,7 +34,11 @@ export function defaultJobs(digest?: DigestRunner): JobDef[] {
       run: async (db, now) => {
         const r = await refreshMonthEnds(db, now, { ensure: false });
         const v = r.devices.length ? await validate(db, r.devices, now) : null;
-        return `${r.devices.length} devices, ${r.written} month ends${v ? `, ${v.opened} opened, ${v.resolved} resolved` : ''}`;
+        return {
+          devices: r.devices.length,
+          monthEnds: r.written,
+          ...(v ? { opened: v.opened, resolved: v.resolved } : {}),
+        };
       },
       nextSql: "$1::timestamptz + interval '1 minute'",
     },
@@ -38,13 +48,14 @@ export function defaultJobs(digest?: DigestRunner): JobDef[] {
         // New months and anything the queue missed first, then every rule over everything.
         const r = await refreshMonthEnds(db, now, { ensure: true });
         const v = await validate(db, null, now);
-        return `${r.written} month ends, ${v.found} found, ${v.opened} opened, ${v.resolved} resolved`;
+        return { monthEnds: r.written, found: v.found, opened: v.opened, resolved: v.resolved };
       },
       nextSql: "$1::timestamptz + make_interval(mins => ($2::jsonb ->> 'schedule.validateMinutes')::int)",
     },
     {
       name: 'digest',
-      run: async (db, now) => (digest ? digest(db, now) : 'not sent: SMTP_URL is not set'),
+      // Without SMTP_URL nothing is sent; the list says so (`mailNotConfigured`).
+      run: async (db, now) => (digest ? digest(db, now) : { mailNotConfigured: 1 }),
       // The next digest hour in the provider's zone (wall time, DST included).
       nextSql: `CASE WHEN ($1::timestamptz::date::timestamp + make_interval(hours => ($2::jsonb ->> 'schedule.digestHour')::int))::timestamptz > $1::timestamptz
                      THEN ($1::timestamptz::date::timestamp + make_interval(hours => ($2::jsonb ->> 'schedule.digestHour')::int))::timestamptz
@@ -127,7 +138,7 @@ export class Scheduler {
         )
         .catch(this.onError);
     }, LEASE_MS / 3);
-    let result: string | null = null;
+    let result: JobResult | null = null;
     let error: string | null = null;
     const t0 = performance.now();
     try {
@@ -145,7 +156,15 @@ export class Scheduler {
               failures = failures + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
               next_run_at = ${job.nextSql.replaceAll('$1', '$3').replaceAll('$2', '$7')}
         WHERE name = $1 AND lease_owner = $2 AND $7::jsonb IS NOT NULL`,
-      [job.name, this.owner, now(), Math.round(performance.now() - t0), error, result, JSON.stringify(settings)],
+      [
+        job.name,
+        this.owner,
+        now(),
+        Math.round(performance.now() - t0),
+        error,
+        result && JSON.stringify(result),
+        JSON.stringify(settings),
+      ],
     );
     return true;
   }

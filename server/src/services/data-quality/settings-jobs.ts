@@ -35,14 +35,27 @@ export async function updateSetting(db: Db, caller: Caller, key: string, value: 
   });
 }
 
+/** A run's counts as stored (JSON); anything else (a text of an older version) is no counts. */
+function counts(text: string | null): Record<string, number> | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && Object.values(value).every((v) => typeof v === 'number'))
+      return value as Record<string, number>;
+  } catch {
+    // not JSON
+  }
+  return null;
+}
+
 /** The scheduled jobs with their last run. */
 export async function listJobs(db: Queryable): Promise<Job[]> {
-  const { rows } = await db.query<Job>(
+  const { rows } = await db.query<Omit<Job, 'LastResult'> & { LastResult: string | null }>(
     `SELECT name AS "Name", iso(next_run_at) AS "NextRunAt", coalesce(lease_until > now(), false) AS "Running",
             iso(last_started_at) AS "LastStartedAt", iso(last_finished_at) AS "LastFinishedAt",
             last_duration_ms AS "LastDurationMs", last_error AS "LastError", last_result AS "LastResult",
             runs AS "Runs", failures AS "Failures"
        FROM job ORDER BY name`,
   );
-  return rows;
+  return rows.map((r) => ({ ...r, LastResult: counts(r.LastResult) }));
 }

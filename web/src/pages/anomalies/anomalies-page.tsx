@@ -3,6 +3,8 @@ import {
   type Anomaly,
   type AnomalyCount,
   type AnomalyState,
+  Group,
+  type MonthEndRow,
   RULE_CODES,
   RULE_NAMES,
   type RuleCode,
@@ -41,8 +43,9 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
-import { useProviderNow } from '../../session';
+import { useProviderNow, useSession } from '../../session';
 import { evidenceEntries, evidenceText } from './evidence';
+import { JobsCard, MonthEndActions, SettingsCard } from './operator-panels';
 
 // The chart library is loaded only when a device is opened.
 const HistoryChart = lazy(() => import('../device-data/history-chart'));
@@ -52,6 +55,7 @@ const STATE_COLOR: Record<AnomalyState, string> = { open: 'red', acknowledged: '
 /** The device behind an anomaly: its readings of the last 90 days as a chart, and its month-end values. */
 function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
   const { t } = useTranslation();
+  const isOperator = useSession()?.GroupId === Group.Operator;
   const now = useProviderNow();
   const till = now();
   const from = till.subtract(90, 'day');
@@ -95,6 +99,16 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
               </Tag>
             ),
           },
+          { title: t('anomalies.manual.reason'), dataIndex: 'Reason' },
+          ...(isOperator
+            ? [
+                {
+                  title: t('common.actions'),
+                  key: 'actions',
+                  render: (_: unknown, row: MonthEndRow) => <MonthEndActions deviceId={deviceId} row={row} />,
+                },
+              ]
+            : []),
         ]}
       />
     </>
@@ -160,6 +174,7 @@ function CommentDialog({
  */
 export default function AnomaliesPage() {
   const { t } = useTranslation();
+  const isOperator = useSession()?.GroupId === Group.Operator;
   const language = useLanguage();
   const [params, setParams] = useSearchParams();
   const types = useDeviceTypes();
@@ -212,7 +227,7 @@ export default function AnomaliesPage() {
 
   return (
     <>
-      <Typography.Title level={3} className="page-title">
+      <Typography.Title level={1} className="page-title">
         {t('anomalies.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('anomalies.intro')}</Typography.Paragraph>
@@ -316,9 +331,12 @@ export default function AnomaliesPage() {
           { title: t('anomalies.openedAt'), dataIndex: 'OpenedAt', render: formatDateTime },
           { title: t('anomalies.comment'), dataIndex: 'Comment' },
           {
-            title: '',
+            title: t('common.actions'),
+            key: 'actions',
+            // In view at any width: the other columns scroll under it.
+            fixed: 'right',
             render: (_, a) => (
-              <Space>
+              <Space size={4} wrap>
                 <Button size="small" onClick={() => setOpened(a)}>
                   {t('anomalies.details')}
                 </Button>
@@ -378,6 +396,12 @@ export default function AnomaliesPage() {
         )}
       </Drawer>
       {dialog && <CommentDialog {...dialog} onClose={() => setDialog(null)} />}
+      {isOperator && (
+        <>
+          <SettingsCard />
+          <JobsCard />
+        </>
+      )}
     </>
   );
 }

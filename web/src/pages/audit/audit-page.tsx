@@ -35,12 +35,12 @@ function Changes({ entry }: { entry: AuditEntry }) {
           {!created && (
             <>
               <Typography.Text delete type="secondary">
-                {auditValueText(c.before, lang)}
+                {auditValueText(c.before, lang, c.field)}
               </Typography.Text>
               {' → '}
             </>
           )}
-          <span>{auditValueText(c.after, lang)}</span>
+          <span>{auditValueText(c.after, lang, c.field)}</span>
         </li>
       ))}
     </ul>

@@ -174,7 +174,9 @@ export default function HistoryChart({
             yAxisId="value"
             dataKey={monthEndKey(source)}
             name={t('deviceData.history.monthEnd', { source: t(`anomalies.sources.${source}`) })}
-            stroke="none"
+            // No line between the marks; the colour is for the legend's icon.
+            stroke={MONTH_END_MARKS[source].color}
+            strokeWidth={0}
             legendType={MONTH_END_MARKS[source].shape === 'triangle' ? 'triangle' : MONTH_END_MARKS[source].shape}
             color={MONTH_END_MARKS[source].color}
             fill={MONTH_END_MARKS[source].color}
