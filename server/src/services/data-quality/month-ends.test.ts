@@ -96,7 +96,7 @@ describe(`month-end values (${dbKind()})`, () => {
       expect(await monthEnd(b, '2026-01')).toMatchObject({ value: 151, source: 'memory' });
     });
 
-    it('interpolated: by time, and for allocators by heating degree-days when every day is known', async () => {
+    it("interpolated: by time, and for allocators by the city's monthly heating degree-days spread over their days", async () => {
       const water = await device(3);
       const hca = await device(1);
       for (const id of [water, hca]) {
@@ -108,11 +108,14 @@ describe(`month-end values (${dbKind()})`, () => {
       // 12 of the 20 days lie before the month end.
       await computeMonthEnds(t.db, '2026-01-01', [water], TOLERANCE);
       expect(await monthEnd(water, '2026-01')).toMatchObject({ value: 220, source: 'interpolated', method: 'time' });
-      // January days count 1 degree-day each, February days 3: 12 of 12 + 27.
+      // The flat's city has 31 degree-days in January and 84 in February: spread evenly, 1 and 3 a day,
+      // so 12 of 12 + 27 fall before the month end.
       await t.db.query(
-        `INSERT INTO heating_degree_day (day, value)
-         SELECT d::date, CASE WHEN d < '2026-02-01' THEN 1 ELSE 3 END
-           FROM generate_series('2026-01-20'::date, '2026-02-09'::date, interval '1 day') d`,
+        `INSERT INTO degree_days (city_id, month, value)
+         SELECT l.path[4], m.month::date, m.value FROM location l,
+                (VALUES ('2026-01-01', 31), ('2026-02-01', 84)) m (month, value)
+          WHERE l.id = $1`,
+        [flat],
       );
       await computeMonthEnds(t.db, '2026-01-01', [hca], TOLERANCE);
       expect(await monthEnd(hca, '2026-01')).toMatchObject({

@@ -35,12 +35,12 @@ export async function computeMonthEnds(
        SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
               make_interval(secs => $3::float8 * 86400) AS tolerance
      ), dev AS (
-       SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind
-         FROM device d JOIN device_type t ON t.id = d.device_type_id, p
+       SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind, l.path[4] AS city
+         FROM device d JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
      ), c AS (
-       SELECT dev.id, dev.kind, p.month, p.e, p.tolerance, b.ts AS b_ts, b.value AS b_v, a.ts AS a_ts, a.value AS a_v,
+       SELECT dev.id, dev.kind, dev.city, p.month, p.e, p.tolerance, b.ts AS b_ts, b.value AS b_v, a.ts AS a_ts, a.value AS a_v,
               m.value AS m_v
          FROM dev CROSS JOIN p
          LEFT JOIN LATERAL (
@@ -60,7 +60,7 @@ export async function computeMonthEnds(
               CASE WHEN c.b_ts IS NOT NULL AND c.e - c.b_ts <= c.tolerance THEN 'measured'
                    WHEN c.m_v IS NOT NULL THEN 'memory'
                    WHEN c.b_ts IS NOT NULL AND c.a_ts IS NOT NULL THEN 'interpolated' END AS source,
-              c.b_ts, c.a_ts, c.b_v, c.a_v, c.m_v, c.e, c.kind
+              c.b_ts, c.a_ts, c.b_v, c.a_v, c.m_v, c.e, c.kind, c.city
          FROM c
      ), valued AS (
        SELECT ch.id, ch.month, ch.source,
@@ -75,12 +75,15 @@ export async function computeMonthEnds(
               CASE WHEN ch.source = 'interpolated' THEN CASE WHEN dd.share IS NULL THEN 'time' ELSE 'degree_days' END END
                 AS method
          FROM chosen ch
-         -- Allocators: the share of the gap's heating degree-days that fell before the month end (whole days).
+         -- Allocators: the share of the gap's heating degree-days that fell before the month end (whole days;
+         -- each month's value of the flat's city spread evenly over its days).
          LEFT JOIN LATERAL (
            SELECT (sum(h.value) FILTER (WHERE h.day < ch.e::date) / sum(h.value)) AS share
-             FROM heating_degree_day h
+             FROM (SELECT g.day::date AS day,
+                          dd.value / extract(day FROM date_trunc('month', g.day) + interval '1 month - 1 day') AS value
+                     FROM generate_series(ch.b_ts::date::timestamp, ch.a_ts::date::timestamp, interval '1 day') g (day)
+                     JOIN degree_days dd ON dd.city_id = ch.city AND dd.month = date_trunc('month', g.day)::date) h
             WHERE ch.kind = 'allocator' AND ch.source = 'interpolated'
-              AND h.day BETWEEN ch.b_ts::date AND ch.a_ts::date
            HAVING count(*) = ch.a_ts::date - ch.b_ts::date + 1 AND sum(h.value) > 0) dd ON true
         WHERE ch.source IS NOT NULL
      )
