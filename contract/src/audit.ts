@@ -32,6 +32,7 @@ export const AUDIT_KINDS = [
   'dqSetting.update',
   'anomaly.acknowledge',
   'anomaly.resolve',
+  'statement.publish',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -61,6 +62,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'dqSetting.update': { lt: 'Pakeistas duomenų kokybės parametras', en: 'Data-quality setting changed' },
   'anomaly.acknowledge': { lt: 'Anomalija patvirtinta', en: 'Anomaly acknowledged' },
   'anomaly.resolve': { lt: 'Anomalija išspręsta', en: 'Anomaly resolved' },
+  'statement.publish': { lt: 'Paskelbtos mėnesio ataskaitos', en: 'Monthly statements published' },
 };
 
 export const AuditEntry = Type.Object({
@@ -128,6 +130,9 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Rule: { lt: 'Taisyklė', en: 'Rule' },
   Value: { lt: 'Reikšmė', en: 'Value' },
   Month: { lt: 'Mėnuo', en: 'Month' },
+  Version: { lt: 'Versija', en: 'Version' },
+  Flats: { lt: 'Butai', en: 'Flats' },
+  ChangedFigures: { lt: 'Pasikeitę skaičiai', en: 'Changed figures' },
   MonthEnd: { lt: 'Mėnesio pabaiga', en: 'Month end' },
   Source: { lt: 'Šaltinis', en: 'Source' },
   ReadingTime: { lt: 'Rodmens laikas', en: 'Reading time' },

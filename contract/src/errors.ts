@@ -64,6 +64,9 @@ export const ERROR_MESSAGES = {
   unknownDeviceType: 'Unknown device type {{id}}',
   locationNotFound: 'Location not found',
   deviceNotFound: 'Device not found',
+  flatNotFound: 'Flat not found',
+  monthNotEndedStatements: 'Month {{month}} has not ended yet: its statements cannot be published',
+  emailRequiredForStatements: 'Add an e-mail address to your profile to be notified',
   // Master data and the audit log.
   notTimestamp: 'Not a timestamp: {{value}}',
   invalidTime: '{{field}} is not a valid time: {{value}}',

@@ -12,4 +12,5 @@ export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';
 export * from './readings.js';
+export * from './statements.js';
 export * from './users.js';

@@ -15,6 +15,7 @@ import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
+import statementRoutes from './routes/statements.js';
 import usersRoutes from './routes/users.js';
 
 declare module 'fastify' {
@@ -70,6 +71,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       await api.register(ingestRoutes);
       await api.register(masterDataRoutes);
       await api.register(dataQualityRoutes);
+      await api.register(statementRoutes);
     },
     { prefix: '/api' },
   );

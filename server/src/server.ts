@@ -11,6 +11,7 @@ import { DataDirLockedError } from './db/pglite.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { sendDigests } from './services/data-quality/digest.js';
 import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
+import { sendStatementMails } from './services/statements/notify.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
 async function main() {
@@ -27,8 +28,11 @@ async function main() {
   const digest = mailer
     ? (d: Db, now: Date) => sendDigests(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl, now)
     : undefined;
+  const statementMail = mailer
+    ? (d: Db) => sendStatementMails(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl)
+    : undefined;
   const scheduler = config.scheduler
-    ? new Scheduler(db, defaultJobs(digest), (err) => app.log.error({ err }, 'scheduled work failed'))
+    ? new Scheduler(db, defaultJobs(digest, statementMail), (err) => app.log.error({ err }, 'scheduled work failed'))
     : undefined;
   let closing = false;
   const close = async (signal: string) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
+import { markMailNotConfigured } from '../statements/notify.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
 import { loadSettings } from './settings.js';
 import { validate } from './validate.js';
@@ -27,7 +28,7 @@ export type DigestRunner = (db: Db, now: Date) => Promise<JobResult>;
  * validation every `schedule.validateMinutes`; the digest daily at
  * `schedule.digestHour`.
  */
-export function defaultJobs(digest?: DigestRunner): JobDef[] {
+export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner): JobDef[] {
   return [
     {
       name: 'month-ends',
@@ -60,6 +61,12 @@ export function defaultJobs(digest?: DigestRunner): JobDef[] {
       nextSql: `CASE WHEN ($1::timestamptz::date::timestamp + make_interval(hours => ($2::jsonb ->> 'schedule.digestHour')::int))::timestamptz > $1::timestamptz
                      THEN ($1::timestamptz::date::timestamp + make_interval(hours => ($2::jsonb ->> 'schedule.digestHour')::int))::timestamptz
                      ELSE (($1::timestamptz::date + 1)::timestamp + make_interval(hours => ($2::jsonb ->> 'schedule.digestHour')::int))::timestamptz END`,
+    },
+    {
+      name: 'statement-mail',
+      // The e-mails a publication queued (docs/statements.md); without SMTP_URL they are logged as not sent.
+      run: async (db, now) => (statementMail ? statementMail(db, now) : markMailNotConfigured(db)),
+      nextSql: "$1::timestamptz + interval '1 minute'",
     },
   ];
 }

@@ -1,0 +1,252 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Id, Nullable, Timestamp } from './common.js';
+import { MonthEndSource, MonthParam } from './data-quality.js';
+import { IdList } from './devices.js';
+import { defineEndpoint } from './endpoint.js';
+
+/**
+ * Monthly consumption information per flat (docs/statements.md): for a month M, per flat and
+ * kind, the consumption in M, in M−1 and in the same month a year before, from the month-end
+ * values; the building's average; allocators in units, Qrad and (with a building heat meter) kWh.
+ */
+export const STATEMENT_KINDS = ['heating', 'hotWater', 'coldWater'] as const;
+export type StatementKind = (typeof STATEMENT_KINDS)[number];
+export const StatementKind = Type.Union(STATEMENT_KINDS.map((k) => Type.Literal(k)));
+
+/** The unit a kind's figures are in: kWh (heat meters, or allocators shared from a building meter), Qrad, m³. */
+export const STATEMENT_UNITS = ['kWh', 'Qrad', 'm3'] as const;
+export type StatementUnit = (typeof STATEMENT_UNITS)[number];
+export const StatementUnit = Type.Union(STATEMENT_UNITS.map((u) => Type.Literal(u)));
+
+/** Against the same month a year before: above `HIGH` times it is high, below `LOW` times it is low. */
+export const STATEMENT_HIGH_FACTOR = 1.5;
+export const STATEMENT_LOW_FACTOR = 0.5;
+
+/** One month's consumption of a flat and kind. */
+export const StatementFigure = Type.Object({
+  /** Null when a device of the flat has no value for the month (see `Incomplete`). */
+  Value: Nullable(Type.Number()),
+  /** Some month-end value behind it is interpolated, estimated or set by hand. */
+  Partial: Type.Boolean(),
+  /** Devices of the flat without a month-end value at either end: the figure is not given. */
+  Incomplete: Type.Boolean(),
+  /** The sources of the month-end values behind it (each once). */
+  Sources: Type.Array(MonthEndSource),
+});
+export type StatementFigure = Static<typeof StatementFigure>;
+
+export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low'] as const;
+export type StatementMarker = (typeof STATEMENT_MARKERS)[number];
+export const StatementMarker = Type.Union(STATEMENT_MARKERS.map((m) => Type.Literal(m)));
+
+/** How allocators' kWh were found: shared from the building heat meter by Qrad, or not at all. */
+export const KWH_METHODS = ['buildingMeterByQrad', 'noBuildingMeter', 'incompleteBuilding'] as const;
+export type KwhMethod = (typeof KWH_METHODS)[number];
+
+export const StatementKindFigures = Type.Object({
+  Kind: StatementKind,
+  Unit: StatementUnit,
+  /** Devices of this kind in the flat during M. */
+  Devices: Type.Integer(),
+  Current: StatementFigure,
+  Previous: StatementFigure,
+  LastYear: StatementFigure,
+  /**
+   * Heating with degree-days known for the flat's city in M and a year before: last year's
+   * consumption × DD(M) / DD(M − 12). Null otherwise.
+   */
+  LastYearCorrected: Nullable(Type.Number()),
+  /** The building's average of this kind in M: per flat (of those with a value) and per m² (flats with an area). */
+  BuildingAverage: Nullable(Type.Number()),
+  BuildingAveragePerM2: Nullable(Type.Number()),
+  /** Allocators: units and Qrad (units × rating factor) in M; kWh as in `Current` when the unit is kWh. */
+  Units: Nullable(Type.Number()),
+  Qrad: Nullable(Type.Number()),
+  /** Allocators: how kWh were found (null for meters). */
+  KwhMethod: Nullable(Type.Union(KWH_METHODS.map((m) => Type.Literal(m)))),
+  /** The building heat meter's energy in M that allocators' kWh share (null without one). */
+  BuildingKwh: Nullable(Type.Number()),
+  Markers: Type.Array(StatementMarker),
+});
+export type StatementKindFigures = Static<typeof StatementKindFigures>;
+
+/** A publication of a building's month: the figures are frozen from then on. */
+export const StatementPublication = Type.Object({
+  BuildingId: Id,
+  Version: Type.Integer({ minimum: 1 }),
+  PublishedAt: Timestamp,
+  PublishedBy: Nullable(Type.String()),
+});
+export type StatementPublication = Static<typeof StatementPublication>;
+
+/** One flat's figures for month M. */
+export const StatementRow = Type.Object({
+  FlatId: Id,
+  BuildingId: Id,
+  /** The address as the readings rows name it. */
+  City: Nullable(Type.String()),
+  Street: Nullable(Type.String()),
+  Building: Nullable(Type.String()),
+  Flat: Type.String(),
+  FlatOrder: Nullable(Type.Integer()),
+  AreaM2: Nullable(Type.Number()),
+  ClientCode: Nullable(Type.String()),
+  Kinds: Type.Array(StatementKindFigures),
+  /** Set when these are the published (frozen) figures. */
+  Published: Nullable(StatementPublication),
+});
+export type StatementRow = Static<typeof StatementRow>;
+
+export const MonthValue = Type.Object({ Month: MonthParam, Value: Nullable(Type.Number()), Partial: Type.Boolean() });
+export type MonthValue = Static<typeof MonthValue>;
+
+/** One flat's statement: its figures and the last 13 months (M − 12 … M) per kind. */
+export const FlatStatement = Type.Object({
+  Month: MonthParam,
+  Row: StatementRow,
+  History: Type.Array(Type.Object({ Kind: StatementKind, Unit: StatementUnit, Months: Type.Array(MonthValue) })),
+  /** Degree-days of the flat's city in M and a year before, when known. */
+  DegreeDays: Nullable(Type.Object({ Current: Type.Number(), LastYear: Type.Number() })),
+});
+export type FlatStatement = Static<typeof FlatStatement>;
+
+const Selection = {
+  month: MonthParam,
+  /** Subtrees to include (location ids); absent = everything in scope. */
+  locationParentId: Type.Optional(IdList),
+  /** As in GetDevicesData: another user's scope (groups 1 and 2), narrowed to the caller's. */
+  userId: Type.Optional(Id),
+};
+
+export const getStatementFigures = defineEndpoint({
+  method: 'GET',
+  path: '/statements/figures',
+  summary:
+    'The monthly figures of every flat of a selection for month `month` (docs/statements.md): consumption in the ' +
+    'month, the month before and the same month a year before per kind, the building average, allocators in units, ' +
+    'Qrad and kWh. A published building answers its frozen figures.',
+  tags: ['statements'],
+  auth: 'user',
+  querystring: Type.Object(Selection),
+  response: Type.Object({ Month: MonthParam, Rows: Type.Array(StatementRow) }),
+});
+
+export const getFlatStatement = defineEndpoint({
+  method: 'GET',
+  path: '/statements/flats/:flatId',
+  summary: "One flat's statement for a month: its figures and the last 13 months per kind. 404 outside the scope.",
+  tags: ['statements'],
+  auth: 'user',
+  params: Type.Object({ flatId: Id }),
+  querystring: Type.Object({ month: MonthParam }),
+  response: FlatStatement,
+});
+
+export const StatementLanguage = Type.Union([Type.Literal('lt'), Type.Literal('en')]);
+
+export const getStatementsPdf = defineEndpoint({
+  method: 'GET',
+  path: '/statements/pdf',
+  summary:
+    'The statements of a selection as PDF, one flat per page: one building answers one PDF, several a zip of one ' +
+    'PDF per building (docs/statements.md).',
+  tags: ['statements'],
+  auth: 'user',
+  querystring: Type.Object({ ...Selection, lang: Type.Optional(StatementLanguage) }),
+  response: Type.String(),
+  produces: 'application/pdf',
+});
+
+/** A change between the published figures and the live ones. */
+export const StatementChange = Type.Object({
+  FlatId: Id,
+  BuildingId: Id,
+  Address: Type.String(),
+  Kind: StatementKind,
+  Field: Type.Union([Type.Literal('Current'), Type.Literal('Previous'), Type.Literal('LastYear')]),
+  Published: Nullable(Type.Number()),
+  Live: Nullable(Type.Number()),
+});
+export type StatementChange = Static<typeof StatementChange>;
+
+export const PublicationBody = Type.Object({
+  month: MonthParam,
+  /** Subtrees whose buildings to publish; absent = every building. */
+  locationIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+});
+
+export const publishStatements = defineEndpoint({
+  method: 'POST',
+  path: '/statements/publications',
+  summary:
+    'Publishes (freezes) month `month` of the buildings in the subtrees: a building already published gets a new ' +
+    'version, and the answer lists what changed. Audited; opted-in users are notified by e-mail. Group 1 only.',
+  tags: ['statements'],
+  auth: 'operator',
+  body: PublicationBody,
+  response: Type.Object({
+    Buildings: Type.Integer(),
+    Flats: Type.Integer(),
+    Republished: Type.Integer(),
+    Changes: Type.Array(StatementChange),
+  }),
+});
+
+export const getStatementDifference = defineEndpoint({
+  method: 'GET',
+  path: '/statements/difference',
+  summary: 'What would change if the selection were published again now: published against live figures.',
+  tags: ['statements'],
+  auth: 'operator',
+  querystring: Type.Object({ month: MonthParam, locationParentId: Type.Optional(IdList) }),
+  response: Type.Object({ Published: Type.Integer(), Changes: Type.Array(StatementChange) }),
+});
+
+export const StatementDelivery = Type.Object({
+  Id: Id,
+  Month: MonthParam,
+  UserName: Type.String(),
+  Email: Type.String(),
+  SentAt: Timestamp,
+  /** Accepted by the SMTP server; else `Error` says why. */
+  Accepted: Type.Boolean(),
+  Error: Nullable(Type.String()),
+});
+export type StatementDelivery = Static<typeof StatementDelivery>;
+
+export const listStatementDeliveries = defineEndpoint({
+  method: 'GET',
+  path: '/statements/deliveries',
+  summary: "The publication e-mails: to whom, when, and the SMTP server's answer (newest first). Group 1 only.",
+  tags: ['statements'],
+  auth: 'operator',
+  querystring: Type.Object({ month: Type.Optional(MonthParam) }),
+  response: Type.Object({ MailConfigured: Type.Boolean(), Deliveries: Type.Array(StatementDelivery) }),
+});
+
+export const StatementNotification = Type.Object({
+  OptIn: Type.Boolean(),
+  Language: StatementLanguage,
+  Email: Nullable(Type.String()),
+  MailConfigured: Type.Boolean(),
+});
+export type StatementNotification = Static<typeof StatementNotification>;
+
+export const getStatementNotification = defineEndpoint({
+  method: 'GET',
+  path: '/statements/notification',
+  summary: "Whether the caller is told by e-mail when a month's statements are published.",
+  tags: ['statements'],
+  auth: 'user',
+  response: StatementNotification,
+});
+
+export const updateStatementNotification = defineEndpoint({
+  method: 'PUT',
+  path: '/statements/notification',
+  summary: 'Opts the caller in or out of the e-mail sent when statements of their flats are published.',
+  tags: ['statements'],
+  auth: 'user',
+  body: Type.Object({ optIn: Type.Boolean(), language: StatementLanguage }),
+  response: StatementNotification,
+});

@@ -1,0 +1,326 @@
+import { createRequire } from 'node:module';
+import { PassThrough, type Readable } from 'node:stream';
+import type { FlatStatement, StatementFigure, StatementKind, StatementKindFigures } from '@rodmenys/contract';
+import { Zip, ZipPassThrough } from 'fflate';
+import PDFDocument from 'pdfkit';
+import type { Queryable } from '../../db/db.js';
+import { monthName } from './notify.js';
+import { loadStatements } from './statements.js';
+
+/**
+ * The statements as PDF (docs/statements.md): one flat per page, drawn with pdfkit
+ * (text and vector bars; DejaVu Sans embedded, so Lithuanian letters survive any
+ * viewer), one file per building; several buildings go into a zip, one PDF each.
+ * Streamed: a building's statements are loaded when its turn comes and each page
+ * is written out as it is drawn, so memory holds one building at a time.
+ */
+
+const require = createRequire(import.meta.url);
+const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+type Lang = 'lt' | 'en';
+
+const T = {
+  lt: {
+    title: 'Mėnesio suvartojimo ataskaita',
+    flat: 'Butas',
+    area: 'Plotas',
+    client: 'Kliento kodas',
+    kinds: { heating: 'Šildymas', hotWater: 'Karštas vanduo', coldWater: 'Šaltas vanduo' },
+    units: { kWh: 'kWh', Qrad: 'Qrad', m3: 'm³' },
+    current: 'Šis mėnuo',
+    previous: 'Praėjęs mėnuo',
+    lastYear: 'Tas pats mėnuo pernai',
+    corrected: 'Pernai, perskaičiuota pagal dienolaipsnius',
+    average: 'Pastato vidurkis (butui)',
+    averageM2: 'Pastato vidurkis (m²)',
+    unitsRow: 'Daliklių vienetai',
+    qradRow: 'Qrad (vienetai × koeficientas)',
+    methods: {
+      buildingMeterByQrad: (kwh: string) =>
+        `kWh: pastato šilumos skaitiklio energija (${kwh} kWh) padalyta butams pagal jų Qrad.`,
+      noBuildingMeter: () => 'Pastate nėra šilumos skaitiklio: šildymas pateikiamas Qrad, kWh neskaičiuojamos.',
+      incompleteBuilding: () => 'kWh neskaičiuojamos: trūksta pastato prietaisų mėnesio pabaigos reikšmių.',
+    },
+    degreeDays: (c: number, l: number) =>
+      `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
+    partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
+    missing: '–',
+    chartYear: 'Šis mėnuo ir tas pats mėnuo pernai',
+    chartHistory: 'Paskutiniai 13 mėnesių',
+    published: (v: number, at: string) => `Paskelbta (versija ${v}) ${at.slice(0, 10)}`,
+    preliminary: 'Preliminari: mėnuo dar nepaskelbtas',
+    none: 'Šiame bute nėra prietaisų.',
+  },
+  en: {
+    title: 'Monthly consumption statement',
+    flat: 'Flat',
+    area: 'Area',
+    client: 'Client code',
+    kinds: { heating: 'Heating', hotWater: 'Hot water', coldWater: 'Cold water' },
+    units: { kWh: 'kWh', Qrad: 'Qrad', m3: 'm³' },
+    current: 'This month',
+    previous: 'Previous month',
+    lastYear: 'Same month last year',
+    corrected: 'Last year, corrected by degree-days',
+    average: 'Building average (per flat)',
+    averageM2: 'Building average (per m²)',
+    unitsRow: 'Allocator units',
+    qradRow: 'Qrad (units × rating factor)',
+    methods: {
+      buildingMeterByQrad: (kwh: string) =>
+        `kWh: the building heat meter's energy (${kwh} kWh) shared among the flats by their Qrad.`,
+      noBuildingMeter: () => 'The building has no heat meter: heating is given in Qrad, no kWh are computed.',
+      incompleteBuilding: () => 'No kWh: month-end values of devices in the building are missing.',
+    },
+    degreeDays: (c: number, l: number) =>
+      `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
+    partial: '* value interpolated, estimated or set by hand',
+    missing: '–',
+    chartYear: 'This month and the same month last year',
+    chartHistory: 'The last 13 months',
+    published: (v: number, at: string) => `Published (version ${v}) ${at.slice(0, 10)}`,
+    preliminary: 'Preliminary: the month is not published yet',
+    none: 'This flat has no devices.',
+  },
+};
+
+const KIND_COLORS: Record<StatementKind, string> = { heating: '#c0392b', hotWater: '#d35400', coldWater: '#2471a3' };
+
+const fmt = (v: number | null | undefined, lang: Lang, digits = 3) =>
+  v === null || v === undefined
+    ? T[lang].missing
+    : v.toLocaleString(lang === 'lt' ? 'lt-LT' : 'en-GB', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+const fig = (f: StatementFigure, lang: Lang) => `${fmt(f.Value, lang)}${f.Partial && f.Value !== null ? '*' : ''}`;
+
+/** One flat's page. */
+function drawPage(doc: PDFKit.PDFDocument, s: FlatStatement, lang: Lang): void {
+  const t = T[lang];
+  const r = s.Row;
+  const left = 50;
+  const width = doc.page.width - 100;
+  doc.font('bold').fontSize(16).fillColor('#000').text(t.title, left, 50);
+  doc.font('regular').fontSize(11).text(monthName(s.Month, lang), left, 72);
+  const address = [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  doc.font('bold').fontSize(12).text(`${address}, ${t.flat.toLowerCase()} ${r.Flat}`, left, 96, { width });
+  const facts = [
+    r.AreaM2 !== null ? `${t.area}: ${fmt(r.AreaM2, lang, 2)} m²` : null,
+    r.ClientCode ? `${t.client}: ${r.ClientCode}` : null,
+  ].filter(Boolean);
+  doc.font('regular').fontSize(9).fillColor('#444').text(facts.join('   ·   '), left, 114);
+  doc
+    .fillColor(r.Published ? '#1d6b2f' : '#8a5a00')
+    .text(r.Published ? t.published(r.Published.Version, r.Published.PublishedAt) : t.preliminary, left, 128);
+
+  let y = 150;
+  if (!r.Kinds.length) {
+    doc.fillColor('#000').fontSize(11).text(t.none, left, y);
+    return;
+  }
+  // The figures table: one column per kind.
+  const labelW = 200;
+  const colW = (width - labelW) / r.Kinds.length;
+  doc.font('bold').fontSize(10).fillColor('#000');
+  r.Kinds.forEach((k, i) => {
+    doc.text(`${t.kinds[k.Kind]}, ${t.units[k.Unit]}`, left + labelW + i * colW, y, {
+      width: colW - 6,
+      align: 'right',
+    });
+  });
+  y += 18;
+  doc
+    .moveTo(left, y - 4)
+    .lineTo(left + width, y - 4)
+    .strokeColor('#999')
+    .lineWidth(0.5)
+    .stroke();
+  const rows: [string, (k: StatementKindFigures) => string][] = [
+    [t.current, (k) => fig(k.Current, lang)],
+    [t.previous, (k) => fig(k.Previous, lang)],
+    [t.lastYear, (k) => fig(k.LastYear, lang)],
+  ];
+  if (r.Kinds.some((k) => k.LastYearCorrected !== null))
+    rows.push([t.corrected, (k) => fmt(k.LastYearCorrected, lang)]);
+  rows.push([t.average, (k) => fmt(k.BuildingAverage, lang)]);
+  if (r.Kinds.some((k) => k.BuildingAveragePerM2 !== null))
+    rows.push([t.averageM2, (k) => fmt(k.BuildingAveragePerM2, lang, 4)]);
+  if (r.Kinds.some((k) => k.Units !== null)) {
+    rows.push([t.unitsRow, (k) => (k.Units === null ? '' : fmt(k.Units, lang))]);
+    rows.push([t.qradRow, (k) => (k.Qrad === null ? '' : fmt(k.Qrad, lang))]);
+  }
+  for (const [label, value] of rows) {
+    doc
+      .font(label === t.current ? 'bold' : 'regular')
+      .fontSize(10)
+      .fillColor('#000')
+      .text(label, left, y, {
+        width: labelW,
+      });
+    r.Kinds.forEach((k, i) => {
+      doc.text(value(k), left + labelW + i * colW, y, { width: colW - 6, align: 'right' });
+    });
+    y += 16;
+  }
+  y += 6;
+  doc.font('regular').fontSize(8.5).fillColor('#444');
+  const notes: string[] = [];
+  for (const k of r.Kinds) if (k.KwhMethod) notes.push(t.methods[k.KwhMethod](fmt(k.BuildingKwh, lang)));
+  if (s.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null))
+    notes.push(t.degreeDays(s.DegreeDays.Current, s.DegreeDays.LastYear));
+  if (r.Kinds.some((k) => k.Current.Partial || k.Previous.Partial || k.LastYear.Partial)) notes.push(t.partial);
+  for (const n of notes) {
+    doc.text(n, left, y, { width });
+    y = doc.y + 3;
+  }
+
+  // Bars: this month against the same month last year, per kind (each kind on its own scale).
+  y += 10;
+  doc.font('bold').fontSize(10).fillColor('#000').text(t.chartYear, left, y);
+  y += 18;
+  const pairH = 70;
+  const groupW = width / r.Kinds.length;
+  r.Kinds.forEach((k, i) => {
+    const x0 = left + i * groupW + 20;
+    const values = [k.LastYearCorrected ?? k.LastYear.Value, k.Current.Value];
+    const max = Math.max(1e-9, ...values.map((v) => Math.max(0, v ?? 0)));
+    values.forEach((v, j) => {
+      const h = v === null ? 0 : (Math.max(0, v) / max) * pairH;
+      const x = x0 + j * 46;
+      doc
+        .rect(x, y + pairH - h, 36, h)
+        .fillColor(j === 1 ? KIND_COLORS[k.Kind] : '#aab7b8')
+        .fill();
+      doc
+        .font('regular')
+        .fontSize(7.5)
+        .fillColor('#000')
+        .text(fmt(v, lang), x - 8, y + pairH + 3, { width: 52, align: 'center' });
+    });
+    doc
+      .fontSize(8)
+      .fillColor('#444')
+      .text(`${t.kinds[k.Kind]} (${t.units[k.Unit]})`, x0 - 10, y + pairH + 14, { width: groupW - 20 });
+  });
+  y += pairH + 40;
+
+  // Bars: the last 13 months per kind.
+  doc.font('bold').fontSize(10).fillColor('#000').text(t.chartHistory, left, y);
+  y += 16;
+  const histH = 50;
+  for (const h of s.History) {
+    const max = Math.max(1e-9, ...h.Months.map((m) => Math.max(0, m.Value ?? 0)));
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor('#444')
+      .text(`${t.kinds[h.Kind]} (${t.units[h.Unit]})`, left, y + histH / 2 - 4, { width: 90 });
+    const barW = (width - 100) / h.Months.length;
+    h.Months.forEach((m, i) => {
+      const bh = m.Value === null ? 0 : (Math.max(0, m.Value) / max) * histH;
+      const x = left + 100 + i * barW;
+      doc
+        .rect(x + 2, y + histH - bh, barW - 4, bh)
+        .fillColor(i === h.Months.length - 1 ? KIND_COLORS[h.Kind] : m.Partial ? '#f5b041' : '#aab7b8')
+        .fill();
+      doc
+        .fontSize(6)
+        .fillColor('#444')
+        .text(m.Month.slice(2), x, y + histH + 2, { width: barW, align: 'center' });
+    });
+    y += histH + 18;
+    if (y > doc.page.height - 80) break;
+  }
+}
+
+/** A building's statements as one PDF, written to `out` page by page. */
+export function renderBuildingPdf(statements: readonly FlatStatement[], lang: Lang): Readable {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, autoFirstPage: false, info: { Title: T[lang].title } });
+  doc.registerFont('regular', FONT);
+  doc.registerFont('bold', FONT_BOLD);
+  for (const s of statements) {
+    doc.addPage();
+    drawPage(doc, s, lang);
+  }
+  if (!statements.length) doc.addPage().font('regular').fontSize(11).text(T[lang].none);
+  doc.end();
+  return doc;
+}
+
+/** The buildings of a selection that hold flats, in address order, with a file name each. */
+async function selectionBuildings(db: Queryable, scope: number[] | null, parents: number[] | null) {
+  const { rows } = await db.query<{ id: number; name: string }>(
+    `SELECT b.id, concat_ws(' ', b.city, b.street, b.building) AS name
+       FROM location b
+      WHERE b.level = 6 AND EXISTS (
+        SELECT FROM location f WHERE f.level = 7 AND f.path[6] = b.id
+           AND ($1::int[] IS NULL OR f.path && $1::int[]) AND ($2::int[] IS NULL OR f.path && $2::int[]))
+      ORDER BY b.country, b.county, b.region, b.city, b.street, building_number(b.building), b.building`,
+    [scope, parents],
+  );
+  return rows;
+}
+
+const fileName = (name: string, month: string) =>
+  `${month}-${
+    name
+      .normalize('NFKD')
+      .replace(/[^\w\s-]/g, '')
+      .trim()
+      .replace(/\s+/g, '-') || 'building'
+  }.pdf`;
+
+/**
+ * The PDF answer of a selection: one building → its PDF; several → a zip of one PDF per
+ * building, built building by building. Null when the selection holds no flat.
+ */
+export async function statementsPdf(
+  db: Queryable,
+  input: { month: string; scope: number[] | null; parents: number[] | null; lang: Lang },
+): Promise<{ kind: 'pdf' | 'zip'; name: string; stream: Readable } | null> {
+  const buildings = await selectionBuildings(db, input.scope, input.parents);
+  if (!buildings.length) return null;
+  // The selection's flats of one building, then their statements.
+  const statementsOf = async (b: { id: number }) => {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT f.id FROM location f WHERE f.level = 7 AND f.path[6] = $1
+          AND ($2::int[] IS NULL OR f.path && $2::int[]) AND ($3::int[] IS NULL OR f.path && $3::int[])`,
+      [b.id, input.scope, input.parents],
+    );
+    return loadStatements(db, input.month, { scope: input.scope, flatIds: rows.map((r) => r.id) });
+  };
+  if (buildings.length === 1) {
+    const b = buildings[0]!;
+    return {
+      kind: 'pdf',
+      name: fileName(b.name, input.month),
+      stream: renderBuildingPdf(await statementsOf(b), input.lang),
+    };
+  }
+  const out = new PassThrough();
+  const zip = new Zip((err, chunk, final) => {
+    if (err) out.destroy(err);
+    else {
+      out.write(chunk);
+      if (final) out.end();
+    }
+  });
+  void (async () => {
+    for (const b of buildings) {
+      const entry = new ZipPassThrough(fileName(b.name, input.month));
+      zip.add(entry);
+      const pdf = renderBuildingPdf(await statementsOf(b), input.lang);
+      for await (const chunk of pdf) {
+        entry.push(chunk as Uint8Array);
+        // Backpressure: a slow client holds the next building back instead of filling memory.
+        if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+      }
+      entry.push(new Uint8Array(0), true);
+    }
+    zip.end();
+  })().catch((err) => out.destroy(err));
+  return { kind: 'zip', name: `statements-${input.month}.zip`, stream: out };
+}
