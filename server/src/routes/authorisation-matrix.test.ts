@@ -342,6 +342,19 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /data-quality/jobs': { request: () => ({}) },
     'GET /data-quality/digest': { request: () => ({}) },
     'PUT /data-quality/digest': { request: () => ({ body: { optIn: false, language: 'en' } }) },
+    'GET /statements/figures': { request: () => ({ query: { month: '2026-01' } }) },
+    'GET /statements/flats/:flatId': {
+      request: () => ({ params: { flatId: ids.flatA1! }, query: { month: '2026-01' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /statements/pdf': { request: () => ({ query: { month: '2026-01', lang: 'en' } }), expect: { fresh: 404 } },
+    'POST /statements/publications': {
+      request: () => ({ body: { month: '2026-01', locationIds: [ids.buildingA1!] } }),
+    },
+    'GET /statements/difference': { request: () => ({ query: { month: '2026-01' } }) },
+    'GET /statements/deliveries': { request: () => ({}) },
+    'GET /statements/notification': { request: () => ({}) },
+    'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
     'PUT /masterData/devices/:id': {
       request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
     },

@@ -1,67 +1,31 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.js';
 import { buildTestApp, call } from '../../test/app.js';
 import { createTestDb, dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
+import { type Delivered, decodeMail as decode, startSmtp } from '../../test/smtp.js';
 import { sendDigests } from './digest.js';
 import { validate } from './validate.js';
-
-interface Delivered {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** Quoted-printable and encoded-word text as a reader's mail program shows it. */
-function decode(raw: string): string {
-  const unfolded = raw.replace(/=\r?\n/g, '');
-  const bytes = unfolded.replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
-  const text = Buffer.from(bytes, 'latin1').toString('utf8');
-  return text.replace(/=\?utf-8\?Q\?([^?]*)\?=/gi, (_, q: string) =>
-    Buffer.from(
-      q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/g, (__, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-      'latin1',
-    ).toString('utf8'),
-  );
-}
 
 describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
   let db: Db;
   let app: FastifyInstance;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let port: number;
-  const delivered: Delivered[] = [];
+  let delivered: Delivered[];
 
   beforeAll(async () => {
     db = await createTestDb();
     app = await buildTestApp(db, { smtpUrl: 'smtp://127.0.0.1:1' });
     // A real SMTP server in this process: every message is kept as it arrived.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          delivered.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('latin1'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtp();
+    port = smtp.port;
+    delivered = smtp.delivered;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     await app.close();
     await db.close();
   });

@@ -126,12 +126,11 @@ function drawPage(doc: PDFKit.PDFDocument, s: FlatStatement, lang: Lang): void {
   const colW = (width - labelW) / r.Kinds.length;
   doc.font('bold').fontSize(10).fillColor('#000');
   r.Kinds.forEach((k, i) => {
-    doc.text(`${t.kinds[k.Kind]}, ${t.units[k.Unit]}`, left + labelW + i * colW, y, {
-      width: colW - 6,
-      align: 'right',
-    });
+    const x = left + labelW + i * colW;
+    doc.font('bold').text(t.kinds[k.Kind], x, y, { width: colW - 6, align: 'right', lineBreak: false });
+    doc.font('regular').text(t.units[k.Unit], x, y + 13, { width: colW - 6, align: 'right', lineBreak: false });
   });
-  y += 18;
+  y += 32;
   doc
     .moveTo(left, y - 4)
     .lineTo(left + width, y - 4)
