@@ -226,7 +226,7 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       token: operator.token,
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'monthNotEndedStatements', params: { month: '2099-01', field: 'month' } });
+    expect(res.error).toMatchObject({ code: 'monthNotEndedStatements', params: { month: '2099-01', field: 'month' } });
   });
 
   it('opting in needs an e-mail address', async () => {
@@ -235,6 +235,6 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       token: operator.token,
     });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('emailRequiredForStatements');
+    expect(res.error.code).toBe('emailRequiredForStatements');
   });
 });
