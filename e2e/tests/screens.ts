@@ -15,6 +15,7 @@ export const SCREENS = [
   { path: '/myObjects', label: (t: typeof lt) => t.nav.myObjects, roles: ['operator', 'admin', 'manager'] },
   { path: '/locationData', label: (t: typeof lt) => t.nav.locationData, roles: ['operator', 'admin', 'manager'] },
   { path: '/anomalies', label: (t: typeof lt) => t.nav.anomalies, roles: ['operator', 'admin', 'manager'] },
+  { path: '/statements', label: (t: typeof lt) => t.nav.statements, roles: ['operator', 'admin', 'manager'] },
   { path: '/users', label: (t: typeof lt) => t.nav.users, roles: ['operator', 'admin'] },
   { path: '/masterData', label: (t: typeof lt) => t.nav.masterData, roles: ['operator'] },
   { path: '/audit', label: (t: typeof lt) => t.nav.audit, roles: ['operator'] },

@@ -27,8 +27,8 @@ describe('the access table', () => {
     const open = (groupId: 1 | 2 | 3) => SCREENS.filter((screen) => canOpen({ GroupId: groupId }, screen));
     const common = ['/', '/profile', '/deviceData', '/myObjects', '/locationData'];
     expect(open(Group.Operator)).toEqual([...SCREENS]);
-    expect(open(Group.Admin)).toEqual([...common, '/users', '/anomalies']);
-    expect(open(Group.User)).toEqual([...common, '/anomalies']);
+    expect(open(Group.Admin)).toEqual([...common, '/users', '/anomalies', '/statements']);
+    expect(open(Group.User)).toEqual([...common, '/anomalies', '/statements']);
     expect(SCREENS.filter((screen) => canOpen(null, screen))).toEqual([]);
   });
 });

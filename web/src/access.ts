@@ -21,6 +21,7 @@ export const SCREENS = [
   '/audit',
   '/collectors',
   '/anomalies',
+  '/statements',
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
@@ -42,6 +43,8 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   '/collectors': operators,
   // Everyone sees the anomalies of the buildings they may see (scoped by the server).
   '/anomalies': everyone,
+  // Monthly statements of the flats one may see (scoped by the server); publishing is group 1's.
+  '/statements': everyone,
 };
 
 /** Whether the signed-in user may open a screen. */

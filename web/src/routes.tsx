@@ -20,6 +20,7 @@ const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page')
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
 const AnomaliesPage = lazy(() => import('./pages/anomalies/anomalies-page'));
+const StatementsPage = lazy(() => import('./pages/statements/statements-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
 /** A signed-in screen: its path, and the element behind the access table of access.ts. */
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
               screen('/audit', <AuditPage />),
               screen('/collectors', <CollectorsPage />),
               screen('/anomalies', <AnomaliesPage />),
+              screen('/statements', <StatementsPage />),
               { path: '*', element: <NotFoundPage /> },
             ],
           },

@@ -1,18 +1,36 @@
 import { Alert, App, Card, Checkbox, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDigestSubscription, useUpdateDigestSubscription } from '../../api/data-quality';
+import { useStatementNotification, useUpdateStatementNotification } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 
-/** Opting in to the daily anomaly digest by e-mail, in the language in use; says when the server cannot send mail. */
-export function DigestCard() {
+interface MailOptIn {
+  data?: { OptIn: boolean; MailConfigured: boolean };
+  error: unknown;
+  refetch: () => unknown;
+}
+interface MailOptInUpdate {
+  isPending: boolean;
+  mutateAsync: (input: { body: { optIn: boolean; language: 'en' | 'lt' } }) => Promise<unknown>;
+}
+
+/** One e-mail opt-in: a checkbox saved in the language in use, a warning when the server cannot send mail. */
+function MailOptInCard(props: {
+  title: string;
+  help: string;
+  label: string;
+  query: MailOptIn;
+  update: MailOptInUpdate;
+  footer?: ReactNode;
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
-  const digest = useDigestSubscription();
-  const update = useUpdateDigestSubscription();
+  const { query, update } = props;
   const change = async (optIn: boolean) => {
     try {
       await update.mutateAsync({ body: { optIn, language } });
@@ -22,28 +40,61 @@ export function DigestCard() {
     }
   };
   return (
-    <Card title={t('digest.title')}>
-      {digest.error && <LoadError error={digest.error} onRetry={() => void digest.refetch()} />}
-      {digest.data && (
+    <Card title={props.title}>
+      {query.error != null && <LoadError error={query.error} onRetry={() => void query.refetch()} />}
+      {query.data && (
         <>
-          {!digest.data.MailConfigured && (
+          {!query.data.MailConfigured && (
             <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('digest.noMail')} />
           )}
-          <Typography.Paragraph type="secondary">{t('digest.help')}</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">{props.help}</Typography.Paragraph>
           <Checkbox
-            checked={digest.data.OptIn}
+            checked={query.data.OptIn}
             disabled={update.isPending}
             onChange={(e) => void change(e.target.checked)}
           >
-            {t('digest.optIn')}
+            {props.label}
           </Checkbox>
-          {digest.data.LastSentAt && (
-            <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-              {t('digest.lastSent', { time: formatDateTime(digest.data.LastSentAt) })}
-            </Typography.Paragraph>
-          )}
+          {props.footer}
         </>
       )}
     </Card>
+  );
+}
+
+/** Opting in to the daily anomaly digest by e-mail. */
+export function DigestCard() {
+  const { t } = useTranslation();
+  const digest = useDigestSubscription();
+  const lastSent = digest.data?.LastSentAt;
+  return (
+    <MailOptInCard
+      title={t('digest.title')}
+      help={t('digest.help')}
+      label={t('digest.optIn')}
+      query={digest}
+      update={useUpdateDigestSubscription()}
+      footer={
+        lastSent && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+            {t('digest.lastSent', { time: formatDateTime(lastSent) })}
+          </Typography.Paragraph>
+        )
+      }
+    />
+  );
+}
+
+/** Opting in to the e-mail sent when the statements of one's flats are published (docs/statements.md). */
+export function StatementMailCard() {
+  const { t } = useTranslation();
+  return (
+    <MailOptInCard
+      title={t('statements.mail.title')}
+      help={t('statements.mail.help')}
+      label={t('statements.mail.optIn')}
+      query={useStatementNotification()}
+      update={useUpdateStatementNotification()}
+    />
   );
 }

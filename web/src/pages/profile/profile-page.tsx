@@ -19,7 +19,7 @@ import { useConfirm } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { signOut, useSession } from '../../session';
 import { setSession } from '../../storage';
-import { DigestCard } from './digest-card';
+import { DigestCard, StatementMailCard } from './digest-card';
 
 interface PasswordForm {
   currentPassword: string;
@@ -175,6 +175,9 @@ export default function ProfilePage() {
         </Col>
         <Col xs={24} lg={12}>
           <DigestCard />
+        </Col>
+        <Col xs={24} lg={12}>
+          <StatementMailCard />
         </Col>
       </Row>
     </>

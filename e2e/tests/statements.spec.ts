@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { getStatementFigures } from '@rodmenys/contract';
+import { api, DEMO, expect, session, signIn, test } from './fixtures';
+import { signInAs } from './screens';
+
+/** The month before the current one (the server's clock and zone are the test machine's here). */
+const lastMonth = () => {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.toISOString().slice(0, 7);
+};
+
+/** Waits until the scheduled work has valued last month's month ends (a fresh demo start fills them). */
+async function figuresReady(role: keyof typeof DEMO) {
+  const me = await session(DEMO[role]);
+  await expect
+    .poll(
+      async () =>
+        (await api(getStatementFigures, { token: me.Token, query: { month: lastMonth() } })).body.Rows.some((r) =>
+          r.Kinds.some((k) => k.Current.Value !== null),
+        ),
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe(true);
+}
+
+test.describe('monthly statements', () => {
+  test.setTimeout(180_000);
+
+  test('Lithuanian: the flats of a building with their figures, a flat’s statement, its PDF', async ({ page }) => {
+    await figuresReady('manager');
+    await signIn(page, DEMO.manager);
+    await page.getByRole('navigation').getByRole('link', { name: 'Ataskaitos' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Ataskaitos' })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: /Šildymas/ })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: 'Šis mėnuo' }).first()).toBeVisible();
+    const first = page.locator('.ant-table-row').first();
+    await expect(first).toBeVisible();
+    await expect(page.getByText('Preliminari: šis mėnuo dar nepaskelbtas.')).toBeVisible();
+
+    await first.getByRole('button', { name: /ataskaita/ }).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: 'Mėnesio suvartojimo ataskaita' });
+    await expect(drawer.getByRole('cell', { name: 'Tas pats mėnuo pernai' })).toBeVisible();
+    await expect(drawer.getByRole('cell', { name: 'Pastato vidurkis (butui)' })).toBeVisible();
+    await expect(drawer.getByText('Paskutiniai 13 mėnesių')).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: 'PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d+\.pdf$/);
+    expect(
+      readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+  });
+
+  test('English: the operator publishes the month; the flats show the published version; PDF as a zip, Excel', async ({
+    page,
+  }) => {
+    await figuresReady('operator');
+    await signInAs(page, 'operator', 'en');
+    await page.goto(`/statements?month=${lastMonth()}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Statements' })).toBeVisible();
+    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const dialog = page.getByRole('dialog', { name: /Publish the statements of/ });
+    await expect(dialog).toContainText('Publishing freezes the figures');
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.locator('.ant-table-row').first()).toContainText('published (version 1)');
+    await expect(page.getByText(/Published: \d+ of \d+ flats/)).toBeVisible();
+
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF' }).click()]);
+    expect(zip.suggestedFilename()).toMatch(/^statements-\d{4}-\d{2}\.zip$/);
+    expect(
+      readFileSync((await zip.path())!)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
+
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Excel' }).click(),
+    ]);
+    expect(xlsx.suggestedFilename()).toMatch(/^statements-\d{4}-\d{2}\.xlsx$/);
+
+    // Publishing again shows what would change (nothing has, so far) before a new version.
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByRole('dialog', { name: /Publish the statements of/ })).toContainText(
+      'publishing again makes a new version',
+    );
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByText('Publication e-mails')).toBeVisible();
+  });
+});

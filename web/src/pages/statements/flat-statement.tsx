@@ -1,0 +1,236 @@
+import { FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
+import {
+  type FlatStatement,
+  getStatementsPdf,
+  type StatementKind,
+  type StatementKindFigures,
+} from '@rodmenys/contract';
+import { App, Button, Col, Drawer, Row, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { downloadFile } from '../../api/master-data';
+import { useFlatStatement } from '../../api/statements';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
+import { formatFigure } from './statement-format';
+import './statements.css';
+
+/** One colour per kind, dark enough for text contrast on white. */
+const KIND_COLORS: Record<StatementKind, string> = { heating: '#b03a2e', hotWater: '#a04000', coldWater: '#1f618d' };
+
+const num = (v: number | null | undefined, language: string, digits = 3) =>
+  v === null || v === undefined
+    ? ''
+    : v.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** One flat's statement for the month: figures, notes and charts; printable and as PDF. */
+export function FlatStatementDrawer({
+  flatId,
+  month,
+  onClose,
+}: {
+  flatId: number | null;
+  month: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const statement = useFlatStatement(flatId, month);
+  const [busy, setBusy] = useState(false);
+  const pdf = async () => {
+    if (!flatId) return;
+    setBusy(true);
+    try {
+      await downloadFile(
+        getStatementsPdf,
+        { month, locationParentId: String(flatId), lang: language },
+        `statement-${month}-${flatId}.pdf`,
+      );
+    } catch (error) {
+      message.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Drawer
+      open={flatId !== null}
+      onClose={onClose}
+      width={860}
+      title={t('statements.statementTitle')}
+      rootClassName="statement-print"
+      extra={
+        <Space className="no-print">
+          <Button icon={<PrinterOutlined />} onClick={() => window.print()} disabled={!statement.data}>
+            {t('statements.print')}
+          </Button>
+          <Button icon={<FilePdfOutlined />} loading={busy} onClick={() => void pdf()} disabled={!statement.data}>
+            {t('statements.pdf')}
+          </Button>
+        </Space>
+      }
+    >
+      {statement.error && <LoadError error={statement.error} onRetry={() => void statement.refetch()} />}
+      {statement.data && <StatementView statement={statement.data} />}
+    </Drawer>
+  );
+}
+
+function StatementView({ statement }: { statement: FlatStatement }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const r = statement.Row;
+  const address = [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const monthLabel = new Date(`${statement.Month}-15T12:00:00Z`).toLocaleDateString(language, {
+    year: 'numeric',
+    month: 'long',
+  });
+  type Line = { key: string; label: string; value: (k: StatementKindFigures) => string };
+  const lines: Line[] = [
+    { key: 'current', label: t('statements.current'), value: (k) => formatFigure(k.Current, language, t) },
+    { key: 'previous', label: t('statements.previous'), value: (k) => formatFigure(k.Previous, language, t) },
+    { key: 'lastYear', label: t('statements.lastYear'), value: (k) => formatFigure(k.LastYear, language, t) },
+  ];
+  if (r.Kinds.some((k) => k.LastYearCorrected !== null))
+    lines.push({
+      key: 'corrected',
+      label: t('statements.corrected'),
+      value: (k) => num(k.LastYearCorrected, language),
+    });
+  lines.push({ key: 'average', label: t('statements.averageFlat'), value: (k) => num(k.BuildingAverage, language) });
+  if (r.Kinds.some((k) => k.BuildingAveragePerM2 !== null))
+    lines.push({
+      key: 'averageM2',
+      label: t('statements.averageM2'),
+      value: (k) => num(k.BuildingAveragePerM2, language, 4),
+    });
+  if (r.Kinds.some((k) => k.Units !== null)) {
+    lines.push({ key: 'units', label: t('statements.units.units'), value: (k) => num(k.Units, language) });
+    lines.push({ key: 'qrad', label: t('statements.units.Qrad'), value: (k) => num(k.Qrad, language) });
+  }
+  return (
+    <div>
+      <Typography.Title level={2} style={{ marginTop: 0 }}>
+        {address}, {t('statements.flat').toLowerCase()} {r.Flat}
+      </Typography.Title>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Typography.Text strong>{monthLabel}</Typography.Text>
+        {r.AreaM2 !== null && (
+          <Typography.Text>
+            {t('statements.area')}: {num(r.AreaM2, language, 2)} m²
+          </Typography.Text>
+        )}
+        {r.ClientCode && (
+          <Typography.Text>
+            {t('statements.client')}: {r.ClientCode}
+          </Typography.Text>
+        )}
+        {r.Published ? (
+          <Tag color="green">{t('statements.publishedVersion', { version: r.Published.Version })}</Tag>
+        ) : (
+          <Tag>{t('statements.preliminary')}</Tag>
+        )}
+      </Space>
+      {r.Kinds.length === 0 ? (
+        <Typography.Paragraph>{t('statements.noDevices')}</Typography.Paragraph>
+      ) : (
+        <>
+          <Table<Line>
+            size="small"
+            rowKey="key"
+            pagination={false}
+            dataSource={lines}
+            columns={[
+              { key: 'label', title: t('statements.figure'), render: (_: unknown, l) => l.label },
+              ...r.Kinds.map((k) => ({
+                key: k.Kind,
+                title: `${t(`statements.kinds.${k.Kind}`)}, ${t(`statements.units.${k.Unit}`)}`,
+                align: 'right' as const,
+                render: (_: unknown, l: Line) => l.value(k),
+              })),
+            ]}
+          />
+          <div style={{ marginTop: 8 }}>
+            {r.Kinds.map((k) =>
+              k.KwhMethod ? (
+                <Typography.Paragraph key={k.Kind} type="secondary" style={{ marginBottom: 4 }}>
+                  {t(`statements.method.${k.KwhMethod}`, { kwh: num(k.BuildingKwh, language) })}
+                </Typography.Paragraph>
+              ) : null,
+            )}
+            {statement.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null) && (
+              <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+                {t('statements.degreeDays', {
+                  current: statement.DegreeDays.Current,
+                  lastYear: statement.DegreeDays.LastYear,
+                })}
+              </Typography.Paragraph>
+            )}
+            {r.Kinds.some((k) => k.Current.Partial || k.Previous.Partial || k.LastYear.Partial) && (
+              <Typography.Paragraph type="secondary">{t('statements.partialNote')}</Typography.Paragraph>
+            )}
+          </div>
+          <Typography.Title level={3}>{t('statements.chartYear')}</Typography.Title>
+          <Row gutter={16}>
+            {r.Kinds.map((k) => (
+              <Col key={k.Kind} xs={24} md={24 / r.Kinds.length}>
+                <figure
+                  aria-label={`${t('statements.chartYear')}: ${t(`statements.kinds.${k.Kind}`)}`}
+                  style={{ margin: 0, height: 220 }}
+                >
+                  <ResponsiveContainer width="100%" height="100%">
+                    <BarChart
+                      data={[
+                        { name: t('statements.lastYear'), value: k.LastYearCorrected ?? k.LastYear.Value },
+                        { name: t('statements.current'), value: k.Current.Value },
+                      ]}
+                    >
+                      <CartesianGrid strokeDasharray="3 3" />
+                      <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+                      <YAxis width={64} />
+                      <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
+                      <Bar
+                        dataKey="value"
+                        name={`${t(`statements.kinds.${k.Kind}`)} (${t(`statements.units.${k.Unit}`)})`}
+                        fill={KIND_COLORS[k.Kind]}
+                        isAnimationActive={false}
+                      />
+                      <Legend />
+                    </BarChart>
+                  </ResponsiveContainer>
+                </figure>
+              </Col>
+            ))}
+          </Row>
+          <Typography.Title level={3}>{t('statements.chartHistory')}</Typography.Title>
+          {statement.History.map((h) => (
+            <figure
+              key={h.Kind}
+              aria-label={`${t('statements.chartHistory')}: ${t(`statements.kinds.${h.Kind}`)}`}
+              style={{ margin: '0 0 12px', height: 180 }}
+            >
+              <ResponsiveContainer width="100%" height="100%">
+                <BarChart data={h.Months.map((m) => ({ month: m.Month, value: m.Value }))}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="month" />
+                  <YAxis width={80} />
+                  <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
+                  <Bar
+                    dataKey="value"
+                    name={`${t(`statements.kinds.${h.Kind}`)} (${t(`statements.units.${h.Unit}`)})`}
+                    fill={KIND_COLORS[h.Kind]}
+                    isAnimationActive={false}
+                  />
+                  <Legend />
+                </BarChart>
+              </ResponsiveContainer>
+            </figure>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
