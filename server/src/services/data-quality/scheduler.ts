@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
 import { markMailNotConfigured } from '../statements/notify.js';
+import { ensurePartitions } from '../partitions/partitions.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
 import { loadSettings } from './settings.js';
 import { validate } from './validate.js';
@@ -25,8 +26,8 @@ export type DigestRunner = (db: Db, now: Date) => Promise<JobResult>;
 /**
  * The scheduled work (docs/data-quality.md): the queued month-end values and
  * the incremental rules every minute; new months, catch-up and the full
- * validation every `schedule.validateMinutes`; the digest daily at
- * `schedule.digestHour`.
+ * validation every `schedule.validateMinutes`; the month partitions of the
+ * coming months daily; the digest daily at `schedule.digestHour`.
  */
 export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner): JobDef[] {
   return [
@@ -52,6 +53,12 @@ export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner)
         return { monthEnds: r.written, found: v.found, opened: v.opened, resolved: v.resolved };
       },
       nextSql: "$1::timestamptz + make_interval(mins => ($2::jsonb ->> 'schedule.validateMinutes')::int)",
+    },
+    {
+      // The month partitions of readings and telegrams for the coming months (docs/scaling.md).
+      name: 'partitions',
+      run: async (db, now) => ({ partitions: await ensurePartitions(db, now) }),
+      nextSql: "$1::timestamptz + interval '1 day'",
     },
     {
       name: 'digest',

@@ -1,0 +1,48 @@
+import type { Db, Queryable } from '../../db/db.js';
+
+/**
+ * Months partitions of `reading` and `telegram` (docs/scaling.md): the SQL
+ * functions of migration 080 do the work, the same on PGlite and on a
+ * PostgreSQL server, so the embedded engine needs no extension.
+ */
+
+/** How many months ahead the scheduled job keeps partitions ready. */
+export const MONTHS_AHEAD = 3;
+
+/** Creates the partitions of this month and the next `ahead`, and of any month waiting in the default partitions. */
+export async function ensurePartitions(db: Queryable, now: Date, ahead = MONTHS_AHEAD): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT reading_partitions_ensure($1::timestamptz, $2::int) AS n', [
+    now,
+    ahead,
+  ]);
+  return rows[0]!.n;
+}
+
+/** `YYYY-MM` (or `YYYY-MM-DD` of a first day) as the first day of that month, or null. */
+export function parseMonth(text: string): string | null {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])(?:-01)?$/.exec(text.trim());
+  return m ? `${m[1]}-${m[2]}-01` : null;
+}
+
+/**
+ * Detaches the month partitions of both tables before the month `before`
+ * (`YYYY-MM-01`) in one transaction; they stay as plain tables to dump and drop
+ * (docs/operations.md). Returns their names.
+ */
+export async function detachPartitions(db: Db, before: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ name: string }>('SELECT reading_partitions_detach($1::date) AS name', [before]);
+    return rows.map((r) => r.name);
+  });
+}
+
+/** The month partitions attached now, by table, oldest first, with their row estimates. */
+export async function listPartitions(db: Queryable) {
+  const { rows } = await db.query<{ parent: string; name: string }>(
+    `SELECT i.inhparent::regclass::text AS parent, c.relname::text AS name
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent IN ('reading'::regclass, 'telegram'::regclass)
+      ORDER BY 1, 2`,
+  );
+  return rows;
+}
