@@ -33,6 +33,7 @@ export const AUDIT_KINDS = [
   'anomaly.acknowledge',
   'anomaly.resolve',
   'statement.publish',
+  'degreeDays.set',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -63,6 +64,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'anomaly.acknowledge': { lt: 'Anomalija patvirtinta', en: 'Anomaly acknowledged' },
   'anomaly.resolve': { lt: 'Anomalija išspręsta', en: 'Anomaly resolved' },
   'statement.publish': { lt: 'Paskelbtos mėnesio ataskaitos', en: 'Monthly statements published' },
+  'degreeDays.set': { lt: 'Pakeisti dienolaipsniai', en: 'Degree-days changed' },
 };
 
 export const AuditEntry = Type.Object({
@@ -130,6 +132,7 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Rule: { lt: 'Taisyklė', en: 'Rule' },
   Value: { lt: 'Reikšmė', en: 'Value' },
   Month: { lt: 'Mėnuo', en: 'Month' },
+  City: { lt: 'Miestas', en: 'City' },
   Version: { lt: 'Versija', en: 'Version' },
   Flats: { lt: 'Butai', en: 'Flats' },
   ChangedFigures: { lt: 'Pasikeitę skaičiai', en: 'Changed figures' },
@@ -275,6 +278,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   anomaly: { lt: 'Anomalija', en: 'Anomaly' },
   monthEnd: { lt: 'Mėnesio pabaigos reikšmė', en: 'Month-end value' },
   dqSetting: { lt: 'Duomenų kokybės parametras', en: 'Data-quality setting' },
+  degreeDays: { lt: 'Dienolaipsniai', en: 'Degree-days' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */

@@ -2,6 +2,7 @@ export * from './audit.js';
 export * from './column-sets.js';
 export * from './common.js';
 export * from './data-quality.js';
+export * from './degree-days.js';
 export * from './device-data.js';
 export * from './devices.js';
 export * from './endpoint.js';

@@ -138,3 +138,44 @@ test.describe('anomalies', () => {
     await expect(drawer).toContainText(lt.anomalies.sources.manual);
   });
 });
+
+test.describe('heating degree-days', () => {
+  test('the operator imports a CSV (a wrong line listed in Lithuanian, nothing stored), then edits a month by keyboard', async ({
+    page,
+  }) => {
+    await signIn(page, DEMO.operator);
+    await page.goto('/anomalies');
+    const card = page.locator('.ant-card', { hasText: lt.degreeDays.title });
+    await card.getByRole('combobox', { name: lt.degreeDays.year }).click();
+    await page.locator('.ant-select-item-option', { hasText: /^2025$/ }).click();
+    const vilnius = card.getByRole('row').filter({ hasText: 'Vilnius' }).first();
+    await expect(vilnius).toBeVisible();
+    const upload = (text: string) =>
+      card
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'dd.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+    await upload('miestas;mėnuo;reikšmė\nVilnius;2025-01;512,3\nAtlantida;2025-01;400\nKaunas;2025-13;1\n');
+    const failed = card.getByRole('alert');
+    await expect(failed).toContainText('Faile klaidingų eilučių: 2; niekas neišsaugota');
+    await expect(failed).toContainText('3 eilutė: miesto „Atlantida“ nėra');
+    await expect(failed).toContainText('4 eilutė: „2025-13“ nėra mėnuo');
+    await expect(vilnius.getByRole('button', { name: /^–: Vilnius/ }).first()).toBeVisible();
+
+    await upload('Vilnius;2025-01;512,3\nKaunas;2025-02;430\n');
+    await expect(card).toContainText('2 eil.: pridėta 2, pakeista 0, nepakito 0');
+    const january = vilnius.getByRole('button', { name: /^512,3: Vilnius/ });
+    await expect(january).toBeVisible();
+
+    // By keyboard: the cell takes focus, Enter opens the dialog, the value is typed, Enter saves.
+    await january.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByLabel(lt.degreeDays.value)).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('498.7');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(vilnius.getByRole('button', { name: /^498,7: Vilnius/ })).toBeVisible();
+  });
+});

@@ -213,6 +213,9 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     );
     return rows[0]!.id;
   };
+  const city = async () =>
+    (await t.db.query<{ id: number }>('SELECT path[4] AS id FROM location WHERE id = $1', [ids.buildingA1])).rows[0]!
+      .id;
   /** A second token of the role (for sign-out), null for anonymous. */
   const secondToken = async (role: Role) => {
     const account = passwords[role];
@@ -342,6 +345,13 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /data-quality/jobs': { request: () => ({}) },
     'GET /data-quality/digest': { request: () => ({}) },
     'PUT /data-quality/digest': { request: () => ({ body: { optIn: false, language: 'en' } }) },
+    'GET /data-quality/degree-days': { request: () => ({ query: { year: 2026 } }) },
+    'PUT /data-quality/degree-days/:cityId/:month': {
+      request: async () => ({ params: { cityId: await city(), month: '2026-01' }, body: { value: 300 } }),
+    },
+    'POST /data-quality/degree-days/csv': {
+      request: async () => ({ raw: { type: 'text/csv', text: `${await city()};2026-02;280` } }),
+    },
     'GET /statements/figures': { request: () => ({ query: { month: '2026-01' } }) },
     'GET /statements/flats/:flatId': {
       request: () => ({ params: { flatId: ids.flatA1! }, query: { month: '2026-01' } }),

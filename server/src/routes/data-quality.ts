@@ -5,10 +5,13 @@ import {
   getDigestSubscription,
   getMonthEnds,
   getUnmeasuredMonthEnds,
+  importDegreeDays,
   listAnomalies,
+  listDegreeDays,
   listDqSettings,
   listJobs,
   resolveAnomaly,
+  setDegreeDays,
   setMonthEnd,
   updateDigestSubscription,
   updateDqSetting,
@@ -20,6 +23,11 @@ import {
   countAnomalies as countAnomaliesInScope,
   listAnomalies as listAnomaliesInScope,
 } from '../services/data-quality/anomalies.js';
+import {
+  importDegreeDays as importDegreeDaysCsv,
+  listDegreeDays as listDegreeDayRows,
+  setDegreeDays as setDegreeDayValue,
+} from '../services/data-quality/degree-days.js';
 import { getSubscription, updateSubscription } from '../services/data-quality/digest.js';
 import {
   clearMonthEnd as clearManualMonthEnd,
@@ -73,6 +81,15 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
     updateSetting(db, caller, params.key, body.value),
   );
   defineRoute(app, listJobs, ({ db }) => listJobRows(db));
+  defineRoute(app, listDegreeDays, ({ query, db }) => listDegreeDayRows(db, query.year));
+  defineRoute(app, setDegreeDays, ({ caller, params, body, db }) =>
+    setDegreeDayValue(db, caller, params.cityId, params.month, body.value),
+  );
+  await app.register(async (csv) => {
+    // The degree-days file arrives as text; JSON bodies elsewhere keep their parser.
+    csv.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    defineRoute(csv, importDegreeDays, ({ caller, body, db }) => importDegreeDaysCsv(db, caller, body));
+  });
   defineRoute(app, getDigestSubscription, ({ caller, db, config }) =>
     getSubscription(db, caller, Boolean(config.smtpUrl)),
   );

@@ -24,9 +24,12 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
   });
 
   const ask = (endpoint: Endpoint, token?: string) =>
-    inject(t.app, endpoint, { params: { id: 1, deviceId: 1, month: '2026-01', key: 'window.days' } as never, token });
+    inject(t.app, endpoint, {
+      params: { id: 1, deviceId: 1, cityId: 1, month: '2026-01', key: 'window.days' } as never,
+      token,
+    });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, data-quality settings and statement publishing endpoints', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, data-quality settings, degree-days and statement publishing endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -53,6 +56,9 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'GET /data-quality/settings',
         'PUT /data-quality/settings/:key',
         'GET /data-quality/jobs',
+        'GET /data-quality/degree-days',
+        'PUT /data-quality/degree-days/:cityId/:month',
+        'POST /data-quality/degree-days/csv',
         'POST /statements/publications',
         'GET /statements/difference',
         'GET /statements/deliveries',

@@ -43,26 +43,29 @@ async function failure(endpoint: Endpoint, response: Response): Promise<ApiError
   );
 }
 
-/** Sends a register file as the raw body to the preview or apply endpoint. */
-export async function uploadRegister(mode: 'preview' | 'apply', file: File): Promise<ImportReport> {
-  const endpoint = mode === 'preview' ? previewRegisterImport : applyRegisterImport;
+/** Sends a file as the raw body of an upload endpoint; the answer is the endpoint's JSON. */
+export async function uploadFile<T>(endpoint: Endpoint, file: File, contentType: string): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${API_BASE}${endpoint.path}`, {
       method: 'POST',
-      headers: {
-        ...authHeaders(),
-        'Content-Type': 'application/octet-stream',
-        'X-File-Name': encodeURIComponent(file.name),
-      },
+      headers: { ...authHeaders(), 'Content-Type': contentType, 'X-File-Name': encodeURIComponent(file.name) },
       body: file,
     });
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : String(error));
   }
   if (!response.ok) throw await failure(endpoint, response);
-  return (await response.json()) as ImportReport;
+  return (await response.json()) as T;
 }
+
+/** Sends a register file as the raw body to the preview or apply endpoint. */
+export const uploadRegister = (mode: 'preview' | 'apply', file: File) =>
+  uploadFile<ImportReport>(
+    mode === 'preview' ? previewRegisterImport : applyRegisterImport,
+    file,
+    'application/octet-stream',
+  );
 
 /** Downloads a file endpoint (template, export) with the bearer token and saves it under `fileName`. */
 export async function downloadFile<E extends Endpoint>(endpoint: E, query: QueryOf<E>, fileName: string) {

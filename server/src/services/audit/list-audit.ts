@@ -35,6 +35,7 @@ const ENTITY_NAME = `CASE a.entity
     WHEN 'location' THEN coalesce(a.after->>'Path', a.before->>'Path', a.after->>'Name', a.before->>'Name')
     WHEN 'collectorKey' THEN coalesce(a.after->>'Name', a.before->>'Name')
     WHEN 'register' THEN a.entity_id
+    WHEN 'degreeDays' THEN concat_ws(' ', coalesce(a.after->>'City', a.before->>'City'), coalesce(a.after->>'Month', a.before->>'Month'))
     ELSE nullif(concat_ws(' ', coalesce(a.after->>'Code', a.before->>'Code'), coalesce(a.after->>'Name', a.before->>'Name')), '')
   END`;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
-import { markMailNotConfigured } from '../statements/notify.js';
 import { ensurePartitions } from '../partitions/partitions.js';
+import { markMailNotConfigured } from '../statements/notify.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
 import { loadSettings } from './settings.js';
 import { validate } from './validate.js';

@@ -1,36 +1,9 @@
 import { type CsvImportResult, MAX_CSV_LINES, MAX_LISTED_CSV_REJECTS } from '@rodmenys/contract';
 import type { Db, Tx } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
+import { detectDelimiter, splitLine } from './csv-fields.js';
 import { findDevices } from './ingest-telegrams.js';
 import { parseDecimal, parseReceptionTime } from './values.js';
-
-/** The delimiter of a file: semicolon or tab when the first line has one, else comma. */
-function detectDelimiter(firstLine: string): string {
-  if (firstLine.includes(';')) return ';';
-  return firstLine.includes('\t') ? '\t' : ',';
-}
-
-/** Splits a line; double quotes may wrap a field ("12,5" with a comma delimiter), "" is a quote inside. */
-function splitLine(line: string, delimiter: string): string[] {
-  if (!line.includes('"')) return line.split(delimiter);
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c !== '"') field += c;
-      else if (line[i + 1] === '"') field += line[++i];
-      else quoted = false;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      fields.push(field);
-      field = '';
-    } else field += c;
-  }
-  fields.push(field);
-  return fields;
-}
 
 /** Rows per COPY chunk: the text of one chunk is built at a time. */
 const COPY_CHUNK = 20_000;

@@ -44,6 +44,7 @@ import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
+import { DegreeDaysCard } from './degree-days-card';
 import { evidenceEntries, evidenceText } from './evidence';
 import { JobsCard, MonthEndActions, SettingsCard } from './operator-panels';
 
@@ -399,6 +400,7 @@ export default function AnomaliesPage() {
       {isOperator && (
         <>
           <SettingsCard />
+          <DegreeDaysCard />
           <JobsCard />
         </>
       )}
