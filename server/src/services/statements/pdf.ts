@@ -46,8 +46,23 @@ const T = {
     degreeDays: (c: number, l: number) =>
       `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
     partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
+    marks: { interpolated: 'I', estimated: 'Į', manual: 'R' },
+    markNotes: {
+      interpolated: 'I – interpoliuota tarp rodmenų',
+      estimated: 'Į – įvertinta (rodmenų nėra)',
+      manual: 'R – įvesta rankiniu būdu',
+    },
     missing: '–',
-    chartYear: 'Šis mėnuo ir tas pats mėnuo pernai',
+    chartYear: 'Šis mėnuo, tas pats mėnuo pernai ir pastato vidurkis',
+    barLastYear: 'pernai',
+    barLastYearCorrected: 'pernai, perskaič.',
+    barCurrent: 'šis mėn.',
+    barAverage: 'vidurkis',
+    legendLastYear: 'tas pats mėnuo pernai',
+    legendCurrent: 'šis mėnuo',
+    legendPartial: 'su interpoliuotomis, įvertintomis ar rankinėmis reikšmėmis',
+    legendOther: 'kiti mėnesiai',
+    footer: (page: number, pages: number, at: string) => `Rodmenys · sudaryta ${at} · ${page} / ${pages}`,
     chartHistory: 'Paskutiniai 13 mėnesių',
     published: (v: number, at: string) => `Paskelbta (versija ${v}) ${at.slice(0, 10)}`,
     preliminary: 'Preliminari: mėnuo dar nepaskelbtas',
@@ -77,8 +92,23 @@ const T = {
     degreeDays: (c: number, l: number) =>
       `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
     partial: '* value interpolated, estimated or set by hand',
+    marks: { interpolated: 'I', estimated: 'E', manual: 'M' },
+    markNotes: {
+      interpolated: 'I – interpolated between readings',
+      estimated: 'E – estimated (no readings)',
+      manual: 'M – set by hand',
+    },
     missing: '–',
-    chartYear: 'This month and the same month last year',
+    chartYear: 'This month, the same month last year and the building average',
+    barLastYear: 'last year',
+    barLastYearCorrected: 'last year, corr.',
+    barCurrent: 'this month',
+    barAverage: 'average',
+    legendLastYear: 'same month last year',
+    legendCurrent: 'this month',
+    legendPartial: 'with interpolated, estimated or manual values',
+    legendOther: 'other months',
+    footer: (page: number, pages: number, at: string) => `Rodmenys · made ${at} · ${page} / ${pages}`,
     chartHistory: 'The last 13 months',
     published: (v: number, at: string) => `Published (version ${v}) ${at.slice(0, 10)}`,
     preliminary: 'Preliminary: the month is not published yet',
@@ -87,6 +117,10 @@ const T = {
 };
 
 const KIND_COLORS: Record<StatementKind, string> = { heating: '#c0392b', hotWater: '#d35400', coldWater: '#2471a3' };
+const LAST_YEAR = '#7f8c8d';
+const AVERAGE = '#5d6d7e';
+const OTHER = '#d5dbdb';
+const PARTIAL = '#f4d03f';
 
 const fmt = (v: number | null | undefined, lang: Lang, digits = 3) =>
   v === null || v === undefined
@@ -95,7 +129,16 @@ const fmt = (v: number | null | undefined, lang: Lang, digits = 3) =>
         minimumFractionDigits: digits,
         maximumFractionDigits: digits,
       });
-const fig = (f: StatementFigure, lang: Lang) => `${fmt(f.Value, lang)}${f.Partial && f.Value !== null ? '*' : ''}`;
+const MARKED = ['interpolated', 'estimated', 'manual'] as const;
+type Marked = (typeof MARKED)[number];
+/** The sources that make a figure partial, each once, in a fixed order. */
+const markedSources = (f: StatementFigure): Marked[] => MARKED.filter((m) => f.Sources.includes(m));
+/** A figure with its markers: the letter of each substituted source (`*` if the sources are not known). */
+const fig = (f: StatementFigure, lang: Lang) => {
+  if (f.Value === null || !f.Partial) return fmt(f.Value, lang);
+  const marks = markedSources(f).map((m) => T[lang].marks[m]);
+  return `${fmt(f.Value, lang)} ${marks.length ? marks.join('') : '*'}`;
+};
 
 /** One flat's page. */
 function drawPage(doc: PDFKit.PDFDocument, s: FlatStatement, lang: Lang): void {
@@ -170,44 +213,97 @@ function drawPage(doc: PDFKit.PDFDocument, s: FlatStatement, lang: Lang): void {
   for (const k of r.Kinds) if (k.KwhMethod) notes.push(t.methods[k.KwhMethod](fmt(k.BuildingKwh, lang)));
   if (s.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null))
     notes.push(t.degreeDays(s.DegreeDays.Current, s.DegreeDays.LastYear));
-  if (r.Kinds.some((k) => k.Current.Partial || k.Previous.Partial || k.LastYear.Partial)) notes.push(t.partial);
+  // One note per marker used on the page; `*` only for a partial figure whose sources are not known.
+  const shown = r.Kinds.flatMap((k) => [k.Current, k.Previous, k.LastYear]).filter(
+    (f) => f.Partial && f.Value !== null,
+  );
+  const used = MARKED.filter((m) => shown.some((f) => f.Sources.includes(m)));
+  if (used.length) notes.push(used.map((m) => t.markNotes[m]).join('; '));
+  if (shown.some((f) => !markedSources(f).length)) notes.push(t.partial);
   for (const n of notes) {
     doc.text(n, left, y, { width });
     y = doc.y + 3;
   }
 
-  // Bars: this month against the same month last year, per kind (each kind on its own scale).
+  // Bars: this month against the same month last year (corrected when known) and the building
+  // average, per kind, each kind on its own scale.
   y += 10;
   doc.font('bold').fontSize(10).fillColor('#000').text(t.chartYear, left, y);
   y += 18;
   const pairH = 70;
   const groupW = width / r.Kinds.length;
+  const barW = 30;
   r.Kinds.forEach((k, i) => {
-    const x0 = left + i * groupW + 20;
-    const values = [k.LastYearCorrected ?? k.LastYear.Value, k.Current.Value];
-    const max = Math.max(1e-9, ...values.map((v) => Math.max(0, v ?? 0)));
-    values.forEach((v, j) => {
-      const h = v === null ? 0 : (Math.max(0, v) / max) * pairH;
-      const x = x0 + j * 46;
-      doc
-        .rect(x, y + pairH - h, 36, h)
-        .fillColor(j === 1 ? KIND_COLORS[k.Kind] : '#aab7b8')
-        .fill();
+    const x0 = left + i * groupW + 10;
+    const bars = [
+      {
+        v: k.LastYearCorrected ?? k.LastYear.Value,
+        color: LAST_YEAR,
+        label: k.LastYearCorrected !== null ? t.barLastYearCorrected : t.barLastYear,
+      },
+      { v: k.Current.Value, color: KIND_COLORS[k.Kind], label: t.barCurrent },
+      { v: k.BuildingAverage, color: AVERAGE, label: t.barAverage },
+    ];
+    const max = Math.max(1e-9, ...bars.map((b) => Math.max(0, b.v ?? 0)));
+    doc
+      .moveTo(x0 - 4, y + pairH)
+      .lineTo(x0 + 3 * (barW + 14) - 10, y + pairH)
+      .strokeColor('#999')
+      .lineWidth(0.5)
+      .stroke();
+    bars.forEach((b, j) => {
+      const h = b.v === null ? 0 : (Math.max(0, b.v) / max) * pairH;
+      const x = x0 + j * (barW + 14);
+      if (h > 0)
+        doc
+          .rect(x, y + pairH - h, barW, h)
+          .fillColor(b.color)
+          .fill();
       doc
         .font('regular')
-        .fontSize(7.5)
+        .fontSize(7)
         .fillColor('#000')
-        .text(fmt(v, lang), x - 8, y + pairH + 3, { width: 52, align: 'center' });
+        .text(fmt(b.v, lang), x - 7, y + pairH + 3, { width: barW + 14, align: 'center', lineBreak: false });
+      doc
+        .fontSize(6.5)
+        .fillColor('#666')
+        .text(b.label, x - 7, y + pairH + 12, { width: barW + 14, align: 'center', lineBreak: false });
     });
     doc
+      .font('bold')
       .fontSize(8)
-      .fillColor('#444')
-      .text(`${t.kinds[k.Kind]} (${t.units[k.Unit]})`, x0 - 10, y + pairH + 14, { width: groupW - 20 });
+      .fillColor('#333')
+      .text(`${t.kinds[k.Kind]} (${t.units[k.Unit]})`, x0 - 4, y + pairH + 24, { width: groupW - 20 });
   });
-  y += pairH + 40;
+  y += pairH + 46;
 
-  // Bars: the last 13 months per kind.
+  // Bars: the last 13 months per kind; the same month last year and this month stand out.
   doc.font('bold').fontSize(10).fillColor('#000').text(t.chartHistory, left, y);
+  y += 14;
+  const legend: [string, string][] = [
+    [LAST_YEAR, t.legendLastYear],
+    ['', t.legendCurrent],
+    [OTHER, t.legendOther],
+    [PARTIAL, t.legendPartial],
+  ];
+  let lx = left;
+  doc.font('regular').fontSize(7).fillColor('#444');
+  for (const [color, label] of legend) {
+    if (color)
+      doc
+        .rect(lx, y + 1, 7, 7)
+        .fillColor(color)
+        .fill();
+    // This month's bar has its kind's colour: the swatch shows each kind's.
+    else
+      for (const [j, c] of Object.values(KIND_COLORS).entries())
+        doc
+          .rect(lx + j * 2.4, y + 1, 2.4, 7)
+          .fillColor(c)
+          .fill();
+    doc.fillColor('#444').text(label, lx + 10, y, { lineBreak: false });
+    lx += 10 + doc.widthOfString(label) + 14;
+  }
   y += 16;
   const histH = 50;
   for (const h of s.History) {
@@ -217,22 +313,64 @@ function drawPage(doc: PDFKit.PDFDocument, s: FlatStatement, lang: Lang): void {
       .fontSize(8)
       .fillColor('#444')
       .text(`${t.kinds[h.Kind]} (${t.units[h.Unit]})`, left, y + histH / 2 - 4, { width: 90 });
-    const barW = (width - 100) / h.Months.length;
+    doc
+      .fontSize(6.5)
+      .text(fmt(max === 1e-9 ? 0 : max, lang), left, y - 3, { width: 96, align: 'right', lineBreak: false });
+    const slot = (width - 100) / h.Months.length;
+    doc
+      .moveTo(left + 100, y + histH)
+      .lineTo(left + width, y + histH)
+      .strokeColor('#999')
+      .lineWidth(0.5)
+      .stroke();
     h.Months.forEach((m, i) => {
       const bh = m.Value === null ? 0 : (Math.max(0, m.Value) / max) * histH;
-      const x = left + 100 + i * barW;
-      doc
-        .rect(x + 2, y + histH - bh, barW - 4, bh)
-        .fillColor(i === h.Months.length - 1 ? KIND_COLORS[h.Kind] : m.Partial ? '#f5b041' : '#aab7b8')
-        .fill();
+      const x = left + 100 + i * slot;
+      const last = i === h.Months.length - 1;
+      const color = last ? KIND_COLORS[h.Kind] : i === 0 ? LAST_YEAR : m.Partial ? PARTIAL : OTHER;
+      if (bh > 0)
+        doc
+          .rect(x + 2, y + histH - bh, slot - 4, bh)
+          .fillColor(color)
+          .fill();
+      if (m.Value === null)
+        doc
+          .fontSize(7)
+          .fillColor('#999')
+          .text(t.missing, x, y + histH - 10, { width: slot, align: 'center' });
+      // This month and last year's: a partial value keeps its colour and gets an outline.
+      if (m.Partial && (last || i === 0) && bh > 0)
+        doc
+          .rect(x + 2, y + histH - bh, slot - 4, bh)
+          .strokeColor(PARTIAL)
+          .lineWidth(1.2)
+          .stroke();
       doc
         .fontSize(6)
         .fillColor('#444')
-        .text(m.Month.slice(2), x, y + histH + 2, { width: barW, align: 'center' });
+        .text(m.Month.slice(2), x, y + histH + 2, { width: slot, align: 'center' });
     });
     y += histH + 18;
-    if (y > doc.page.height - 80) break;
+    if (y > doc.page.height - 110) break;
   }
+}
+
+/** The page's footer: who made it, when, and the page of the building's file. */
+function drawFooter(doc: PDFKit.PDFDocument, lang: Lang, page: number, pages: number, at: string) {
+  const bottom = doc.page.height - 40;
+  const m = doc.page.margins.bottom;
+  // Writing below the bottom margin would start a new page.
+  doc.page.margins.bottom = 0;
+  doc
+    .font('regular')
+    .fontSize(7)
+    .fillColor('#888')
+    .text(T[lang].footer(page, pages, at), 50, bottom, {
+      width: doc.page.width - 100,
+      align: 'right',
+      lineBreak: false,
+    });
+  doc.page.margins.bottom = m;
 }
 
 /** A building's statements as one PDF, written to `out` page by page. */
@@ -240,10 +378,12 @@ export function renderBuildingPdf(statements: readonly FlatStatement[], lang: La
   const doc = new PDFDocument({ size: 'A4', margin: 50, autoFirstPage: false, info: { Title: T[lang].title } });
   doc.registerFont('regular', FONT);
   doc.registerFont('bold', FONT_BOLD);
-  for (const s of statements) {
+  const at = new Date().toISOString().slice(0, 10);
+  statements.forEach((s, i) => {
     doc.addPage();
     drawPage(doc, s, lang);
-  }
+    drawFooter(doc, lang, i + 1, statements.length, at);
+  });
   if (!statements.length) doc.addPage().font('regular').fontSize(11).text(T[lang].none);
   doc.end();
   return doc;

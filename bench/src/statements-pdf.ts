@@ -1,0 +1,225 @@
+/**
+ * Statement PDF figures (docs/statements.md), printed, not asserted: the PDF of one
+ * 100-flat building (aim ≤ 5 s) and the zip of every building, each with the peak
+ * resident memory while it is written, on a PostgreSQL server and on PGlite. The zip's
+ * peak should stay near one building's: buildings are drawn one at a time.
+ *
+ *   npm run bench:statements-pdf -w bench   (BENCH_PDF_BUILDINGS, BENCH_PDF_FLATS, BENCH_PDF_RUNS)
+ *
+ * Each building: BENCH_PDF_FLATS flats (default 100) with 4 allocators, a hot and a cold
+ * water meter each, a building heat meter, two readings a month for 15 months.
+ */
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Db } from '../../server/src/db/db.js';
+import { migrate } from '../../server/src/db/migrate.js';
+import { openPglite } from '../../server/src/db/pglite.js';
+import { openPostgres } from '../../server/src/db/postgres.js';
+import { refreshMonthEnds } from '../../server/src/services/data-quality/refresh-month-ends.js';
+import { statementsPdf } from '../../server/src/services/statements/pdf.js';
+import { makeBuilding } from '../../server/src/test/factories.js';
+import { machineInfo } from './lib/machine.js';
+import { startPostgres } from './lib/postgres.js';
+import { envInt, fmtMs, median } from './lib/stats.js';
+import { formatTable } from './lib/table.js';
+
+const TIME_ZONE = 'Europe/Vilnius';
+const BUILDINGS = envInt('BENCH_PDF_BUILDINGS', 10);
+const FLATS = envInt('BENCH_PDF_FLATS', 100);
+const RUNS = envInt('BENCH_PDF_RUNS', 3);
+const MONTHS = 15;
+
+const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+const load1 = () => loadavg()[0]!.toFixed(1);
+const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
+
+/** One building with its flats, devices and readings, written by set-based SQL. */
+async function makeStatementBuilding(db: Db, n: number, firstMonth: string): Promise<number> {
+  const building = await makeBuilding(db, { city: 'Šiauliai', street: 'Tilžės g.', number: String(n) });
+  await db.query(
+    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, area_m2)
+     SELECT n.id, b.id, 7, n.f::text, n.f, b.path || n.id, b.country, b.county, b.region, b.city, b.street, b.building,
+            n.f::text, 40 + (n.f * 7) % 45
+       FROM location b,
+            (SELECT nextval(pg_get_serial_sequence('location', 'id'))::int AS id, f FROM generate_series(1, $2::int) f) n
+      WHERE b.id = $1`,
+    [building.id, FLATS],
+  );
+  // Per flat: 4 allocators (types 1), a cold (3) and a hot (4) water meter; the building's heat meter (11).
+  await db.query(
+    `INSERT INTO device (device_type_id, location_id, device_code, counter_code, rating_factor, installed_at)
+     SELECT t.type_id, f.id, concat('P', f.id, '-', t.k), concat('C-P', f.id, '-', t.k),
+            CASE WHEN t.type_id = 1 THEN 0.8 + t.k * 0.15 END, $2::date - interval '1 month'
+       FROM location f,
+            (VALUES (1, 1), (1, 2), (1, 3), (1, 4), (3, 5), (4, 6)) AS t(type_id, k)
+      WHERE f.parent_id = $1 AND f.level = 7
+     UNION ALL
+     SELECT 11, $1, concat('P', $1, '-B'), concat('C-P', $1, '-B'), NULL, $2::date - interval '1 month'`,
+    [building.id, firstMonth],
+  );
+  // Two readings a month: mid-month and an hour before each month end; rising with a season.
+  await db.query(
+    `INSERT INTO reading (device_id, ts, value)
+     SELECT d.id, r.ts,
+            round((CASE d.device_type_id WHEN 1 THEN 30 + d.id % 23 WHEN 11 THEN 90000 ELSE 2 + (d.id % 7) * 0.5 END
+                   * (r.k / 2.0 * (1 + r.k / 60.0) + 0.8 * sin(r.k * pi() / 12)))::numeric, 3)
+       FROM device d JOIN location l ON l.id = d.location_id,
+            LATERAL (SELECT k, CASE WHEN k % 2 = 0
+                                    THEN (($2::date + make_interval(months => k / 2))::timestamp::timestamptz - interval '1 hour')
+                                    ELSE (($2::date + make_interval(months => k / 2))::timestamp::timestamptz - interval '15 days') END AS ts
+                       FROM generate_series(1, $3::int * 2) k) r
+      WHERE l.id = $1 OR l.parent_id = $1`,
+    [building.id, firstMonth, MONTHS],
+  );
+  return building.id;
+}
+
+/** With BENCH_PDF_OUT set, the first building's PDF is also written there, to look at. */
+async function savePdf(db: Db, month: string, buildingId: number) {
+  const out = process.env.BENCH_PDF_OUT;
+  if (!out) return;
+  const file = await statementsPdf(db, { month, scope: null, parents: [buildingId], lang: 'lt' });
+  await pipeline(file!.stream, createWriteStream(out));
+  log(`wrote ${out}`);
+}
+
+async function drain(stream: Readable): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of stream) bytes += (chunk as Uint8Array).length;
+  return bytes;
+}
+
+/** Time of each run and the peak RSS seen while any run was going (sampled every 5 ms). */
+async function measurePdf(fn: () => Promise<number>) {
+  await fn();
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  const times: number[] = [];
+  let bytes = 0;
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      bytes = await fn();
+      times.push(performance.now() - start);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+  } finally {
+    clearInterval(timer);
+  }
+  return { ms: median(times), before, peak, bytes };
+}
+
+interface Row {
+  database: string;
+  step: string;
+  ms: string;
+  aim: string;
+  size: string;
+  rss: string;
+  load: string;
+}
+
+async function run(label: string, db: Db, month: string, buildingIds: number[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  const one = await measurePdf(async () => {
+    const file = await statementsPdf(db, { month, scope: null, parents: [buildingIds[0]!], lang: 'lt' });
+    return drain(file!.stream);
+  });
+  rows.push({
+    database: label,
+    step: `PDF, one building (${FLATS} flats)`,
+    ms: fmtMs(one.ms),
+    aim: '≤ 5,000',
+    size: `${(one.bytes / 1024).toFixed(0)} KiB`,
+    rss: `${mib(one.before)} → ${mib(one.peak)}`,
+    load: load1(),
+  });
+  log(`${label}: one building ${fmtMs(one.ms)} ms`);
+  const all = await measurePdf(async () => {
+    const file = await statementsPdf(db, { month, scope: null, parents: null, lang: 'lt' });
+    return drain(file!.stream);
+  });
+  rows.push({
+    database: label,
+    step: `zip, ${buildingIds.length} buildings (${buildingIds.length * FLATS} flats)`,
+    ms: fmtMs(all.ms),
+    aim: '',
+    size: `${(all.bytes / 1024).toFixed(0)} KiB`,
+    rss: `${mib(all.before)} → ${mib(all.peak)}`,
+    load: load1(),
+  });
+  log(`${label}: zip ${fmtMs(all.ms)} ms`);
+  return rows;
+}
+
+async function prepare(db: Db, label: string, now: Date, firstMonth: string): Promise<number[]> {
+  await migrate(db);
+  const ids: number[] = [];
+  const start = performance.now();
+  for (let b = 1; b <= BUILDINGS; b++) ids.push(await makeStatementBuilding(db, b, firstMonth));
+  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
+  await refreshMonthEnds(db, now);
+  await db.exec('ANALYZE');
+  log(`${label}: ${BUILDINGS} buildings with month ends in ${fmtMs(performance.now() - start)} ms`);
+  return ids;
+}
+
+async function main() {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - MONTHS, 1));
+  const firstMonth = first.toISOString().slice(0, 10);
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+  const rows: Row[] = [];
+  let version = '';
+  const cluster = await startPostgres();
+  try {
+    const db = openPostgres(cluster.url, TIME_ZONE);
+    try {
+      const ids = await prepare(db, 'PostgreSQL', now, firstMonth);
+      version = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+      rows.push(...(await run('PostgreSQL', db, month, ids)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-pdf-'));
+  try {
+    const db = await openPglite(dir, TIME_ZONE);
+    try {
+      const ids = await prepare(db, 'PGlite', now, firstMonth);
+      await savePdf(db, month, ids[0]!);
+      rows.push(...(await run('PGlite', db, month, ids)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nStatement PDF (npm run bench:statements-pdf -w bench), month ${month}, ${new Date().toISOString()}`);
+  for (const line of machineInfo(version)) console.log(`- ${line}`);
+  console.log(`- ms: median of ${RUNS} runs after one warm-up; the stream read to its end`);
+  console.log(
+    '- RSS MiB: before the runs → peak during them (sampled every 5 ms), this process (PGlite runs inside it)',
+  );
+  console.log('- load average (1 min) after each step; the machine is shared\n');
+  console.log(
+    formatTable(
+      ['Database', 'Step', 'ms', 'Aim', 'Output', 'RSS MiB', 'Load'],
+      rows.map((r) => [r.database, r.step, r.ms, r.aim, r.size, r.rss, r.load]),
+    ),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
