@@ -14,13 +14,13 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Db } from '../../server/src/db/db.js';
-import { migrate } from '../../server/src/db/migrate.js';
-import { openPglite } from '../../server/src/db/pglite.js';
-import { openPostgres } from '../../server/src/db/postgres.js';
-import { refreshMonthEnds } from '../../server/src/services/data-quality/refresh-month-ends.js';
-import { statementsPdf } from '../../server/src/services/statements/pdf.js';
-import { makeBuilding } from '../../server/src/test/factories.js';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { migrate } from '@rodmenys/server/db/migrate.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
+import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
+import { makePlace } from '@rodmenys/server/services/locations/make-place.js';
+import { statementsPdf } from '@rodmenys/server/services/statements/pdf.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { envInt, fmtMs, median } from './lib/stats.js';
@@ -38,7 +38,14 @@ const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
 
 /** One building with its flats, devices and readings, written by set-based SQL. */
 async function makeStatementBuilding(db: Db, n: number, firstMonth: string): Promise<number> {
-  const building = await makeBuilding(db, { city: 'Šiauliai', street: 'Tilžės g.', number: String(n) });
+  const building = await makePlace(db, [
+    'Lietuva',
+    'Šiaulių apskritis',
+    'Šiaulių m. sav.',
+    'Šiauliai',
+    'Tilžės g.',
+    String(n),
+  ]);
   await db.query(
     `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, area_m2)
      SELECT n.id, b.id, 7, n.f::text, n.f, b.path || n.id, b.country, b.county, b.region, b.city, b.street, b.building,
