@@ -17,7 +17,7 @@ import { countAnomalies, listAnomalies } from '../../server/src/services/data-qu
 import { computeMonthForAll, refreshMonthEnds } from '../../server/src/services/data-quality/refresh-month-ends.js';
 import { validate } from '../../server/src/services/data-quality/validate.js';
 import { ingestTelegrams } from '../../server/src/services/ingest/ingest-telegrams.js';
-import { withoutKeys } from './lib/bulk-load.js';
+import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
@@ -45,6 +45,7 @@ interface Row {
 
 async function loadData(db: Db, dataset: Dataset, devices?: ReadonlySet<number>) {
   for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
+  await monthPartitions(db, dataset.start, dataset.end);
   await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings({ devices })));
   await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
   await db.exec('ANALYZE');

@@ -21,7 +21,7 @@ import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data.js';
-import { withoutKeys } from './lib/bulk-load.js';
+import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
@@ -284,6 +284,7 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
 async function load(db: Db, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
   const { ms } = await timed(async () => {
     for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
+    await monthPartitions(db, dataset.start, dataset.end);
     await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings(filter)));
     // As every path that inserts readings does (migration 030): LastSeen is device_status.last_seen.
     await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');

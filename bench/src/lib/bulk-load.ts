@@ -23,3 +23,17 @@ export async function withoutKeys(db: Db, table: string, load: () => Promise<voi
   for (const i of indexes) await db.exec(i.def);
   for (const c of constraints) await db.exec(`ALTER TABLE ${table} ADD CONSTRAINT ${c.name} ${c.def}`);
 }
+
+/**
+ * The month partitions of readings and telegrams for [from, till] (docs/scaling.md), made before a
+ * bulk load of history: rows of a month without its partition would land in the default one, as an
+ * import of old readings does until the scheduled `partitions` job moves them.
+ */
+export async function monthPartitions(db: Db, from: Date, till: Date): Promise<void> {
+  await db.query(
+    `SELECT month_partition_create(t, m::date)
+       FROM unnest(ARRAY['reading', 'telegram']) t,
+            generate_series(date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC'), $2::timestamptz AT TIME ZONE 'UTC', interval '1 month') m`,
+    [from, till],
+  );
+}

@@ -91,13 +91,15 @@ const PARTS_SQL = `WITH b AS (
       LEFT JOIN month_end me ON me.device_id = dm.id AND me.month = dm.month
       LEFT JOIN LATERAL (
         SELECT r.value FROM reading r
-         WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
+         WHERE dm.installed_at >= dm.s -- inside, not in ON: no probe for devices installed before the month
+           AND r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
            AND r.ts <= coalesce(dm.removed_at, 'infinity')
-         ORDER BY r.ts LIMIT 1) ini ON dm.installed_at >= dm.s
+         ORDER BY r.ts LIMIT 1) ini ON true
       LEFT JOIN LATERAL (
         SELECT r.value FROM reading r
-         WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
-         ORDER BY r.ts DESC LIMIT 1) fin ON dm.removed_at < dm.e
+         WHERE dm.removed_at < dm.e
+           AND r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
+         ORDER BY r.ts DESC LIMIT 1) fin ON true
   )
   SELECT v.location_id, v.building_id, to_char(v.month, 'YYYY-MM') AS month, v.proc,
          CASE v.device_type_id WHEN 11 THEN 'building' WHEN 1 THEN 'heating' WHEN 2 THEN 'heating'

@@ -1,0 +1,193 @@
+/**
+ * Monthly statement figures (docs/statements.md), printed, not asserted, on the
+ * benchmark dataset: the figures of one building and of every flat over HTTP
+ * (the real app on a local port, a signed-in operator), a flat's statement,
+ * and publishing the month for every device; on a PostgreSQL server, and one
+ * building on PGlite. The PDF's figures are bench:statements-pdf's.
+ *
+ *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_READINGS, BENCH_RUNS)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { migrate } from '@rodmenys/server/db/migrate.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
+import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
+import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
+import { createDataset, type Dataset } from './lib/dataset.js';
+import { machineInfo } from './lib/machine.js';
+import { startPostgres } from './lib/postgres.js';
+import { startServer } from './lib/server.js';
+import { envInt, fmtMs, measure, timed } from './lib/stats.js';
+import { formatTable } from './lib/table.js';
+
+const TIME_ZONE = 'Europe/Vilnius';
+const DEVICES = envInt('BENCH_DEVICES', 13_000);
+const READINGS = envInt('BENCH_READINGS', 20_000_000);
+const RUNS = envInt('BENCH_RUNS', 15);
+const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
+
+const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+const load1 = () => loadavg()[0]!.toFixed(1);
+
+type Row = [database: string, step: string, median: string, p95: string, aim: string, load: string, detail: string];
+
+async function loadData(db: Db, dataset: Dataset, devices?: ReadonlySet<number>) {
+  for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
+  await monthPartitions(db, dataset.start, dataset.end);
+  await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings({ devices })));
+  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
+  await db.exec('ANALYZE');
+}
+
+/** The building with the most devices in service, and how many flats and devices it has. */
+async function largestBuilding(db: Db) {
+  const { rows } = await db.query<{ id: number; flats: number; devices: number }>(
+    `SELECT b.id, count(DISTINCT f.id)::int AS flats, count(d.id)::int AS devices
+       FROM location b JOIN location f ON f.parent_id = b.id AND f.level = 7
+       LEFT JOIN device d ON d.location_id = f.id AND d.removed_at IS NULL
+      WHERE b.level = 6 GROUP BY b.id ORDER BY 3 DESC, 2 DESC, 1 LIMIT 1`,
+  );
+  return rows[0]!;
+}
+
+async function run(database: string, db: Db, now: Date, month: string, everything: boolean): Promise<Row[]> {
+  const out: Row[] = [];
+  const add = (step: string, t: { medianMs: number; p95Ms: number } | number, aim: string, detail: string) => {
+    const [median, p95] = typeof t === 'number' ? [fmtMs(t), '-'] : [fmtMs(t.medianMs), fmtMs(t.p95Ms)];
+    out.push([database, step, median, p95, aim, load1(), detail]);
+    log(`${database} ${step}: ${median} ms (${detail})`);
+  };
+  // Month ends of the 13 months a statement shows, and more: what the scheduled work keeps.
+  const ends = await timed(() => refreshMonthEnds(db, now, { ensure: true }));
+  add('month ends kept by the scheduled work (catch-up, 24 months)', ends.ms, '-', `${ends.result.written} values`);
+  const server = await startServer(db, TIME_ZONE);
+  try {
+    const get = async (url: string) => {
+      const res = await fetch(`${server.api}${url}`, {
+        headers: { authorization: `Bearer ${server.token}`, 'accept-encoding': 'identity' },
+      });
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    const building = await largestBuilding(db);
+    const one = `/statements/figures?month=${month}&locationParentId=${building.id}`;
+    const oneRows = (JSON.parse(await get(one)) as { Rows: unknown[] }).Rows.length;
+    const t1 = await measure(() => get(one), { warmup: 3, runs: RUNS });
+    add(
+      'figures of one building over HTTP',
+      t1,
+      '100 ms',
+      `${oneRows} flats, ${building.devices} devices, ${(await get(one)).length.toLocaleString('en-US')} B`,
+    );
+    const { rows: flat } = await db.query<{ id: number }>(
+      'SELECT id FROM location WHERE parent_id = $1 AND level = 7 ORDER BY id LIMIT 1',
+      [building.id],
+    );
+    const tf = await measure(() => get(`/statements/flats/${flat[0]!.id}?month=${month}`), { warmup: 3, runs: RUNS });
+    add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
+    if (everything) {
+      const all = `/statements/figures?month=${month}`;
+      const text = await get(all);
+      const allRows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
+      const ta = await measure(() => get(all), { warmup: 1, runs: Math.max(3, Math.floor(RUNS / 3)) });
+      add(
+        'figures of every flat over HTTP',
+        ta,
+        '3 s for 5,000 flats',
+        `${allRows.toLocaleString('en-US')} flats, ${(text.length / 1e6).toFixed(1)} MB`,
+      );
+    }
+    const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
+      .rows[0]!.n;
+    const publish = async () => {
+      const res = await fetch(`${server.api}/statements/publications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ month }),
+      });
+      if (!res.ok) throw new Error(`publish: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { Buildings: number; Flats: number; Changes: unknown[] };
+    };
+    const p1 = await timed(publish);
+    add(
+      'publish the month, every building (first version)',
+      p1.ms,
+      '30 s',
+      `${p1.result.Buildings} buildings, ${p1.result.Flats} flats, ${devices} devices`,
+    );
+    const p2 = await timed(publish);
+    add(
+      'publish again (second version, difference computed)',
+      p2.ms,
+      '30 s',
+      `${p2.result.Changes.length} changed figures`,
+    );
+    const published = await measure(() => get(one), { warmup: 2, runs: RUNS });
+    add('figures of one building once published (snapshot)', published, '100 ms', `${oneRows} flats`);
+  } finally {
+    await server.close();
+  }
+  return out;
+}
+
+async function main() {
+  const now = new Date();
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const month = monthStart.toISOString().slice(0, 7);
+  // A statement compares with the same month last year and shows 13 months: readings reach back 14.
+  const coverFrom = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 2, 1));
+  const dataset = createDataset({ devices: DEVICES, readings: READINGS, end: now, coverFrom });
+  log(
+    `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
+  );
+  const rows: Row[] = [];
+  const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
+  let version = '';
+  try {
+    const db = openPostgres(cluster.url, TIME_ZONE);
+    try {
+      await migrate(db);
+      version = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+      log(`PostgreSQL: loading ${READINGS.toLocaleString('en-US')} readings`);
+      const loaded = await timed(() => loadData(db, dataset));
+      log(`loaded in ${fmtMs(loaded.ms)} ms`);
+      rows.push(...(await run('PostgreSQL', db, now, month, true)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await cluster.stop();
+  }
+  // PGlite: the dataset's first building with all its readings.
+  const first = new Set([dataset.buildings[0]!.locationId]);
+  const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-statements-'));
+  try {
+    const db = await openPglite(dir, TIME_ZONE);
+    try {
+      await migrate(db);
+      await loadData(db, dataset, dataset.devicesIn(first));
+      await db.query('UPDATE device SET removed_at = installed_at WHERE id <> ALL($1::int[])', [
+        [...dataset.devicesIn(first)],
+      ]);
+      rows.push(...(await run('PGlite (one building)', db, now, month, false)));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nMonthly statements (npm run bench:statements -w bench), ${new Date().toISOString()}`);
+  for (const line of machineInfo(version)) console.log(`- ${line}`);
+  console.log(
+    `- ${dataset.deviceCount.toLocaleString('en-US')} devices, ${READINGS.toLocaleString('en-US')} readings; month ${month}; load average (1 min) at each step; the machine is shared\n`,
+  );
+  console.log(formatTable(['Database', 'Step', 'median ms', 'p95 ms', 'Aim', 'Load', 'Detail'], rows));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
