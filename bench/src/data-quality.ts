@@ -9,18 +9,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Db } from '../../server/src/db/db.js';
-import { migrate } from '../../server/src/db/migrate.js';
-import { openPglite } from '../../server/src/db/pglite.js';
-import { openPostgres } from '../../server/src/db/postgres.js';
-import { countAnomalies, listAnomalies } from '../../server/src/services/data-quality/anomalies.js';
-import { computeMonthForAll, refreshMonthEnds } from '../../server/src/services/data-quality/refresh-month-ends.js';
-import { validate } from '../../server/src/services/data-quality/validate.js';
-import { ingestTelegrams } from '../../server/src/services/ingest/ingest-telegrams.js';
+import type { Db } from '@rodmenys/server/db/db.js';
+import { migrate } from '@rodmenys/server/db/migrate.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
+import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { hashPassword } from '@rodmenys/server/services/auth/password.js';
+import { countAnomalies, listAnomalies } from '@rodmenys/server/services/data-quality/anomalies.js';
+import { computeMonthForAll, refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
+import { validate } from '@rodmenys/server/services/data-quality/validate.js';
+import { ingestTelegrams } from '@rodmenys/server/services/ingest/ingest-telegrams.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
+import { startServer } from './lib/server.js';
 import { envInt, fmtMs, measure, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
@@ -118,6 +120,36 @@ async function run(database: string, db: Db, now: Date, month: string): Promise<
     `${rows} rows, ${muni[0]!.n} devices`,
   );
   add('anomalies of a municipality: counts (handler, median)', count.medianMs, '100 ms', `${muni[0]!.n} devices`);
+  // The same over HTTP: a manager of the municipality signed in, the real app on a local port.
+  const server = await startServer(db, TIME_ZONE);
+  try {
+    const username = `bench-manager-${Date.now()}`;
+    const { rows: manager } = await db.query<{ id: number }>(
+      `INSERT INTO app_user (username, password_hash, first_name, last_name, group_id)
+       VALUES ($1, $2, 'Bench', 'Manager', 3) RETURNING id`,
+      [username, await hashPassword('bench-manager-password')],
+    );
+    await db.query('INSERT INTO location_right (user_id, location_id) VALUES ($1, $2)', [manager[0]!.id, scope[0]]);
+    const signIn = await fetch(`${server.api}/users/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'bench-manager-password' }),
+    });
+    const token = ((await signIn.json()) as { Token: string }).Token;
+    const get = async (url: string) => {
+      const res = await fetch(`${server.api}${url}`, {
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
+      });
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    const httpList = await measure(() => get('/data-quality/anomalies?state=open'), { warmup: 2, runs: 15 });
+    const httpCount = await measure(() => get('/data-quality/anomalies/counts?state=open'), { warmup: 2, runs: 15 });
+    add('anomalies of a municipality: list (HTTP, median)', httpList.medianMs, '100 ms', `${muni[0]!.n} devices`);
+    add('anomalies of a municipality: counts (HTTP, median)', httpCount.medianMs, '100 ms', `${muni[0]!.n} devices`);
+  } finally {
+    await server.close();
+  }
   return out;
 }
 

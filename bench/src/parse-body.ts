@@ -19,7 +19,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseTelegramBody } from '../../server/src/services/ingest/parse-body.js';
+import { parseTelegramBody } from '@rodmenys/server/services/ingest/parse-body.js';
 import { machineInfo } from './lib/machine.js';
 import { parseTelegramBody as parseBefore } from './lib/parse-body-before.js';
 import { envInt, median } from './lib/stats.js';
