@@ -1,15 +1,16 @@
-// npm run cli:partition-detach -w server -- --before YYYY-MM
-// Detaches the month partitions of readings and telegrams before that month
+// npm run cli:partition-detach -w server -- --before YYYY-MM [--telegrams-only]
+// Detaches the month partitions of readings and telegrams (or of the raw telegrams alone) before that month
 // (docs/operations.md): they stay as plain tables to dump with pg_dump -t and drop.
 import { openDb } from '../db/open.js';
 import { loadConfig } from '../env.js';
 import { detachPartitions, listPartitions, parseMonth } from '../services/partitions/partitions.js';
 import { runCli } from './run.js';
 
-const USAGE = 'Usage: npm run cli:partition-detach -w server -- --before YYYY-MM | --list';
+const USAGE = 'Usage: npm run cli:partition-detach -w server -- --before YYYY-MM [--telegrams-only] | --list';
 
 async function main(argv: string[]): Promise<number> {
-  const [flag, value] = argv;
+  const telegramsOnly = argv.includes('--telegrams-only');
+  const [flag, value] = argv.filter((a) => a !== '--telegrams-only');
   if (flag === '--list') {
     const db = await openDb(loadConfig());
     try {
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const db = await openDb(loadConfig());
   try {
-    const names = await detachPartitions(db, before);
+    const names = await detachPartitions(db, before, { telegramsOnly });
     if (names.length === 0) console.log(`No partition before ${before.slice(0, 7)}.`);
     for (const name of names) console.log(`Detached ${name}`);
     return 0;

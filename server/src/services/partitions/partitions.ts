@@ -25,13 +25,26 @@ export function parseMonth(text: string): string | null {
 }
 
 /**
- * Detaches the month partitions of both tables before the month `before`
- * (`YYYY-MM-01`) in one transaction; they stay as plain tables to dump and drop
+ * Detaches the month partitions before the month `before` (`YYYY-MM-01`) in one
+ * transaction: of both tables, or with `telegramsOnly` of the raw telegrams alone
+ * (readings are the record and stay; old telegrams are what fills the disk,
+ * docs/scaling.md). They stay as plain tables to dump and drop
  * (docs/operations.md). Returns their names.
  */
-export async function detachPartitions(db: Db, before: string): Promise<string[]> {
+export async function detachPartitions(db: Db, before: string, { telegramsOnly = false } = {}): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ name: string }>('SELECT reading_partitions_detach($1::date) AS name', [before]);
+    if (!telegramsOnly) {
+      const { rows } = await tx.query<{ name: string }>('SELECT reading_partitions_detach($1::date) AS name', [before]);
+      return rows.map((r) => r.name);
+    }
+    const { rows } = await tx.query<{ name: string }>(
+      `SELECT c.relname::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'telegram'::regclass AND c.relname ~ '^telegram_p[0-9]{6}$'
+          AND to_date(right(c.relname, 6), 'YYYYMM') < date_trunc('month', $1::date)::date
+        ORDER BY 1`,
+      [before],
+    );
+    for (const { name } of rows) await tx.exec(`ALTER TABLE telegram DETACH PARTITION ${name}`);
     return rows.map((r) => r.name);
   });
 }
