@@ -1,5 +1,6 @@
 import {
   type FlatStatement,
+  MONTH_END_SOURCES,
   type MonthEndSource,
   STATEMENT_HIGH_FACTOR,
   STATEMENT_LOW_FACTOR,
@@ -65,41 +66,57 @@ interface Part {
  * Summed per location, kind and month. Every device of the buildings that hold a selected flat:
  * the building averages and the kWh sharing need the whole building.
  */
+/** SQL: the bit of a month-end source in MONTH_END_SOURCES order, 0 for none. */
+const SOURCE_BIT = (column: string) =>
+  `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
+
 const PARTS_SQL = `WITH b AS (
     SELECT DISTINCT l.path[6] AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS (
-    SELECT g::date AS month, g::timestamp::timestamptz AS s, (g + interval '1 month')::timestamp::timestamptz AS e
+    SELECT g::date AS month, (g - interval '1 month')::date AS prev, g::timestamp::timestamptz AS s,
+           (g + interval '1 month')::timestamp::timestamptz AS e
       FROM generate_series($2::date, $3::date, interval '1 month') g
-  ), dm AS (
+  ), dev AS MATERIALIZED (
+    -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
     SELECT d.id, d.device_type_id, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
-           l.id AS location_id, l.path[6] AS building_id, m.month, m.s, m.e
+           l.id AS location_id, l.path[6] AS building_id
       FROM b JOIN location l ON l.path[6] = b.id AND l.path @> ARRAY[b.id]
       JOIN device d ON d.location_id = l.id
       JOIN device_type t ON t.id = d.device_type_id
-      JOIN m ON coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s
      WHERE d.device_type_id IN (1, 2, 3, 4, 11)
-  ), v AS (
-    SELECT dm.*,
-           CASE WHEN coalesce(dm.installed_at, '-infinity') < dm.s THEN ms.value ELSE ini.value END AS start_v,
-           CASE WHEN coalesce(dm.installed_at, '-infinity') < dm.s THEN ms.source
-                WHEN ini.value IS NOT NULL THEN 'measured' END AS start_src,
-           CASE WHEN coalesce(dm.removed_at, 'infinity') >= dm.e THEN me.value ELSE fin.value END AS end_v,
-           CASE WHEN coalesce(dm.removed_at, 'infinity') >= dm.e THEN me.source
-                WHEN fin.value IS NOT NULL THEN 'measured' END AS end_src
+  ), dm AS (
+    SELECT dev.*, m.month, m.prev, m.s, m.e,
+           coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
+           coalesce(dev.removed_at, 'infinity') >= m.e AS to_end
+      FROM dev JOIN m ON coalesce(dev.installed_at, '-infinity') < m.e AND coalesce(dev.removed_at, 'infinity') >= m.s
+  ), me AS MATERIALIZED (
+    -- The month ends of those devices for M − 13 … M, read once (a key range per device), then joined twice.
+    SELECT x.device_id, x.month, x.value, x.source
+      FROM dev JOIN month_end x ON x.device_id = dev.id
+     WHERE x.month >= ($2::date - interval '1 month')::date AND x.month <= $3::date
+  ), w AS (
+    -- A device in service the whole month: its two month ends. Installed or removed inside it: its
+    -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
+    SELECT dm.*, ms.value AS ms_v, ms.source AS ms_src, me.value AS me_v, me.source AS me_src,
+           CASE WHEN NOT dm.from_start THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
+                 AND r.ts <= coalesce(dm.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT dm.to_end THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
       FROM dm
-      LEFT JOIN month_end ms ON ms.device_id = dm.id AND ms.month = (dm.month - interval '1 month')::date
-      LEFT JOIN month_end me ON me.device_id = dm.id AND me.month = dm.month
-      LEFT JOIN LATERAL (
-        SELECT r.value FROM reading r
-         WHERE dm.installed_at >= dm.s -- inside, not in ON: no probe for devices installed before the month
-           AND r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
-           AND r.ts <= coalesce(dm.removed_at, 'infinity')
-         ORDER BY r.ts LIMIT 1) ini ON true
-      LEFT JOIN LATERAL (
-        SELECT r.value FROM reading r
-         WHERE dm.removed_at < dm.e
-           AND r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
-         ORDER BY r.ts DESC LIMIT 1) fin ON true
+      LEFT JOIN me ms ON ms.device_id = dm.id AND ms.month = dm.prev
+      LEFT JOIN me ON me.device_id = dm.id AND me.month = dm.month
+  ), v AS (
+    SELECT w.*,
+           CASE WHEN w.from_start THEN w.ms_v ELSE w.ini_v END AS start_v,
+           CASE WHEN w.from_start THEN w.ms_src WHEN w.ini_v IS NOT NULL THEN 'measured' END AS start_src,
+           CASE WHEN w.to_end THEN w.me_v ELSE w.fin_v END AS end_v,
+           CASE WHEN w.to_end THEN w.me_src WHEN w.fin_v IS NOT NULL THEN 'measured' END AS end_src
+      FROM w
   )
   SELECT v.location_id, v.building_id, to_char(v.month, 'YYYY-MM') AS month, v.proc,
          CASE v.device_type_id WHEN 11 THEN 'building' WHEN 1 THEN 'heating' WHEN 2 THEN 'heating'
@@ -109,7 +126,8 @@ const PARTS_SQL = `WITH b AS (
               THEN sum(v.end_v - v.start_v)::float8 END AS value,
          CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL AND v.rating_factor IS NOT NULL)
               THEN sum((v.end_v - v.start_v) * v.rating_factor)::float8 END AS qrad,
-         array_remove(array_agg(DISTINCT v.start_src) || array_agg(DISTINCT v.end_src), NULL) AS sources
+         -- The sources used, as bits in MONTH_END_SOURCES order (cheaper than distinct arrays per group).
+         bit_or(${SOURCE_BIT('v.start_src')} | ${SOURCE_BIT('v.end_src')}) AS source_bits
     FROM v
    GROUP BY v.location_id, v.building_id, v.month, v.proc, v.device_type_id`;
 
@@ -169,11 +187,15 @@ export async function computeStatements(
   const flats = await loadFlats(db, selection);
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
-  const { rows: parts } = await db.query<Part>(PARTS_SQL, [
+  const { rows: partRows } = await db.query<Omit<Part, 'sources'> & { source_bits: number }>(PARTS_SQL, [
     [...new Set(flats.map((f) => f.flat_id))],
     `${months[0]}-01`,
     `${month}-01`,
   ]);
+  const parts: Part[] = partRows.map(({ source_bits, ...p }) => ({
+    ...p,
+    sources: MONTH_END_SOURCES.filter((_, i) => source_bits & (1 << i)),
+  }));
   const cityIds = [...new Set(flats.map((f) => f.city_id).filter((c): c is number => c !== null))];
   const { rows: dd } = await db.query<{ city_id: number; month: string; value: number }>(
     `SELECT city_id, to_char(month, 'YYYY-MM') AS month, value::float8 AS value FROM degree_days
