@@ -134,8 +134,11 @@ test.describe('one language', () => {
       const dialog = page.getByRole('dialog');
       await expect(dialog).toBeVisible();
       if (save) {
-        await dialog.getByRole('button', { name: lt.common.save }).click();
-        await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible();
+        // A click during the dialog's opening animation can be lost on a loaded machine: click until the form answers.
+        await expect(async () => {
+          await dialog.getByRole('button', { name: lt.common.save }).click();
+          await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible({ timeout: 3_000 });
+        }).toPass({ timeout: 20_000 });
       }
       await expectNoEnglish(page, `/masterData: device dialog ${i + 1}`);
       await dialog.getByRole('button', { name: lt.common.cancel }).click();
