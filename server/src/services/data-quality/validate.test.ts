@@ -160,12 +160,11 @@ describe(`validation rules (${dbKind()})`, () => {
 
   const monthEnds = async (deviceId: number, values: [string, number, string?][]) => {
     for (const [month, value, source] of values) {
-      await t.db.query('INSERT INTO month_end (device_id, month, value, source) VALUES ($1, $2, $3, $4)', [
-        deviceId,
-        `${month}-01`,
-        value,
-        source ?? 'measured',
-      ]);
+      await t.db.query(
+        `INSERT INTO month_end (device_id, month, value, source) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (device_id, month) DO UPDATE SET value = excluded.value, source = excluded.source`,
+        [deviceId, `${month}-01`, value, source ?? 'measured'],
+      );
     }
   };
 
@@ -227,6 +226,40 @@ describe(`validation rules (${dbKind()})`, () => {
       [building],
     );
     expect(rows).toEqual([{ rule: 'ESTIMATED_SHARE', evidence: { estimated: 1, total: 3, share: 0.333 } }]);
+  });
+
+  it('ESTIMATED_SHARE by floor area when every flat has one: the estimated flats’ area against all', async () => {
+    const place = await makeBuilding(t.db, { city: 'Kaunas', street: 'Savanorių pr.', number: '1' });
+    const small = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
+    const big = (await makeFlat(t.db, place, { name: '2', order: 2 })).id;
+    await t.db.query('UPDATE location SET area_m2 = CASE id WHEN $1 THEN 20 ELSE 100 END WHERE id IN ($1, $2)', [
+      small,
+      big,
+    ]);
+    const a = await device(1, small);
+    const d = await device(1, big);
+    await monthEnds(a, [
+      ['2026-01', 10],
+      ['2026-02', 20, 'estimated'],
+    ]);
+    await monthEnds(d, [
+      ['2026-01', 10],
+      ['2026-02', 20],
+    ]);
+    const found = async () =>
+      (
+        await t.db.query<{ evidence: unknown }>(
+          "SELECT evidence FROM anomaly WHERE building_id = $1 AND rule = 'ESTIMATED_SHARE' AND resolved_at IS NULL",
+          [place.id],
+        )
+      ).rows.map((r) => r.evidence);
+    // One device of two is estimated (50 %), but 20 of 120 m² (16.7 %): by area, below the 25 % setting.
+    await validate(t.db, null, WINTER_NOW);
+    expect(await found()).toEqual([]);
+    // The large flat estimated as well: 120 of 120 m².
+    await monthEnds(d, [['2026-02', 20, 'estimated']]);
+    await validate(t.db, null, WINTER_NOW);
+    expect(await found()).toEqual([{ estimatedArea: 120, totalArea: 120, share: 1 }]);
   });
 
   describe('POST /api/data-quality/anomalies/:id/acknowledge', () => {

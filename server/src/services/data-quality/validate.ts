@@ -150,15 +150,32 @@ const BUILDING_BALANCE = `SELECT 'BUILDING_BALANCE', b.building_id, b.id, $4::da
        WHERE d.device_type_id = 2 AND l.path[6] = b.building_id) f ON f.n > 0
    WHERE b.cons > 0 AND abs(f.cons - b.cons) / b.cons > ($3::jsonb ->> 'balance.tolerance')::numeric`;
 
-/** Buildings where more of the last completed month's values are estimated than the setting allows. */
+/**
+ * Buildings where too much of the last completed month is estimated (the setting
+ * `monthEnd.estimatedShareWarn`, 25 % as the heating-cost rules cap it): by floor
+ * area, the flats with any estimated month end against all flats with devices,
+ * when every such flat has its area; else by devices. The evidence says which.
+ */
 const ESTIMATED_SHARE = `SELECT 'ESTIMATED_SHARE', x.building_id, NULL::int, $4::date,
-      jsonb_build_object('estimated', x.est, 'total', x.n, 'share', round(x.est::numeric / x.n, 3))
+      CASE WHEN x.by_area
+           THEN jsonb_build_object('estimatedArea', x.est_area, 'totalArea', x.area, 'share', round(x.est_area / x.area, 3))
+           ELSE jsonb_build_object('estimated', x.est, 'total', x.n, 'share', round(x.est::numeric / x.n, 3)) END
     FROM (
-      SELECT dev.building_id, count(*) FILTER (WHERE me.source = 'estimated')::int AS est, count(*)::int AS n
-        FROM dev JOIN month_end me ON me.device_id = dev.id AND me.month = $4::date
-       GROUP BY dev.building_id
+      SELECT f.building_id, sum(f.est)::int AS est, sum(f.n)::int AS n,
+             bool_and(f.area IS NOT NULL) AND sum(f.area) > 0 AS by_area,
+             sum(f.area) FILTER (WHERE f.est > 0) AS est_area, sum(f.area) AS area
+        FROM (
+          SELECT dev.building_id, l.id, l.area_m2 AS area,
+                 count(*) FILTER (WHERE me.source = 'estimated') AS est, count(*) AS n
+            FROM dev JOIN month_end me ON me.device_id = dev.id AND me.month = $4::date
+            JOIN device d ON d.id = dev.id JOIN location l ON l.id = d.location_id
+           GROUP BY dev.building_id, l.id, l.area_m2
+        ) f
+       GROUP BY f.building_id
     ) x
-   WHERE x.est > 0 AND x.est::numeric / x.n > ($3::jsonb ->> 'monthEnd.estimatedShareWarn')::numeric`;
+   WHERE x.est > 0
+     AND CASE WHEN x.by_area THEN coalesce(x.est_area, 0) / x.area ELSE x.est::numeric / x.n END
+         > ($3::jsonb ->> 'monthEnd.estimatedShareWarn')::numeric`;
 
 export interface ValidateResult {
   found: number;
