@@ -229,6 +229,39 @@ describe(`month-end values (${dbKind()})`, () => {
     });
   });
 
+  describe('device memory without dates: monthly history counted back from the meter date', () => {
+    it('bfw240radio: prev_NN_hca is the value at the end of the month NN months before device_date', async () => {
+      const samples = readFileSync(new URL('../ingest/testdata/wmbusmeters-samples.jsonl', import.meta.url), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { driver: string; expected_json: Record<string, unknown> });
+      const bfw = samples.find((s) => s.driver === 'bfw240radio')!.expected_json;
+      expect(bfw.device_date).toBe('2021-02-28');
+      const hca = await makeDevice(t.db, flat, {
+        typeId: 1,
+        code: String(bfw.id),
+        installedAt: '2019-01-01T00:00:00Z',
+      });
+      const json = { ...bfw, timestamp: '2021-02-28T10:00:00Z' };
+      expect((await ingestTelegrams(t.db, [{ position: 1, json, raw: JSON.stringify(json) }])).Stored).toBe(1);
+      const { rows } = await t.db.query<{ day: string; value: string }>(
+        'SELECT day::text AS day, value::text AS value FROM device_memory WHERE device_id = $1 ORDER BY day DESC',
+        [hca],
+      );
+      expect(rows).toHaveLength(18);
+      expect(rows.slice(0, 4)).toEqual([
+        { day: '2021-01-31', value: '541' },
+        { day: '2020-12-31', value: '961' },
+        { day: '2020-11-30', value: '522' },
+        { day: '2020-10-31', value: '226' },
+      ]);
+      expect(rows.at(-1)).toEqual({ day: '2019-08-31', value: '0' });
+      // No reading around the end of January: the month end comes from the meter's memory.
+      await computeMonthEnds(t.db, '2021-01-01', [hca], TOLERANCE);
+      expect(await monthEnd(hca, '2021-01')).toMatchObject({ value: 541, source: 'memory' });
+    });
+  });
+
   describe('refreshMonthEnds: the queue and the schedule', () => {
     it('fills every completed month of every device in service, and recomputes only what is queued', async () => {
       const d = await device();

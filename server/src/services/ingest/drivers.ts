@@ -59,6 +59,18 @@ export const HISTORY_FIELDS: Record<DataLoadProc, readonly (readonly [date: stri
   volume: [['last_month_measure_date', 'last_month_total_m3']],
 };
 
+/**
+ * Monthly history without dates: `prev_{n}_…` is the value at the end of the month
+ * n months before the meter's own date (bfw240radio sends 18: on 2021-03-01,
+ * `prev_01_hca` is the value at the end of February). Kept as device memory on
+ * that month's last day, like the dated history above.
+ */
+export const RELATIVE_HISTORY_FIELDS: Record<DataLoadProc, readonly string[]> = {
+  allocator: ['prev_{n}_hca'],
+  energy: [],
+  volume: [],
+};
+
 /** The meter's own clock: it becomes the reading's time point. */
 export const METER_CLOCK_FIELDS = ['meter_datetime', 'device_datetime', 'meter_date', 'device_date', 'current_date'];
 

@@ -5,6 +5,7 @@ import {
   METER_CLOCK_FIELDS,
   NO_DATE_FROM_YEAR,
   NO_FLAG,
+  RELATIVE_HISTORY_FIELDS,
   SENTINEL_NUMBERS,
   STATUS_FIELDS,
 } from './drivers.js';
@@ -112,21 +113,51 @@ export function mapTelegram(json: Record<string, unknown>, kind: DataLoadProc): 
     }
   }
   let meterTs: string | null = null;
+  let meterDay: string | null = null;
   for (const field of METER_CLOCK_FIELDS) {
     const t = timeField(json, field);
     if (t) {
       meterTs = t.text;
+      meterDay = t.day;
       break;
     }
   }
-  return { value, meterTs, flags: statusFlags(json), setDate, setValue, history: historyValues(json, kind) };
+  return {
+    value,
+    meterTs,
+    flags: statusFlags(json),
+    setDate,
+    setValue,
+    history: historyValues(json, kind, meterDay),
+  };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The monthly history pairs of HISTORY_FIELDS found in a telegram; unusable dates or values are skipped. */
-function historyValues(json: Record<string, unknown>, kind: DataLoadProc): [string, string][] {
+/** The last day (YYYY-MM-DD) of the month `back` months before the month of `day`. */
+function monthEndBefore(day: string, back: number): string {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 1 - back + 1, 0)).toISOString().slice(0, 10);
+}
+
+/**
+ * The monthly history pairs of HISTORY_FIELDS found in a telegram, and of
+ * RELATIVE_HISTORY_FIELDS counted back from the meter's own date; unusable dates
+ * or values are skipped.
+ */
+function historyValues(json: Record<string, unknown>, kind: DataLoadProc, meterDay: string | null): [string, string][] {
   const found = new Map<string, string>();
+  for (const pattern of meterDay ? RELATIVE_HISTORY_FIELDS[kind] : []) {
+    const re = new RegExp(`^${escapeRegExp(pattern).replace('\\{n\\}', '(\\d{1,2})')}$`);
+    for (const key of Object.keys(json)) {
+      const match = re.exec(key);
+      const back = match ? Number(match[1]) : 0;
+      if (!match || back < 1) continue;
+      const value = decimalField(json, key);
+      const day = monthEndBefore(meterDay!, back);
+      if (typeof value === 'string' && !found.has(day)) found.set(day, value);
+    }
+  }
   for (const [datePattern, valuePattern] of HISTORY_FIELDS[kind]) {
     const dateRe = new RegExp(`^${escapeRegExp(datePattern).replace('\\{n\\}', '(\\d{1,2})')}$`);
     for (const key of Object.keys(json)) {
