@@ -1,11 +1,13 @@
-import { baseURL, DEMO, expect, signIn, test } from './fixtures';
+import { createCollectorKey, getDeviceDataByUserId } from '@rodmenys/contract';
+import { api, baseURL, DEMO, expect, session, signIn, test } from './fixtures';
+import { openFirstFlat } from './screens';
 
 /** Posts one wmbusmeters telegram with a collector key, as a collector's `shell=` hook does. */
-const postTelegram = (key: string, id: string) =>
+const postTelegram = (key: string, id: string, at = new Date()) =>
   fetch(`${baseURL()}/api/ingest/wmbusmeters`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-collector-key': key },
-    body: JSON.stringify({ _: 'telegram', meter: 'iperl', id, total_m3: 1.5, timestamp: new Date().toISOString() }),
+    body: JSON.stringify({ _: 'telegram', meter: 'iperl', id, total_m3: 1.5, timestamp: at.toISOString() }),
   });
 
 test.describe('collectors', () => {
@@ -63,5 +65,49 @@ test.describe('collectors', () => {
     await page.goto('/collectors');
     await expect(page.getByRole('heading', { level: 1, name: 'Neleidžiama' })).toBeVisible();
     await expect(page.getByRole('button', { name: /Sukurti|Create/ })).toHaveCount(0);
+  });
+
+  test('a device added for a serial waiting in the inbox is installed at its first telegram, so the telegram counts', async ({
+    page,
+  }) => {
+    const operator = await session(DEMO.operator);
+    const created = await api(createCollectorKey, { token: operator.Token, body: { name: `Inbox ${Date.now()}` } });
+    const meterId = String(Date.now() + 7).slice(-8);
+    // Received three hours ago, at a whole minute (the form shows minutes).
+    const at = new Date(Math.floor((Date.now() - 3 * 3_600_000) / 60_000) * 60_000);
+    expect((await postTelegram(created.body.Key, meterId, at)).status).toBe(200);
+
+    await signIn(page, DEMO.operator);
+    await page.goto('/masterData');
+    await page.getByRole('tab', { name: 'Vietos ir prietaisai' }).click();
+    await openFirstFlat(page);
+    await page.getByRole('button', { name: 'Pridėti prietaisą' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Tipas').click();
+    await page.locator('.ant-select-item-option[title="Šalto vandens skaitiklis"]').click();
+    await expect(dialog.getByRole('combobox', { name: 'Tipas' }).locator('..').locator('..')).toContainText(
+      'Šalto vandens skaitiklis',
+    );
+    await dialog.getByLabel('Gamyklinis numeris').fill(meterId);
+    await expect(dialog.getByRole('alert').or(dialog.locator('.ant-alert'))).toContainText(
+      'laukia nepriskirtų skaitiklių sąraše',
+    );
+    // The installation time is the telegram's, in the provider's zone (Europe/Vilnius).
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'Europe/Vilnius',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(at);
+    await expect(dialog.getByLabel('Įrengtas')).toHaveValue(local);
+    await dialog.getByRole('button', { name: 'Išsaugoti' }).click();
+    await expect(dialog).toBeHidden();
+    // Its LastSeen is the telegram taken in with it, and that reading counts for the device.
+    const devices = (await api(getDeviceDataByUserId, { token: operator.Token })).body;
+    const added = devices.find((d) => d.DeviceCode === meterId);
+    expect(added?.InstalledAt && new Date(added.InstalledAt).getTime()).toBe(at.getTime());
+    expect(added?.LastSeen && new Date(added.LastSeen).getTime()).toBe(at.getTime());
   });
 });

@@ -13,7 +13,7 @@ import {
   revokeCollectorKey as revoke,
 } from '../services/ingest/collector-keys.js';
 import { importCsv as importCsvText } from '../services/ingest/import-csv.js';
-import { adoptMatchedMeters, ingestTelegrams } from '../services/ingest/ingest-telegrams.js';
+import { ingestTelegrams } from '../services/ingest/ingest-telegrams.js';
 import { listUnmatched } from '../services/ingest/list-unmatched.js';
 import { parseTelegramBody } from '../services/ingest/parse-body.js';
 import { defineRoute } from './define.js';
@@ -34,10 +34,7 @@ async function bodiesAsText(app: FastifyInstance) {
   );
   defineRoute(app, ingestWmbusmeters, async ({ body, db }) => ingestTelegrams(db, await parseTelegramBody(body)));
   defineRoute(app, importCsv, ({ body, db }) => importCsvText(db, body));
-  defineRoute(app, listUnmatchedMeters, async ({ query, db }) => {
-    await adoptMatchedMeters(db);
-    return listUnmatched(db, query);
-  });
+  defineRoute(app, listUnmatchedMeters, ({ query, db }) => listUnmatched(db, query));
 }
 
 async function collectorKeyRoutes(app: FastifyInstance) {

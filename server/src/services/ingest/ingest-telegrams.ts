@@ -203,35 +203,44 @@ async function keepUnmatched(tx: Queryable, telegrams: Telegram[]): Promise<void
 
 /**
  * Takes in the kept telegrams of unmatched meters for which a device with that
- * serial number now exists, and empties their inbox entries. Runs before every
- * collector request and inbox listing, so a new device's history arrives with
- * the next request.
+ * serial number now exists (of `serials` only, when given), and empties their
+ * inbox entries, in the caller's transaction. The paths that give a device its
+ * serial (adding, replacing, the register import) call it, so the device's
+ * history arrives with it; concurrent callers skip meters another one holds.
+ */
+export async function adoptWaiting(tx: Tx, now = new Date(), serials?: readonly string[]): Promise<number> {
+  const { rows: locked } = await tx.query<{ meter_id: string }>(
+    `SELECT u.meter_id FROM unmatched_meter u
+      WHERE EXISTS (SELECT 1 FROM device d WHERE d.device_code = u.meter_id)
+        AND ($1::text[] IS NULL OR u.meter_id = ANY ($1::text[]))
+      ORDER BY u.meter_id FOR UPDATE SKIP LOCKED`,
+    [serials ? [...serials] : null],
+  );
+  const ids = locked.map((r) => r.meter_id);
+  if (ids.length === 0) return 0;
+  const { rows: kept } = await tx.query<{ raw: string }>(
+    'SELECT raw::text AS raw FROM unmatched_telegram WHERE meter_id = ANY($1::text[]) ORDER BY meter_id, ts',
+    [ids],
+  );
+  const items = kept.map((k, i) => ({
+    position: i + 1,
+    json: JSON.parse(k.raw) as Record<string, unknown>,
+    raw: k.raw,
+  }));
+  await storeItems(tx, items, now);
+  await tx.query('DELETE FROM unmatched_telegram WHERE meter_id = ANY($1::text[])', [ids]);
+  await tx.query('DELETE FROM unmatched_meter WHERE meter_id = ANY($1::text[])', [ids]);
+  return ids.length;
+}
+
+/**
+ * Every waiting meter a device now matches (a device created some other way, e.g.
+ * straight in the database): the safety net run before every collector request.
  */
 export async function adoptMatchedMeters(db: Db, now = new Date()): Promise<number> {
-  const { rows: found } = await db.query<{ meter_id: string }>(
-    'SELECT u.meter_id FROM unmatched_meter u JOIN device d ON d.device_code = u.meter_id',
+  const { rows: found } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM unmatched_meter u JOIN device d ON d.device_code = u.meter_id',
   );
-  if (found.length === 0) return 0;
-  return db.transaction(async (tx) => {
-    // Concurrent requests: one adopts, the others skip those meters.
-    const { rows: locked } = await tx.query<{ meter_id: string }>(
-      'SELECT meter_id FROM unmatched_meter WHERE meter_id = ANY($1::text[]) ORDER BY meter_id FOR UPDATE SKIP LOCKED',
-      [found.map((r) => r.meter_id)],
-    );
-    const ids = locked.map((r) => r.meter_id);
-    if (ids.length === 0) return 0;
-    const { rows: kept } = await tx.query<{ raw: string }>(
-      'SELECT raw::text AS raw FROM unmatched_telegram WHERE meter_id = ANY($1::text[]) ORDER BY meter_id, ts',
-      [ids],
-    );
-    const items = kept.map((k, i) => ({
-      position: i + 1,
-      json: JSON.parse(k.raw) as Record<string, unknown>,
-      raw: k.raw,
-    }));
-    await storeItems(tx, items, now);
-    await tx.query('DELETE FROM unmatched_telegram WHERE meter_id = ANY($1::text[])', [ids]);
-    await tx.query('DELETE FROM unmatched_meter WHERE meter_id = ANY($1::text[])', [ids]);
-    return ids.length;
-  });
+  if (!found[0]?.n) return 0;
+  return db.transaction((tx) => adoptWaiting(tx, now));
 }

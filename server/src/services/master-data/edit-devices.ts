@@ -4,6 +4,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
+import { adoptWaiting } from '../ingest/ingest-telegrams.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRow> {
@@ -129,6 +130,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
     );
     const id = rows[0]!.id;
     if (input.initialReading !== undefined) await storeReading(tx, id, installedAt, input.initialReading);
+    // Its telegrams waiting in the inbox become its readings now, not at the next collector request.
+    if (waiting[0]) await adoptWaiting(tx, new Date(), [code]);
     return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
   });
 }
@@ -231,6 +234,7 @@ export async function replaceDevice(
       await tx.query('UPDATE device SET removed_at = $2, replaced_by = $3 WHERE id = $1', [id, at, newId]);
       await storeReading(tx, id, at, input.finalReading);
       await storeReading(tx, newId, at, input.initialReading);
+      await adoptWaiting(tx, new Date(), [code]);
       const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
       await recordAudit(tx, {
         actor: caller,

@@ -1,6 +1,7 @@
 import { type ImportReport, MAX_IMPORT_ERRORS, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
 import type { Db } from '../../../db/db.js';
 import { type Actor, recordAudit } from '../../audit/record-audit.js';
+import { adoptWaiting } from '../../ingest/ingest-telegrams.js';
 import { RegisterFileError, type RegisterRow, readRegisterFile } from '../register-file.js';
 import { checkConflicts } from './conflicts.js';
 import { planImport } from './plan.js';
@@ -39,6 +40,8 @@ export async function importRegister(
       const plan = planImport(good, stored, flats, columns);
       if (errors.count) return report(false, rows.length, plan.counts, errors);
       await writePlan(tx, plan, actor);
+      // Devices created with serials whose telegrams wait in the inbox take them in now.
+      await adoptWaiting(tx);
       await recordAudit(tx, {
         actor,
         kind: 'register.import',
