@@ -217,3 +217,78 @@ export async function startPostgres({ port, durable = false, settings: extra = {
     throw err;
   }
 }
+
+/**
+ * A streaming standby of a running cluster from `startPostgres` (hot standby, read
+ * only): `pg_basebackup -R` copies the primary and writes the replication settings,
+ * then it starts on its own free port. Resolves like `startPostgres`.
+ */
+export async function startStandby(primary, { settings: extra = {} } = {}) {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('PostgreSQL server binaries not found');
+  const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-pg-standby-'));
+  const data = path.join(dir, 'data');
+  const socketDir = path.join(dir, 'socket');
+  mkdirSync(socketDir);
+  if (isRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
+    chownSync(dir, uid, gid);
+    chownSync(socketDir, uid, gid);
+  }
+  let stopped = false;
+  const cluster = {
+    stopSync() {
+      if (stopped) return;
+      stopped = true;
+      running.delete(cluster);
+      if (existsSync(path.join(data, 'postmaster.pid'))) {
+        const [file, argv] = command(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+        spawnSync(file, argv, { stdio: 'ignore' });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      running.delete(cluster);
+      try {
+        if (existsSync(path.join(data, 'postmaster.pid')))
+          await run(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+  installExitHandlers();
+  running.add(cluster);
+  try {
+    await run(bin, 'pg_basebackup', [
+      '-D',
+      data,
+      '-R',
+      '-X',
+      'stream',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+    ]);
+    appendFileSync(
+      path.join(data, 'postgresql.conf'),
+      `\n# rodmenys throwaway standby\nunix_socket_directories = '${socketDir}'\nhot_standby = on\n${Object.entries(
+        extra,
+      )
+        .map(([k, v]) => `${k} = ${v}`)
+        .join('\n')}\n`,
+    );
+    const port = await freePort();
+    await run(bin, 'pg_ctl', ['start', '-w', '-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${port}`]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop: cluster.stop };
+  } catch (err) {
+    cluster.stopSync();
+    throw err;
+  }
+}

@@ -160,6 +160,14 @@ function stages() {
           }),
         ]
       : []),
+    // Real primaries with streaming standbys started by the tests themselves: once, not per engine.
+    ...(server?.scripts['test:cluster']
+      ? [
+          testStage('server (cluster)', server.scripts['test:cluster'], ['run', 'test:cluster', '-w', 'server'], {
+            requires: { what: 'PostgreSQL server binaries', ok: hasPostgresBinaries },
+          }),
+        ]
+      : []),
     // Once per run, not per engine: the built server on a fresh embedded database, fed the inputs
     // that once crashed or stalled it (server/src/crash-probe.slow.test.ts). Never skipped.
     ...(server

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_BODY_BYTES, jsonDepthExceeded, MAX_JSON_DEPTH } from '@rodmenys/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db } from './db/db.js';
+import { type ReadRouting, readRouting } from './db/read-routing.js';
 import type { Config } from './env.js';
 import { badRequest } from './errors.js';
 import auth from './plugins/auth.js';
@@ -22,18 +23,22 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Where read-only work goes: a streaming standby when one is configured (db/read-routing.ts). */
+    reads: ReadRouting;
   }
 }
 
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** A streaming standby of `db` for read-only work (DATABASE_READ_URL). */
+  readDb?: Db;
   /** Pino logger options; false in tests. */
   logger?: boolean | object;
 }
 
 /** Builds the app: cross-cutting plugins first (errors, compression, auth, docs, limits), then the /api routes, then the web app. */
-export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, readDb, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
@@ -43,6 +48,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('reads', readRouting(db, readDb));
   // Every JSON body: its depth is checked in one linear pass before it is parsed.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

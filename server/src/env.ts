@@ -10,6 +10,8 @@ export interface Config {
   host: string;
   /** A PostgreSQL server; undefined = embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** A streaming standby of that server for read-only work (docs/scaling.md); undefined = none. */
+  databaseReadUrl?: string | undefined;
   dataDir: string;
   tokenSecret: Uint8Array;
   /** Lifetime of a sign-in token, in seconds. */
@@ -132,6 +134,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const databaseReadUrl = env.DATABASE_READ_URL || undefined;
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (its primary)');
+  if (databaseReadUrl && !/^postgres(ql)?:\/\//.test(databaseReadUrl)) {
+    throw new ConfigError('DATABASE_READ_URL must start with postgres:// or postgresql://');
+  }
   const demoSize = (env.DEMO_DATA || 'small') as DemoSize;
   if (!['none', 'small', 'medium', 'large'].includes(demoSize)) {
     throw new ConfigError('DEMO_DATA must be none, small, medium or large');
@@ -140,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intVar(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
+    databaseReadUrl,
     dataDir,
     tokenSecret: tokenSecret(env, dataDir),
     tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60, 30 * 24 * 3600),

@@ -8,6 +8,7 @@ import { formatDemoAccounts, formatDemoSummary, seedDemo } from './db/demo/gener
 import { topUpDemo } from './db/demo/top-up.js';
 import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
+import { openPostgres } from './db/postgres.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { sendDigests } from './services/data-quality/digest.js';
 import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
@@ -20,8 +21,10 @@ async function main() {
   const config = loadConfig();
   const started = Date.now();
   const db: Db = await openDb(config);
+  // A streaming standby answers read-only work when configured (docs/scaling.md); never migrated: it follows.
+  const readDb = config.databaseReadUrl ? openPostgres(config.databaseReadUrl, config.timeZone) : undefined;
   const demo = await prepareDemo(db, config);
-  const app: FastifyInstance = await buildApp({ config, db, logger: { level: config.logLevel } });
+  const app: FastifyInstance = await buildApp({ config, db, readDb, logger: { level: config.logLevel } });
   // Month ends, rules and digests (docs/data-quality.md): once per schedule across every instance.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   const baseUrl = (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
@@ -41,6 +44,7 @@ async function main() {
     app.log.info(`${signal}: closing`);
     await scheduler?.stop();
     await app.close();
+    await readDb?.close();
     await db.close();
     process.exit(0);
   };

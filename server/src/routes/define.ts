@@ -1,9 +1,18 @@
 import {
   type BodyOf,
+  countAnomalies,
   DEFAULT_BODY_BYTES,
   type Endpoint,
   ErrorBody,
+  exportAuditLog,
+  getAuditLog,
+  getDeviceHistory,
+  getDevicesData,
+  getFlatStatement,
+  getStatementFigures,
+  getStatementsPdf,
   inputProblems,
+  listAnomalies,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -29,6 +38,24 @@ export interface Ctx<E extends Endpoint> {
 }
 
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500] as const;
+
+/**
+ * The read-only work a streaming standby may answer (DATABASE_READ_URL; db/read-routing.ts):
+ * readings, anomalies, statements and the audit log, the heavy reads. Everything else,
+ * and a user's reads until the standby has their last change, goes to the primary.
+ */
+const REPLICA_READS: ReadonlySet<Endpoint> = new Set<Endpoint>([
+  getDevicesData,
+  getDeviceHistory,
+  listAnomalies,
+  countAnomalies,
+  getStatementFigures,
+  getFlatStatement,
+  getStatementsPdf,
+  getAuditLog,
+  exportAuditLog,
+]);
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * 400 for input the schemas let through (contract/src/input.ts): U+0000 in text,
@@ -98,6 +125,7 @@ export function defineRoute<E extends Endpoint>(
     onRequest: (request) => authenticate(request),
     preHandler: async (request) => checkInput(request),
     handler: async (request, reply) => {
+      const db = REPLICA_READS.has(endpoint) ? await app.reads.reader(request.caller?.id) : app.db;
       const result = await handler({
         params: request.params as ParamsOf<E>,
         query: request.query as QueryOf<E>,
@@ -106,11 +134,14 @@ export function defineRoute<E extends Endpoint>(
           if (!request.caller) throw new Error(`${endpoint.path} has no signed-in caller`);
           return request.caller;
         },
-        db: app.db,
+        db,
         config: app.config,
         request,
         reply,
       });
+      // A user's change: their next reads wait until the standby has it (before the answer leaves).
+      if (app.reads.replica && request.caller && WRITES.has(endpoint.method))
+        await app.reads.noteWrite(request.caller.id);
       if (reply.sent) return reply;
       // Already JSON: a string payload with a JSON content type skips the schema serialiser.
       if (result instanceof JsonText)
