@@ -129,6 +129,10 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
 
   it('replica lag never hides a user’s own change from them; others may read the standby meanwhile', async () => {
     await readDb.query('SELECT pg_wal_replay_pause()');
+    // A pause is a request: wait until replay has stopped, or a change could still slip through.
+    await expect
+      .poll(async () => (await readDb.query<{ s: string }>('SELECT pg_get_wal_replay_pause_state() AS s')).rows[0]!.s)
+      .toBe('paused');
     try {
       await reset();
       const renamed = await inject(app, contract.updateLocation, {
