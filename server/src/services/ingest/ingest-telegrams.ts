@@ -1,5 +1,6 @@
 import type { DataLoadProc, IngestResult, Rejected } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
+import { retryWhilePartitionsMove } from '../partitions/partitions.js';
 import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
 
 interface Device {
@@ -34,7 +35,7 @@ export async function findDevices(db: Queryable, serials: string[]): Promise<Map
  */
 export async function ingestTelegrams(db: Db, items: TelegramItem[], now = new Date()): Promise<IngestResult> {
   await adoptMatchedMeters(db, now);
-  return db.transaction((tx) => storeItems(tx, items, now));
+  return retryWhilePartitionsMove(() => db.transaction((tx) => storeItems(tx, items, now)));
 }
 
 async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<IngestResult> {
@@ -242,5 +243,5 @@ export async function adoptMatchedMeters(db: Db, now = new Date()): Promise<numb
     'SELECT count(*)::int AS n FROM unmatched_meter u JOIN device d ON d.device_code = u.meter_id',
   );
   if (!found[0]?.n) return 0;
-  return db.transaction((tx) => adoptWaiting(tx, now));
+  return retryWhilePartitionsMove(() => db.transaction((tx) => adoptWaiting(tx, now)));
 }

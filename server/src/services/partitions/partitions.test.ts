@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings } from '../../test/factories.js';
-import { detachPartitions, ensurePartitions, listPartitions, parseMonth } from './partitions.js';
+import {
+  detachPartitions,
+  ensurePartitions,
+  listPartitions,
+  parseMonth,
+  retryWhilePartitionsMove,
+} from './partitions.js';
 
 const t = useDb();
 
@@ -107,6 +113,38 @@ describe(`readings partitioned by month (${dbKind()})`, () => {
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toContain('reading_p203101');
     expect(plan).not.toMatch(/reading_p2030|reading_default/);
+  });
+
+  it('a write caught by a partition being attached is tried again; other errors are not', async () => {
+    const moved = Object.assign(new Error('new row for relation "telegram_default" violates partition constraint'), {
+      code: '23514',
+    });
+    let calls = 0;
+    const flaky = async () => {
+      calls++;
+      if (calls < 3) throw moved;
+      return 'stored';
+    };
+    expect(await retryWhilePartitionsMove(flaky)).toBe('stored');
+    expect(calls).toBe(3);
+    calls = 0;
+    const other = Object.assign(new Error('value too long'), { code: '22001' });
+    await expect(
+      retryWhilePartitionsMove(async () => {
+        calls++;
+        throw other;
+      }),
+    ).rejects.toBe(other);
+    expect(calls).toBe(1);
+    // At most `attempts` tries.
+    calls = 0;
+    await expect(
+      retryWhilePartitionsMove(async () => {
+        calls++;
+        throw moved;
+      }),
+    ).rejects.toBe(moved);
+    expect(calls).toBe(3);
   });
 
   it('reads a month as YYYY-MM', () => {

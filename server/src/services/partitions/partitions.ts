@@ -59,3 +59,23 @@ export async function listPartitions(db: Queryable) {
   );
   return rows;
 }
+
+/**
+ * Runs a writing transaction again when a month partition was attached while it ran
+ * (the scheduled job moving a month out of the default partition, docs/scaling.md): a
+ * row routed to the default partition just before the attach fails with "violates
+ * partition constraint", and a lock-order deadlock with the move is possible. Both
+ * mean "try again": the transaction wrote nothing, and the writers are idempotent.
+ */
+export async function retryWhilePartitionsMove<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const moved =
+        (code === '23514' && /partition constraint/.test(err instanceof Error ? err.message : '')) || code === '40P01';
+      if (!moved || attempt >= attempts) throw err;
+    }
+  }
+}
