@@ -4,9 +4,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, useDb } from '../test/db.js';
+import { dbKind, TEST_TIME_ZONE, useDb } from '../test/db.js';
 import { migrate } from './migrate.js';
 import { DataDirLockedError, openPglite } from './pglite.js';
+import { keepsTimeZone } from './postgres.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -21,6 +22,19 @@ describe(`Db layer on ${dbKind()}`, () => {
 
   it('runs on the database the environment asks for', () => {
     expect(t.db.kind).toBe(dbKind());
+  });
+
+  it('runs every session in the provider zone, with no database default to lean on', async () => {
+    // A test database has no ALTER DATABASE defaults: on a server the zone comes with each
+    // connection (the TimeZone startup parameter), on PGlite from its one session.
+    const zones = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.db.query<{ tz: string }>("SELECT current_setting('TimeZone') AS tz, pg_sleep(0.05)"),
+      ),
+    );
+    expect(zones.map((r) => r.rows[0]!.tz)).toEqual(Array(4).fill(TEST_TIME_ZONE));
+    expect(await keepsTimeZone(t.db, TEST_TIME_ZONE)).toBe(true);
+    expect(await keepsTimeZone(t.db, 'UTC')).toBe(false);
   });
 
   it('applies every migration once; a second run does nothing', async () => {

@@ -15,16 +15,38 @@ async function copyInto(client: pg.PoolClient, sql: string, rows: CsvChunks): Pr
 }
 
 /**
- * A PostgreSQL server through a pool; every session runs in the provider's time zone, and
- * without JIT compilation: the product's queries are short index probes whose estimated cost
- * can still pass jit_above_cost (a statement's figures did: 0.7 s compiling a 0.1 s query).
+ * A pg.Client that names the provider's time zone in its startup packet (`TimeZone`, a
+ * parameter PostgreSQL applies at login). A transaction pooler hands every transaction to
+ * whichever server connection is free, so a session `SET` or the `options` parameter (which
+ * PgBouncer refuses, or drops with `ignore_startup_parameters`) would not follow the client;
+ * PgBouncer keeps `TimeZone` per client and sets it again on every server connection it
+ * lends that client (docs/scaling.md, "PgBouncer"). Directly, it is simply the session's zone.
+ */
+function zonedClient(timeZone: string): new () => pg.Client {
+  // getStartupConf is node-postgres' own (not in its types): the parameters of the startup
+  // packet. db/db.test.ts checks the zone arrives, so an upgrade that renames it fails there.
+  type WithStartup = { getStartupConf(): Record<string, string> };
+  const base = (pg.Client.prototype as unknown as WithStartup).getStartupConf;
+  return class ZonedClient extends pg.Client {
+    getStartupConf(): Record<string, string> {
+      return { ...base.call(this), TimeZone: timeZone };
+    }
+  };
+}
+
+/**
+ * A PostgreSQL server, directly or through a transaction pooler (PgBouncer), through a pool;
+ * every session runs in the provider's time zone (zonedClient). JIT compilation is turned off
+ * by setDatabaseDefaults, for the database: the product's queries are short index probes whose
+ * estimated cost can still pass jit_above_cost (a statement's figures did: 0.7 s compiling a
+ * 0.1 s query).
  */
 export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    options: `-c TimeZone=${timeZone} -c jit=off`,
     application_name: 'rodmenys',
+    Client: zonedClient(timeZone),
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
@@ -76,6 +98,51 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
       await pool.end();
     },
   };
+}
+
+/**
+ * The database's own defaults, for every session whoever opens it (each instance, a pooler's
+ * server connections, psql): the provider's zone and no JIT (see openPostgres). Written only
+ * when they differ, under the migrations' lock (instances start together). Needs the
+ * database's owner; without that right it changes nothing and says so (false): the zone still
+ * comes with every connection of the product, JIT is then the server's setting.
+ */
+export async function setDatabaseDefaults(db: Db, timeZone: string): Promise<boolean> {
+  const wanted = [`TimeZone=${timeZone}`, 'jit=off'];
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(7243901)');
+      const { rows } = await tx.query<{ config: string[] | null }>(
+        `SELECT setconfig AS config FROM pg_db_role_setting
+          WHERE setrole = 0 AND setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      const config = rows[0]?.config ?? [];
+      if (wanted.every((w) => config.includes(w))) return;
+      await tx.query("SELECT set_config('rodmenys.zone', $1, true)", [timeZone]);
+      // ALTER DATABASE takes no parameters: the zone is quoted by format(), the name by %I.
+      await tx.exec(`DO $$ BEGIN
+        EXECUTE format('ALTER DATABASE %I SET TimeZone = %L', current_database(), current_setting('rodmenys.zone'));
+        EXECUTE format('ALTER DATABASE %I SET jit = off', current_database());
+      END $$`);
+    });
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === '42501') return false; // not the database's owner
+    throw err;
+  }
+}
+
+/**
+ * Whether this database's sessions run in `timeZone`: the wall time of a winter and a summer
+ * moment (DST) read back through the pool. False behind a pooler that loses the zone.
+ */
+export async function keepsTimeZone(db: Queryable, timeZone: string): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>(
+    `SELECT bool_and(m::timestamp AT TIME ZONE $1 = m::timestamptz) AS ok
+       FROM unnest(ARRAY['2026-01-15 12:00', '2026-07-15 12:00']) AS m`,
+    [timeZone],
+  );
+  return rows[0]?.ok === true;
 }
 
 /** The pool behind a PostgreSQL Db, for COPY streams (bulk loads). */
