@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordBuild, sourcesFingerprint } from './build-state.mjs';
 import { hasPostgresBinaries } from './pg-cluster.mjs';
+import { HAPROXY, hasHaproxy, hasPgbouncer, PGBOUNCER } from './proxies.mjs';
 import { install, isCI, needsInstall, root, run } from './run-steps.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -129,6 +130,22 @@ const scriptsStage = () => ({
   },
 });
 
+/** What the cluster lane starts: PostgreSQL's server binaries, HAProxy and PgBouncer (Debian packages). */
+function clusterNeeds() {
+  const needs = [
+    ['PostgreSQL server binaries', hasPostgresBinaries],
+    [`HAProxy (${HAPROXY})`, hasHaproxy],
+    [`PgBouncer (${PGBOUNCER})`, hasPgbouncer],
+  ];
+  const missing = () => needs.filter(([, ok]) => !ok()).map(([what]) => what);
+  return {
+    get what() {
+      return missing().join(', ');
+    },
+    ok: () => missing().length === 0,
+  };
+}
+
 function stages() {
   const workspaces = testableWorkspaces();
   const unit = workspaces.filter(({ ws }) => ws !== 'e2e');
@@ -160,11 +177,12 @@ function stages() {
           }),
         ]
       : []),
-    // Real primaries with streaming standbys started by the tests themselves: once, not per engine.
+    // Real primaries with streaming standbys, PgBouncer and HAProxy in front of two built servers,
+    // started by the tests themselves: once, not per engine.
     ...(server?.scripts['test:cluster']
       ? [
           testStage('server (cluster)', server.scripts['test:cluster'], ['run', 'test:cluster', '-w', 'server'], {
-            requires: { what: 'PostgreSQL server binaries', ok: hasPostgresBinaries },
+            requires: clusterNeeds(),
           }),
         ]
       : []),

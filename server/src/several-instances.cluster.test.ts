@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
 import { migrate } from './db/migrate.js';
-import { keepsTimeZone, openPostgres } from './db/postgres.js';
+import { keepsTimeZone, openPostgres, setDatabaseDefaults } from './db/postgres.js';
 import { createCollectorKey } from './services/ingest/collector-keys.js';
 import { type InjectArgs, inject, testConfig, urlOf } from './test/app.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser, type TestUser } from './test/factories.js';
@@ -267,6 +267,37 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
     }
     // The server sees PgBouncer's few connections, not the two instances' pools of 10.
     expect(bouncer.log()).not.toMatch(/unsupported startup parameter/);
+  });
+
+  it('leaves the zone and jit = off as the database defaults; a role that does not own it changes nothing', async () => {
+    const { rows } = await direct.query<{ config: string[] }>(
+      `SELECT setconfig AS config FROM pg_db_role_setting
+        WHERE setrole = 0 AND setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    expect(rows[0]!.config).toEqual(expect.arrayContaining([`TimeZone=${ZONE}`, 'jit=off']));
+    // A session that names no zone (psql, a report) gets both from the database.
+    const plain = new pg.Client({ connectionString: cluster.url });
+    await plain.connect();
+    try {
+      const { rows: session } = await plain.query(
+        "SELECT current_setting('TimeZone') AS tz, current_setting('jit') AS jit",
+      );
+      expect(session[0]).toEqual({ tz: ZONE, jit: 'off' });
+    } finally {
+      await plain.end();
+    }
+    await direct.query('CREATE ROLE tenant LOGIN');
+    await direct.query('CREATE DATABASE not_owned');
+    const url = new URL(cluster.url);
+    url.username = 'tenant';
+    url.pathname = '/not_owned';
+    const tenant = openPostgres(url.toString(), ZONE);
+    try {
+      expect(await setDatabaseDefaults(tenant, ZONE)).toBe(false);
+      expect(await keepsTimeZone(tenant, ZONE)).toBe(true);
+    } finally {
+      await tenant.close();
+    }
   });
 
   it('a user signs in and keeps working whichever instance answers', async () => {
