@@ -189,6 +189,9 @@ export async function startPostgres({ port, durable = false, settings: extra = {
       listen_addresses: "'127.0.0.1'",
       unix_socket_directories: `'${socketDir}'`,
       max_connections: 200,
+      // What the product makes its database's default at start (setDatabaseDefaults in
+      // server/src/db/postgres.ts): test and benchmark databases are made otherwise.
+      jit: 'off',
       ...(durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
       ...extra,
     };

@@ -63,6 +63,8 @@ function startServer(env: Record<string, string>): Promise<ChildProcess> {
       TOKEN_SECRET,
       TRUST_PROXY: '127.0.0.1',
       SIGNIN_FREE_FAILURES: '2',
+      // Long enough that both instances still refuse when the next attempts arrive on a slow machine.
+      SIGNIN_DELAY_SECONDS: '60',
       LOGIN_RATE_LIMIT: '1000',
       SCHEDULER: 'true',
       ...env,
@@ -156,7 +158,8 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
   const monthOfMarch = { dateFrom: '2026-03-01', dateTill: '2026-03-31', deviceTypeId: 3 };
 
   beforeAll(async () => {
-    cluster = await startPostgres({ settings: { shared_preload_libraries: "'pg_stat_statements'" } });
+    // jit on for the server (throwaway clusters turn it off): the database's own default must turn it off.
+    cluster = await startPostgres({ settings: { shared_preload_libraries: "'pg_stat_statements'", jit: 'on' } });
     direct = openPostgres(cluster.url, ZONE);
     await migrate(direct);
     await direct.query('CREATE EXTENSION pg_stat_statements');
