@@ -29,7 +29,7 @@ export async function openDb(
       if (!(await keepsTimeZone(db, config.timeZone))) {
         throw new Error(
           `the database sessions do not run in TIME_ZONE ${config.timeZone}: a connection pooler that drops ` +
-            'the TimeZone startup parameter? (docs/scaling.md, "PgBouncer")',
+            'the TimeZone startup parameter? (docs/scaling.md, "PgBouncer in transaction pooling mode")',
         );
       }
     }

@@ -20,7 +20,8 @@ async function copyInto(client: pg.PoolClient, sql: string, rows: CsvChunks): Pr
  * whichever server connection is free, so a session `SET` or the `options` parameter (which
  * PgBouncer refuses, or drops with `ignore_startup_parameters`) would not follow the client;
  * PgBouncer keeps `TimeZone` per client and sets it again on every server connection it
- * lends that client (docs/scaling.md, "PgBouncer"). Directly, it is simply the session's zone.
+ * lends that client (docs/scaling.md, "PgBouncer in transaction pooling mode"). Directly, it
+ * is simply the session's zone.
  */
 function zonedClient(timeZone: string): new () => pg.Client {
   // getStartupConf is node-postgres' own (not in its types): the parameters of the startup
