@@ -21,7 +21,7 @@ import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { computeMonthForAll } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
-import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data.js';
+import { DevicesDataCaches, getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { ingestTelegrams } from '@rodmenys/server/services/ingest/ingest-telegrams.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
@@ -290,7 +290,12 @@ async function main() {
           parents: selection.parents,
           timeZone: TIME_ZONE,
         };
-        const call = (db: Db) => getDevicesDataJson(db, input);
+        // Each database its own caches, as each app has.
+        const caches = new Map<Db, DevicesDataCaches>([
+          [part, new DevicesDataCaches()],
+          [flat, new DevicesDataCaches()],
+        ]);
+        const call = (db: Db) => getDevicesDataJson(db, input, caches.get(db)!);
         for (let i = 0; i < 3; i++) {
           await call(part);
           await call(flat);
@@ -327,7 +332,7 @@ async function main() {
         if (target === 5_000) {
           // The plan of every statement on reading: which partitions it touched.
           const seen = await captureReadingQueries(part, (db) =>
-            getDevicesDataJson(db, { ...input, parents: [...selection.parents] }),
+            getDevicesDataJson(db, { ...input, parents: [...selection.parents] }, new DevicesDataCaches()),
           );
           const summary: string[] = [];
           for (const q of seen) {

@@ -20,7 +20,7 @@ import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data.js';
+import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
@@ -187,15 +187,19 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       return body;
     };
     const http = fetchAs('identity');
-    // The service as the route calls it: the answer's JSON text, written by the database.
+    // The service as the route calls it (with the app's caches): the answer's JSON text, written by the database.
     const handler = () =>
-      getDevicesDataJson(db, {
-        deviceTypeId: ALLOCATOR,
-        range: { from: month.dateFrom, till: month.dateTill },
-        scope: null,
-        parents: selection.parents,
-        timeZone: TIME_ZONE,
-      });
+      getDevicesDataJson(
+        db,
+        {
+          deviceTypeId: ALLOCATOR,
+          range: { from: month.dateFrom, till: month.dateTill },
+          scope: null,
+          parents: selection.parents,
+          timeZone: TIME_ZONE,
+        },
+        server.app.devicesDataCaches,
+      );
     const naive = () => db.query<{ DeviceId: number } & Answer>(NAIVE_SQL, [ALLOCATOR, null, selection.parents, f, t]);
 
     const body = await http();

@@ -18,6 +18,7 @@ import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import statementRoutes from './routes/statements.js';
 import usersRoutes from './routes/users.js';
+import { DevicesDataCaches } from './services/devices/devices-data/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,8 @@ declare module 'fastify' {
     config: Config;
     /** Where read-only work goes: a streaming standby when one is configured (db/read-routing.ts). */
     reads: ReadRouting;
+    /** What GetDevicesData keeps between requests: plans and device texts (services/devices/devices-data/). */
+    devicesDataCaches: DevicesDataCaches;
   }
 }
 
@@ -33,12 +36,20 @@ export interface AppOptions {
   db: Db;
   /** A streaming standby of `db` for read-only work (DATABASE_READ_URL). */
   readDb?: Db;
+  /** GetDevicesData's caches (default: new ones for this app). */
+  devicesDataCaches?: DevicesDataCaches;
   /** Pino logger options; false in tests. */
   logger?: boolean | object;
 }
 
 /** Builds the app: cross-cutting plugins first (errors, compression, auth, docs, limits), then the /api routes, then the web app. */
-export async function buildApp({ config, db, readDb, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  readDb,
+  devicesDataCaches = new DevicesDataCaches(),
+  logger = false,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
@@ -49,6 +60,8 @@ export async function buildApp({ config, db, readDb, logger = false }: AppOption
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('reads', readRouting(db, readDb));
+  // Caches live with the app that owns them: each app (and each test's) starts empty.
+  app.decorate('devicesDataCaches', devicesDataCaches);
   // Every JSON body: its depth is checked in one linear pass before it is parsed.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

@@ -127,6 +127,21 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
     expect(await calls(readDb, 'FROM app_user')).toBe(0);
   });
 
+  it('answers readings from the standby however many master-data changes are pending: the read path writes nothing', async () => {
+    // Many rows in master_change (the version's steps); merging them is the writers' work, never a read's.
+    await db.query('INSERT INTO master_change SELECT 1 FROM generate_series(1, 150)');
+    await replayed();
+    await reset();
+    const readings = await inject(app, contract.getDevicesData, {
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: 3 },
+      token: operator.token,
+    });
+    expect(readings.status, JSON.stringify(readings.body)).toBe(200);
+    expect(readings.body).toHaveLength(1);
+    expect(await calls(readDb, 'FROM reading')).toBeGreaterThan(0);
+    expect(await calls(db, 'FROM reading')).toBe(0);
+  });
+
   it('replica lag never hides a user’s own change from them; others may read the standby meanwhile', async () => {
     await readDb.query('SELECT pg_wal_replay_pause()');
     // A pause is a request: wait until replay has stopped, or a change could still slip through.

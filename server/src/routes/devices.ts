@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import { scopeFor } from '../services/auth/caller.js';
 import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
-import { getDevicesDataJson } from '../services/devices/devices-data.js';
+import { getDevicesDataJson } from '../services/devices/devices-data/index.js';
 import { listFlaggedDevices } from '../services/devices/flagged-devices.js';
 import {
   listDevicesByAddress,
@@ -45,13 +45,17 @@ export default async function devicesRoutes(app: FastifyInstance) {
     listDevicesByLocation(db, await scopeFor(db, caller, query.userId), query.locationId),
   );
   defineRoute(app, getDevicesData, async ({ caller, query, db, config }) =>
-    getDevicesDataJson(db, {
-      deviceTypeId: query.deviceTypeId,
-      range: parseDayRange(query.dateFrom, query.dateTill),
-      scope: await scopeFor(db, caller, query.userId),
-      parents: parseIdList(query.locationParentId),
-      timeZone: config.timeZone,
-    }),
+    getDevicesDataJson(
+      db,
+      {
+        deviceTypeId: query.deviceTypeId,
+        range: parseDayRange(query.dateFrom, query.dateTill),
+        scope: await scopeFor(db, caller, query.userId),
+        parents: parseIdList(query.locationParentId),
+        timeZone: config.timeZone,
+      },
+      app.devicesDataCaches,
+    ),
   );
   defineRoute(app, getDeviceTypesInSelection, async ({ caller, query, db, config }) => {
     if ((query.dateFrom === undefined) !== (query.dateTill === undefined)) {
@@ -65,12 +69,16 @@ export default async function devicesRoutes(app: FastifyInstance) {
     });
   });
   defineRoute(app, getFlaggedDevices, async ({ caller, query, db, config }) =>
-    listFlaggedDevices(db, {
-      range: parseDayRange(query.dateFrom, query.dateTill),
-      scope: await scopeFor(db, caller, query.userId),
-      parents: parseIdList(query.locationParentId),
-      timeZone: config.timeZone,
-    }),
+    listFlaggedDevices(
+      db,
+      {
+        range: parseDayRange(query.dateFrom, query.dateTill),
+        scope: await scopeFor(db, caller, query.userId),
+        parents: parseIdList(query.locationParentId),
+        timeZone: config.timeZone,
+      },
+      app.devicesDataCaches,
+    ),
   );
   defineRoute(app, getDeviceHistory, async ({ caller, params, query, db, config }) =>
     computeDeviceHistory(db, {

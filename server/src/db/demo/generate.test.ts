@@ -1,6 +1,7 @@
+import type { ReadingRow } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../services/auth/password.js';
-import { getDevicesData } from '../../services/devices/devices-data.js';
+import { DevicesDataCaches, getDevicesDataJson } from '../../services/devices/devices-data/index.js';
 import { createTestDb, dbKind, useDb } from '../../test/db.js';
 import { lastSeenMismatches } from '../../test/factories.js';
 import type { Db } from '../db.js';
@@ -249,14 +250,19 @@ describe(`demo readings (${dbKind()})`, () => {
 describe(`demo cases in GetDevicesData (${dbKind()})`, () => {
   // What the manager sees for the month so far: the cases are flagged, the rest is not.
   const flagsOf = async (deviceTypeId: number) => {
-    const rows = await getDevicesData(t.db, {
-      deviceTypeId,
-      range: { from: '2026-11-01', till: '2026-11-20' },
-      scope: [cases.buildingId],
-      parents: null,
-      timeZone: 'Europe/Vilnius',
-      now: NOW,
-    });
+    const { json } = await getDevicesDataJson(
+      t.db,
+      {
+        deviceTypeId,
+        range: { from: '2026-11-01', till: '2026-11-20' },
+        scope: [cases.buildingId],
+        parents: null,
+        timeZone: 'Europe/Vilnius',
+        now: NOW,
+      },
+      new DevicesDataCaches(),
+    );
+    const rows = JSON.parse(json.toString()) as ReadingRow[];
     return new Map(rows.map((r) => [r.DeviceId, r.Flags]));
   };
 

@@ -1,6 +1,6 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
-import { getDevicesData } from './devices-data.js';
+import { type DevicesDataCaches, getDevicesDataJson } from './devices-data/index.js';
 import type { DayRange } from './period.js';
 import { listTypesInSelection } from './types-in-selection.js';
 
@@ -19,11 +19,16 @@ export interface FlaggedDevicesInput {
  * period (listTypesInSelection), then GetDevicesData of each, keeping its flagged rows. The
  * readings arithmetic, the flags and the scoping are GetDevicesData's own, written once.
  */
-export async function listFlaggedDevices(db: Queryable | Db, input: FlaggedDevicesInput): Promise<ReadingRow[]> {
+export async function listFlaggedDevices(
+  db: Queryable | Db,
+  input: FlaggedDevicesInput,
+  caches: DevicesDataCaches,
+): Promise<ReadingRow[]> {
   const types = await listTypesInSelection(db, input);
   const out: ReadingRow[] = [];
   for (const type of types) {
-    const rows = await getDevicesData(db, { ...input, deviceTypeId: type.Id });
+    const { json } = await getDevicesDataJson(db, { ...input, deviceTypeId: type.Id }, caches);
+    const rows = JSON.parse(json.toString()) as ReadingRow[];
     out.push(...rows.filter((row) => row.Flags.length > 0));
   }
   return out;

@@ -4,7 +4,7 @@ import { seedDemo } from '../../db/demo/generate.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
-import { getDevicesData } from '../devices/devices-data.js';
+import { DevicesDataCaches, getDevicesDataJson } from '../devices/devices-data/index.js';
 import { computeStatements, statementMonths } from './figures.js';
 import { shareByQrad } from './kwh-share.js';
 import { loadStatements, publishStatements, statementDifference } from './statements.js';
@@ -96,14 +96,19 @@ describe(`monthly figures over the demo data (${dbKind()})`, () => {
     const ok = new Set(measured.map((m) => m.id));
     let compared = 0;
     for (const deviceTypeId of [1, 2, 3, 4]) {
-      const rows: ReadingRow[] = await getDevicesData(t.db, {
-        deviceTypeId,
-        range: { from: '2026-10-01', till: '2026-10-31' },
-        scope: null,
-        parents: null,
-        timeZone: 'Europe/Vilnius',
-        now: NOW,
-      });
+      const { json } = await getDevicesDataJson(
+        t.db,
+        {
+          deviceTypeId,
+          range: { from: '2026-10-01', till: '2026-10-31' },
+          scope: null,
+          parents: null,
+          timeZone: 'Europe/Vilnius',
+          now: NOW,
+        },
+        new DevicesDataCaches(),
+      );
+      const rows = JSON.parse(json.toString()) as ReadingRow[];
       const byFlat = new Map<number, ReadingRow[]>();
       for (const r of rows) byFlat.set(r.LocationId, [...(byFlat.get(r.LocationId) ?? []), r]);
       for (const [flat, devs] of byFlat) {

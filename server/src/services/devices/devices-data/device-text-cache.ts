@@ -1,14 +1,13 @@
-import type { Queryable } from '../../db/db.js';
-import { perDb } from '../../db/per-db.js';
-import { jsonHeadSql } from '../json-sql.js';
-import { DEVICE_FIXED_FIELDS, DEVICE_JOINS } from './device-row.js';
+import type { Queryable } from '../../../db/db.js';
+import { TEXTS_SQL } from './sql.js';
 
 /**
- * Each device's fixed ReadingRow text for GetDevicesData: `{"DeviceId":…` up to
- * `"Replaces":…`, without the closing brace (LastSeen and the readings follow,
- * computed on every request). Those ~30 fields (names, address, codes) change
- * only with the master data, yet writing them cost PostgreSQL more than the
- * readings themselves and moved ~4 MB of text per 5,000 devices to Node.
+ * Each device's kept ReadingRow text for GetDevicesData: `{"DeviceId":…` up to
+ * `"Replaces":…`, without the closing brace (the `kept` fields of fields.ts;
+ * LastSeen and the readings follow, computed on every request). Those ~30
+ * fields (names, address, codes) change only with the master data, yet writing
+ * them cost PostgreSQL more than the readings themselves and moved ~4 MB of
+ * text per 5,000 devices to Node.
  *
  * The texts are kept under the master-data version (`master_change`, migration
  * 040): the request's first query reads the version in the same snapshot as the
@@ -44,6 +43,10 @@ export class DeviceTextCache {
       return text;
     });
   }
+
+  get size(): number {
+    return this.#texts.size;
+  }
 }
 
 /**
@@ -56,16 +59,3 @@ export const asciiJson = (json: string) =>
 
 /** At ~0.9 KB each, about 90 MB; beyond it the texts are dropped and read again. */
 const MAX_TEXTS = 100_000;
-
-/** The master-data version (migration 040) as SQL text: read it in the statement whose snapshot it describes. */
-export const MASTER_VERSION = '(SELECT sum(n)::text FROM master_change)';
-
-const TEXTS_SQL = `SELECT ${MASTER_VERSION} AS version, d.id, ${jsonHeadSql(DEVICE_FIXED_FIELDS)} AS text
-  FROM device d ${DEVICE_JOINS}
- WHERE d.id = ANY($1::int[])`;
-
-/** Beyond this many master_change rows, the next plan merges them (compact_master_change). */
-export const COMPACT_MASTER_CHANGES = 100;
-
-/** The cache of a database (one per pool or embedded database; each process has its own). */
-export const deviceTextCache = perDb(() => new DeviceTextCache());

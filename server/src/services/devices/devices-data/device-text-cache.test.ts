@@ -1,12 +1,12 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../db/db.js';
-import { inject, useApp } from '../../test/app.js';
-import { dbKind } from '../../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../test/factories.js';
+import type { Queryable } from '../../../db/db.js';
+import { inject, useApp } from '../../../test/app.js';
+import { dbKind } from '../../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../../test/factories.js';
 import { DeviceTextCache } from './device-text-cache.js';
-import { getDevicesDataJson } from './devices-data.js';
+import { DevicesDataCaches, getDevicesDataJson } from './index.js';
 
 // GetDevicesData keeps each device's fixed text (names, address, codes) between
 // calls while the master data stay the same (migration 040, device-text-cache.ts).
@@ -204,7 +204,8 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
       parents: [building],
       timeZone: 'Europe/Vilnius',
     };
-    const text = async () => (await getDevicesDataJson(counting, input)).json.toString();
+    const caches = new DevicesDataCaches();
+    const text = async () => (await getDevicesDataJson(counting, input, caches)).json.toString();
     const first = await text();
     expect(statements).toHaveLength(3); // the plan, the part, the device texts
     expect(await text()).toBe(first);
@@ -218,13 +219,56 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     expect(changed).toEqual(await computedAfresh());
   });
 
-  it('merges master_change rows beyond 100 into one of the same sum', async () => {
+  it('merges master_change rows in the next master-data change, never in a read', async () => {
     await t.db.query('INSERT INTO master_change SELECT 1 FROM generate_series(1, 150)');
     const v = await version();
+    const stored = async () =>
+      (
+        await t.db.query<{ rows: number; v: string }>(
+          'SELECT count(*)::int AS rows, sum(n)::text AS v FROM master_change',
+        )
+      ).rows[0];
+    const before = await stored();
+    expect(before!.rows).toBeGreaterThan(150);
+    // A read writes nothing (a standby can answer it).
     await getData();
-    const { rows } = await t.db.query<{ rows: number; v: string }>(
-      'SELECT count(*)::int AS rows, sum(n)::text AS v FROM master_change',
-    );
-    expect(rows[0]).toEqual({ rows: 1, v });
+    expect(await stored()).toEqual(before);
+    // The next transaction that changes master data merges them into its own step.
+    await t.db.query(`UPDATE device SET description = description WHERE id = $1`, [a]);
+    expect(await stored()).toEqual({ rows: 1, v: String(BigInt(v) + 1n) });
+  });
+
+  it('never makes one master-data writer wait for another', async () => {
+    const v = BigInt(await version());
+    const other = () => t.db.query(`UPDATE object SET name = name WHERE location_id = $1`, [building]);
+    if (dbKind() === 'pglite') {
+      // One session: transactions take turns; each still counts once.
+      await t.db.transaction((tx) => tx.query(`UPDATE device SET description = description WHERE id = $1`, [a]));
+      await other();
+    } else {
+      // A writes and stays open; B commits meanwhile without waiting for A's locks, then A commits.
+      let release!: () => void;
+      const open = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => {
+        wrote = resolve;
+      });
+      const first = t.db.transaction(async (tx) => {
+        await tx.query(`UPDATE device SET description = description WHERE id = $1`, [a]);
+        wrote();
+        await open;
+      });
+      await written;
+      const waited = await Promise.race([
+        other().then(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5000)),
+      ]);
+      release();
+      await first;
+      expect(waited).toBe(false);
+    }
+    expect(BigInt(await version())).toBe(v + 2n);
   });
 });

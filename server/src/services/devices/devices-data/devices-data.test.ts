@@ -2,8 +2,8 @@ import * as contract from '@rodmenys/contract';
 import { getDevicesData as getDevicesDataEndpoint, type ReadingRow, readingFlags } from '@rodmenys/contract';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject, useApp } from '../../test/app.js';
-import { dbKind, useDb } from '../../test/db.js';
+import { inject, useApp } from '../../../test/app.js';
+import { dbKind, useDb } from '../../../test/db.js';
 import {
   type DeviceOverrides,
   makeBuilding,
@@ -11,8 +11,8 @@ import {
   makeFlat,
   makeReadings,
   makeSignedIn,
-} from '../../test/factories.js';
-import { getDevicesDataJson, splitBuildings } from './devices-data.js';
+} from '../../../test/factories.js';
+import { DevicesDataCaches, getDevicesDataJson, splitBuildings } from './index.js';
 
 // The readings arithmetic of docs/domain.md §5 on hand-built data, every expected
 // value worked out by hand. Europe/Vilnius: UTC+2 in winter, UTC+3 in summer;
@@ -262,6 +262,7 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
     parts,
   });
   const AFTER = new Date('2026-04-01T00:00:00Z');
+  const caches = new DevicesDataCaches();
 
   beforeAll(async () => {
     const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al. "Centras"', number: '7' });
@@ -318,7 +319,7 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
   });
 
   const rowsOf = async (deviceTypeId: number, now: Date, parts?: number) => {
-    const { json } = await getDevicesDataJson(t.db, input(deviceTypeId, now, parts));
+    const { json } = await getDevicesDataJson(t.db, input(deviceTypeId, now, parts), caches);
     return JSON.parse(json.toString()) as ReadingRow[];
   };
 
@@ -402,11 +403,11 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
   });
 
   it('gives the same answer computed in parts', async () => {
-    const whole = await getDevicesDataJson(t.db, { ...input(1, AFTER), parents: null });
+    const whole = await getDevicesDataJson(t.db, { ...input(1, AFTER), parents: null }, caches);
     for (const parts of [2, 3, 20]) {
-      expect((await getDevicesDataJson(t.db, { ...input(1, AFTER, parts), parents: null })).json.toString()).toBe(
-        whole.json.toString(),
-      );
+      expect(
+        (await getDevicesDataJson(t.db, { ...input(1, AFTER, parts), parents: null }, caches)).json.toString(),
+      ).toBe(whole.json.toString());
     }
   });
 });
