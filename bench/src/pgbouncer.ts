@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data.js';
+import { DevicesDataCaches, getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
@@ -99,14 +99,21 @@ try {
 
   const small = selectBuildings(dataset, 500);
   const all = selectBuildings(dataset, Number.POSITIVE_INFINITY);
+  // Each side keeps its own caches, as each server instance would.
+  const caches = new Map<Db, DevicesDataCaches>();
+  const cachesOf = (db: Db) => caches.get(db) ?? caches.set(db, new DevicesDataCaches()).get(db)!;
   const gdd = (parents: number[]) => (db: Db) =>
-    getDevicesDataJson(db, {
-      deviceTypeId: ALLOCATOR,
-      range: { from: month.from, till: month.till },
-      scope: null,
-      parents,
-      timeZone: TIME_ZONE,
-    }).then((r) => r.json.toString());
+    getDevicesDataJson(
+      db,
+      {
+        deviceTypeId: ALLOCATOR,
+        range: { from: month.from, till: month.till },
+        scope: null,
+        parents,
+        timeZone: TIME_ZONE,
+      },
+      cachesOf(db),
+    ).then((r) => r.json.toString());
   const work: Array<{ name: string; fn: (db: Db) => Promise<unknown>; runs: number }> = [
     { name: `GetDevicesData, ${small.devices} allocators`, fn: gdd(small.parents), runs: RUNS },
     { name: `GetDevicesData, ${all.devices} allocators`, fn: gdd(all.parents), runs: RUNS },
