@@ -1,30 +1,37 @@
 /**
  * Monthly statement figures (docs/statements.md), printed, not asserted, on the
- * benchmark dataset: the figures of one building and of every flat over HTTP
- * (the real app on a local port, a signed-in operator), a flat's statement,
- * and publishing the month for every device; on a PostgreSQL server, and one
- * building on PGlite. The PDF's figures are bench:statements-pdf's.
+ * benchmark dataset grown to at least 5,000 flats (BENCH_FLATS): the figures of
+ * one building and of every flat over HTTP (the real app on a local port, a
+ * signed-in operator), every flat also by the path before docs/statements.md
+ * "Figures of many flats" (lib/statements-figures-before.ts, alternating in the
+ * same run), a flat's statement, and publishing the month for every device; on a
+ * PostgreSQL server, and one building on PGlite. The PDF's figures are
+ * bench:statements-pdf's.
  *
- *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_READINGS, BENCH_RUNS)
+ *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { getStatementFigures } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { defineRoute } from '@rodmenys/server/routes/define.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
-import { envInt, fmtMs, measure, timed } from './lib/stats.js';
+import { statementFiguresBefore } from './lib/statements-figures-before.js';
+import { envInt, fmtMs, measure, summarise, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
 const TIME_ZONE = 'Europe/Vilnius';
 const DEVICES = envInt('BENCH_DEVICES', 13_000);
+const FLATS = envInt('BENCH_FLATS', 5_000);
 const READINGS = envInt('BENCH_READINGS', 20_000_000);
 const RUNS = envInt('BENCH_RUNS', 15);
 const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
@@ -63,7 +70,14 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
   // Month ends of the 13 months a statement shows, and more: what the scheduled work keeps.
   const ends = await timed(() => refreshMonthEnds(db, now, { ensure: true }));
   add('month ends kept by the scheduled work (catch-up, 24 months)', ends.ms, '-', `${ends.result.written} values`);
-  const server = await startServer(db, TIME_ZONE);
+  // The path before, beside the real one: the same contract endpoint (schema serialiser) at another address.
+  const server = await startServer(db, TIME_ZONE, {
+    routes: (app) =>
+      defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
+        Month: query.month,
+        Rows: await statementFiguresBefore(db, query.month),
+      })),
+  });
   try {
     const get = async (url: string) => {
       const res = await fetch(`${server.api}${url}`, {
@@ -90,14 +104,25 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
     if (everything) {
       const all = `/statements/figures?month=${month}`;
+      const before = `/statements/figures-before?month=${month}`;
       const text = await get(all);
       const allRows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
-      const ta = await measure(() => get(all), { warmup: 1, runs: Math.max(3, Math.floor(RUNS / 3)) });
+      const same = text === (await get(before));
+      // Alternating, so both see the same load.
+      const tNew: number[] = [];
+      const tOld: number[] = [];
+      await get(all);
+      for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+        tNew.push((await timed(() => get(all))).ms);
+        tOld.push((await timed(() => get(before))).ms);
+      }
+      const size = `${allRows.toLocaleString('en-US')} flats, ${(text.length / 1e6).toFixed(1)} MB`;
+      add('figures of every flat over HTTP', summarise(tNew), '3 s for 5,000 flats', size);
       add(
-        'figures of every flat over HTTP',
-        ta,
-        '3 s for 5,000 flats',
-        `${allRows.toLocaleString('en-US')} flats, ${(text.length / 1e6).toFixed(1)} MB`,
+        'the same, by the path before (13 months per flat)',
+        summarise(tOld),
+        '-',
+        `${size}, ${same ? 'the same bytes' : 'DIFFERENT bytes'}`,
       );
     }
     const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
@@ -139,7 +164,7 @@ async function main() {
   const month = monthStart.toISOString().slice(0, 7);
   // A statement compares with the same month last year and shows 13 months: readings reach back 14.
   const coverFrom = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 2, 1));
-  const dataset = createDataset({ devices: DEVICES, readings: READINGS, end: now, coverFrom });
+  const dataset = createDataset({ devices: DEVICES, flats: FLATS, readings: READINGS, end: now, coverFrom });
   log(
     `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
   );
