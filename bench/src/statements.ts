@@ -20,13 +20,15 @@ import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { defineRoute } from '@rodmenys/server/routes/define.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
+import { parseIdList } from '@rodmenys/server/services/devices/period.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
+import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
 import { statementFiguresBefore } from './lib/statements-figures-before.js';
-import { envInt, fmtMs, measure, summarise, timed } from './lib/stats.js';
+import { envInt, fmtMs, measure, median, summarise, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
 const TIME_ZONE = 'Europe/Vilnius';
@@ -75,7 +77,7 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     routes: (app) =>
       defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
         Month: query.month,
-        Rows: await statementFiguresBefore(db, query.month),
+        Rows: await statementFiguresBefore(db, query.month, parseIdList(query.locationParentId)),
       })),
   });
   try {
@@ -86,15 +88,42 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
       return res.text();
     };
+    /**
+     * The answer of `url` and of the path before, alternating (both see the same load): wall time,
+     * and the median CPU time of this process (server and client) and PostgreSQL's backends.
+     */
+    const clock = await cpuClock(db);
+    const both = async (url: string, runs: number) => {
+      const before = url.replace('/statements/figures?', '/statements/figures-before?');
+      const text = await get(url);
+      const same = text === (await get(before));
+      const wall: [number[], number[]] = [[], []];
+      const cpu: [number[], number[]] = [[], []];
+      for (let i = 0; i < runs; i++)
+        for (const [k, u] of [url, before].entries()) {
+          const c = await clock();
+          wall[k]!.push((await timed(() => get(u))).ms);
+          cpu[k]!.push((await clock()) - c);
+        }
+      const rows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
+      return { text, rows, same, now: summarise(wall[0]), then: summarise(wall[1]), cpu: cpu.map(median) };
+    };
+    const cpuNote = (ms: number) => `CPU ${fmtMs(ms)} ms`;
     const building = await largestBuilding(db);
     const one = `/statements/figures?month=${month}&locationParentId=${building.id}`;
-    const oneRows = (JSON.parse(await get(one)) as { Rows: unknown[] }).Rows.length;
-    const t1 = await measure(() => get(one), { warmup: 3, runs: RUNS });
+    await measure(() => get(one), { warmup: 3, runs: 1 });
+    const b1 = await both(one, RUNS);
     add(
       'figures of one building over HTTP',
-      t1,
+      b1.now,
       '100 ms',
-      `${oneRows} flats, ${building.devices} devices, ${(await get(one)).length.toLocaleString('en-US')} B`,
+      `${b1.rows} flats, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
+    );
+    add(
+      'the same, by the path before',
+      b1.then,
+      '-',
+      `${b1.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(b1.cpu[1]!)}`,
     );
     const { rows: flat } = await db.query<{ id: number }>(
       'SELECT id FROM location WHERE parent_id = $1 AND level = 7 ORDER BY id LIMIT 1',
@@ -103,26 +132,14 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     const tf = await measure(() => get(`/statements/flats/${flat[0]!.id}?month=${month}`), { warmup: 3, runs: RUNS });
     add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
     if (everything) {
-      const all = `/statements/figures?month=${month}`;
-      const before = `/statements/figures-before?month=${month}`;
-      const text = await get(all);
-      const allRows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
-      const same = text === (await get(before));
-      // Alternating, so both see the same load.
-      const tNew: number[] = [];
-      const tOld: number[] = [];
-      await get(all);
-      for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
-        tNew.push((await timed(() => get(all))).ms);
-        tOld.push((await timed(() => get(before))).ms);
-      }
-      const size = `${allRows.toLocaleString('en-US')} flats, ${(text.length / 1e6).toFixed(1)} MB`;
-      add('figures of every flat over HTTP', summarise(tNew), '3 s for 5,000 flats', size);
+      const all = await both(`/statements/figures?month=${month}`, Math.max(5, Math.floor(RUNS / 2)));
+      const size = `${all.rows.toLocaleString('en-US')} flats, ${(all.text.length / 1e6).toFixed(1)} MB`;
+      add('figures of every flat over HTTP', all.now, '3 s for 5,000 flats', `${size}, ${cpuNote(all.cpu[0]!)}`);
       add(
         'the same, by the path before (13 months per flat)',
-        summarise(tOld),
+        all.then,
         '-',
-        `${size}, ${same ? 'the same bytes' : 'DIFFERENT bytes'}`,
+        `${all.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(all.cpu[1]!)}`,
       );
     }
     const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
@@ -151,7 +168,7 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       `${p2.result.Changes.length} changed figures`,
     );
     const published = await measure(() => get(one), { warmup: 2, runs: RUNS });
-    add('figures of one building once published (snapshot)', published, '100 ms', `${oneRows} flats`);
+    add('figures of one building once published (snapshot)', published, '100 ms', `${b1.rows} flats`);
   } finally {
     await server.close();
   }

@@ -405,7 +405,11 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
   return out;
 }
 
-/** GetStatementFigures' rows of every flat for month M, as computed before. */
-export async function statementFiguresBefore(db: Queryable, month: string): Promise<StatementRow[]> {
-  return (await computeStatements(db, month, { scope: null, parents: null })).map((s) => s.Row);
+/** GetStatementFigures' rows of the flats under `parents` (null: every flat) for month M, as computed before. */
+export async function statementFiguresBefore(
+  db: Queryable,
+  month: string,
+  parents: number[] | null,
+): Promise<StatementRow[]> {
+  return (await computeStatements(db, month, { scope: null, parents })).map((s) => s.Row);
 }
