@@ -106,7 +106,7 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
           cpu[k]!.push((await clock()) - c);
         }
       const rows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
-      return { text, rows, same, now: summarise(wall[0]), then: summarise(wall[1]), cpu: cpu.map(median) };
+      return { text, rows, same, after: summarise(wall[0]), before: summarise(wall[1]), cpu: cpu.map(median) };
     };
     const cpuNote = (ms: number) => `CPU ${fmtMs(ms)} ms`;
     const building = await largestBuilding(db);
@@ -115,13 +115,13 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     const b1 = await both(one, RUNS);
     add(
       'figures of one building over HTTP',
-      b1.now,
+      b1.after,
       '100 ms',
       `${b1.rows} flats, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
     );
     add(
       'the same, by the path before',
-      b1.then,
+      b1.before,
       '-',
       `${b1.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(b1.cpu[1]!)}`,
     );
@@ -134,10 +134,10 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     if (everything) {
       const all = await both(`/statements/figures?month=${month}`, Math.max(5, Math.floor(RUNS / 2)));
       const size = `${all.rows.toLocaleString('en-US')} flats, ${(all.text.length / 1e6).toFixed(1)} MB`;
-      add('figures of every flat over HTTP', all.now, '3 s for 5,000 flats', `${size}, ${cpuNote(all.cpu[0]!)}`);
+      add('figures of every flat over HTTP', all.after, '3 s for 5,000 flats', `${size}, ${cpuNote(all.cpu[0]!)}`);
       add(
         'the same, by the path before (13 months per flat)',
-        all.then,
+        all.before,
         '-',
         `${all.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(all.cpu[1]!)}`,
       );
