@@ -1,30 +1,39 @@
 /**
  * Monthly statement figures (docs/statements.md), printed, not asserted, on the
- * benchmark dataset: the figures of one building and of every flat over HTTP
- * (the real app on a local port, a signed-in operator), a flat's statement,
- * and publishing the month for every device; on a PostgreSQL server, and one
- * building on PGlite. The PDF's figures are bench:statements-pdf's.
+ * benchmark dataset grown to at least 5,000 flats (BENCH_FLATS): the figures of
+ * one building and of every flat over HTTP (the real app on a local port, a
+ * signed-in operator), every flat also by the path before docs/statements.md
+ * "Figures of many flats" (lib/statements-figures-before.ts, alternating in the
+ * same run), a flat's statement, and publishing the month for every device; on a
+ * PostgreSQL server, and one building on PGlite. The PDF's figures are
+ * bench:statements-pdf's.
  *
- *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_READINGS, BENCH_RUNS)
+ *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { getStatementFigures } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { defineRoute } from '@rodmenys/server/routes/define.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
+import { parseIdList } from '@rodmenys/server/services/devices/period.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
+import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
-import { envInt, fmtMs, measure, timed } from './lib/stats.js';
+import { statementFiguresBefore } from './lib/statements-figures-before.js';
+import { envInt, fmtMs, measure, median, summarise, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
 const TIME_ZONE = 'Europe/Vilnius';
 const DEVICES = envInt('BENCH_DEVICES', 13_000);
+const FLATS = envInt('BENCH_FLATS', 5_000);
 const READINGS = envInt('BENCH_READINGS', 20_000_000);
 const RUNS = envInt('BENCH_RUNS', 15);
 const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
@@ -63,7 +72,14 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
   // Month ends of the 13 months a statement shows, and more: what the scheduled work keeps.
   const ends = await timed(() => refreshMonthEnds(db, now, { ensure: true }));
   add('month ends kept by the scheduled work (catch-up, 24 months)', ends.ms, '-', `${ends.result.written} values`);
-  const server = await startServer(db, TIME_ZONE);
+  // The path before, beside the real one: the same contract endpoint (schema serialiser) at another address.
+  const server = await startServer(db, TIME_ZONE, {
+    routes: (app) =>
+      defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
+        Month: query.month,
+        Rows: await statementFiguresBefore(db, query.month, parseIdList(query.locationParentId)),
+      })),
+  });
   try {
     const get = async (url: string) => {
       const res = await fetch(`${server.api}${url}`, {
@@ -72,15 +88,42 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
       return res.text();
     };
+    /**
+     * The answer of `url` and of the path before, alternating (both see the same load): wall time,
+     * and the median CPU time of this process (server and client) and PostgreSQL's backends.
+     */
+    const clock = await cpuClock(db);
+    const both = async (url: string, runs: number) => {
+      const before = url.replace('/statements/figures?', '/statements/figures-before?');
+      const text = await get(url);
+      const same = text === (await get(before));
+      const wall: [number[], number[]] = [[], []];
+      const cpu: [number[], number[]] = [[], []];
+      for (let i = 0; i < runs; i++)
+        for (const [k, u] of [url, before].entries()) {
+          const c = await clock();
+          wall[k]!.push((await timed(() => get(u))).ms);
+          cpu[k]!.push((await clock()) - c);
+        }
+      const rows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
+      return { text, rows, same, after: summarise(wall[0]), before: summarise(wall[1]), cpu: cpu.map(median) };
+    };
+    const cpuNote = (ms: number) => `CPU ${fmtMs(ms)} ms`;
     const building = await largestBuilding(db);
     const one = `/statements/figures?month=${month}&locationParentId=${building.id}`;
-    const oneRows = (JSON.parse(await get(one)) as { Rows: unknown[] }).Rows.length;
-    const t1 = await measure(() => get(one), { warmup: 3, runs: RUNS });
+    await measure(() => get(one), { warmup: 3, runs: 1 });
+    const b1 = await both(one, RUNS);
     add(
       'figures of one building over HTTP',
-      t1,
+      b1.after,
       '100 ms',
-      `${oneRows} flats, ${building.devices} devices, ${(await get(one)).length.toLocaleString('en-US')} B`,
+      `${b1.rows} flats, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
+    );
+    add(
+      'the same, by the path before',
+      b1.before,
+      '-',
+      `${b1.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(b1.cpu[1]!)}`,
     );
     const { rows: flat } = await db.query<{ id: number }>(
       'SELECT id FROM location WHERE parent_id = $1 AND level = 7 ORDER BY id LIMIT 1',
@@ -89,15 +132,14 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     const tf = await measure(() => get(`/statements/flats/${flat[0]!.id}?month=${month}`), { warmup: 3, runs: RUNS });
     add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
     if (everything) {
-      const all = `/statements/figures?month=${month}`;
-      const text = await get(all);
-      const allRows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
-      const ta = await measure(() => get(all), { warmup: 1, runs: Math.max(3, Math.floor(RUNS / 3)) });
+      const all = await both(`/statements/figures?month=${month}`, Math.max(5, Math.floor(RUNS / 2)));
+      const size = `${all.rows.toLocaleString('en-US')} flats, ${(all.text.length / 1e6).toFixed(1)} MB`;
+      add('figures of every flat over HTTP', all.after, '3 s for 5,000 flats', `${size}, ${cpuNote(all.cpu[0]!)}`);
       add(
-        'figures of every flat over HTTP',
-        ta,
-        '3 s for 5,000 flats',
-        `${allRows.toLocaleString('en-US')} flats, ${(text.length / 1e6).toFixed(1)} MB`,
+        'the same, by the path before (13 months per flat)',
+        all.before,
+        '-',
+        `${all.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(all.cpu[1]!)}`,
       );
     }
     const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
@@ -126,7 +168,7 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       `${p2.result.Changes.length} changed figures`,
     );
     const published = await measure(() => get(one), { warmup: 2, runs: RUNS });
-    add('figures of one building once published (snapshot)', published, '100 ms', `${oneRows} flats`);
+    add('figures of one building once published (snapshot)', published, '100 ms', `${b1.rows} flats`);
   } finally {
     await server.close();
   }
@@ -139,7 +181,7 @@ async function main() {
   const month = monthStart.toISOString().slice(0, 7);
   // A statement compares with the same month last year and shows 13 months: readings reach back 14.
   const coverFrom = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 2, 1));
-  const dataset = createDataset({ devices: DEVICES, readings: READINGS, end: now, coverFrom });
+  const dataset = createDataset({ devices: DEVICES, flats: FLATS, readings: READINGS, end: now, coverFrom });
   log(
     `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
   );

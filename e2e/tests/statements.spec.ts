@@ -58,7 +58,7 @@ test.describe('monthly statements', () => {
     await expect(drawer).toBeHidden();
   });
 
-  test('English: the operator publishes the month; the flats show the published version; PDF as a zip, Excel', async ({
+  test('English: the operator publishes the month; the flats show the published version; a flat’s statement and its PDF; PDF as a zip, Excel', async ({
     page,
   }) => {
     await figuresReady('operator');
@@ -73,6 +73,29 @@ test.describe('monthly statements', () => {
     await dialog.getByRole('button', { name: 'Publish' }).click();
     await expect(page.locator('.ant-table-row').first()).toContainText('published (version 1)');
     await expect(page.getByText(/Published: \d+ of \d+ flats/)).toBeVisible();
+
+    // A flat's statement in English, as published, and its PDF.
+    await page
+      .locator('.ant-table-row')
+      .first()
+      .getByRole('button', { name: /statement/ })
+      .click();
+    const drawer = page.getByRole('dialog').filter({ hasText: 'Monthly consumption statement' });
+    await expect(drawer.getByRole('cell', { name: 'Same month last year' })).toBeVisible();
+    await expect(drawer.getByRole('cell', { name: 'Building average (per flat)' })).toBeVisible();
+    await expect(drawer.getByText('The last 13 months')).toBeVisible();
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: 'PDF' }).click(),
+    ]);
+    expect(pdf.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d+\.pdf$/);
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
 
     const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF' }).click()]);
     expect(zip.suggestedFilename()).toMatch(/^statements-\d{4}-\d{2}\.zip$/);

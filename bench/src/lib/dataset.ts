@@ -43,6 +43,8 @@ export interface Building {
 export interface DatasetOptions {
   /** At least this many devices (whole buildings are added until it is reached). */
   devices: number;
+  /** And at least this many flats (default 0). */
+  flats?: number;
   /** At least this many readings in all. */
   readings: number;
   /** The last reading is at or before this time. */
@@ -133,7 +135,8 @@ export function createDataset(options: DatasetOptions): Dataset {
     b.devices[type] = (b.devices[type] ?? 0) + 1;
   };
 
-  for (let i = 0; devices.length < options.devices; i++) {
+  let flatCount = 0;
+  for (let i = 0; devices.length < options.devices || flatCount < (options.flats ?? 0); i++) {
     const city = cities[i % cities.length]!;
     const streetName = city.names[Math.floor(i / cities.length) % city.names.length]!;
     let street = city.streets.get(streetName);
@@ -174,6 +177,7 @@ export function createDataset(options: DatasetOptions): Dataset {
         ]),
       );
       const flat = addLocation(building, 7, String(f), f, clientId);
+      flatCount++;
       if (heatMeters) addDevice(2, flat.id, building.id, 'Butas');
       else {
         const rooms = rng.int(3, ROOMS.length);

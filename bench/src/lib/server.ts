@@ -23,7 +23,11 @@ export interface BenchServer {
 export async function startServer(
   db: Db,
   timeZone = 'Europe/Vilnius',
-  options: { /** Serve the built web app from here (the UI benchmark). */ webDir?: string } = {},
+  options: {
+    /** Serve the built web app from here (the UI benchmark). */ webDir?: string;
+    /** Routes the benchmark adds before the server listens (e.g. an old path to compare with). */
+    routes?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<BenchServer> {
   const config = loadConfig({
     TOKEN_SECRET: randomBytes(48).toString('base64url'),
@@ -38,6 +42,7 @@ export async function startServer(
     [username, await hashPassword(password)],
   );
   const app = await buildApp({ config, db });
+  options.routes?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   // A benchmark may pause longer than the default keep-alive (72 s) between requests, e.g. while a slow
   // query runs: the client would then reuse a socket the server is closing (ECONNRESET).

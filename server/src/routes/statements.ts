@@ -14,6 +14,7 @@ import { scopeFor } from '../services/auth/caller.js';
 import { parseIdList } from '../services/devices/period.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
+import { statementFiguresJson } from '../services/statements/rows-json.js';
 import {
   flatStatement,
   publishStatements as publish,
@@ -24,13 +25,15 @@ import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */
 export default async function statementRoutes(app: FastifyInstance) {
-  defineRoute(app, getStatementFigures, async ({ caller, query, db }) => ({
-    Month: query.month,
-    Rows: await statementRows(db, query.month, {
-      scope: await scopeFor(db, caller, query.userId),
-      parents: parseIdList(query.locationParentId),
-    }),
-  }));
+  defineRoute(app, getStatementFigures, async ({ caller, query, db }) =>
+    statementFiguresJson(
+      query.month,
+      await statementRows(db, query.month, {
+        scope: await scopeFor(db, caller, query.userId),
+        parents: parseIdList(query.locationParentId),
+      }),
+    ),
+  );
   defineRoute(app, getFlatStatement, ({ caller, params, query, db }) =>
     flatStatement(db, query.month, params.flatId, caller.scope),
   );

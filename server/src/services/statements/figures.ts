@@ -49,18 +49,20 @@ interface FlatMeta {
 /** One location's (a flat, or a building for its heat meter) consumption of one device type group in one month. */
 interface Part {
   location_id: number;
-  building_id: number;
   kind: StatementKind | 'building';
   proc: 'allocator' | 'energy' | 'volume';
   month: string;
   devices: number;
   value: number | null;
   qrad: number | null;
+  /** The sources of the values behind it, sorted. */
   sources: MonthEndSource[];
+  /** Some value behind it is interpolated, estimated or manual. */
+  partial: boolean;
 }
 
 /**
- * Per device and month of M − 12 … M, the consumption: the month end of the month minus the one
+ * Per device and month computed, the consumption: the month end of the month minus the one
  * before; a device installed inside the month starts at its first reading, one removed inside it
  * ends at its last reading up to its removal (as a readings period does, docs/domain.md §8).
  * Summed per location, kind and month. Every device of the buildings that hold a selected flat:
@@ -70,34 +72,43 @@ interface Part {
 const SOURCE_BIT = (column: string) =>
   `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
 
-const PARTS_SQL = `WITH b AS (
+/**
+ * The parts of the buildings that hold the selected flats, one row per location, device type and
+ * month computed (`i`, 1-based in $2); and, with `i` 0, the location's device types in service in
+ * some month of M − 12 … M ($4 … $5), as the months computed count it: the kinds a statement shows
+ * need not compute every month. `byMonth` reads the month ends month by month and joins them by
+ * hash (many buildings: a few pages a month), else by key per device (a few buildings).
+ */
+const partsSql = (byMonth: boolean) => `WITH b AS (
     SELECT DISTINCT l.path[6] AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS (
-    SELECT g::date AS month, (g - interval '1 month')::date AS prev, g::timestamp::timestamptz AS s,
-           (g + interval '1 month')::timestamp::timestamptz AS e
-      FROM generate_series($2::date, $3::date, interval '1 month') g
+    SELECT g.month, g.i::int AS i, (g.month - interval '1 month')::date AS prev,
+           g.month::timestamp::timestamptz AS s, (g.month + interval '1 month')::timestamp::timestamptz AS e
+      FROM unnest($2::date[]) WITH ORDINALITY AS g(month, i)
   ), dev AS MATERIALIZED (
     -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
-    SELECT d.id, d.device_type_id, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
-           l.id AS location_id, l.path[6] AS building_id
+    SELECT d.id, d.device_type_id AS type, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
+           l.id AS location_id
       FROM b JOIN location l ON l.path[6] = b.id AND l.path @> ARRAY[b.id]
       JOIN device d ON d.location_id = l.id
       JOIN device_type t ON t.id = d.device_type_id
      WHERE d.device_type_id IN (1, 2, 3, 4, 11)
   ), dm AS (
-    SELECT dev.*, m.month, m.prev, m.s, m.e,
+    SELECT dev.*, m.i, m.month, m.prev, m.s, m.e,
            coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
            coalesce(dev.removed_at, 'infinity') >= m.e AS to_end
       FROM dev JOIN m ON coalesce(dev.installed_at, '-infinity') < m.e AND coalesce(dev.removed_at, 'infinity') >= m.s
   ), me AS MATERIALIZED (
-    -- The month ends of those devices for M − 13 … M, read once (a key range per device), then joined twice.
-    SELECT x.device_id, x.month, x.value, x.source
-      FROM dev JOIN month_end x ON x.device_id = dev.id
-     WHERE x.month >= ($2::date - interval '1 month')::date AND x.month <= $3::date
+    -- The month ends of those devices at the months computed and the months before them, read once,
+    -- then joined twice; the source as its bit in MONTH_END_SOURCES order.
+    SELECT x.device_id, x.month, x.value, ${SOURCE_BIT('x.source')} AS bit
+      FROM ${byMonth ? 'month_end x JOIN dev ON dev.id = x.device_id + 0 -- "+ 0": not by key per device' : 'dev JOIN month_end x ON x.device_id = dev.id'}
+     WHERE x.month = ANY ($3::date[])
   ), w AS (
     -- A device in service the whole month: its two month ends. Installed or removed inside it: its
     -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
-    SELECT dm.*, ms.value AS ms_v, ms.source AS ms_src, me.value AS me_v, me.source AS me_src,
+    SELECT dm.location_id, dm.type, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
+           ms.value AS ms_v, ms.bit AS ms_bit, me.value AS me_v, me.bit AS me_bit,
            CASE WHEN NOT dm.from_start THEN
              (SELECT r.value FROM reading r
                WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
@@ -111,25 +122,43 @@ const PARTS_SQL = `WITH b AS (
       LEFT JOIN me ms ON ms.device_id = dm.id AND ms.month = dm.prev
       LEFT JOIN me ON me.device_id = dm.id AND me.month = dm.month
   ), v AS (
-    SELECT w.*,
+    SELECT w.location_id, w.type, w.proc, w.i, w.rating_factor,
            CASE WHEN w.from_start THEN w.ms_v ELSE w.ini_v END AS start_v,
-           CASE WHEN w.from_start THEN w.ms_src WHEN w.ini_v IS NOT NULL THEN 'measured' END AS start_src,
+           CASE WHEN w.from_start THEN w.ms_bit WHEN w.ini_v IS NOT NULL THEN 1 END AS start_bit,
            CASE WHEN w.to_end THEN w.me_v ELSE w.fin_v END AS end_v,
-           CASE WHEN w.to_end THEN w.me_src WHEN w.fin_v IS NOT NULL THEN 'measured' END AS end_src
+           CASE WHEN w.to_end THEN w.me_bit WHEN w.fin_v IS NOT NULL THEN 1 END AS end_bit
       FROM w
   )
-  SELECT v.location_id, v.building_id, to_char(v.month, 'YYYY-MM') AS month, v.proc,
-         CASE v.device_type_id WHEN 11 THEN 'building' WHEN 1 THEN 'heating' WHEN 2 THEN 'heating'
-                               WHEN 4 THEN 'hotWater' ELSE 'coldWater' END AS kind,
-         count(*)::int AS devices,
+  SELECT v.location_id, v.i, v.type, v.proc, count(*)::int AS devices,
          CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL)
               THEN sum(v.end_v - v.start_v)::float8 END AS value,
          CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL AND v.rating_factor IS NOT NULL)
               THEN sum((v.end_v - v.start_v) * v.rating_factor)::float8 END AS qrad,
-         -- The sources used, as bits in MONTH_END_SOURCES order (cheaper than distinct arrays per group).
-         bit_or(${SOURCE_BIT('v.start_src')} | ${SOURCE_BIT('v.end_src')}) AS source_bits
+         -- The sources used, as bits (cheaper than distinct arrays per group).
+         bit_or(coalesce(v.start_bit, 0) | coalesce(v.end_bit, 0)) AS bits
     FROM v
-   GROUP BY v.location_id, v.building_id, v.month, v.proc, v.device_type_id`;
+   GROUP BY v.location_id, v.i, v.type, v.proc
+  UNION ALL
+  SELECT dev.location_id, 0, dev.type, dev.proc, NULL, NULL, NULL, NULL
+    FROM dev
+   WHERE EXISTS (SELECT FROM generate_series($4::date, $5::date, interval '1 month') g
+                  WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
+                    AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
+   GROUP BY dev.location_id, dev.type, dev.proc`;
+const PARTS_BY_KEY = partsSql(false);
+const PARTS_BY_MONTH = partsSql(true);
+/** From this many flats (the selection's buildings' flats) on, month ends are read month by month. */
+const BY_MONTH_FROM_FLATS = 1000;
+
+/** The statement kind of a device type ('building': the building heat meter). */
+const kindOf = (type: number): Part['kind'] =>
+  type === 11 ? 'building' : type === 1 || type === 2 ? 'heating' : type === 4 ? 'hotWater' : 'coldWater';
+
+/** The sources of each combination of source bits, sorted, and whether any is not measured. */
+const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_, bits) => {
+  const sources = MONTH_END_SOURCES.filter((_, i) => bits & (1 << i));
+  return { sources: [...sources].sort(), partial: sources.some((s) => NOT_MEASURED.has(s)) };
+});
 
 /** The flats of the selection, and every other flat of their buildings (for averages and sharing). */
 async function loadFlats(db: Queryable, selection: FlatSelection): Promise<FlatMeta[]> {
@@ -164,9 +193,9 @@ interface Cell {
 }
 const cellOf = (part: Part | undefined, value: number | null = part?.value ?? null): Cell => ({
   value: value === null ? null : round3(value),
-  partial: !!part && part.sources.some((s) => NOT_MEASURED.has(s)),
+  partial: !!part && part.partial,
   incomplete: !!part && part.value === null,
-  sources: part ? [...new Set(part.sources)].sort() : [],
+  sources: part ? part.sources : [],
 });
 const figure = (c: Cell | undefined): StatementFigure => ({
   Value: c?.value ?? null,
@@ -179,23 +208,72 @@ const figure = (c: Cell | undefined): StatementFigure => ({
  * The statements of the selected flats for month M, computed now from the month-end values
  * (docs/statements.md). Flats in address order. Published snapshots are not looked at here.
  */
-export async function computeStatements(
+export function computeStatements(db: Queryable, month: string, selection: FlatSelection): Promise<FlatStatement[]> {
+  return compute(db, month, selection, true);
+}
+
+/**
+ * The figures of the selected flats for month M (the statements without their history): only
+ * M − 12, M − 1 and M are computed, a quarter of a statement's 13 months.
+ */
+export async function computeRows(db: Queryable, month: string, selection: FlatSelection): Promise<StatementRow[]> {
+  return (await compute(db, month, selection, false)).map((s) => s.Row);
+}
+
+async function compute(
   db: Queryable,
   month: string,
   selection: FlatSelection,
+  withHistory: boolean,
 ): Promise<FlatStatement[]> {
   const flats = await loadFlats(db, selection);
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
-  const { rows: partRows } = await db.query<Omit<Part, 'sources'> & { source_bits: number }>(PARTS_SQL, [
+  const computed = withHistory ? months : [months[0]!, months[11]!, month];
+  // The month ends read: each computed month's and the one before it.
+  const ends = [...new Set(computed.flatMap((m) => [statementMonths(m)[11]!, m]))];
+  const { rows: partRows } = await db.query<{
+    location_id: number;
+    i: number;
+    type: number;
+    proc: Part['proc'];
+    devices: number;
+    value: number | null;
+    qrad: number | null;
+    bits: number;
+  }>(flats.length >= BY_MONTH_FROM_FLATS ? PARTS_BY_MONTH : PARTS_BY_KEY, [
     [...new Set(flats.map((f) => f.flat_id))],
+    computed.map((m) => `${m}-01`),
+    ends.map((m) => `${m}-01`),
     `${months[0]}-01`,
     `${month}-01`,
   ]);
-  const parts: Part[] = partRows.map(({ source_bits, ...p }) => ({
-    ...p,
-    sources: MONTH_END_SOURCES.filter((_, i) => source_bits & (1 << i)),
-  }));
+  // Per location its parts (a few: a linear search is quicker than keys built for every lookup), and
+  // the kind and proc it has a device of in M − 12 … M.
+  const byLoc = new Map<number, Part[]>();
+  const present = new Set<string>();
+  for (const r of partRows) {
+    const kind = kindOf(r.type);
+    if (r.i === 0) {
+      present.add(`${r.location_id}|${kind}|${r.proc}`);
+      continue;
+    }
+    const { sources, partial } = SOURCES_OF_BITS[r.bits]!;
+    const p: Part = {
+      location_id: r.location_id,
+      kind,
+      proc: r.proc,
+      month: computed[r.i - 1]!,
+      devices: r.devices,
+      value: r.value,
+      qrad: r.qrad,
+      sources,
+      partial,
+    };
+    const list = byLoc.get(r.location_id);
+    if (list) list.push(p);
+    else byLoc.set(r.location_id, [p]);
+  }
   const cityIds = [...new Set(flats.map((f) => f.city_id).filter((c): c is number => c !== null))];
   const { rows: dd } = await db.query<{ city_id: number; month: string; value: number }>(
     `SELECT city_id, to_char(month, 'YYYY-MM') AS month, value::float8 AS value FROM degree_days
@@ -203,21 +281,11 @@ export async function computeStatements(
     [cityIds, `${month}-01`, `${months[0]}-01`],
   );
 
-  // Per location: kind → month → part. A flat with a heat meter is heated by kWh; else by allocators.
-  const byLoc = new Map<number, Map<string, Part>>();
-  for (const p of parts) {
-    const key = `${p.kind}|${p.proc}|${p.month}`;
-    const m = byLoc.get(p.location_id) ?? new Map<string, Part>();
-    byLoc.set(p.location_id, m);
-    m.set(key, p);
-  }
-  const part = (loc: number, kind: string, proc: string, m: string) => byLoc.get(loc)?.get(`${kind}|${proc}|${m}`);
+  // A flat with a heat meter is heated by kWh; else by allocators.
+  const part = (loc: number, kind: string, proc: string, m: string) =>
+    byLoc.get(loc)?.find((p) => p.month === m && p.kind === kind && p.proc === proc);
   const heatingProc = (flat: number): 'energy' | 'allocator' | null =>
-    months.some((m) => part(flat, 'heating', 'energy', m))
-      ? 'energy'
-      : months.some((m) => part(flat, 'heating', 'allocator', m))
-        ? 'allocator'
-        : null;
+    present.has(`${flat}|heating|energy`) ? 'energy' : present.has(`${flat}|heating|allocator`) ? 'allocator' : null;
 
   // Allocators' kWh per building and month: the building meter's energy, less the flats' own heat
   // meters, shared by Qrad among the allocator flats. Partial when any value behind it is.
@@ -238,13 +306,13 @@ export async function computeStatements(
   }
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProc(f.flat_id)]));
   for (const [building, members] of buildings) {
-    for (const m of months) {
+    for (const m of computed) {
       const meter = part(building, 'building', 'energy', m);
       const allocFlats = members.filter((f) => heating.get(f.flat_id) === 'allocator');
       const allocParts = allocFlats.map((f) => part(f.flat_id, 'heating', 'allocator', m));
       const meterFlats = members.filter((f) => heating.get(f.flat_id) === 'energy');
       const meterParts = meterFlats.map((f) => part(f.flat_id, 'heating', 'energy', m));
-      const partial = [meter, ...allocParts, ...meterParts].some((p) => p?.sources.some((s) => NOT_MEASURED.has(s)));
+      const partial = [meter, ...allocParts, ...meterParts].some((p) => p?.partial);
       const key = `${building}|${m}`;
       if (!meter) {
         kwh.set(key, { method: 'noBuildingMeter', energy: null, share: new Map(), partial });
@@ -333,7 +401,8 @@ export async function computeStatements(
         }
         return part(f.flat_id, kind, 'volume', month)?.devices ?? 0;
       })();
-      const hasKind = months.some((m) => cell(f, kind, m).cell);
+      // A cell of some month of M − 12 … M: a device of the kind in service then.
+      const hasKind = kind === 'heating' ? heating.get(f.flat_id) !== null : present.has(`${f.flat_id}|${kind}|volume`);
       if (!hasKind) continue;
       const cur = cell(f, kind, month);
       const prev = cell(f, kind, months[11]!);
@@ -372,14 +441,15 @@ export async function computeStatements(
         BuildingKwh: k?.energy == null ? null : round3(k.energy),
         Markers: markers,
       });
-      history.push({
-        Kind: kind,
-        Unit: cur.unit,
-        Months: months.map((m) => {
-          const c = cell(f, kind, m).cell;
-          return { Month: m, Value: c?.value ?? null, Partial: c?.partial ?? false };
-        }),
-      });
+      if (withHistory)
+        history.push({
+          Kind: kind,
+          Unit: cur.unit,
+          Months: months.map((m) => {
+            const c = cell(f, kind, m).cell;
+            return { Month: m, Value: c?.value ?? null, Partial: c?.partial ?? false };
+          }),
+        });
     }
     const row: StatementRow = {
       FlatId: f.flat_id,

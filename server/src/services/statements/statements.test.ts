@@ -1,13 +1,15 @@
-import type { FlatStatement, ReadingRow } from '@rodmenys/contract';
+import { type FlatStatement, getStatementFigures, type ReadingRow } from '@rodmenys/contract';
+import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/demo/generate.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { DevicesDataCaches, getDevicesDataJson } from '../devices/devices-data/index.js';
-import { computeStatements, statementMonths } from './figures.js';
+import { computeRows, computeStatements, statementMonths } from './figures.js';
 import { shareByQrad } from './kwh-share.js';
-import { loadStatements, publishStatements, statementDifference } from './statements.js';
+import { statementFiguresJson } from './rows-json.js';
+import { loadStatements, publishStatements, statementDifference, statementRows } from './statements.js';
 
 const NOW = new Date('2026-11-20T10:00:00Z');
 const MONTH = '2026-10';
@@ -131,6 +133,39 @@ describe(`monthly figures over the demo data (${dbKind()})`, () => {
       }
     }
     expect(compared).toBeGreaterThan(30);
+  });
+
+  it('computes the figures alone (three months, not thirteen) exactly as the statements’ rows, every flat', async () => {
+    const rows = await computeRows(t.db, MONTH, { scope: null, parents: null });
+    expect(rows.length).toBe(statements.length);
+    expect(rows).toEqual(statements.map((s) => s.Row));
+    expect(await statementRows(t.db, MONTH, { scope: null, parents: null })).toEqual(rows);
+  });
+
+  it('writes the figures’ answer as JSON text with exactly the contract’s members, in its order', async () => {
+    const rows = await computeRows(t.db, MONTH, { scope: null, parents: null });
+    const { json } = statementFiguresJson(MONTH, rows);
+    // The rows are built member by member in the contract's order: the text is what serialising them gives.
+    expect(json).toBe(JSON.stringify({ Month: MONTH, Rows: rows }));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/);
+    const valid = ajv.compile(getStatementFigures.response);
+    expect(valid(JSON.parse(json.toString()))).toBe(true);
+    // A member the contract does not declare never leaves, and an object's member order does not matter.
+    const row = rows.find((r) => r.Kinds.length === 3)!;
+    const extra = {
+      ...row,
+      Secret: 'x',
+      Published: {
+        PublishedBy: null,
+        Version: 2,
+        BuildingId: row.BuildingId,
+        PublishedAt: '2026-11-01T10:00:00+02:00',
+      },
+    };
+    const parsed = JSON.parse(statementFiguresJson(MONTH, [extra]).json.toString()) as { Rows: object[] };
+    expect(Object.keys(parsed.Rows[0]!)).toEqual(Object.keys(row));
+    expect(parsed.Rows[0]).toEqual({ ...row, Published: extra.Published });
   });
 
   it('gives M − 1 and the same month last year as the statement’s history', () => {
@@ -287,6 +322,27 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
     );
     expect(audit.map((a) => a.after.Version)).toEqual([1, 2]);
     expect(audit[1]!.after.ChangedFigures).toBe(1);
+  });
+
+  it('gives the figures alone as the statements’ rows, published or not, and a kind seen only mid-year', async () => {
+    // Hot water in flat 3 only from 2025-12 to 2026-03: none of M − 12, M − 1 and M, yet the statement shows the kind.
+    const hot = await makeDevice(t.db, flats[2]!.id, {
+      typeId: 4,
+      installedAt: '2025-12-01T00:00:00+02:00',
+      removedAt: '2026-03-15T00:00:00+02:00',
+    });
+    await makeReadings(t.db, hot, [
+      ['2025-12-01T10:00:00+02:00', 1],
+      ['2026-03-14T10:00:00+02:00', 9],
+    ]);
+    const live = await computeStatements(t.db, MONTH, { scope: null, parents: [buildingId] });
+    const third = live.find((s) => s.Row.FlatId === flats[2]!.id)!;
+    expect(third.Row.Kinds.find((k) => k.Kind === 'hotWater')).toMatchObject({ Devices: 0, Current: { Value: null } });
+    expect(await computeRows(t.db, MONTH, { scope: null, parents: [buildingId] })).toEqual(live.map((s) => s.Row));
+    // Published (by the test before): the frozen rows, read without their history.
+    const shown = await loadStatements(t.db, MONTH, { scope: null, parents: [buildingId] });
+    expect(shown[0]!.Row.Published).not.toBeNull();
+    expect(await statementRows(t.db, MONTH, { scope: null, parents: [buildingId] })).toEqual(shown.map((s) => s.Row));
   });
 
   it('shows Qrad, never invented kWh, in a building without a building heat meter', async () => {

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { inScope } from '../sql.js';
-import { computeStatements } from './figures.js';
+import { computeRows, computeStatements } from './figures.js';
 
 interface Selected {
   flat_id: number;
@@ -52,10 +52,20 @@ const publicationOf = (s: Selected): StatementPublication | null =>
  * The statements of a selection for a month: a flat of a published building as it was published
  * (the latest version), every other flat computed now. In address order.
  */
-export async function loadStatements(
+export function loadStatements(
   db: Queryable,
   month: string,
   sel: { scope: number[] | null; parents: number[] | null } | { scope: number[] | null; flatIds: number[] },
+): Promise<FlatStatement[]> {
+  return load(db, month, sel, true);
+}
+
+/** As loadStatements, the rows only: the history is neither computed nor read (History is empty). */
+async function load(
+  db: Queryable,
+  month: string,
+  sel: { scope: number[] | null; parents: number[] | null } | { scope: number[] | null; flatIds: number[] },
+  withHistory: boolean,
 ): Promise<FlatStatement[]> {
   const flats = await selectFlats(db, month, sel);
   if (!flats.length) return [];
@@ -63,7 +73,7 @@ export async function loadStatements(
   const frozen = new Map<number, FlatStatement>();
   if (published.length) {
     const { rows } = await db.query<{ flat_id: number; statement: FlatStatement }>(
-      `SELECT s.flat_id, s.statement FROM statement_snapshot s
+      `SELECT s.flat_id, ${withHistory ? 's.statement' : "s.statement - 'History'"} AS statement FROM statement_snapshot s
          JOIN unnest($1::int[], $2::int[]) AS w(publication_id, flat_id)
            ON w.publication_id = s.publication_id AND w.flat_id = s.flat_id`,
       [published.map((f) => f.publication_id), published.map((f) => f.flat_id)],
@@ -71,12 +81,21 @@ export async function loadStatements(
     const info = new Map(published.map((f) => [f.flat_id, publicationOf(f)]));
     for (const r of rows) {
       const st = typeof r.statement === 'string' ? (JSON.parse(r.statement) as FlatStatement) : r.statement;
-      frozen.set(r.flat_id, { ...st, Row: { ...st.Row, Published: info.get(r.flat_id) ?? null } });
+      frozen.set(r.flat_id, {
+        ...st,
+        History: st.History ?? [],
+        Row: { ...st.Row, Published: info.get(r.flat_id) ?? null },
+      });
     }
   }
   // Flats added to a building after it was published are shown live.
   const live = flats.filter((f) => !frozen.has(f.flat_id)).map((f) => f.flat_id);
-  const computed = live.length ? await computeStatements(db, month, { flatIds: live, scope: sel.scope }) : [];
+  const liveSel = { flatIds: live, scope: sel.scope };
+  const computed = !live.length
+    ? []
+    : withHistory
+      ? await computeStatements(db, month, liveSel)
+      : (await computeRows(db, month, liveSel)).map((Row) => ({ Month: month, Row, History: [], DegreeDays: null }));
   if (!frozen.size) return computed;
   // One address order for both: the computed order, with the frozen flats placed by a second lookup.
   const order = await db.query<{ id: number }>(
@@ -95,7 +114,7 @@ export async function statementRows(
   month: string,
   sel: { scope: number[] | null; parents: number[] | null },
 ): Promise<StatementRow[]> {
-  return (await loadStatements(db, month, sel)).map((s) => s.Row);
+  return (await load(db, month, sel, false)).map((s) => s.Row);
 }
 
 /** One flat's statement; 404 when it is not a flat in the caller's scope. */
@@ -152,13 +171,13 @@ export async function statementDifference(
 ): Promise<{ Published: number; Changes: StatementChange[] }> {
   const flats = (await selectFlats(db, month, sel)).filter((f) => f.publication_id !== null);
   if (!flats.length) return { Published: 0, Changes: [] };
-  const frozen = await loadStatements(db, month, { scope: sel.scope, flatIds: flats.map((f) => f.flat_id) });
-  const live = await computeStatements(db, month, { scope: sel.scope, flatIds: flats.map((f) => f.flat_id) });
+  const frozen = await load(db, month, { scope: sel.scope, flatIds: flats.map((f) => f.flat_id) }, false);
+  const live = await computeRows(db, month, { scope: sel.scope, flatIds: flats.map((f) => f.flat_id) });
   return {
     Published: new Set(flats.map((f) => f.building_id)).size,
     Changes: statementChanges(
       frozen.filter((s) => s.Row.Published).map((s) => s.Row),
-      live.map((s) => s.Row),
+      live,
     ),
   };
 }
