@@ -1,5 +1,7 @@
 import {
+  DEVICE_TYPES,
   type FlatStatement,
+  LOCATION_LEVEL,
   MONTH_END_SOURCES,
   type MonthEndSource,
   STATEMENT_HIGH_FACTOR,
@@ -13,7 +15,7 @@ import {
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { buildingOrder } from '../devices/device-row.js';
-import { inScope } from '../sql.js';
+import { buildingIdOf, cityIdOf, inScope } from '../sql.js';
 import { shareByQrad } from './kwh-share.js';
 
 /** Which flats: the caller's scope and subtrees (as GetDevicesData), or given flats. */
@@ -71,7 +73,7 @@ const SOURCE_BIT = (column: string) =>
   `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
 
 const PARTS_SQL = `WITH b AS (
-    SELECT DISTINCT l.path[6] AS id FROM location l WHERE l.id = ANY ($1::int[])
+    SELECT DISTINCT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS (
     SELECT g::date AS month, (g - interval '1 month')::date AS prev, g::timestamp::timestamptz AS s,
            (g + interval '1 month')::timestamp::timestamptz AS e
@@ -79,11 +81,11 @@ const PARTS_SQL = `WITH b AS (
   ), dev AS MATERIALIZED (
     -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
     SELECT d.id, d.device_type_id, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
-           l.id AS location_id, l.path[6] AS building_id
-      FROM b JOIN location l ON l.path[6] = b.id AND l.path @> ARRAY[b.id]
+           l.id AS location_id, ${buildingIdOf('l')} AS building_id
+      FROM b JOIN location l ON ${buildingIdOf('l')} = b.id AND l.path @> ARRAY[b.id]
       JOIN device d ON d.location_id = l.id
       JOIN device_type t ON t.id = d.device_type_id
-     WHERE d.device_type_id IN (1, 2, 3, 4, 11)
+     WHERE d.device_type_id IN (${DEVICE_TYPES.join(', ')})
   ), dm AS (
     SELECT dev.*, m.month, m.prev, m.s, m.e,
            coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
@@ -138,14 +140,14 @@ async function loadFlats(db: Queryable, selection: FlatSelection): Promise<FlatM
     : `${inScope('s', '$1')} AND ${inScope('s', '$2')}`;
   const params = selection.flatIds ? [selection.flatIds, selection.scope] : [selection.scope, selection.parents];
   const { rows } = await db.query<FlatMeta>(
-    `WITH sel AS (SELECT s.id, s.path[6] AS building FROM location s WHERE s.level = 7 AND ${where})
-     SELECT l.id AS flat_id, l.path[6] AS building_id, l.path[4] AS city_id, l.city, l.street, l.building, l.flat,
+    `WITH sel AS (SELECT s.id, ${buildingIdOf('s')} AS building FROM location s WHERE s.level = ${LOCATION_LEVEL.flat} AND ${where})
+     SELECT l.id AS flat_id, ${buildingIdOf('l')} AS building_id, ${cityIdOf('l')} AS city_id, l.city, l.street, l.building, l.flat,
             l.flat_order, l.area_m2::float8 AS area_m2, c.code AS client_code,
             l.id IN (SELECT id FROM sel) AS selected
        FROM location l
-       JOIN location bl ON bl.id = l.path[6]
+       JOIN location bl ON bl.id = ${buildingIdOf('l')}
        LEFT JOIN client c ON c.id = l.client_id
-      WHERE l.level = 7 AND l.path[6] IN (SELECT building FROM sel)
+      WHERE l.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('l')} IN (SELECT building FROM sel)
       ORDER BY ${buildingOrder('bl')}, l.flat_order NULLS FIRST, l.flat, l.id`,
     params,
   );
