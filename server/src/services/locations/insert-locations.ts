@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/db.js';
  * The one way a location is created (docs/domain.md §2, §3): its id is taken from the
  * sequence first, so that its `path` (the ids from the country down, its own last) and
  * its address columns (its ancestors' names and its own) are written in the same INSERT.
- * The register import and makePlace (test worlds, benchmarks) both go through here.
+ * The register import, makePlace (test worlds, benchmarks) and the UI benchmark go through here.
  */
 
 /** A location to create: its names from the country down (its level is their count) and a flat's details. */
