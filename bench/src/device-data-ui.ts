@@ -20,6 +20,8 @@ import path from 'node:path';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
+import { locationInsert, placeLocations } from '@rodmenys/server/services/locations/insert-locations.js';
+import { makePlace } from '@rodmenys/server/services/locations/make-place.js';
 import { chromium, type Page } from 'playwright-core';
 import { machineInfo } from './lib/machine.js';
 import { startServer } from './lib/server.js';
@@ -33,39 +35,26 @@ const RUNS = envInt('BENCH_UI_RUNS', 12);
 const WEB_DIR = path.resolve(import.meta.dirname, '../../web/dist');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** One building (id 6) of FLATS flats with devices of types 3 and 4, two readings each this month. */
-async function createData(db: Db): Promise<void> {
-  const levels = ['country', 'county', 'region', 'city', 'street', 'building'] as const;
+/** One building of FLATS flats with devices of types 3 and 4, two readings each this month; returns its id. */
+async function createData(db: Db): Promise<number> {
   const names = ['Lietuva', 'Vilniaus apskritis', 'Vilniaus m. sav.', 'Vilnius', 'Bandymų g.', '1'];
-  for (const i of levels.keys()) {
-    const cols = levels.slice(0, i + 1);
-    await db.query(
-      `INSERT INTO location (id, parent_id, level, name, path, ${cols.join(', ')})
-       VALUES ($1, $2, $3, $4, $5::int[], ${cols.map((_, j) => `$${j + 6}`).join(', ')})`,
-      [
-        i + 1,
-        i === 0 ? null : i,
-        i + 1,
-        names[i],
-        Array.from({ length: i + 1 }, (_, k) => k + 1),
-        ...names.slice(0, i + 1),
-      ],
-    );
-  }
-  await db.query(`INSERT INTO object (location_id, code, name) VALUES (6, 'OBJ-BENCH', 'Bandymų g. 1')`);
-  await db.query(
-    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat)
-     SELECT 100 + f, 6, 7, f::text, f, ARRAY[1, 2, 3, 4, 5, 6, 100 + f], $1, $2, $3, $4, $5, $6, f::text
-       FROM generate_series(1, $7::int) f`,
-    [...names, FLATS],
-  );
+  const building = await makePlace(db, names);
+  await db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, 'OBJ-BENCH', 'Bandymų g. 1')`, [
+    building.id,
+  ]);
+  // The flats through the server's location insert (ids first, paths built in it), in one statement.
+  const flats = Array.from({ length: FLATS }, (_, i) => ({ names: [...names, String(i + 1)], flatOrder: i + 1 }));
+  const { sql, params } = locationInsert(await placeLocations(db, flats, () => building));
+  await db.query(sql, params);
   await db.query(
     `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description)
-     SELECT t.type, 100 + f, concat(t.prefix, f, '-', k), concat('C', f, k), concat('Stovas ', k)
-       FROM generate_series(1, $1::int) f,
+     SELECT t.type, l.id, concat(t.prefix, l.flat_order, '-', k), concat('C', l.flat_order, k), concat('Stovas ', k)
+       FROM location l,
             (VALUES (3, 'CWM-', $2::int), (4, 'HWM-', $3::int)) AS t(type, prefix, n),
-            LATERAL generate_series(1, t.n) k`,
-    [FLATS, SMALL_PER_FLAT, LARGE_PER_FLAT],
+            LATERAL generate_series(1, t.n) k
+      WHERE l.parent_id = $1
+      ORDER BY l.flat_order, t.type, k`,
+    [building.id, SMALL_PER_FLAT, LARGE_PER_FLAT],
   );
   // A start before the month and an end today; every 97th device goes backwards (a flagged row).
   await db.query(
@@ -79,6 +68,7 @@ async function createData(db: Db): Promise<void> {
   );
   await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
   await db.exec('ANALYZE');
+  return building.id;
 }
 
 /** What to wait for in the page: the text of an element containing, ending with, or differing from a text. */
@@ -217,7 +207,7 @@ async function main() {
   const db = await openPglite(undefined, 'Europe/Vilnius');
   await migrate(db);
   const loadStart = performance.now();
-  await createData(db);
+  const building = await createData(db);
   console.log(
     `Data: ${FLATS} flats, ${FLATS * (SMALL_PER_FLAT + LARGE_PER_FLAT)} devices, loaded in ${fmtMs(performance.now() - loadStart)} ms`,
   );
@@ -231,7 +221,7 @@ async function main() {
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
     await page.addInitScript({ content: INSTALL_WAIT });
-    await openWithObject(page, base, server.session, 6);
+    await openWithObject(page, base, server.session, building);
 
     const small = await loadType(page, 3, FLATS * SMALL_PER_FLAT);
     rows.push(['Pick type → found devices drawn (5,000 rows)', fmtMs(small.pickMs), '']);

@@ -1,5 +1,5 @@
 import type { DataLoadProc, ReadingRow } from './devices.js';
-import { Group } from './limits.js';
+import { DEVICE_TYPE, isBuildingDevice, seesAdminReadings } from './domain.js';
 
 /** How a readings column is shown and exported: text, a number (3 decimals) or a date with time. */
 export type ColumnKind = 'text' | 'number' | 'datetime' | 'tags';
@@ -41,7 +41,7 @@ interface ValueSet {
 
 function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSet {
   switch (typeId) {
-    case 1:
+    case DEVICE_TYPE.allocator:
       // FlatDifference is hidden for allocators; administrators also see Qrad.
       return isAdmin
         ? {
@@ -50,16 +50,16 @@ function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSe
             totals: ['Difference', 'DifferenceQrad', 'FlatDifferenceQrad'],
           }
         : { from: ['UnitsForHCAFrom'], till: ['UnitsForHCATill'], totals: ['Difference'] };
-    case 2:
+    case DEVICE_TYPE.heatMeter:
       return {
         from: ['EnergyFrom'],
         till: ['EnergyTill'],
         totals: isAdmin ? ['Difference', 'FlatDifference'] : ['Difference'],
       };
-    case 3:
-    case 4:
+    case DEVICE_TYPE.coldWaterMeter:
+    case DEVICE_TYPE.hotWaterMeter:
       return { from: ['VolumeFrom'], till: ['VolumeTill'], totals: ['Difference', 'FlatDifference'] };
-    case 11:
+    case DEVICE_TYPE.buildingHeatMeter:
       return { from: ['EnergyFrom'], till: ['EnergyTill'], totals: ['Difference'] };
     default:
       // A type added later: the plain set of its computation.
@@ -79,15 +79,15 @@ function valueSet(typeId: number, proc: DataLoadProc, isAdmin: boolean): ValueSe
  * heat meter (type 11) has no flat or client columns.
  */
 export function readingColumns(type: { Id: number; DataLoadProc: DataLoadProc }, groupId: number): ReadingColumn[] {
-  const values = valueSet(type.Id, type.DataLoadProc, groupId === Group.Admin);
-  const isBuildingDevice = type.Id === 11;
+  const values = valueSet(type.Id, type.DataLoadProc, seesAdminReadings(groupId));
+  const onBuilding = isBuildingDevice(type.Id);
   return [
     text('City', false),
     text('Street'),
     text('Building'),
-    ...(isBuildingDevice ? [] : [text('Flat')]),
+    ...(onBuilding ? [] : [text('Flat')]),
     text('ObjectCode', false),
-    ...(isBuildingDevice ? [] : [text('ClientCode', false)]),
+    ...(onBuilding ? [] : [text('ClientCode', false)]),
     text('DeviceCode'),
     text('CounterCode', false),
     text('DeviceDescription'),

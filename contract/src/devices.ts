@@ -5,10 +5,6 @@ import { defineEndpoint } from './endpoint.js';
 export const DataLoadProc = Type.Union([Type.Literal('allocator'), Type.Literal('energy'), Type.Literal('volume')]);
 export type DataLoadProc = Static<typeof DataLoadProc>;
 
-/** Device type ids (docs/domain.md §4): 1 allocator, 2 flat heat meter, 3 cold and 4 hot water, 11 building heat meter. */
-export const DEVICE_TYPE_IDS = [1, 2, 3, 4, 11] as const;
-export type DeviceTypeId = (typeof DEVICE_TYPE_IDS)[number];
-
 export const DeviceType = Type.Object({
   Id: Type.Integer(),
   DeviceTypeCode: Type.String(),

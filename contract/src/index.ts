@@ -5,6 +5,7 @@ export * from './data-quality.js';
 export * from './degree-days.js';
 export * from './device-data.js';
 export * from './devices.js';
+export * from './domain.js';
 export * from './endpoint.js';
 export * from './errors.js';
 export * from './ingest.js';

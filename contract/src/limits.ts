@@ -22,12 +22,3 @@ export const MAX_RANGE_DAYS = 3700;
 export const LANGUAGES = ['lt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'lt';
-
-/** User groups (docs/domain.md §6). */
-export const Group = { Operator: 1, Admin: 2, User: 3 } as const;
-export type GroupId = (typeof Group)[keyof typeof Group];
-/**
- * Groups that manage other accounts and see the Users screen. Which accounts
- * each may reach is the server's rule (docs/security.md "Accounts").
- */
-export const canManageUsers = (groupId: number): boolean => groupId === Group.Operator || groupId === Group.Admin;

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, PageQuery, UserIdQuery } from './common.js';
 import { AddressFields, AddressQuery } from './devices.js';
+import { type AddressLevel, LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 
 /** A building in scope (docs/domain.md §3). */
@@ -22,10 +23,6 @@ export const getAllObjects = defineEndpoint({
   querystring: Type.Object({ ...PageQuery, ...AddressQuery, ...UserIdQuery }),
   response: Paged(LocationRow),
 });
-
-/** The type-ahead levels, in tree order. */
-export const ADDRESS_LEVELS = ['Country', 'County', 'Region', 'City', 'Street', 'Building'] as const;
-export type AddressLevel = (typeof ADDRESS_LEVELS)[number];
 
 const typeahead = <L extends AddressLevel>(level: L) =>
   defineEndpoint({
@@ -84,7 +81,7 @@ export const getUserObjects = defineEndpoint({
 export const TreeNode = Type.Object({
   Id,
   ParentId: Nullable(Id),
-  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  Level: Type.Integer({ minimum: LOCATION_LEVEL.country, maximum: LOCATION_LEVEL.flat }),
   Name: Type.String(),
   FlatOrder: Nullable(Type.Integer()),
 });
@@ -99,7 +96,9 @@ export const getLocationTree = defineEndpoint({
   tags: ['locationData'],
   auth: 'user',
   querystring: Type.Object({
-    maxLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7 })),
+    maxLevel: Type.Optional(
+      Type.Integer({ minimum: LOCATION_LEVEL.country, maximum: LOCATION_LEVEL.flat, default: LOCATION_LEVEL.flat }),
+    ),
     ...UserIdQuery,
   }),
   response: Type.Array(TreeNode),

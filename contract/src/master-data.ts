@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable } from './common.js';
 import { DeviceRow } from './devices.js';
+import { LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
 import { type Language, NAME_MAX_LENGTH } from './limits.js';
@@ -167,7 +168,7 @@ export const LocationNode = Type.Object({
   Id,
   ParentId: Nullable(Id),
   /** 1 country … 6 building, 7 flat. */
-  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  Level: Type.Integer({ minimum: LOCATION_LEVEL.country, maximum: LOCATION_LEVEL.flat }),
   Name: Type.String(),
   /** The address as one line. */
   Path: Type.String(),

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable, Ok, PageQuery, Timestamp } from './common.js';
+import { GROUP } from './domain.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from './limits.js';
 
@@ -7,7 +8,11 @@ const Name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH });
 const Username = Type.String({ minLength: 1, maxLength: USERNAME_MAX_LENGTH });
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 const Contact = Type.Optional(Nullable(Type.String({ maxLength: 200 })));
-export const GroupIdSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
+export const GroupIdSchema = Type.Union([
+  Type.Literal(GROUP.operator),
+  Type.Literal(GROUP.admin),
+  Type.Literal(GROUP.user),
+]);
 
 /** What an account and a sign-in answer share (docs/domain.md §11). Never the password hash. */
 const AccountFields = {

@@ -1,4 +1,4 @@
-import { Group } from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import { isValidElement, type ReactElement } from 'react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -26,9 +26,9 @@ describe('the access table', () => {
   it('lets each group open its screens only', () => {
     const open = (groupId: 1 | 2 | 3) => SCREENS.filter((screen) => canOpen({ GroupId: groupId }, screen));
     const common = ['/', '/profile', '/deviceData', '/myObjects', '/locationData'];
-    expect(open(Group.Operator)).toEqual([...SCREENS]);
-    expect(open(Group.Admin)).toEqual([...common, '/users', '/anomalies', '/statements']);
-    expect(open(Group.User)).toEqual([...common, '/anomalies', '/statements']);
+    expect(open(GROUP.operator)).toEqual([...SCREENS]);
+    expect(open(GROUP.admin)).toEqual([...common, '/users', '/anomalies', '/statements']);
+    expect(open(GROUP.user)).toEqual([...common, '/anomalies', '/statements']);
     expect(SCREENS.filter((screen) => canOpen(null, screen))).toEqual([]);
   });
 });

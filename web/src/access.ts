@@ -4,8 +4,7 @@
  * is not offered, and its address shows the one "not allowed" page (docs/accessibility.md).
  */
 
-import type { UserSession } from '@rodmenys/contract';
-import { canManageUsers, Group } from '@rodmenys/contract';
+import { canManageUsers, isOperator, type UserSession } from '@rodmenys/contract';
 
 type Viewer = Pick<UserSession, 'GroupId'> | null;
 
@@ -26,7 +25,6 @@ export const SCREENS = [
 export type Screen = (typeof SCREENS)[number];
 
 const everyone = () => true;
-const operators = (groupId: number) => groupId === Group.Operator;
 
 /** The access table: the groups that may open each screen. */
 export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean>> = {
@@ -38,9 +36,9 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   // Groups 1 and 2 manage accounts (an administrator those of his own area).
   '/users': canManageUsers,
   // Master data, its audit log and the collectors are the provider's own work: group 1 only.
-  '/masterData': operators,
-  '/audit': operators,
-  '/collectors': operators,
+  '/masterData': isOperator,
+  '/audit': isOperator,
+  '/collectors': isOperator,
   // Everyone sees the anomalies of the buildings they may see (scoped by the server).
   '/anomalies': everyone,
   // Monthly statements of the flats one may see (scoped by the server); publishing is group 1's.

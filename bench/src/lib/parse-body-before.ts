@@ -1,8 +1,8 @@
 // The collector body parser as it was before docs/ingest.md "Big bodies" (commit e1e5046), kept
 // only so `npm run bench:parse -w bench` can show before and after side by side. Not used by the server.
 import { MAX_INGEST_TELEGRAMS } from '@rodmenys/contract';
-import { HttpError } from '../../../server/src/errors.js';
-import type { TelegramItem } from '../../../server/src/services/ingest/map-telegram.js';
+import { HttpError } from '@rodmenys/server/errors.js';
+import type { TelegramItem } from '@rodmenys/server/services/ingest/map-telegram.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

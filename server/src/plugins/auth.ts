@@ -1,4 +1,4 @@
-import { type Auth, Group } from '@rodmenys/contract';
+import { type Auth, isOperator } from '@rodmenys/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../errors.js';
@@ -50,7 +50,7 @@ export default fp(async function auth(app: FastifyInstance) {
       await signedIn(request);
     },
     operator: async (request: FastifyRequest) => {
-      if ((await signedIn(request)).groupId !== Group.Operator) {
+      if (!isOperator((await signedIn(request)).groupId)) {
         throw forbidden('operatorsOnly');
       }
     },

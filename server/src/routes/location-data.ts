@@ -1,13 +1,15 @@
-import { getAllObjects, getLocationTree, getUserObjects, typeaheadEndpoints } from '@rodmenys/contract';
+import {
+  ADDRESS_LEVELS,
+  getAllObjects,
+  getLocationTree,
+  getUserObjects,
+  LOCATION_LEVEL,
+  levelOf,
+  typeaheadEndpoints,
+} from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { scopeFor } from '../services/auth/caller.js';
-import {
-  LEVEL_OF,
-  listObjects,
-  listUserObjects,
-  locationTree,
-  suggestNames,
-} from '../services/locations/list-objects.js';
+import { listObjects, listUserObjects, locationTree, suggestNames } from '../services/locations/list-objects.js';
 import { defineRoute } from './define.js';
 
 export default async function locationDataRoutes(app: FastifyInstance) {
@@ -18,16 +20,11 @@ export default async function locationDataRoutes(app: FastifyInstance) {
     listUserObjects(db, await scopeFor(db, caller, query.userId), query),
   );
   defineRoute(app, getLocationTree, async ({ caller, query, db }) =>
-    locationTree(db, await scopeFor(db, caller, query.userId), query.maxLevel ?? 7),
+    locationTree(db, await scopeFor(db, caller, query.userId), query.maxLevel ?? LOCATION_LEVEL.flat),
   );
-  for (const [level, endpoint] of Object.entries(typeaheadEndpoints)) {
-    defineRoute(app, endpoint, async ({ caller, query, db }) =>
-      suggestNames(
-        db,
-        await scopeFor(db, caller, query.userId),
-        LEVEL_OF[level as keyof typeof LEVEL_OF],
-        query.search,
-      ),
+  for (const level of ADDRESS_LEVELS) {
+    defineRoute(app, typeaheadEndpoints[level], async ({ caller, query, db }) =>
+      suggestNames(db, await scopeFor(db, caller, query.userId), levelOf(level), query.search),
     );
   }
 }

@@ -1,3 +1,5 @@
+import { LOCATION_LEVEL } from '@rodmenys/contract';
+
 /** Escapes LIKE wildcards in user input (the default escape character is a backslash). */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -10,3 +12,12 @@ export const prefixPattern = (s: string) => `${escapeLike(s.trim().toLowerCase()
  */
 export const inScope = (alias: string, param: string) =>
   `(${param}::int[] IS NULL OR ${alias}.path && ${param}::int[])`;
+
+/**
+ * The id of the building a location (`alias`) lies in, or is: the building level's place
+ * in its path (docs/domain.md §3). Readings are grouped and ordered by it.
+ */
+export const buildingIdOf = (alias: string) => `${alias}.path[${LOCATION_LEVEL.building}]`;
+
+/** The id of the city a location lies in (degree-days are per city; docs/data-quality.md). */
+export const cityIdOf = (alias: string) => `${alias}.path[${LOCATION_LEVEL.city}]`;

@@ -1,3 +1,4 @@
+import { DEVICE_TYPE, type DeviceTypeId, GROUP, type GroupId } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.js';
 import { makePlace, type Place } from '../services/locations/make-place.js';
@@ -43,7 +44,7 @@ export function makeFlat(db: Queryable, building: Place, overrides: FlatOverride
 
 export interface DeviceOverrides {
   /** Device type (default 1, an allocator). */
-  typeId?: 1 | 2 | 3 | 4 | 11;
+  typeId?: DeviceTypeId;
   /** The serial number (default: a new one). */
   code?: string;
   /** The radio id (default `C-` and the serial). */
@@ -61,7 +62,7 @@ export async function makeDevice(db: Queryable, at: Place | number, overrides: D
     `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, removed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
     [
-      overrides.typeId ?? 1,
+      overrides.typeId ?? DEVICE_TYPE.allocator,
       typeof at === 'number' ? at : at.id,
       code,
       overrides.counterCode === undefined ? `C-${code}` : overrides.counterCode,
@@ -88,8 +89,8 @@ export async function makeReadings(db: Queryable, deviceId: number, readings: re
 }
 
 export interface UserOverrides {
-  /** 1 operator, 2 administrator, 3 user (default). */
-  groupId?: 1 | 2 | 3;
+  /** GROUP.operator, GROUP.admin or GROUP.user (default). */
+  groupId?: GroupId;
   /** Granted locations. */
   rights?: ReadonlyArray<Place | number>;
   username?: string;
@@ -101,14 +102,14 @@ export interface UserOverrides {
 /** An account as a test knows it: enough to sign in as it. */
 export interface TestUser {
   id: number;
-  groupId: 1 | 2 | 3;
+  groupId: GroupId;
   username: string;
   password: string;
 }
 
 /** An account, registered as the product registers one, with its rights granted. */
 export async function makeUser(db: Queryable, overrides: UserOverrides = {}): Promise<TestUser> {
-  const groupId = overrides.groupId ?? 3;
+  const groupId = overrides.groupId ?? GROUP.user;
   const username = overrides.username ?? `user${next()}_${groupId}`;
   const password = overrides.password ?? 'password1';
   const user = await registerUser(

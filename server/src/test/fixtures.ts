@@ -1,3 +1,4 @@
+import type { DeviceTypeId, GroupId } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.js';
 import { makeDevice, makePlace, makeReadings, makeSignedIn, type ReadingInput, type SignedIn } from './factories.js';
@@ -26,7 +27,7 @@ export const address = (city: string, street: string, building: string, flat?: s
 
 /** @deprecated makeDevice(db, place, overrides) with DeviceOverrides. */
 export interface DeviceInput {
-  typeId: 1 | 2 | 3 | 4 | 11;
+  typeId: DeviceTypeId;
   locationId: number;
   code: string;
   ratingFactor?: number | null;
@@ -45,5 +46,5 @@ export const addReadings = (db: Queryable, deviceId: number, readings: ReadingIn
 /** @deprecated makeSignedIn(app, overrides). */
 export const createUser = (
   app: FastifyInstance,
-  options: { groupId: 1 | 2 | 3; rights?: number[]; username?: string; password?: string },
+  options: { groupId: GroupId; rights?: number[]; username?: string; password?: string },
 ): Promise<SignedIn> => makeSignedIn(app, options);

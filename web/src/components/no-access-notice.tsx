@@ -1,4 +1,4 @@
-import { Group } from '@rodmenys/contract';
+import { seesEverything } from '@rodmenys/contract';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUserRights } from '../api/hooks';
@@ -11,7 +11,7 @@ import { useSession } from '../session';
 export function NoAccessNotice() {
   const { t } = useTranslation();
   const user = useSession();
-  const waits = !!user && user.GroupId !== Group.Operator;
+  const waits = !!user && !seesEverything(user.GroupId);
   const rights = useUserRights(waits ? user.Id : undefined);
   if (!waits || !rights.data || rights.data.length > 0) return null;
   return (

@@ -10,6 +10,7 @@
 //   is sized for the ~10 s first-start budget rather than for many flats.
 // - `large` on PostgreSQL 15 (load 16-18): 2,149 flats, 10,540 devices, 29,023,698
 //   hourly readings over ~3.7 months, 205 s (30 s of it JavaScript CPU).
+import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
 import { hashPassword } from '../../services/auth/password.js';
 import type { Db, Tx } from '../db.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
@@ -51,7 +52,7 @@ export const DEMO_PASSWORD = 'demo1234';
 
 export interface DemoAccount {
   username: string;
-  groupId: 1 | 2 | 3;
+  groupId: GroupId;
   firstName: string;
   lastName: string;
   email: string;
@@ -59,9 +60,27 @@ export interface DemoAccount {
 
 /** Group 1 sees everything, group 2 one municipality, group 3 one building (DemoCases.buildingId). */
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { username: 'operator', groupId: 1, firstName: 'Rasa', lastName: 'Petrauskienė', email: 'operator@demo.rodmenys.lt' },
-  { username: 'admin', groupId: 2, firstName: 'Tomas', lastName: 'Kazlauskas', email: 'admin@demo.rodmenys.lt' },
-  { username: 'manager', groupId: 3, firstName: 'Eglė', lastName: 'Jankauskaitė', email: 'manager@demo.rodmenys.lt' },
+  {
+    username: 'operator',
+    groupId: GROUP.operator,
+    firstName: 'Rasa',
+    lastName: 'Petrauskienė',
+    email: 'operator@demo.rodmenys.lt',
+  },
+  {
+    username: 'admin',
+    groupId: GROUP.admin,
+    firstName: 'Tomas',
+    lastName: 'Kazlauskas',
+    email: 'admin@demo.rodmenys.lt',
+  },
+  {
+    username: 'manager',
+    groupId: GROUP.user,
+    firstName: 'Eglė',
+    lastName: 'Jankauskaitė',
+    email: 'manager@demo.rodmenys.lt',
+  },
 ];
 
 export interface SeedDemoOptions {
@@ -253,7 +272,7 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
       mixed ? 'MISR' : 'BUTAS',
       mixed ? 'Mišrios paskirties' : 'Butų namas',
     ]);
-    addDevice(11, building, 'Šilumos punktas', null);
+    addDevice(DEVICE_TYPE.buildingHeatMeter, building, 'Šilumos punktas', null);
     // Some buildings bill heat by flat heat meters instead of allocators; the manager's has both.
     const heatMeters = b === 0 ? 'some' : rng.chance(0.25) ? 'all' : 'none';
     const flatCount = Math.max(b === 0 ? 8 : 1, rng.int(minFlats, maxFlats));
@@ -274,12 +293,16 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
       ]);
       const own: DeviceRow[] = [];
       if (heatMeters === 'all' || (heatMeters === 'some' && f % 4 === 0)) {
-        own.push(addDevice(2, flat, 'Buto šilumos skaitiklis', null));
+        own.push(addDevice(DEVICE_TYPE.heatMeter, flat, 'Buto šilumos skaitiklis', null));
       } else {
         const allocators = rng.int(2, 5);
-        for (let a = 0; a < allocators; a++) own.push(addDevice(1, flat, ROOMS[a]!, rng.between(0.5, 2.5).toFixed(3)));
+        for (let a = 0; a < allocators; a++)
+          own.push(addDevice(DEVICE_TYPE.allocator, flat, ROOMS[a]!, rng.between(0.5, 2.5).toFixed(3)));
       }
-      own.push(addDevice(3, flat, 'Šaltas vanduo', null), addDevice(4, flat, 'Karštas vanduo', null));
+      own.push(
+        addDevice(DEVICE_TYPE.coldWaterMeter, flat, 'Šaltas vanduo', null),
+        addDevice(DEVICE_TYPE.hotWaterMeter, flat, 'Karštas vanduo', null),
+      );
       flatRows.push(flat);
       flatDevices.push(own);
     }
@@ -287,11 +310,16 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
     if (b === 0) {
       manager = building;
       const ofType = (f: number, t: DeviceTypeId) => flatDevices[f]!.find((d) => d.deviceTypeId === t)!;
-      casesIn = { silent: ofType(0, 1), reset: ofType(1, 3), gap: ofType(2, 4), never: flatRows[flatCount - 1]! };
+      casesIn = {
+        silent: ofType(0, DEVICE_TYPE.allocator),
+        reset: ofType(1, DEVICE_TYPE.coldWaterMeter),
+        gap: ofType(2, DEVICE_TYPE.hotWaterMeter),
+        never: flatRows[flatCount - 1]!,
+      };
     }
   }
   if (!manager || !casesIn) throw new DemoSeedError('The demo needs at least one building');
-  const area = locations.find((l) => l.id === manager.path[2])!;
+  const area = locations.find((l) => l.id === manager.path[LOCATION_LEVEL.region - 1])!;
   return {
     locations,
     clients,

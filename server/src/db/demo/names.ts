@@ -1,4 +1,5 @@
 // Real-looking Lithuanian names for the demo data: geography, people, companies.
+import { DEVICE_TYPE } from '@rodmenys/contract';
 
 export interface DemoCity {
   county: string;
@@ -264,4 +265,10 @@ export function companyName(pick: <T>(items: readonly T[]) => T): string {
 export const ROOMS = ['Svetainė', 'Kambarys 1', 'Virtuvė', 'Kambarys 2', 'Miegamasis'];
 
 /** wM-Bus manufacturer codes by device type, for CounterCode. */
-export const MANUFACTURERS: Readonly<Record<number, string>> = { 1: 'QDS', 2: 'KAM', 3: 'ZRI', 4: 'ZRI', 11: 'KAM' };
+export const MANUFACTURERS: Readonly<Record<number, string>> = {
+  [DEVICE_TYPE.allocator]: 'QDS',
+  [DEVICE_TYPE.heatMeter]: 'KAM',
+  [DEVICE_TYPE.coldWaterMeter]: 'ZRI',
+  [DEVICE_TYPE.hotWaterMeter]: 'ZRI',
+  [DEVICE_TYPE.buildingHeatMeter]: 'KAM',
+};

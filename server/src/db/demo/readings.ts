@@ -2,9 +2,10 @@
 // water with a daily and weekly rhythm. Every number comes from a hash of
 // (seed, serial number, slot), so the seed and a later top-up use the same
 // formulas and need nothing but the last stored value.
+import { DEVICE_TYPE, type DeviceTypeId } from '@rodmenys/contract';
 import { hashString, mix, unit } from './random.js';
 
-export type DeviceTypeId = 1 | 2 | 3 | 4 | 11;
+export type { DeviceTypeId };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -81,15 +82,15 @@ interface Profile {
 function profile(typeId: DeviceTypeId, key: number): Profile {
   const u = (n: number) => unit(mix(key, n));
   switch (typeId) {
-    case 1:
+    case DEVICE_TYPE.allocator:
       return { perDay: 4 + 21 * u(1), base: 0, start: Math.floor(200 + 2500 * u(2)), seasonal: true, integer: true };
-    case 2:
+    case DEVICE_TYPE.heatMeter:
       return { perDay: 12 + 30 * u(1), base: 0, start: 2000 + 15000 * u(2), seasonal: true, integer: false };
-    case 3:
+    case DEVICE_TYPE.coldWaterMeter:
       return { perDay: 0.1 + 0.25 * u(1), base: 0, start: 20 + 800 * u(2), seasonal: false, integer: false };
-    case 4:
+    case DEVICE_TYPE.hotWaterMeter:
       return { perDay: 0.05 + 0.12 * u(1), base: 0, start: 10 + 400 * u(2), seasonal: false, integer: false };
-    case 11:
+    case DEVICE_TYPE.buildingHeatMeter:
       return { perDay: 700 + 2500 * u(1), base: 0.08, start: 200000 + 800000 * u(2), seasonal: true, integer: false };
   }
 }

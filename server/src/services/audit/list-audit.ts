@@ -14,6 +14,7 @@ import { toCsv } from '../csv.js';
 import { parseDayRange } from '../devices/period.js';
 import { paged } from '../paging.js';
 import { prefixPattern } from '../sql.js';
+import { wallClockMs, wallClockOf } from '../time.js';
 
 export type AuditFilter = Pick<AuditQuery, 'actor' | 'kind' | 'dateFrom' | 'dateTill'>;
 
@@ -130,8 +131,7 @@ export async function exportAudit(
 
 /** '2026-03-29T04:00:00+03:00' → a Date whose UTC fields are that wall-clock time (how Excel stores dates). */
 export function toExcelDate(iso: string): Date {
-  const m = iso.match(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/);
-  if (!m) throw badRequest('notTimestamp', { value: iso });
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  return new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
+  const t = wallClockOf(iso);
+  if (!t) throw badRequest('notTimestamp', { value: iso });
+  return new Date(wallClockMs(t));
 }

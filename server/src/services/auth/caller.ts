@@ -1,3 +1,4 @@
+import { seesEverything } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { findReachableAccount } from '../users/account-scope.js';
 import type { TokenClaims } from './tokens.js';
@@ -41,7 +42,7 @@ export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Ca
     id: row.id,
     groupId: row.group_id,
     username: row.username,
-    scope: row.group_id === 1 ? null : row.rights,
+    scope: seesEverything(row.group_id) ? null : row.rights,
     token: claims,
   };
 }
@@ -54,7 +55,7 @@ export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Ca
 export async function scopeFor(db: Queryable, caller: Caller, userId: number | undefined): Promise<number[] | null> {
   if (userId === undefined || userId === caller.id) return caller.scope;
   const target = await findReachableAccount(db, caller, userId);
-  return intersectScopes(db, caller.scope, target.GroupId === 1 ? null : await rightsOf(db, userId));
+  return intersectScopes(db, caller.scope, seesEverything(target.GroupId) ? null : await rightsOf(db, userId));
 }
 
 async function rightsOf(db: Queryable, userId: number): Promise<number[]> {

@@ -1,4 +1,4 @@
-import type { Anomaly, AnomalyCount, AnomalyState, RuleCode } from '@rodmenys/contract';
+import { type Anomaly, type AnomalyCount, type AnomalyState, LOCATION_LEVEL, type RuleCode } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -29,7 +29,7 @@ const COLUMNS = `a.id AS "Id", a.rule AS "Rule", a.state AS "State", a.building_
   a.comment AS "Comment"`;
 
 const FROM = `FROM anomaly a JOIN location b ON b.id = a.building_id
-  LEFT JOIN device d ON d.id = a.device_id LEFT JOIN location fl ON fl.id = d.location_id AND fl.level = 7
+  LEFT JOIN device d ON d.id = a.device_id LEFT JOIN location fl ON fl.id = d.location_id AND fl.level = ${LOCATION_LEVEL.flat}
   LEFT JOIN app_user u ON u.id = a.acknowledged_by`;
 
 /**

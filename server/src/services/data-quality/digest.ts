@@ -1,4 +1,4 @@
-import { type DigestSubscription, RULE_NAMES, type RuleCode } from '@rodmenys/contract';
+import { type DigestSubscription, GROUP, RULE_NAMES, type RuleCode } from '@rodmenys/contract';
 import type { Transporter } from 'nodemailer';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
@@ -63,7 +63,7 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
     since: string;
   }>(
     `SELECT u.id, u.email, u.language,
-            CASE WHEN u.group_id = 1 THEN NULL
+            CASE WHEN u.group_id = ${GROUP.operator} THEN NULL
                  ELSE coalesce((SELECT array_agg(location_id) FROM location_right WHERE user_id = u.id), '{}') END AS scope,
             coalesce(u.digest_sent_at, $1::timestamptz - interval '1 day') AS since
        FROM app_user u

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { buildingIdOf, cityIdOf } from '../sql.js';
 import type { DqSettings } from './settings.js';
 
 /**
@@ -35,7 +36,7 @@ export async function computeMonthEnds(
        SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
               make_interval(secs => $3::float8 * 86400) AS tolerance
      ), dev AS (
-       SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind, l.path[4] AS city
+       SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind, ${cityIdOf('l')} AS city
          FROM device d JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
@@ -95,7 +96,7 @@ export async function computeMonthEnds(
        SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
               $2::date::timestamp::timestamptz AS s
      ), dev AS (
-       SELECT d.id, d.installed_at, d.device_type_id, l.path[6] AS building, l.area_m2
+       SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2
          FROM device d JOIN location l ON l.id = d.location_id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
@@ -133,7 +134,7 @@ export async function computeMonthEnds(
          FROM base
      ), peers AS (
        -- The building's devices of the same type with a real month's consumption (neither end estimated nor manual).
-       SELECT l.path[6] AS building, d.device_type_id, avg(cur.value - prev.value) AS avg_cons,
+       SELECT ${buildingIdOf('l')} AS building, d.device_type_id, avg(cur.value - prev.value) AS avg_cons,
               sum(cur.value - prev.value) FILTER (WHERE l.area_m2 IS NOT NULL)
                 / nullif(sum(l.area_m2) FILTER (WHERE l.area_m2 IS NOT NULL), 0) AS per_m2
          FROM p
@@ -142,7 +143,7 @@ export async function computeMonthEnds(
                             AND prev.source IN ('measured', 'memory', 'interpolated')
          JOIN device d ON d.id = cur.device_id
          JOIN location l ON l.id = d.location_id
-        WHERE (l.path[6], d.device_type_id) IN (SELECT building, device_type_id FROM base)
+        WHERE (${buildingIdOf('l')}, d.device_type_id) IN (SELECT building, device_type_id FROM base)
           AND cur.value >= prev.value
         GROUP BY 1, 2
      ), valued AS (

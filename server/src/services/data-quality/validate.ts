@@ -1,5 +1,6 @@
-import type { RuleCode } from '@rodmenys/contract';
+import { DEVICE_TYPE, LOCATION_LEVEL, type RuleCode } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
+import { buildingIdOf } from '../sql.js';
 import { type DqSettings, loadSettings } from './settings.js';
 
 /**
@@ -11,7 +12,7 @@ import { type DqSettings, loadSettings } from './settings.js';
  * in the session's zone, the provider's.
  */
 const DEV = `dev AS (
-  SELECT d.id, d.device_type_id AS type_id, d.installed_at, l.path[6] AS building_id,
+  SELECT d.id, d.device_type_id AS type_id, d.installed_at, ${buildingIdOf('l')} AS building_id,
          ds.last_seen, ds.flags,
          extract(month FROM $2::timestamptz)::int = ANY (
            SELECT jsonb_array_elements_text($3::jsonb -> 'heatingSeasonMonths')::int) AS in_season
@@ -20,7 +21,7 @@ const DEV = `dev AS (
    WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
      AND coalesce(d.removed_at, 'infinity') > $2::timestamptz
      AND coalesce(d.installed_at, '-infinity') <= $2::timestamptz
-     AND l.level >= 6
+     AND l.level >= ${LOCATION_LEVEL.building}
 )`;
 
 const CURRENT = "'0001-01-01'::date";
@@ -31,7 +32,7 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
   SILENT: `SELECT 'SILENT' AS rule, dev.building_id, dev.id AS device_id, ${CURRENT} AS month,
       jsonb_build_object('lastSeen', iso(dev.last_seen), 'limitDays', lim.days) AS evidence
     FROM dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'silent.days' ->> dev.type_id::text)::int AS days) lim
-   WHERE lim.days IS NOT NULL AND (dev.type_id <> 1 OR dev.in_season)
+   WHERE lim.days IS NOT NULL AND (dev.type_id <> ${DEVICE_TYPE.allocator} OR dev.in_season)
      AND coalesce(dev.last_seen, '-infinity') < $2::timestamptz - make_interval(days => lim.days)
      AND coalesce(dev.installed_at, '-infinity') < $2::timestamptz - make_interval(days => lim.days)`,
   // Status flags of the latest telegram: leak, burst, backflow, tamper, power.
@@ -51,7 +52,7 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
                    ORDER BY r.ts DESC LIMIT 1) old ON true
     JOIN LATERAL (SELECT r.ts, r.value FROM reading r WHERE r.device_id = dev.id AND r.ts <= $2::timestamptz
                    ORDER BY r.ts DESC LIMIT 1) cur ON true
-   WHERE lim.days IS NOT NULL AND (dev.type_id NOT IN (1, 2) OR dev.in_season)
+   WHERE lim.days IS NOT NULL AND (dev.type_id NOT IN (${DEVICE_TYPE.allocator}, ${DEVICE_TYPE.heatMeter}) OR dev.in_season)
      AND cur.ts > old.ts AND cur.value = old.value`,
 };
 
@@ -114,7 +115,7 @@ const HIGH_LOW = `SELECT CASE WHEN x.cons > x.ref * ($3::jsonb ->> 'highLow.high
                          'ratio', round(x.cons / x.ref, 3))
     FROM (
       SELECT dev.id, dev.building_id, m0.value - m1.value AS cons, ly.cons AS last_year, a3.avg3,
-             CASE WHEN dev.type_id IN (1, 2, 11) THEN ly.cons ELSE coalesce(ly.cons, a3.avg3) END AS ref
+             CASE WHEN dev.type_id IN (${DEVICE_TYPE.allocator}, ${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.buildingHeatMeter}) THEN ly.cons ELSE coalesce(ly.cons, a3.avg3) END AS ref
         FROM dev
         JOIN month_end m0 ON m0.device_id = dev.id AND m0.month = $4::date AND m0.source <> 'estimated'
         JOIN month_end m1 ON m1.device_id = dev.id AND m1.month = ($4::date - interval '1 month')::date
@@ -140,14 +141,14 @@ const BUILDING_BALANCE = `SELECT 'BUILDING_BALANCE', b.building_id, b.id, $4::da
         FROM dev
         JOIN month_end m0 ON m0.device_id = dev.id AND m0.month = $4::date
         JOIN month_end m1 ON m1.device_id = dev.id AND m1.month = ($4::date - interval '1 month')::date
-       WHERE dev.type_id = 11
+       WHERE dev.type_id = ${DEVICE_TYPE.buildingHeatMeter}
     ) b
     JOIN LATERAL (
       SELECT sum(m0.value - m1.value) AS cons, count(*)::int AS n
         FROM device d JOIN location l ON l.id = d.location_id
         JOIN month_end m0 ON m0.device_id = d.id AND m0.month = $4::date
         JOIN month_end m1 ON m1.device_id = d.id AND m1.month = ($4::date - interval '1 month')::date
-       WHERE d.device_type_id = 2 AND l.path[6] = b.building_id) f ON f.n > 0
+       WHERE d.device_type_id = ${DEVICE_TYPE.heatMeter} AND ${buildingIdOf('l')} = b.building_id) f ON f.n > 0
    WHERE b.cons > 0 AND abs(f.cons - b.cons) / b.cons > ($3::jsonb ->> 'balance.tolerance')::numeric`;
 
 /**

@@ -1,4 +1,4 @@
-import type { DeviceRow } from '@rodmenys/contract';
+import { ADDRESS_COLUMNS, type AddressColumn, type DeviceRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
@@ -33,17 +33,8 @@ export async function listDevicesByLocation(
   return rows;
 }
 
-export interface AddressFilter {
-  country?: string;
-  county?: string;
-  region?: string;
-  city?: string;
-  street?: string;
-  building?: string;
-  flat?: string;
-}
-
-export const ADDRESS_FIELDS = ['country', 'county', 'region', 'city', 'street', 'building', 'flat'] as const;
+/** Address parts by their `location` column (docs/domain.md §3). */
+export type AddressFilter = Partial<Record<AddressColumn, string>>;
 
 /** Devices whose address matches every given part exactly, ignoring case. */
 export async function listDevicesByAddress(
@@ -53,7 +44,7 @@ export async function listDevicesByAddress(
 ): Promise<DeviceRow[]> {
   const params: unknown[] = [scope];
   const conditions = [inScope('l', '$1')];
-  for (const field of ADDRESS_FIELDS) {
+  for (const field of ADDRESS_COLUMNS) {
     const value = filter[field]?.trim();
     if (!value) continue;
     params.push(value.toLowerCase());

@@ -1,6 +1,7 @@
 import { type CsvImportResult, MAX_CSV_LINES, MAX_LISTED_CSV_REJECTS } from '@rodmenys/contract';
 import type { Db, Tx } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
+import { readingsStatement } from '../readings/store-readings.js';
 import { detectDelimiter, splitLine } from './csv-fields.js';
 import { findDevices } from './ingest-telegrams.js';
 import { parseDecimal, parseReceptionTime } from './values.js';
@@ -116,30 +117,19 @@ export async function importCsv(db: Db, text: string, now = new Date()): Promise
 }
 
 /**
- * Stores the lines of `csv_reading` whose serial number is a device's, and the
- * devices' last seen time; returns how many readings were new. Of a reading
- * given twice, the first line wins. The join on `device` keeps a reading from
+ * Stores the lines of `csv_reading` whose serial number is a device's, through the one
+ * reading writer (services/readings/store-readings.ts); returns how many readings were new.
+ * Of a reading given twice, the first line wins. The join on `device` keeps a reading from
  * ever naming a device that does not exist (`reading` has no foreign key: migration 012).
  */
+const STORE_CSV = readingsStatement({
+  rows: `SELECT d.id, i.ts, NULL::timestamptz, i.value FROM csv_reading i JOIN device d ON d.device_code = i.serial
+        ORDER BY d.id, i.ts, i.line`,
+  onConflict: 'keep',
+  result: 'SELECT count(*)::int AS stored FROM written',
+});
+
 async function storeReadings(tx: Tx): Promise<number> {
-  const { rows: result } = await tx.query<{ stored: number }>(
-    `WITH stored AS (
-       INSERT INTO reading (device_id, ts, value)
-       SELECT d.id, i.ts, i.value FROM csv_reading i JOIN device d ON d.device_code = i.serial
-        ORDER BY d.id, i.ts, i.line
-       ON CONFLICT DO NOTHING
-       RETURNING device_id, ts
-     ), pending AS (
-       -- Month-end values and rules to look at again (services/data-quality/refresh-month-ends.ts).
-       INSERT INTO dq_pending (device_id, month)
-       SELECT DISTINCT device_id, date_trunc('month', ts)::date FROM stored ORDER BY 1, 2
-       ON CONFLICT DO NOTHING
-     ), seen AS (
-       INSERT INTO device_status AS s (device_id, last_seen)
-       SELECT device_id, max(ts) FROM stored GROUP BY device_id ORDER BY device_id
-       ON CONFLICT (device_id) DO UPDATE SET last_seen = greatest(s.last_seen, excluded.last_seen)
-     )
-     SELECT count(*)::int AS stored FROM stored`,
-  );
+  const { rows: result } = await tx.query<{ stored: number }>(STORE_CSV);
   return result[0]!.stored;
 }

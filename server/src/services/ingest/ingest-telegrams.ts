@@ -1,6 +1,7 @@
 import type { DataLoadProc, IngestResult, Rejected } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { retryWhilePartitionsMove } from '../partitions/partitions.js';
+import { readingsStatement } from '../readings/store-readings.js';
 import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
 
 interface Device {
@@ -99,6 +100,40 @@ const batchRow = (deviceId: number, t: Telegram, m: Mapped) =>
   `${copyField(m.setDate)}\t${copyField(m.setValue)}\t${copyField(t.raw)}\t` +
   `${m.history.length ? copyField(JSON.stringify(m.history)) : '\\N'}\n`;
 
+/** The batch's statement: telegrams, set-day memory, then its readings by the one reading writer. */
+const STORE_BATCH = readingsStatement({
+  with: `stored AS (
+       INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
+       SELECT d, t, string_to_array(f, ' '), sd, sv, r FROM telegram_in
+       ON CONFLICT DO NOTHING
+       RETURNING 1
+     ), memory AS (
+       INSERT INTO device_memory (device_id, day, value, ts)
+       SELECT DISTINCT ON (x.d, x.day) x.d, x.day, x.value, x.t FROM (
+         SELECT d, t, sd AS day, sv AS value FROM telegram_in WHERE sd IS NOT NULL AND sv IS NOT NULL
+         UNION ALL
+         SELECT i.d, i.t, (e.v ->> 0)::date, (e.v ->> 1)::numeric FROM telegram_in i, json_array_elements(i.h) AS e(v)
+          WHERE i.h IS NOT NULL
+       ) x
+        WHERE EXISTS (SELECT FROM device WHERE id = x.d)
+        ORDER BY x.d, x.day, x.t
+       ON CONFLICT DO NOTHING
+       RETURNING device_id, day
+     )`,
+  rows: `SELECT d, t, m, v FROM telegram_in i WHERE v IS NOT NULL AND EXISTS (SELECT FROM device WHERE id = i.d)
+        ORDER BY d, t`,
+  onConflict: 'keep',
+  // A set-day value closes the month before its day.
+  morePending: "SELECT device_id, date_trunc('month', day - 1)::date FROM memory",
+  telegrams: {
+    latest: `SELECT DISTINCT ON (d) d AS device_id, t AS ts, string_to_array(f, ' ') AS flags
+               FROM telegram_in ORDER BY d, t DESC`,
+    setDay: `SELECT DISTINCT ON (d) d AS device_id, sd AS set_date, sv AS set_value
+               FROM telegram_in WHERE sd IS NOT NULL ORDER BY d, sd DESC, t DESC`,
+  },
+  result: 'SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM written)::int AS readings',
+});
+
 /**
  * One COPY and one statement per batch: the new telegrams, a reading for each
  * that carries a value, and the per-device summary the readings screen joins
@@ -114,57 +149,7 @@ async function storeTelegrams(tx: Tx, rows: Row[]): Promise<{ stored: number; re
        (d int, t timestamptz, m timestamptz, v numeric, f text, sd date, sv numeric, r json, h json) ON COMMIT DELETE ROWS`,
   );
   await tx.copyIn('COPY telegram_in FROM STDIN', [rows.map((r) => r.line).join('')]);
-  const { rows: counts } = await tx.query<{ stored: number; readings: number }>(
-    `WITH stored AS (
-       INSERT INTO telegram (device_id, ts, flags, set_date, set_value, raw)
-       SELECT d, t, string_to_array(f, ' '), sd, sv, r FROM telegram_in
-       ON CONFLICT DO NOTHING
-       RETURNING 1
-     ), readings AS (
-       INSERT INTO reading (device_id, ts, meter_ts, value)
-       SELECT d, t, m, v FROM telegram_in i WHERE v IS NOT NULL AND EXISTS (SELECT FROM device WHERE id = i.d)
-        ORDER BY d, t
-       ON CONFLICT DO NOTHING
-       RETURNING device_id, ts
-     ), memory AS (
-       INSERT INTO device_memory (device_id, day, value, ts)
-       SELECT DISTINCT ON (x.d, x.day) x.d, x.day, x.value, x.t FROM (
-         SELECT d, t, sd AS day, sv AS value FROM telegram_in WHERE sd IS NOT NULL AND sv IS NOT NULL
-         UNION ALL
-         SELECT i.d, i.t, (e.v ->> 0)::date, (e.v ->> 1)::numeric FROM telegram_in i, json_array_elements(i.h) AS e(v)
-          WHERE i.h IS NOT NULL
-       ) x
-        WHERE EXISTS (SELECT FROM device WHERE id = x.d)
-        ORDER BY x.d, x.day, x.t
-       ON CONFLICT DO NOTHING
-       RETURNING device_id, day
-     ), pending AS (
-       -- Month-end values and rules to look at again (services/data-quality/refresh-month-ends.ts).
-       INSERT INTO dq_pending (device_id, month)
-       SELECT device_id, date_trunc('month', ts)::date FROM readings
-        UNION SELECT device_id, date_trunc('month', day - 1)::date FROM memory
-        ORDER BY 1, 2
-       ON CONFLICT DO NOTHING
-     ), latest AS (
-       SELECT DISTINCT ON (d) d, t, f FROM telegram_in ORDER BY d, t DESC
-     ), set_day AS (
-       SELECT DISTINCT ON (d) d, sd, sv FROM telegram_in WHERE sd IS NOT NULL ORDER BY d, sd DESC, t DESC
-     ), status AS (
-       INSERT INTO device_status AS s (device_id, last_seen, telegram_ts, flags, set_date, set_value)
-       SELECT l.d, l.t, l.t, string_to_array(l.f, ' '), sd.sd, sd.sv
-         FROM latest l LEFT JOIN set_day sd USING (d)
-        ORDER BY l.d
-       ON CONFLICT (device_id) DO UPDATE SET
-         last_seen = greatest(s.last_seen, excluded.last_seen),
-         telegram_ts = greatest(s.telegram_ts, excluded.telegram_ts),
-         flags = CASE WHEN excluded.telegram_ts >= coalesce(s.telegram_ts, '-infinity') THEN excluded.flags
-                      ELSE s.flags END,
-         set_value = CASE WHEN excluded.set_date >= coalesce(s.set_date, '-infinity') THEN excluded.set_value
-                          ELSE s.set_value END,
-         set_date = greatest(s.set_date, excluded.set_date)
-     )
-     SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM readings)::int AS readings`,
-  );
+  const { rows: counts } = await tx.query<{ stored: number; readings: number }>(STORE_BATCH);
   return counts[0]!;
 }
 

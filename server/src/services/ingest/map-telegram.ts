@@ -1,4 +1,5 @@
 import type { DataLoadProc } from '@rodmenys/contract';
+import { parseTime } from '../time.js';
 import {
   FIELDS,
   HISTORY_FIELDS,
@@ -9,7 +10,7 @@ import {
   SENTINEL_NUMBERS,
   STATUS_FIELDS,
 } from './drivers.js';
-import { jsonDecimal, parseReceptionTime, parseTime } from './values.js';
+import { jsonDecimal, parseReceptionTime } from './values.js';
 
 /** One telegram of a request: where it was, the decoded object, its JSON text. */
 export interface TelegramItem {

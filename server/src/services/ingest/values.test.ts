@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseReceptionTime, parseTime } from './values.js';
+import { parseTime } from '../time.js';
+import { parseReceptionTime } from './values.js';
 
 describe('parseTime', () => {
   it('reads the usual shapes, with and without a zone, seconds and fractions', () => {

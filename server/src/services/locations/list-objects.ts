@@ -1,10 +1,16 @@
-import type { LocationRow, TreeNode, UserObjectRow } from '@rodmenys/contract';
-import { LOCATIONS_PAGE_SIZE } from '@rodmenys/contract';
+import {
+  ADDRESS_COLUMNS,
+  LOCATION_LEVEL,
+  LOCATIONS_PAGE_SIZE,
+  type LocationRow,
+  type TreeNode,
+  type UserObjectRow,
+} from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { buildingOrder } from '../devices/device-row.js';
 import type { AddressFilter } from '../devices/list-devices.js';
 import { paged } from '../paging.js';
-import { inScope, prefixPattern } from '../sql.js';
+import { buildingIdOf, inScope, prefixPattern } from '../sql.js';
 import { ANCESTORS_CTE, isVisible } from './visible.js';
 
 const BUILDING_ORDER = buildingOrder('l');
@@ -18,8 +24,9 @@ export async function listObjects(
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? LOCATIONS_PAGE_SIZE;
   const params: unknown[] = [scope];
-  const conditions = ['l.level = 6', isVisible('l', '$1')];
-  for (const field of ['country', 'county', 'region', 'city', 'street', 'building'] as const) {
+  const conditions = [`l.level = ${LOCATION_LEVEL.building}`, isVisible('l', '$1')];
+  // A building's own address: every level down to its own.
+  for (const field of ADDRESS_COLUMNS.slice(0, LOCATION_LEVEL.building)) {
     const value = input[field]?.trim();
     if (!value) continue;
     params.push(prefixPattern(value));
@@ -52,9 +59,6 @@ export async function listObjects(
   );
 }
 
-/** The levels of the type-ahead endpoints. */
-export const LEVEL_OF = { Country: 1, County: 2, Region: 3, City: 4, Street: 5, Building: 6 } as const;
-
 /** Up to `limit` distinct visible names at a level starting with `search`, ignoring case. */
 export async function suggestNames(db: Queryable, scope: number[] | null, level: number, search: string, limit = 10) {
   const { rows } = await db.query<{ name: string }>(
@@ -85,9 +89,9 @@ export async function listUserObjects(
             c.category_code AS "ClientCategoryCode", c.category_name AS "ClientCategoryName",
             count(*) OVER () AS total
        FROM location l
-       LEFT JOIN object o ON o.location_id = l.path[6]
+       LEFT JOIN object o ON o.location_id = ${buildingIdOf('l')}
        LEFT JOIN client c ON c.id = l.client_id
-      WHERE l.level = 7 AND ${inScope('l', '$1')} AND ($2::int IS NULL OR l.path && ARRAY[$2::int])
+      WHERE l.level = ${LOCATION_LEVEL.flat} AND ${inScope('l', '$1')} AND ($2::int IS NULL OR l.path && ARRAY[$2::int])
       ORDER BY ${BUILDING_ORDER}, l.flat_order, l.flat
       LIMIT $3 OFFSET $4`,
     [scope, input.locationId ?? null, pageSize, (page - 1) * pageSize],

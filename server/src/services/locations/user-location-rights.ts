@@ -1,4 +1,4 @@
-import type { VisibleLocation } from '@rodmenys/contract';
+import { GROUP, LOCATION_LEVEL, type VisibleLocation } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 
 /**
@@ -22,13 +22,13 @@ export async function userLocationRights(
     `WITH u AS (SELECT group_id FROM app_user WHERE id = $1),
      roots AS (
        SELECT l.* FROM location l JOIN location_right r ON r.location_id = l.id
-        WHERE r.user_id = $1 AND (SELECT group_id FROM u) <> 1
+        WHERE r.user_id = $1 AND (SELECT group_id FROM u) <> ${GROUP.operator}
        UNION ALL
-       SELECT l.* FROM location l WHERE l.level = 4 AND (SELECT group_id FROM u) = 1
+       SELECT l.* FROM location l WHERE l.level = ${LOCATION_LEVEL.city} AND (SELECT group_id FROM u) = ${GROUP.operator}
      )
      SELECT r.id AS root_id, r.level AS root_level, address_label(r) AS root_label, b.id, address_label(b) AS label
        FROM roots r
-       LEFT JOIN location b ON r.level < 6 AND b.level = 6 AND b.path && ARRAY[r.id]
+       LEFT JOIN location b ON r.level < ${LOCATION_LEVEL.building} AND b.level = ${LOCATION_LEVEL.building} AND b.path && ARRAY[r.id]
                            AND ($2::int[] IS NULL OR b.path && $2::int[])
       WHERE $2::int[] IS NULL OR r.path && $2::int[]
       ORDER BY r.country, r.county NULLS FIRST, r.region NULLS FIRST, r.city NULLS FIRST, r.street NULLS FIRST,
@@ -39,7 +39,7 @@ export async function userLocationRights(
   const out: VisibleLocation[] = [];
   let heading: number | undefined;
   for (const row of rows) {
-    if (row.root_level >= 6) {
+    if (row.root_level >= LOCATION_LEVEL.building) {
       out.push({ VisibleLocationPath: row.root_label, VisibleLocationId: row.root_id });
       continue;
     }

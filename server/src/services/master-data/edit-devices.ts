@@ -1,10 +1,18 @@
-import type { AddDeviceBody, AuditKind, DeviceRow, ReplaceDeviceBody } from '@rodmenys/contract';
+import {
+  type AddDeviceBody,
+  type AuditKind,
+  type DeviceRow,
+  deviceLevel,
+  LOCATION_LEVEL,
+  type ReplaceDeviceBody,
+} from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { adoptWaiting } from '../ingest/ingest-telegrams.js';
+import { storeGivenReadings } from '../readings/store-readings.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRow> {
@@ -46,22 +54,6 @@ async function assertSerialFree(tx: Queryable, code: string): Promise<void> {
   if (rows[0]) throw conflict('serialUsedAt', { code, address: rows[0].address });
 }
 
-async function storeReading(tx: Tx, deviceId: number, ts: string, value: number): Promise<void> {
-  await tx.query(
-    // Selected from `device`: a reading never names a device that does not exist (reading has no foreign key).
-    `INSERT INTO reading (device_id, ts, value) SELECT id, $2::timestamptz, $3::numeric FROM device WHERE id = $1
-     ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value`,
-    [deviceId, ts, value],
-  );
-  // LastSeen (migration 030), and its month end to compute again (services/data-quality/refresh-month-ends.ts).
-  await tx.query('SELECT keep_last_seen(ARRAY[$1::int])', [deviceId]);
-  await tx.query(
-    `INSERT INTO dq_pending (device_id, month) VALUES ($1, date_trunc('month', $2::timestamptz)::date)
-     ON CONFLICT DO NOTHING`,
-    [deviceId, ts],
-  );
-}
-
 const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || null);
 
 /**
@@ -97,9 +89,13 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
     if (!locs[0]) throw badRequest('locationMissing', {}, 'locationId');
     const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
     if (!rowCount) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
-    const wanted = input.deviceTypeId === 11 ? 6 : 7;
+    const wanted = deviceLevel(input.deviceTypeId);
     if (locs[0].level !== wanted) {
-      throw badRequest(wanted === 6 ? 'buildingMeterOnBuilding' : 'deviceOnFlat', {}, 'locationId');
+      throw badRequest(
+        wanted === LOCATION_LEVEL.building ? 'buildingMeterOnBuilding' : 'deviceOnFlat',
+        {},
+        'locationId',
+      );
     }
     const code = input.deviceCode.trim();
     if (!code) throw badRequest('serialBlank', {}, 'deviceCode');
@@ -129,7 +125,9 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       ],
     );
     const id = rows[0]!.id;
-    if (input.initialReading !== undefined) await storeReading(tx, id, installedAt, input.initialReading);
+    if (input.initialReading !== undefined) {
+      await storeGivenReadings(tx, [{ deviceId: id, ts: installedAt, value: input.initialReading }]);
+    }
     // Its telegrams waiting in the inbox become its readings now, not at the next collector request.
     if (waiting[0]) await adoptWaiting(tx, new Date(), [code]);
     return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
@@ -189,7 +187,7 @@ export async function removeDevice(
     await deviceInService(tx, id, removedAt, 'removedAt');
     const before = await readDeviceAudit(tx, id);
     await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
-    await storeReading(tx, id, removedAt, input.finalReading);
+    await storeGivenReadings(tx, [{ deviceId: id, ts: removedAt, value: input.finalReading }]);
     return audited(tx, caller, 'device.remove', id, before, { FinalReading: input.finalReading });
   });
 }
@@ -232,8 +230,10 @@ export async function replaceDevice(
       );
       const newId = rows[0]!.id;
       await tx.query('UPDATE device SET removed_at = $2, replaced_by = $3 WHERE id = $1', [id, at, newId]);
-      await storeReading(tx, id, at, input.finalReading);
-      await storeReading(tx, newId, at, input.initialReading);
+      await storeGivenReadings(tx, [
+        { deviceId: id, ts: at, value: input.finalReading },
+        { deviceId: newId, ts: at, value: input.initialReading },
+      ]);
       await adoptWaiting(tx, new Date(), [code]);
       const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
       await recordAudit(tx, {

@@ -1,18 +1,23 @@
-import type { ClientRow, LocationDetail, LocationNode } from '@rodmenys/contract';
+import {
+  addressColumnOf,
+  type ClientRow,
+  LOCATION_LEVEL,
+  type LocationDetail,
+  type LocationNode,
+} from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
-import { ADDRESS_FIELDS } from '../devices/list-devices.js';
-import { prefixPattern } from '../sql.js';
+import { buildingIdOf, prefixPattern } from '../sql.js';
 
 const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS "Level", l.name AS "Name",
     address_label(l) AS "Path", l.flat_order AS "FlatOrder", l.area_m2::float8 AS "AreaM2",
     (SELECT count(*)::int FROM location k WHERE k.parent_id = l.id) AS "ChildCount",
     (SELECT count(*)::int FROM device d WHERE d.location_id = l.id) AS "DeviceCount",
     o.code AS "ObjectCode", o.name AS "ObjectName", c.code AS "ClientCode", c.name AS "ClientName"
-  FROM location l LEFT JOIN object o ON o.location_id = l.path[6] LEFT JOIN client c ON c.id = l.client_id`;
+  FROM location l LEFT JOIN object o ON o.location_id = ${buildingIdOf('l')} LEFT JOIN client c ON c.id = l.client_id`;
 
 async function findNode(db: Queryable, id: number): Promise<LocationNode> {
   const { rows } = await db.query<LocationNode>(`${NODE_SELECT} WHERE l.id = $1`, [id]);
@@ -65,18 +70,18 @@ export async function updateLocation(
       );
       if (rowCount > 0) throw conflict('locationNameTaken', { name });
       // The address column that holds the level's own name.
-      const column = ADDRESS_FIELDS[before.Level - 1]!;
+      const column = addressColumnOf(before.Level);
       await tx.query(
         `UPDATE location SET ${column} = $2, name = CASE WHEN id = $1 THEN $2 ELSE name END WHERE path && ARRAY[$1::int]`,
         [id, name],
       );
     }
     if (input.flatOrder !== undefined) {
-      if (before.Level !== 7) throw badRequest('flatOrderOnlyFlat', {}, 'flatOrder');
+      if (before.Level !== LOCATION_LEVEL.flat) throw badRequest('flatOrderOnlyFlat', {}, 'flatOrder');
       await tx.query('UPDATE location SET flat_order = $2 WHERE id = $1', [id, input.flatOrder]);
     }
     if (input.areaM2 !== undefined) {
-      if (before.Level !== 7) throw badRequest('areaOnlyFlat', {}, 'areaM2');
+      if (before.Level !== LOCATION_LEVEL.flat) throw badRequest('areaOnlyFlat', {}, 'areaM2');
       await tx.query('UPDATE location SET area_m2 = $2 WHERE id = $1', [id, input.areaM2]);
     }
     return auditedUpdate(tx, caller, before);
@@ -104,7 +109,7 @@ export async function setFlatClient(
 ): Promise<LocationNode> {
   return db.transaction(async (tx) => {
     const before = await findNode(tx, id);
-    if (before.Level !== 7) throw badRequest('clientOnlyFlat', {}, 'clientCode');
+    if (before.Level !== LOCATION_LEVEL.flat) throw badRequest('clientOnlyFlat', {}, 'clientCode');
     let clientId: number | null = null;
     const code = input.clientCode?.trim() ?? null;
     if (code) {

@@ -1,5 +1,8 @@
 import {
+  DEVICE_TYPE,
+  DEVICE_TYPES,
   type FlatStatement,
+  LOCATION_LEVEL,
   MONTH_END_SOURCES,
   type MonthEndSource,
   STATEMENT_HIGH_FACTOR,
@@ -13,7 +16,7 @@ import {
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { buildingOrder } from '../devices/device-row.js';
-import { inScope } from '../sql.js';
+import { buildingIdOf, cityIdOf, inScope } from '../sql.js';
 import { shareByQrad } from './kwh-share.js';
 
 /** Which flats: the caller's scope and subtrees (as GetDevicesData), or given flats. */
@@ -80,7 +83,7 @@ const SOURCE_BIT = (column: string) =>
  * hash (many buildings: a few pages a month), else by key per device (a few buildings).
  */
 const partsSql = (byMonth: boolean) => `WITH b AS (
-    SELECT DISTINCT l.path[6] AS id FROM location l WHERE l.id = ANY ($1::int[])
+    SELECT DISTINCT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS (
     SELECT g.month, g.i::int AS i, (g.month - interval '1 month')::date AS prev,
            g.month::timestamp::timestamptz AS s, (g.month + interval '1 month')::timestamp::timestamptz AS e
@@ -89,10 +92,10 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
     -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
     SELECT d.id, d.device_type_id AS type, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
            l.id AS location_id
-      FROM b JOIN location l ON l.path[6] = b.id AND l.path @> ARRAY[b.id]
+      FROM b JOIN location l ON ${buildingIdOf('l')} = b.id AND l.path @> ARRAY[b.id]
       JOIN device d ON d.location_id = l.id
       JOIN device_type t ON t.id = d.device_type_id
-     WHERE d.device_type_id IN (1, 2, 3, 4, 11)
+     WHERE d.device_type_id IN (${DEVICE_TYPES.join(', ')})
   ), dm AS (
     SELECT dev.*, m.i, m.month, m.prev, m.s, m.e,
            coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
@@ -152,7 +155,13 @@ const BY_MONTH_FROM_FLATS = 1000;
 
 /** The statement kind of a device type ('building': the building heat meter). */
 const kindOf = (type: number): Part['kind'] =>
-  type === 11 ? 'building' : type === 1 || type === 2 ? 'heating' : type === 4 ? 'hotWater' : 'coldWater';
+  type === DEVICE_TYPE.buildingHeatMeter
+    ? 'building'
+    : type === DEVICE_TYPE.allocator || type === DEVICE_TYPE.heatMeter
+      ? 'heating'
+      : type === DEVICE_TYPE.hotWaterMeter
+        ? 'hotWater'
+        : 'coldWater';
 
 /** The sources of each combination of source bits, sorted, and whether any is not measured. */
 const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_, bits) => {
@@ -167,14 +176,14 @@ async function loadFlats(db: Queryable, selection: FlatSelection): Promise<FlatM
     : `${inScope('s', '$1')} AND ${inScope('s', '$2')}`;
   const params = selection.flatIds ? [selection.flatIds, selection.scope] : [selection.scope, selection.parents];
   const { rows } = await db.query<FlatMeta>(
-    `WITH sel AS (SELECT s.id, s.path[6] AS building FROM location s WHERE s.level = 7 AND ${where})
-     SELECT l.id AS flat_id, l.path[6] AS building_id, l.path[4] AS city_id, l.city, l.street, l.building, l.flat,
+    `WITH sel AS (SELECT s.id, ${buildingIdOf('s')} AS building FROM location s WHERE s.level = ${LOCATION_LEVEL.flat} AND ${where})
+     SELECT l.id AS flat_id, ${buildingIdOf('l')} AS building_id, ${cityIdOf('l')} AS city_id, l.city, l.street, l.building, l.flat,
             l.flat_order, l.area_m2::float8 AS area_m2, c.code AS client_code,
             l.id IN (SELECT id FROM sel) AS selected
        FROM location l
-       JOIN location bl ON bl.id = l.path[6]
+       JOIN location bl ON bl.id = ${buildingIdOf('l')}
        LEFT JOIN client c ON c.id = l.client_id
-      WHERE l.level = 7 AND l.path[6] IN (SELECT building FROM sel)
+      WHERE l.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('l')} IN (SELECT building FROM sel)
       ORDER BY ${buildingOrder('bl')}, l.flat_order NULLS FIRST, l.flat, l.id`,
     params,
   );

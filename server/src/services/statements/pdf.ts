@@ -1,9 +1,16 @@
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
-import type { FlatStatement, StatementFigure, StatementKind, StatementKindFigures } from '@rodmenys/contract';
+import {
+  type FlatStatement,
+  LOCATION_LEVEL,
+  type StatementFigure,
+  type StatementKind,
+  type StatementKindFigures,
+} from '@rodmenys/contract';
 import { Zip, ZipPassThrough } from 'fflate';
 import PDFDocument from 'pdfkit';
 import type { Queryable } from '../../db/db.js';
+import { buildingIdOf } from '../sql.js';
 import { monthName } from './notify.js';
 import { loadStatements } from './statements.js';
 
@@ -394,8 +401,8 @@ async function selectionBuildings(db: Queryable, scope: number[] | null, parents
   const { rows } = await db.query<{ id: number; name: string }>(
     `SELECT b.id, concat_ws(' ', b.city, b.street, b.building) AS name
        FROM location b
-      WHERE b.level = 6 AND EXISTS (
-        SELECT FROM location f WHERE f.level = 7 AND f.path[6] = b.id
+      WHERE b.level = ${LOCATION_LEVEL.building} AND EXISTS (
+        SELECT FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = b.id
            AND ($1::int[] IS NULL OR f.path && $1::int[]) AND ($2::int[] IS NULL OR f.path && $2::int[]))
       ORDER BY b.country, b.county, b.region, b.city, b.street, building_number(b.building), b.building`,
     [scope, parents],
@@ -425,7 +432,7 @@ export async function statementsPdf(
   // The selection's flats of one building, then their statements.
   const statementsOf = async (b: { id: number }) => {
     const { rows } = await db.query<{ id: number }>(
-      `SELECT f.id FROM location f WHERE f.level = 7 AND f.path[6] = $1
+      `SELECT f.id FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = $1
           AND ($2::int[] IS NULL OR f.path && $2::int[]) AND ($3::int[] IS NULL OR f.path && $3::int[])`,
       [b.id, input.scope, input.parents],
     );

@@ -1,15 +1,17 @@
-import type {
-  FlatStatement,
-  StatementChange,
-  StatementKindFigures,
-  StatementPublication,
-  StatementRow,
+import {
+  type FlatStatement,
+  GROUP,
+  LOCATION_LEVEL,
+  type StatementChange,
+  type StatementKindFigures,
+  type StatementPublication,
+  type StatementRow,
 } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { inScope } from '../sql.js';
+import { buildingIdOf, inScope } from '../sql.js';
 import { computeRows, computeStatements } from './figures.js';
 
 interface Selected {
@@ -29,14 +31,14 @@ async function selectFlats(
 ): Promise<Selected[]> {
   const byIds = 'flatIds' in sel;
   const { rows } = await db.query<Selected>(
-    `SELECT l.id AS flat_id, l.path[6] AS building_id, p.id AS publication_id, p.version,
+    `SELECT l.id AS flat_id, ${buildingIdOf('l')} AS building_id, p.id AS publication_id, p.version,
             iso(p.published_at) AS published_at, u.username AS published_by
        FROM location l
        LEFT JOIN LATERAL (
-         SELECT * FROM statement_publication sp WHERE sp.month = $3::date AND sp.building_id = l.path[6]
+         SELECT * FROM statement_publication sp WHERE sp.month = $3::date AND sp.building_id = ${buildingIdOf('l')}
           ORDER BY sp.version DESC LIMIT 1) p ON true
        LEFT JOIN app_user u ON u.id = p.published_by
-      WHERE l.level = 7 AND ${inScope('l', '$1')}
+      WHERE l.level = ${LOCATION_LEVEL.flat} AND ${inScope('l', '$1')}
         AND ${byIds ? 'l.id = ANY ($2::int[])' : inScope('l', '$2')}`,
     [sel.scope, byIds ? sel.flatIds : sel.parents, `${month}-01`],
   );
@@ -99,7 +101,7 @@ async function load(
   if (!frozen.size) return computed;
   // One address order for both: the computed order, with the frozen flats placed by a second lookup.
   const order = await db.query<{ id: number }>(
-    `SELECT l.id FROM location l JOIN location b ON b.id = l.path[6] WHERE l.id = ANY ($1::int[])
+    `SELECT l.id FROM location l JOIN location b ON b.id = ${buildingIdOf('l')} WHERE l.id = ANY ($1::int[])
       ORDER BY b.country, b.county, b.region, b.city, b.street, building_number(b.building), b.building,
                l.flat_order NULLS FIRST, l.flat, l.id`,
     [flats.map((f) => f.flat_id)],
@@ -269,9 +271,9 @@ async function queueNotifications(tx: Queryable, month: string, buildings: numbe
     `INSERT INTO statement_delivery (month, user_id, email, language)
      SELECT $1::date, u.id, u.email, u.language FROM app_user u
       WHERE u.statement_opt_in AND u.active AND u.email IS NOT NULL
-        AND (u.group_id = 1 OR EXISTS (
+        AND (u.group_id = ${GROUP.operator} OR EXISTS (
               SELECT FROM location_right r JOIN location l ON l.path @> ARRAY[r.location_id]
-               WHERE r.user_id = u.id AND l.level = 7 AND l.path[6] = ANY ($2::int[])))`,
+               WHERE r.user_id = u.id AND l.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('l')} = ANY ($2::int[])))`,
     [`${month}-01`, buildings],
   );
 }

@@ -1,4 +1,12 @@
-import { canManageUsers, type ErrorCode, Group, type UpdateUserBody, type User } from '@rodmenys/contract';
+import {
+  canChangeGroups,
+  canManageUsers,
+  type ErrorCode,
+  GROUP,
+  seesEverything,
+  type UpdateUserBody,
+  type User,
+} from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
@@ -29,13 +37,13 @@ export const managesAccounts = (caller: Caller): boolean => canManageUsers(calle
  * parameters to `params` (a query's parameter list) and numbers them after it.
  */
 export function reachableAccountSql(caller: Caller, params: unknown[]): string {
-  if (caller.groupId === Group.Operator) return 'TRUE';
+  if (seesEverything(caller.groupId)) return 'TRUE';
   params.push(caller.id);
   const self = `u.id = $${params.length}`;
-  if (caller.groupId !== Group.Admin) return self;
+  if (caller.groupId !== GROUP.admin) return self;
   params.push(caller.scope ?? []);
   const scope = `$${params.length}::int[]`;
-  return `(${self} OR (u.group_id = ${Group.User} AND NOT EXISTS (
+  return `(${self} OR (u.group_id = ${GROUP.user} AND NOT EXISTS (
             SELECT 1 FROM location_right ur JOIN location ul ON ul.id = ur.location_id
              WHERE ur.user_id = u.id AND NOT (ul.path && ${scope}))))`;
 }
@@ -74,7 +82,7 @@ export function assertMayChange(caller: Caller, target: User, input: UpdateUserB
   const self = target.Id === caller.id;
   if (input.groupId !== undefined && input.groupId !== target.GroupId) {
     if (self) throw forbidden('ownGroup');
-    if (caller.groupId !== Group.Operator) {
+    if (!canChangeGroups(caller.groupId)) {
       throw forbidden('operatorOrAdminByOperator');
     }
   }

@@ -1,5 +1,4 @@
-import type { getAllUsers, ResponseOf, User } from '@rodmenys/contract';
-import { USERS_PAGE_SIZE } from '@rodmenys/contract';
+import { GROUP, type getAllUsers, type ResponseOf, USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import type { Caller } from '../auth/caller.js';
 import { paged } from '../paging.js';
@@ -13,7 +12,7 @@ import { USER_COLUMNS } from './user-row.js';
  * location granted (a self-registered account).
  */
 const FILTER = `($1::text IS NULL OR lower(u.username) LIKE $1 OR lower(u.first_name) LIKE $1 OR lower(u.last_name) LIKE $1)
-  AND (NOT $2::boolean OR (u.active AND u.group_id <> 1
+  AND (NOT $2::boolean OR (u.active AND u.group_id <> ${GROUP.operator}
                            AND NOT EXISTS (SELECT 1 FROM location_right r WHERE r.user_id = u.id)))`;
 
 /**

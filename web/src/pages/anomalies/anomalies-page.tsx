@@ -3,7 +3,7 @@ import {
   type Anomaly,
   type AnomalyCount,
   type AnomalyState,
-  Group,
+  isOperator,
   type MonthEndRow,
   RULE_CODES,
   RULE_NAMES,
@@ -56,7 +56,7 @@ const STATE_COLOR: Record<AnomalyState, string> = { open: 'red', acknowledged: '
 /** The device behind an anomaly: its readings of the last 90 days as a chart, and its month-end values. */
 function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
   const { t } = useTranslation();
-  const isOperator = useSession()?.GroupId === Group.Operator;
+  const operator = isOperator(useSession()?.GroupId ?? 0);
   const now = useProviderNow();
   const till = now();
   const from = till.subtract(90, 'day');
@@ -101,7 +101,7 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
             ),
           },
           { title: t('anomalies.manual.reason'), dataIndex: 'Reason' },
-          ...(isOperator
+          ...(operator
             ? [
                 {
                   title: t('common.actions'),
@@ -175,7 +175,7 @@ function CommentDialog({
  */
 export default function AnomaliesPage() {
   const { t } = useTranslation();
-  const isOperator = useSession()?.GroupId === Group.Operator;
+  const operator = isOperator(useSession()?.GroupId ?? 0);
   const language = useLanguage();
   const [params, setParams] = useSearchParams();
   const types = useDeviceTypes();
@@ -397,7 +397,7 @@ export default function AnomaliesPage() {
         )}
       </Drawer>
       {dialog && <CommentDialog {...dialog} onClose={() => setDialog(null)} />}
-      {isOperator && (
+      {operator && (
         <>
           <SettingsCard />
           <DegreeDaysCard />

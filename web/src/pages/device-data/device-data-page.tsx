@@ -1,5 +1,5 @@
 import { WarningOutlined } from '@ant-design/icons';
-import { type DeviceRow, type DeviceTypeInSelection, Group, type ReadingRow } from '@rodmenys/contract';
+import { type DeviceRow, type DeviceTypeInSelection, GROUP, type ReadingRow } from '@rodmenys/contract';
 import { Alert, Button, Card, Col, Row, Spin, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -181,7 +181,7 @@ export default function DeviceDataPage() {
               key={type.Id}
               rows={selectedRows}
               type={type}
-              groupId={user?.GroupId ?? Group.User}
+              groupId={user?.GroupId ?? GROUP.user}
               onChart={setChartRow}
               monthEnds={monthEnds}
             />

@@ -1,4 +1,4 @@
-import { type DeviceRow, listUnmatchedMeters } from '@rodmenys/contract';
+import { type DeviceRow, deviceLevel, LOCATION_LEVEL, listUnmatchedMeters } from '@rodmenys/contract';
 import { Alert, App, DatePicker, Form, type FormInstance, Input, InputNumber, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
@@ -137,7 +137,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
 
   const device = dialog.kind === 'add' ? null : dialog.device;
   const typeOptions = (types.data ?? [])
-    .filter((ty) => (dialog.kind === 'add' && dialog.level === 6 ? ty.Id === 11 : ty.Id !== 11))
+    // A building heat meter goes on a building, every other type on a flat; a replacement keeps a flat's types.
+    .filter((ty) => deviceLevel(ty.Id) === (dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
     .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
   const number = <InputNumber min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />;
 

@@ -1,4 +1,10 @@
-import { type DeviceRow, FLAT_AREA_MAX, type LocationNode, listLocationChildren } from '@rodmenys/contract';
+import {
+  type DeviceRow,
+  FLAT_AREA_MAX,
+  LOCATION_LEVEL,
+  type LocationNode,
+  listLocationChildren,
+} from '@rodmenys/contract';
 import {
   App,
   Breadcrumb,
@@ -35,7 +41,7 @@ interface Node extends DataNode {
 
 const toNode = (l: LocationNode): Node => ({
   key: l.Id,
-  title: l.Level === 6 && l.ObjectCode ? `${l.Name} (${l.ObjectCode})` : l.Name,
+  title: l.Level === LOCATION_LEVEL.building && l.ObjectCode ? `${l.Name} (${l.ObjectCode})` : l.Name,
   level: l.Level,
   isLeaf: l.ChildCount === 0,
 });
@@ -122,7 +128,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
 
   if (detail.error) return <LoadError error={detail.error} onRetry={() => detail.refetch()} />;
   if (!detail.data || !location) return <Card loading />;
-  const isFlat = location.Level === 7;
+  const isFlat = location.Level === LOCATION_LEVEL.flat;
   const codeOf = (deviceId: number | null) =>
     detail.data.Devices.find((d) => d.DeviceId === deviceId)?.DeviceCode ?? String(deviceId);
 
@@ -207,7 +213,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           </Form>
         )}
       </Card>
-      {location.Level >= 6 && (
+      {location.Level >= LOCATION_LEVEL.building && (
         <Card
           size="small"
           title={t('masterData.tree.devices')}

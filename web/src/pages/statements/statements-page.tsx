@@ -1,7 +1,7 @@
 import { CheckCircleOutlined, FilePdfOutlined } from '@ant-design/icons';
 import {
-  Group,
   getStatementsPdf,
+  isOperator,
   STATEMENT_KINDS,
   STATEMENT_MARKERS,
   type StatementChange,
@@ -62,7 +62,7 @@ export default function StatementsPage() {
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
-  const isOperator = useSession()?.GroupId === Group.Operator;
+  const operator = isOperator(useSession()?.GroupId ?? 0);
   const now = useProviderNow();
   const [params, setParams] = useSearchParams();
   const month = params.get('month') ?? now().subtract(1, 'month').format('YYYY-MM');
@@ -324,7 +324,7 @@ export default function StatementsPage() {
             >
               {t('statements.pdf')}
             </Button>
-            {isOperator && (
+            {operator && (
               <Button type="primary" disabled={!rows.length} onClick={() => setPublishOpen(true)}>
                 {t('statements.publish')}
               </Button>
@@ -350,7 +350,7 @@ export default function StatementsPage() {
           locale={{ emptyText: t('statements.none') }}
         />
       </Card>
-      {isOperator && <DeliveriesCard month={month} />}
+      {operator && <DeliveriesCard month={month} />}
       {publishOpen && <PublishDialog month={month} locations={locations} onClose={() => setPublishOpen(false)} />}
       <FlatStatementDrawer flatId={flat} month={month} onClose={() => setParam('flat', null)} />
     </>

@@ -1,4 +1,4 @@
-import type { GroupId, User } from '@rodmenys/contract';
+import { assignableGroups, type GroupId, type User } from '@rodmenys/contract';
 import { App, Form, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser } from '../../api/hooks';
@@ -27,7 +27,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
   const update = useUpdateUser();
   const [form] = Form.useForm<EditForm>();
   // Only group 1 makes anyone group 1 or 2 (docs/security.md); group 2 manages group 3 accounts.
-  const groups: GroupId[] = me.GroupId === 1 ? [1, 2, 3] : [3];
+  const groups = assignableGroups(me.GroupId);
 
   const save = async (values: EditForm) => {
     try {

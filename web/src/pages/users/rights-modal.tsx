@@ -1,4 +1,4 @@
-import type { User } from '@rodmenys/contract';
+import { LOCATION_LEVEL, type User } from '@rodmenys/contract';
 import { Alert, App, Modal, Skeleton, TreeSelect, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +7,8 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { useAllowClear } from '../../components/use-clear';
 
-/** Deepest level offered when granting: 6 = buildings (a right covers the whole subtree). */
-const GRANT_MAX_LEVEL = 6;
+/** Deepest level offered when granting: buildings (a right covers the whole subtree). */
+const GRANT_MAX_LEVEL = LOCATION_LEVEL.building;
 
 /**
  * Grants or revokes a user's location rights: buildings or whole areas picked from the
@@ -39,7 +39,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
       pId: n.ParentId ?? 0,
       value: n.Id,
       title: `${n.Name} · ${t(`levels.${n.Level}`)}`,
-      label: n.Level === 1 ? n.Name : pathOf(n.Id),
+      label: n.Level === LOCATION_LEVEL.country ? n.Name : pathOf(n.Id),
       isLeaf: n.Level >= GRANT_MAX_LEVEL,
     }));
     // A right the caller cannot see in its own tree still shows (by its path) and can be removed.

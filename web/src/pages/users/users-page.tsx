@@ -6,7 +6,7 @@ import {
   KeyOutlined,
   LogoutOutlined,
 } from '@ant-design/icons';
-import { USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
+import { mayActOnGroup, USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
 import { App, Button, Card, Input, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +44,7 @@ export default function UsersPage() {
   const [editing, setEditing] = useState<User | null>(null);
   const [granting, setGranting] = useState<User | null>(null);
 
-  const mayManage = (user: User) => user.Id !== me.Id && !(me.GroupId === 2 && user.GroupId === 1);
+  const mayManage = (user: User) => user.Id !== me.Id && mayActOnGroup(me.GroupId, user.GroupId);
   const remove = async (user: User) => {
     const yes = await confirm({
       title: t('users.deleteTitle'),

@@ -1,5 +1,6 @@
 import { type DataLoadProc, type ReadingRow, STALE_AFTER_DAYS } from '@rodmenys/contract';
 import type { JsonKind } from '../../json-sql.js';
+import { buildingIdOf } from '../../sql.js';
 
 /**
  * Where a field's value comes from, which decides where it is written:
@@ -99,10 +100,10 @@ export const READING_ROW_FIELDS: readonly RowField[] = [
   computed('SetValue', 'ds.set_value', 'numeric'),
 ];
 
-/** The FROM of the kept fields (and of DeviceRow): after `device d`. `o`: the building's object (path[6]). */
+/** The FROM of the kept fields (and of DeviceRow): after `device d`. `o`: the building's object. */
 export const DEVICE_JOINS = `JOIN location l ON l.id = d.location_id
   JOIN device_type t ON t.id = d.device_type_id
-  LEFT JOIN object o ON o.location_id = l.path[6]
+  LEFT JOIN object o ON o.location_id = ${buildingIdOf('l')}
   LEFT JOIN client c ON c.id = l.client_id
   LEFT JOIN device_status ds ON ds.device_id = d.id`;
 

@@ -1,7 +1,7 @@
 import type { DataLoadProc } from '@rodmenys/contract';
 import { type JsonField, jsonHeadSql, jsonTailSql } from '../../json-sql.js';
 import { ANCESTORS_CTE, isVisible } from '../../locations/visible.js';
-import { inScope } from '../../sql.js';
+import { buildingIdOf, inScope } from '../../sql.js';
 import { buildingOrder } from '../device-row.js';
 import { DEVICE_JOINS, KEPT_FIELDS, ROWS, type RowField } from './fields.js';
 
@@ -44,7 +44,7 @@ const selected = (f: string, t: string) => `d.device_type_id = $1 AND ${inScope(
 export const PLAN_SQL = `WITH ${ANCESTORS_CTE('$2')},
      bounds AS (SELECT ($4::date::timestamp AT TIME ZONE $6) AS f, (($5::date + 1)::timestamp AT TIME ZONE $6) AS t),
      sel AS (
-       SELECT coalesce(l.path[6], 0) AS building, count(*)::int AS n
+       SELECT coalesce(${buildingIdOf('l')}, 0) AS building, count(*)::int AS n
          FROM bounds, device d JOIN location l ON l.id = d.location_id
         WHERE ${selected('bounds.f', 'bounds.t')}
         GROUP BY 1
@@ -77,7 +77,7 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
     SELECT d.id, d.location_id, d.rating_factor, d.removed_at, d.description, d.device_code, l.flat_order, l.flat, b.rank,
            coalesce(d.installed_at, '-infinity') AS since, coalesce(d.removed_at, 'infinity') AS until
       FROM device d JOIN location l ON l.id = d.location_id
-      JOIN unnest($6::int[]) WITH ORDINALITY b(id, rank) ON b.id = coalesce(l.path[6], 0)
+      JOIN unnest($6::int[]) WITH ORDINALITY b(id, rank) ON b.id = coalesce(${buildingIdOf('l')}, 0)
      WHERE ${selected('$4', '$5')}
   ), r AS (
     SELECT dev.*,

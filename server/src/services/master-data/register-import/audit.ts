@@ -1,4 +1,4 @@
-import type { AuditKind } from '@rodmenys/contract';
+import { ADDRESS_COLUMNS, type AuditKind, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { Actor } from '../../audit/record-audit.js';
 import { deviceAuditSql } from '../device-audit.js';
@@ -20,8 +20,8 @@ export const detailsAudit: AuditShape = (r) =>
 /** Locations; a flat also names its client. */
 export const locationAudit: AuditShape = (r) =>
   `jsonb_build_object('Level', ${r}.level, 'Name', ${r}.name, 'FlatOrder', ${r}.flat_order,
-    'Path', concat_ws(', ', ${r}.country, ${r}.county, ${r}.region, ${r}.city, ${r}.street, ${r}.building, ${r}.flat))
-  || CASE WHEN ${r}.level = 7 THEN jsonb_build_object('ClientCode', (SELECT code FROM client WHERE id = ${r}.client_id),
+    'Path', concat_ws(', ', ${ADDRESS_COLUMNS.map((c) => `${r}.${c}`).join(', ')}))
+  || CASE WHEN ${r}.level = ${LOCATION_LEVEL.flat} THEN jsonb_build_object('ClientCode', (SELECT code FROM client WHERE id = ${r}.client_id),
                                                      'AreaM2', ${r}.area_m2::float8)
           ELSE '{}' END`;
 

@@ -1,3 +1,4 @@
+import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Details, Row, RowErrors, Stored } from './types.js';
 import { keyOf } from './types.js';
 
@@ -69,7 +70,7 @@ function objectPerBuilding(stored: Stored, errors: RowErrors) {
   const objectOfBuilding = new Map<string, { code: string; line: number }>();
   const buildingOfObject = new Map<string, { key: string; line: number }>();
   return (row: Row) => {
-    const buildingKey = keyOf(row.address.slice(0, 6));
+    const buildingKey = keyOf(row.address.slice(0, LOCATION_LEVEL.building));
     const o = row.object;
     const fileObject = objectOfBuilding.get(buildingKey);
     const fileBuilding = buildingOfObject.get(o.code);
@@ -107,7 +108,7 @@ function objectPerBuilding(stored: Stored, errors: RowErrors) {
 /** A flat has one order, one area and one client across its rows; an empty cell leaves it to another row. */
 function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
   return (row: Row) => {
-    if (row.address.length !== 7) return;
+    if (row.address.length !== LOCATION_LEVEL.flat) return;
     const flatKey = keyOf(row.address);
     const first = flats.get(flatKey);
     const clientCode = row.client?.code ?? null;

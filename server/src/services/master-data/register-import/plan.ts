@@ -1,4 +1,4 @@
-import type { RegisterColumn } from '@rodmenys/contract';
+import { LOCATION_LEVEL, type RegisterColumn } from '@rodmenys/contract';
 import { type FileFlat, sameDetails } from './conflicts.js';
 import {
   type Counts,
@@ -55,18 +55,19 @@ function planLocations(
   const touched = new Set<string>();
   const storedClientCode = (id: number | null) => (id === null ? null : (stored.clientCodes.get(id) ?? null));
   for (const row of good) {
-    for (let level = 1; level <= row.address.length; level++) {
+    for (let level: number = LOCATION_LEVEL.country; level <= row.address.length; level++) {
       const key = keyOf(row.address.slice(0, level));
       if (touched.has(key)) continue;
       touched.add(key);
       if (stored.locations.has(key)) {
         // A stored flat is counted below, as changed or unchanged.
-        if (level < 7) counts.Unchanged++;
+        if (level < LOCATION_LEVEL.flat) counts.Unchanged++;
         continue;
       }
       const parentKey = keyOf(row.address.slice(0, level - 1));
-      const parent = level === 1 ? null : (stored.locations.get(parentKey) ?? planned.get(parentKey)!);
-      const flat = level === 7 ? flats.get(key)! : null;
+      const parent =
+        level === LOCATION_LEVEL.country ? null : (stored.locations.get(parentKey) ?? planned.get(parentKey)!);
+      const flat = level === LOCATION_LEVEL.flat ? flats.get(key)! : null;
       const loc: NewLoc = {
         id: 0,
         level,
@@ -82,7 +83,7 @@ function planLocations(
       plan.newLocations.push(loc);
       counts.Created++;
     }
-    if (row.address.length === 7) {
+    if (row.address.length === LOCATION_LEVEL.flat) {
       const key = keyOf(row.address);
       const existing = stored.locations.get(key);
       const flat = flats.get(key)!;
@@ -127,7 +128,8 @@ function planDetails(plan: Plan, good: Row[], stored: Stored) {
   const doneClients = new Set<string>();
   for (const row of good) {
     const object = decide('Objects', stored.objects, row.object, doneObjects);
-    if (object?.isNew) plan.newObjects.push({ ...object.after, locationKey: keyOf(row.address.slice(0, 6)) });
+    if (object?.isNew)
+      plan.newObjects.push({ ...object.after, locationKey: keyOf(row.address.slice(0, LOCATION_LEVEL.building)) });
     if (row.client) {
       const client = decide('Clients', stored.clients, row.client, doneClients);
       if (client?.isNew) plan.newClients.push(client.after);

@@ -1,4 +1,10 @@
-import { FLAT_AREA_MAX, type ImportErrorCode, type RegisterColumn } from '@rodmenys/contract';
+import {
+  ADDRESS_LEVELS,
+  FLAT_AREA_MAX,
+  type ImportErrorCode,
+  isBuildingDevice,
+  type RegisterColumn,
+} from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
 import { dateTime, number, text } from './cells.js';
@@ -31,16 +37,17 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     }
     return value;
   };
-  const address = (['Country', 'County', 'Region', 'City', 'Street', 'Building'] as const).map((c) => str(c, true));
+  const address = ADDRESS_LEVELS.map((c) => str(c, true));
   const flat = str('Flat', false);
   const typeText = str('DeviceType', true);
   const typeId = typeText === null ? undefined : typeIds.get(typeText.toLowerCase());
   if (typeText !== null && typeId === undefined) {
     fail('UNKNOWN_DEVICE_TYPE', 'DeviceType', `Unknown device type "${typeText}"`, { value: typeText });
   }
-  if (typeId === 11 && flat !== null) {
+  const onBuilding = typeId !== undefined && isBuildingDevice(typeId);
+  if (onBuilding && flat !== null) {
     fail('FLAT_MISMATCH', 'Flat', 'A building heat meter belongs to a building: leave Flat empty');
-  } else if (typeId !== undefined && typeId !== 11 && flat === null) {
+  } else if (typeId !== undefined && !onBuilding && flat === null) {
     fail('REQUIRED', 'Flat', 'Flat is required for a flat device');
   }
   const optionalNumber = (column: RegisterColumn, check: (n: number) => boolean): number | null => {
@@ -77,7 +84,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     return code === null ? null : d;
   };
   const object = details('Object', true);
-  const client = typeId === 11 ? null : details('Client', false);
+  const client = onBuilding ? null : details('Client', false);
   const deviceCode = str('DeviceCode', true);
   const counterCode = str('CounterCode', false);
   const description = str('DeviceDescription', false);

@@ -1,3 +1,4 @@
+import { ADDRESS_COLUMNS } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import { keyOf, type Loc, type Row, type Stored, type StoredDetails, type StoredDevice } from './types.js';
 
@@ -18,7 +19,7 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
     area_m2: number | null;
     client_id: number | null;
   }>(
-    `SELECT id, level, path, ARRAY[country, county, region, city, street, building, flat] AS names, flat_order,
+    `SELECT id, level, path, ARRAY[${ADDRESS_COLUMNS.join(', ')}] AS names, flat_order,
             area_m2::float8 AS area_m2, client_id
        FROM location WHERE lower(country) = ANY($1::text[])`,
     [countries],

@@ -1,4 +1,5 @@
 import type { ImportCounts, ImportErrorCode, ImportRowError } from '@rodmenys/contract';
+import { locationKey } from '../../locations/insert-locations.js';
 
 /** The details of an object or a client: matched by code, the rest authoritative when given. */
 export interface Details {
@@ -50,7 +51,7 @@ export const emptyCounts = (): Counts => ({
 });
 
 /** The natural key of a location: its address names from the country down, case-insensitive. */
-export const keyOf = (names: readonly (string | null)[]) => names.map((n) => (n ?? '').toLowerCase()).join('\u0000');
+export const keyOf = locationKey;
 
 /** A stored location, or a planned one once written. */
 export interface Loc {

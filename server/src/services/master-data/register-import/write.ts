@@ -1,7 +1,8 @@
 import type { Tx } from '../../../db/db.js';
 import type { Actor } from '../../audit/record-audit.js';
+import { locationInsert, placeLocations } from '../../locations/insert-locations.js';
 import { detailsAudit, deviceAudit, insertAudited, locationAudit, updateAudited } from './audit.js';
-import { type Details, type DeviceValues, keyOf, type NewLoc, type Plan } from './types.js';
+import { type Details, type DeviceValues, keyOf, type Plan } from './types.js';
 
 /**
  * Writes a plan: each kind of record in one bulk statement (clients first, as flats link
@@ -69,48 +70,20 @@ async function writeClients(tx: Tx, plan: Plan, actor: Actor): Promise<ClientIdO
   };
 }
 
-/** New locations, with their ids taken up front so that the paths are built here. */
+/** New locations (services/locations/insert-locations.ts: ids taken up front, so the paths are built here). */
 async function writeLocations(tx: Tx, plan: Plan, actor: Actor, clientIdOf: ClientIdOf) {
   const locs = plan.newLocations;
   if (!locs.length) return;
-  const { rows: ids } = await tx.query<{ id: number }>(
-    `SELECT nextval(pg_get_serial_sequence('location', 'id'))::int AS id FROM generate_series(1, $1::int)`,
-    [locs.length],
-  );
-  const byKey = new Map<string, NewLoc>();
-  locs.forEach((loc, i) => {
-    loc.id = ids[i]!.id;
-    const parentKey = keyOf(loc.names.slice(0, -1));
-    const parent = loc.level === 1 ? undefined : (plan.locationsByKey.get(parentKey) ?? byKey.get(parentKey)!);
-    loc.parentId = parent?.id ?? null;
-    loc.path = [...(parent?.path ?? []), loc.id];
-    byKey.set(keyOf(loc.names), loc);
-  });
   for (const loc of locs) loc.clientId = await clientIdOf(loc.clientCode);
-  const names = (i: number) => locs.map((l) => l.names[i] ?? null);
-  await insertAudited(
-    tx,
-    actor,
-    `INSERT INTO location (id, parent_id, level, name, flat_order, path, country, county, region, city, street, building, flat, client_id,
-                           area_m2)
-     SELECT u.id, u.parent_id, u.level, u.name, u.flat_order, u.path::int[], u.c1, u.c2, u.c3, u.c4, u.c5, u.c6, u.c7, u.client_id,
-            u.area_m2
-       FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::numeric[])
-         AS u(id, parent_id, level, name, flat_order, path, c1, c2, c3, c4, c5, c6, c7, client_id, area_m2)`,
-    [
-      locs.map((l) => l.id),
-      locs.map((l) => l.parentId),
-      locs.map((l) => l.level),
-      locs.map((l) => l.names[l.level - 1]!),
-      locs.map((l) => l.flatOrder),
-      locs.map((l) => `{${l.path.join(',')}}`),
-      ...[0, 1, 2, 3, 4, 5, 6].map(names),
-      locs.map((l) => l.clientId),
-      locs.map((l) => l.areaM2),
-    ],
-    { kind: 'location.create', entity: 'location', shape: locationAudit, returning: 'id' },
-  );
+  const placed = await placeLocations(tx, locs, (names) => plan.locationsByKey.get(keyOf(names)));
+  for (const [i, p] of placed.entries()) Object.assign(locs[i]!, { id: p.id, parentId: p.parentId, path: p.path });
+  const { sql, params } = locationInsert(placed);
+  await insertAudited(tx, actor, sql, params, {
+    kind: 'location.create',
+    entity: 'location',
+    shape: locationAudit,
+    returning: 'id',
+  });
   for (const loc of locs) plan.locationsByKey.set(keyOf(loc.names), loc);
 }
 
