@@ -3,6 +3,8 @@ import { pathToFileURL } from 'node:url';
 
 export interface PostgresCluster {
   url: string;
+  /** The cluster's folder (its log is `server.log` there). */
+  dir: string;
   stop(): Promise<void>;
 }
 
