@@ -114,7 +114,10 @@ async function run(database: string, db: Db, now: Date, month: string, hooks: Ho
   add('full validation run (again)', full2.ms, '30 s', `${full2.result.found} found`);
   // Two batches, an hour apart (the second: devices whose readings were just validated once more).
   for (const [i, label] of ['', ' (again)'].entries()) {
-    const batch = await telegramBatch(db, new Date(now.getTime() + (i + 1) * 3_600_000));
+    const at = new Date(now.getTime() + (i + 1) * 3_600_000);
+    const batch = await telegramBatch(db, at);
+    // The every-minute run after the batch came in.
+    const runAt = new Date(at.getTime() + 60_000);
     const ingest = await timed(() => ingestTelegrams(db, batch));
     add(
       `ingest of ${batch.length} telegrams${label} (for reference)`,
@@ -125,8 +128,8 @@ async function run(database: string, db: Db, now: Date, month: string, hooks: Ho
     const around = hooks.around ?? ((_label, fn) => fn());
     const incremental = await timed(() =>
       around(`incremental run${label}`, async () => {
-        const r = await refreshMonthEnds(db, now, { ensure: false });
-        return { r, v: await validate(db, r.devices, now) };
+        const r = await refreshMonthEnds(db, runAt, { ensure: false });
+        return { r, v: await validate(db, r.devices, runAt) };
       }),
     );
     add(

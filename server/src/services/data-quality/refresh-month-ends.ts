@@ -55,16 +55,20 @@ export async function refreshMonthEnds(
          UNION
          -- ... and, for a reading before the device's first one (the month end before it is estimated backwards),
          -- every month end estimated backwards.
-         SELECT x.device_id, x.month FROM taken t CROSS JOIN LATERAL (
-           SELECT me.device_id, me.month FROM month_end me
-            WHERE me.device_id = t.device_id AND me.method LIKE 'backward%'
-              AND EXISTS (SELECT FROM month_end prev WHERE prev.device_id = t.device_id
-                            AND prev.month = (t.month - interval '1 month')::date AND prev.method LIKE 'backward%')) x
+         -- (LATERAL … LIMIT 1: one primary-key probe per queued row, never a scan of month_end.)
+         SELECT x.device_id, x.month FROM taken t
+          CROSS JOIN LATERAL (SELECT 1 FROM month_end prev WHERE prev.device_id = t.device_id
+                                AND prev.month = (t.month - interval '1 month')::date AND prev.method LIKE 'backward%'
+                              LIMIT 1) p
+          CROSS JOIN LATERAL (SELECT me.device_id, me.month FROM month_end me
+                               WHERE me.device_id = t.device_id AND me.method LIKE 'backward%') x
+       ), by_month AS (
+         SELECT q.month, array_agg(DISTINCT q.device_id) AS ids FROM queued q GROUP BY q.month
        ), months AS (
          SELECT generate_series(lim.first, lim.last, interval '1 month')::date AS month FROM lim
        )
        SELECT m.month::text AS month,
-              (SELECT array_agg(DISTINCT q.device_id) FROM queued q WHERE q.month = m.month) AS ids,
+              b.ids,
               $5::boolean AND EXISTS (
                 SELECT FROM device d
                  WHERE coalesce(d.installed_at, '-infinity') < (m.month + interval '1 month')::timestamp::timestamptz
@@ -74,7 +78,7 @@ export async function refreshMonthEnds(
                                  AND r.ts >= coalesce(d.installed_at, '-infinity')
                                  AND r.ts <= coalesce(d.removed_at, 'infinity'))
               ) AS all_missing
-         FROM months m
+         FROM months m LEFT JOIN by_month b ON b.month = m.month
         ORDER BY m.month`,
       [taken.map((r) => r.device_id), taken.map((r) => r.month), now, settings['monthEnd.keepMonths'], ensure],
     );
