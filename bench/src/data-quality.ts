@@ -5,8 +5,12 @@
  * municipality; on a PostgreSQL server and on PGlite, on the benchmark dataset.
  *
  *   npm run bench:dq -w bench   (BENCH_DEVICES, BENCH_READINGS, BENCH_PGLITE_DEVICES)
+ *
+ * BENCH_DQ_EXPLAIN=1 also prints, from the PostgreSQL server's log (auto_explain),
+ * the EXPLAIN ANALYZE of every statement of the incremental runs that took 5 ms
+ * or more; BENCH_DQ_PGLITE=0 leaves PGlite out.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Db } from '@rodmenys/server/db/db.js';
@@ -32,6 +36,17 @@ const READINGS = envInt('BENCH_READINGS', 20_000_000);
 const PGLITE_DEVICES = envInt('BENCH_PGLITE_DEVICES', 2_000);
 const BATCH = 10_000;
 const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
+const EXPLAIN = process.env.BENCH_DQ_EXPLAIN === '1';
+const WITH_PGLITE = process.env.BENCH_DQ_PGLITE !== '0';
+// auto_explain is loaded into every session but logs nothing until the incremental run turns it on.
+const EXPLAIN_SETTINGS: Record<string, string | number> = EXPLAIN
+  ? {
+      session_preload_libraries: "'auto_explain'",
+      'auto_explain.log_analyze': 'on',
+      'auto_explain.log_buffers': 'on',
+      'auto_explain.log_min_duration': -1,
+    }
+  : {};
 
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load1 = () => loadavg()[0]!.toFixed(1);
@@ -72,7 +87,12 @@ async function telegramBatch(db: Db, now: Date) {
   });
 }
 
-async function run(database: string, db: Db, now: Date, month: string): Promise<Row[]> {
+interface Hooks {
+  /** Around each incremental run (the PostgreSQL plans of BENCH_DQ_EXPLAIN). */
+  around?: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+async function run(database: string, db: Db, now: Date, month: string, hooks: Hooks = {}): Promise<Row[]> {
   const out: Row[] = [];
   const add = (step: string, ms: number, aim: string, detail: string) => {
     out.push({ database, step, ms: fmtMs(ms), aim, load: load1(), detail });
@@ -92,19 +112,33 @@ async function run(database: string, db: Db, now: Date, month: string): Promise<
   add('full validation run (first)', full1.ms, '30 s', `${full1.result.found} found, ${full1.result.opened} opened`);
   const full2 = await timed(() => validate(db, null, now));
   add('full validation run (again)', full2.ms, '30 s', `${full2.result.found} found`);
-  const batch = await telegramBatch(db, new Date(now.getTime() + 3_600_000));
-  const ingest = await timed(() => ingestTelegrams(db, batch));
-  add(`ingest of ${batch.length} telegrams (for reference)`, ingest.ms, '-', `${ingest.result.Readings} readings`);
-  const incremental = await timed(async () => {
-    const r = await refreshMonthEnds(db, now, { ensure: false });
-    return { r, v: await validate(db, r.devices, now) };
-  });
-  add(
-    `incremental run after ${batch.length} telegrams`,
-    incremental.ms,
-    '1 s',
-    `${incremental.result.r.devices.length} devices, ${incremental.result.v.found} found`,
-  );
+  // Two batches, an hour apart (the second: devices whose readings were just validated once more).
+  for (const [i, label] of ['', ' (again)'].entries()) {
+    const at = new Date(now.getTime() + (i + 1) * 3_600_000);
+    const batch = await telegramBatch(db, at);
+    // The every-minute run after the batch came in.
+    const runAt = new Date(at.getTime() + 60_000);
+    const ingest = await timed(() => ingestTelegrams(db, batch));
+    add(
+      `ingest of ${batch.length} telegrams${label} (for reference)`,
+      ingest.ms,
+      '-',
+      `${ingest.result.Readings} readings`,
+    );
+    const around = hooks.around ?? ((_label, fn) => fn());
+    const incremental = await timed(() =>
+      around(`incremental run${label}`, async () => {
+        const r = await refreshMonthEnds(db, runAt, { ensure: false });
+        return { r, v: await validate(db, r.devices, runAt) };
+      }),
+    );
+    add(
+      `incremental run after ${batch.length} telegrams${label}`,
+      incremental.ms,
+      '1 s',
+      `${incremental.result.r.devices.length} devices, ${incremental.result.r.written} month ends, ${incremental.result.v.found} found`,
+    );
+  }
   const { rows: muni } = await db.query<{ id: number; n: number }>(
     `SELECT l.id, (SELECT count(*) FROM device d JOIN location f ON f.id = d.location_id WHERE f.path && ARRAY[l.id])::int AS n
        FROM location l WHERE l.level = 3 ORDER BY 2 DESC LIMIT 1`,
@@ -163,7 +197,7 @@ async function main() {
     `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
   );
   const rows: Row[] = [];
-  const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
+  const cluster = await startPostgres({ settings: { ...POSTGRES_SETTINGS, ...EXPLAIN_SETTINGS } });
   let version = '';
   try {
     const db = openPostgres(cluster.url, TIME_ZONE);
@@ -173,13 +207,14 @@ async function main() {
       log(`PostgreSQL: loading ${READINGS.toLocaleString('en-US')} readings`);
       const loaded = await timed(() => loadData(db, dataset));
       log(`loaded in ${fmtMs(loaded.ms)} ms`);
-      rows.push(...(await run('PostgreSQL', db, now, month)));
+      rows.push(...(await run('PostgreSQL', db, now, month, EXPLAIN ? { around: explained(db, cluster.dir) } : {})));
     } finally {
       await db.close();
     }
   } finally {
     await cluster.stop();
   }
+  if (!WITH_PGLITE) return print(rows, version);
   // PGlite: the first buildings up to BENCH_PGLITE_DEVICES devices, all their readings.
   const chosen = new Set<number>();
   let n = 0;
@@ -206,6 +241,10 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  print(rows, version);
+}
+
+function print(rows: Row[], version: string) {
   console.log(`\nData quality (npm run bench:dq -w bench), ${new Date().toISOString()}`);
   for (const line of machineInfo(version)) console.log(`- ${line}`);
   console.log(`- load average (1 min) at each step in the table; the machine is shared\n`);
@@ -215,6 +254,28 @@ async function main() {
       rows.map((r) => [r.database, r.step, r.ms, r.aim, r.load, r.detail]),
     ),
   );
+}
+
+/** Runs `fn` with auto_explain on (statements of 5 ms or more) and prints the plans it logged. */
+function explained(db: Db, dir: string) {
+  return async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
+    const logFile = path.join(dir, 'server.log');
+    const set = async (value: string) => {
+      await db.exec(`ALTER SYSTEM SET auto_explain.log_min_duration = ${value}`);
+      await db.query('SELECT pg_reload_conf()');
+      // The reload reaches the other sessions at their next statement; give it a moment.
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    await set("'5ms'");
+    const from = statSync(logFile).size;
+    try {
+      return await fn();
+    } finally {
+      await set('-1');
+      const text = readFileSync(logFile).subarray(from).toString('utf8');
+      console.log(`\n===== PostgreSQL plans of the ${label} (auto_explain, 5 ms or more) =====\n${text}`);
+    }
+  };
 }
 
 main().catch((err) => {

@@ -66,11 +66,7 @@ const month = (() => {
   return { from: day(new Date(Date.UTC(y, m - 2, 1))), till: day(new Date(Date.UTC(y, m - 1, 0))) };
 })();
 
-const cluster = (await startPostgres({ settings: { shared_buffers: "'512MB'", work_mem: "'32MB'" } })) as {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-};
+const cluster = await startPostgres({ settings: { shared_buffers: "'512MB'", work_mem: "'32MB'" } });
 let bouncer: Bouncer | undefined;
 const dbs: Db[] = [];
 try {

@@ -39,17 +39,44 @@ export const MonthEndRow = Type.Object({
 });
 export type MonthEndRow = Static<typeof MonthEndRow>;
 
+/**
+ * Why a completed month end in a device's service has no value (docs/data-quality.md):
+ * `noReading`, the device has no reading since its installation (nothing to start
+ * from); `notComputed`, it has readings but the hourly run has not valued that month
+ * yet (or the month is older than the months kept).
+ */
+export const MONTH_END_MISSING = ['noReading', 'notComputed'] as const;
+export type MonthEndMissing = (typeof MONTH_END_MISSING)[number];
+
+/**
+ * A row of a device's month-end list: a value as in `MonthEndRow`, or a month end
+ * without one (`Source` `missing`, `Value` null, `Missing` the reason).
+ */
+export const MonthEndListRow = Type.Object({
+  ...MonthEndRow.properties,
+  Value: Nullable(Type.Number()),
+  Source: Type.Union([...MONTH_END_SOURCES.map((s) => Type.Literal(s)), Type.Literal('missing')]),
+  ComputedAt: Nullable(Timestamp),
+  Missing: Nullable(Type.Union(MONTH_END_MISSING.map((s) => Type.Literal(s)))),
+});
+export type MonthEndListRow = Static<typeof MonthEndListRow>;
+
+/** A listed month end that has a value. */
+export const hasMonthEndValue = (row: MonthEndListRow): row is MonthEndListRow & MonthEndRow =>
+  row.Source !== 'missing' && row.Value !== null;
+
 export const getMonthEnds = defineEndpoint({
   method: 'GET',
   path: '/data-quality/month-ends/:deviceId',
   summary:
-    "A device's month-end values with their source, from month `from` to `till` (docs/data-quality.md). " +
+    "A device's month-end values with their source, from month `from` to `till` (docs/data-quality.md); " +
+    'a completed month end in its service without a value is listed as missing, with the reason. ' +
     '404 outside the caller’s scope.',
   tags: ['data-quality'],
   auth: 'user',
   params: Type.Object({ deviceId: Id }),
   querystring: Type.Object({ from: MonthParam, till: MonthParam }),
-  response: Type.Array(MonthEndRow),
+  response: Type.Array(MonthEndListRow),
 });
 
 export const getUnmeasuredMonthEnds = defineEndpoint({

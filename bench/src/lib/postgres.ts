@@ -3,6 +3,10 @@ import { pathToFileURL } from 'node:url';
 
 export interface PostgresCluster {
   url: string;
+  /** The private port it listens on (127.0.0.1). */
+  port: number;
+  /** The cluster's folder (its log is `server.log` there). */
+  dir: string;
   stop(): Promise<void>;
 }
 

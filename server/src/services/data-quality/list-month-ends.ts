@@ -1,10 +1,10 @@
-import type { MonthEndRow, SetMonthEndBody } from '@rodmenys/contract';
+import type { MonthEndListRow, MonthEndRow, SetMonthEndBody } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { inScope } from '../sql.js';
-import { computeMonthEnds } from './month-ends.js';
+import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
 import { loadSettings } from './settings.js';
 
 const ROW = `me.device_id AS "DeviceId", to_char(me.month, 'YYYY-MM') AS "Month",
@@ -25,16 +25,39 @@ async function assertDeviceVisible(db: Queryable, deviceId: number, scope: numbe
 
 const monthDay = (month: string) => `${month}-01`;
 
-/** A device's month-end values from `from` to `till` (YYYY-MM), oldest first. 404 outside the scope. */
+/**
+ * A device's month ends from `from` to `till` (YYYY-MM), oldest first: each value,
+ * and each completed month end in its service without one, as missing with the
+ * reason (no reading since its installation, or not computed yet). 404 outside the scope.
+ */
 export async function listMonthEnds(
   db: Queryable,
   input: { deviceId: number; from: string; till: string; scope: number[] | null },
-): Promise<MonthEndRow[]> {
+): Promise<MonthEndListRow[]> {
   if (input.from > input.till) throw badRequest('monthsFromAfterTill', {}, 'from');
   await assertDeviceVisible(db, input.deviceId, input.scope);
-  const { rows } = await db.query<MonthEndRow>(
-    `SELECT ${ROW} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
-      WHERE me.device_id = $1 AND me.month BETWEEN $2::date AND $3::date ORDER BY me.month`,
+  const { rows } = await db.query<MonthEndListRow>(
+    `WITH dev AS (
+       SELECT d.id, d.installed_at, d.removed_at,
+              EXISTS (SELECT FROM reading r WHERE r.device_id = d.id
+                        AND r.ts >= coalesce(d.installed_at, '-infinity')
+                        AND r.ts <= coalesce(d.removed_at, 'infinity')) AS has_reading
+         FROM device d WHERE d.id = $1
+     ), months AS (
+       SELECT g::date AS month, (g + interval '1 month')::timestamptz AS e
+         FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 month') g
+     )
+     SELECT ${ROW.replace('me.device_id AS', 'dev.id AS').replaceAll('me.month', 'm.month').replace('me.source AS', "coalesce(me.source, 'missing') AS")},
+            CASE WHEN me.device_id IS NULL THEN CASE WHEN dev.has_reading THEN 'notComputed' ELSE 'noReading' END END
+              AS "Missing"
+       FROM months m CROSS JOIN dev
+       LEFT JOIN month_end me ON me.device_id = dev.id AND me.month = m.month
+       LEFT JOIN app_user u ON u.id = me.set_by
+      WHERE me.device_id IS NOT NULL
+         -- A completed month end in the device's service.
+         OR (m.e <= now() AND coalesce(dev.installed_at, '-infinity') < m.e
+             AND coalesce(dev.removed_at, 'infinity') >= m.e)
+      ORDER BY m.month`,
     [input.deviceId, monthDay(input.from), monthDay(input.till)],
   );
   return rows;
@@ -115,6 +138,7 @@ export async function clearMonthEnd(db: Db, caller: Caller, deviceId: number, mo
     if (before?.Source !== 'manual') throw notFound('noManualMonthEnd');
     await tx.query('DELETE FROM month_end WHERE device_id = $1 AND month = $2::date', [deviceId, monthDay(month)]);
     await computeMonthEnds(tx, monthDay(month), [deviceId], await loadSettings(tx));
+    await computeMonthEndsBackward(tx, monthDay(month), [deviceId]);
     const after = await readMonthEnd(tx, deviceId, month);
     await recordAudit(tx, {
       actor: caller,

@@ -91,9 +91,20 @@ describe(`month-end values (${dbKind()})`, () => {
            ($1, '2026-01-31', 150, '2026-02-20T00:00:00+02:00'), ($2, '2026-02-01', 151, '2026-02-20T00:00:00+02:00')`,
         [a, b],
       );
-      await computeMonthEnds(t.db, '2026-01-01', [a, b], TOLERANCE);
+      // A reading within the tolerance comes before the meter's memory.
+      const c = await device();
+      await makeReadings(t.db, c, [
+        ['2026-01-31T20:00:00+02:00', 149],
+        ['2026-02-20T00:00:00+02:00', 300],
+      ]);
+      await t.db.query(
+        "INSERT INTO device_memory (device_id, day, value, ts) VALUES ($1, '2026-01-31', 150, '2026-02-20T00:00:00+02:00')",
+        [c],
+      );
+      await computeMonthEnds(t.db, '2026-01-01', [a, b, c], TOLERANCE);
       expect(await monthEnd(a, '2026-01')).toMatchObject({ value: 150, source: 'memory' });
       expect(await monthEnd(b, '2026-01')).toMatchObject({ value: 151, source: 'memory' });
+      expect(await monthEnd(c, '2026-01')).toMatchObject({ value: 149, source: 'measured' });
     });
 
     it("interpolated: by time, and for allocators by the city's monthly heating degree-days spread over their days", async () => {
@@ -278,6 +289,97 @@ describe(`month-end values (${dbKind()})`, () => {
       expect(await monthEnd(d, '2026-06')).toBeUndefined();
       // Nothing new: nothing written.
       expect((await refreshMonthEnds(t.db, new Date('2026-06-10T00:00:00Z'))).written).toBe(0);
+    });
+  });
+
+  describe('before the first reading: estimated backwards; no reading at all: listed as missing', () => {
+    it("counts back from the first reading by the building's average consumption of the type, month by month", async () => {
+      const house = await makeBuilding(t.db, { city: 'Kaunas', street: 'Beržų g.', number: '3' });
+      const flats = await Promise.all(['1', '2', '3', '4'].map((name, i) => makeFlat(t.db, house, { name, order: i })));
+      const peer1 = await device(3, flats[0]!.id);
+      const peer2 = await device(3, flats[1]!.id);
+      // Installed in December without an initial reading; its first telegram came in mid-February.
+      const late = await makeDevice(t.db, flats[2]!.id, {
+        typeId: 3,
+        code: `ME-${++n}`,
+        installedAt: '2025-12-10T00:00:00+02:00',
+      });
+      const none = await makeDevice(t.db, flats[3]!.id, {
+        typeId: 3,
+        code: `ME-${++n}`,
+        installedAt: '2025-12-10T00:00:00+02:00',
+      });
+      // The peers used 10 in January (both) and 10 and 30 in February: 10 and 20 on average.
+      await makeReadings(t.db, peer1, [
+        ['2025-12-31T22:00:00+02:00', 100],
+        ['2026-01-31T22:00:00+02:00', 110],
+        ['2026-02-28T22:00:00+02:00', 120],
+      ]);
+      await makeReadings(t.db, peer2, [
+        ['2025-12-31T22:00:00+02:00', 200],
+        ['2026-01-31T22:00:00+02:00', 210],
+        ['2026-02-28T22:00:00+02:00', 240],
+      ]);
+      await makeReadings(t.db, late, [
+        ['2026-02-15T00:00:00+02:00', 100],
+        ['2026-03-05T00:00:00+02:00', 105],
+      ]);
+      await refreshMonthEnds(t.db, new Date('2026-03-10T00:00:00Z'));
+      // January's end: 100 minus half of February (14 of 28 days) at 20: 90.
+      expect(await monthEnd(late, '2026-01')).toMatchObject({
+        value: 90,
+        source: 'estimated',
+        method: 'backward_building_average',
+      });
+      // December's end: January's 90 minus January's 10.
+      expect(await monthEnd(late, '2025-12')).toMatchObject({
+        value: 80,
+        source: 'estimated',
+        method: 'backward_building_average',
+      });
+      // February's end lies between two readings; November's is before the installation.
+      expect((await monthEnd(late, '2026-02'))?.source).toBe('interpolated');
+      expect(await monthEnd(late, '2025-11')).toBeUndefined();
+      expect(await monthEnd(none, '2026-01')).toBeUndefined();
+      // Stable: a second run changes nothing.
+      expect((await refreshMonthEnds(t.db, new Date('2026-03-10T00:00:00Z'))).written).toBe(0);
+
+      // A reading from January delivered late: January is interpolated, December counts back from it.
+      await makeReadings(t.db, late, [['2026-01-20T00:00:00+02:00', 95]]);
+      await t.db.query("INSERT INTO dq_pending (device_id, month) VALUES ($1, '2026-01-01')", [late]);
+      await refreshMonthEnds(t.db, new Date('2026-03-10T00:00:00Z'), { ensure: false });
+      expect((await monthEnd(late, '2026-01'))?.source).toBe('interpolated');
+      // 95 minus 19 of January's 31 days at 10.
+      expect(await monthEnd(late, '2025-12')).toMatchObject({
+        value: 88.871,
+        source: 'estimated',
+        method: 'backward_building_average',
+        previous_value: 80,
+      });
+
+      // The API lists the device without any reading as missing, with the reason, from its installation on.
+      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [house.id] });
+      const list = await inject(t.app, contract.getMonthEnds, {
+        params: { deviceId: none },
+        query: 'from=2025-10&till=2026-02',
+        token: manager.token,
+      });
+      expect(list.status).toBe(200);
+      expect(list.body.map((m) => [m.Month, m.Source, m.Value, m.Missing])).toEqual([
+        ['2025-12', 'missing', null, 'noReading'],
+        ['2026-01', 'missing', null, 'noReading'],
+        ['2026-02', 'missing', null, 'noReading'],
+      ]);
+      const values = await inject(t.app, contract.getMonthEnds, {
+        params: { deviceId: late },
+        query: 'from=2025-11&till=2026-02',
+        token: manager.token,
+      });
+      expect(values.body.map((m) => [m.Month, m.Source, m.Missing])).toEqual([
+        ['2025-12', 'estimated', null],
+        ['2026-01', 'interpolated', null],
+        ['2026-02', 'interpolated', null],
+      ]);
     });
   });
 

@@ -110,7 +110,9 @@ export async function computeMonthEnds(
               CASE WHEN prev.value IS NOT NULL THEN 1
                    ELSE extract(epoch FROM p.e - b.ts) / extract(epoch FROM p.e - p.s) END AS fraction
          FROM dev CROSS JOIN p
+         -- Not from a month end estimated backwards (docs/data-quality.md): that one counts back from later readings.
          LEFT JOIN month_end prev ON prev.device_id = dev.id AND prev.month = (p.month - interval '1 month')::date
+                                 AND coalesce(prev.method, '') NOT LIKE 'backward%'
          LEFT JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
             WHERE r.device_id = dev.id AND r.ts < p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
@@ -166,6 +168,92 @@ export async function computeMonthEnds(
     [deviceIds, month],
   );
   return { stored: direct.rowCount + estimated.rowCount, estimated: estimated.rowCount };
+}
+
+/**
+ * Month ends before a device's first reading (installed without an initial
+ * reading, its first telegram late; docs/data-quality.md): estimated backwards
+ * from what follows. For a device in service at the month end with no reading
+ * before it but one after, the value is the first reading (when it falls in the
+ * next month) or the device's next month end, minus the building's average
+ * consumption of the type in the next month (per m² where flat areas are known;
+ * the month before when the next has none yet), prorated to the part of that
+ * month up to the reading; never below 0; with no peers, the first reading
+ * carried back. Months must be computed in descending order (each builds on the
+ * month end after it), after the ascending pass of `computeMonthEnds`.
+ */
+export async function computeMonthEndsBackward(
+  db: Queryable,
+  month: string,
+  deviceIds: number[] | null,
+): Promise<{ stored: number }> {
+  const r = await db.query(
+    `WITH p AS (
+       SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
+              ($2::date + interval '2 months')::timestamp::timestamptz AS e2
+     ), dev AS (
+       SELECT d.id, d.installed_at, d.removed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2
+         FROM device d JOIN location l ON l.id = d.location_id, p
+        WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
+          AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
+          AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = p.month
+                           AND me.source <> 'estimated')
+          -- A month end before it that is not itself a backward estimate (e.g. manual): the forward estimate's.
+          AND NOT EXISTS (SELECT FROM month_end pm WHERE pm.device_id = d.id
+                           AND pm.month = (p.month - interval '1 month')::date
+                           AND coalesce(pm.method, '') NOT LIKE 'backward%')
+     ), base AS (
+       -- Its first reading in service is after the month end. What the estimate counts back from: that reading
+       -- if it falls in the next month, else the next month end.
+       SELECT dev.*, p.month, f.ts AS f_ts,
+              CASE WHEN f.ts < p.e2 THEN f.value ELSE nxt.value END AS base_v,
+              CASE WHEN f.ts < p.e2 THEN extract(epoch FROM f.ts - p.e) / extract(epoch FROM p.e2 - p.e) ELSE 1 END
+                AS fraction
+         FROM dev CROSS JOIN p
+         JOIN LATERAL (
+           SELECT r.ts, r.value FROM reading r
+            WHERE r.device_id = dev.id AND r.ts >= coalesce(dev.installed_at, '-infinity')
+              AND r.ts <= coalesce(dev.removed_at, 'infinity')
+            ORDER BY r.ts LIMIT 1) f ON f.ts >= p.e
+         LEFT JOIN month_end nxt ON nxt.device_id = dev.id AND nxt.month = (p.month + interval '1 month')::date
+        WHERE f.ts < p.e2 OR nxt.value IS NOT NULL
+     ), peers AS (
+       -- The building's devices of the type with a real consumption (neither end estimated nor manual) in the
+       -- next month (k = 1), else in the month before the month end (k = 0).
+       SELECT ${buildingIdOf('l')} AS building, d.device_type_id, k.k, avg(cur.value - prev.value) AS avg_cons,
+              sum(cur.value - prev.value) FILTER (WHERE l.area_m2 IS NOT NULL)
+                / nullif(sum(l.area_m2) FILTER (WHERE l.area_m2 IS NOT NULL), 0) AS per_m2
+         FROM p CROSS JOIN (VALUES (0), (1)) k (k)
+         JOIN month_end cur ON cur.month = (p.month + make_interval(months => k.k))::date
+                           AND cur.source IN ('measured', 'memory', 'interpolated')
+         JOIN month_end prev ON prev.device_id = cur.device_id
+                            AND prev.month = (p.month + make_interval(months => k.k - 1))::date
+                            AND prev.source IN ('measured', 'memory', 'interpolated')
+         JOIN device d ON d.id = cur.device_id
+         JOIN location l ON l.id = d.location_id
+        WHERE (${buildingIdOf('l')}, d.device_type_id) IN (SELECT building, device_type_id FROM base)
+          AND cur.value >= prev.value
+        GROUP BY 1, 2, 3
+     ), peer AS (
+       SELECT DISTINCT ON (building, device_type_id) * FROM peers ORDER BY building, device_type_id, k DESC
+     ), valued AS (
+       SELECT base.id, base.month, 'estimated' AS source,
+              round(greatest(0, base.base_v - base.fraction::numeric * CASE
+                WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN pe.per_m2 * base.area_m2
+                WHEN pe.avg_cons IS NOT NULL THEN pe.avg_cons
+                ELSE 0 END), 3) AS value,
+              NULL::timestamptz AS reading_ts, base.f_ts AS next_ts,
+              CASE WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN 'backward_building_average_m2'
+                   WHEN pe.avg_cons IS NOT NULL THEN 'backward_building_average'
+                   ELSE 'backward_first_reading' END AS method
+         FROM base
+         LEFT JOIN peer pe ON pe.building = base.building AND pe.device_type_id = base.device_type_id
+        WHERE base.base_v IS NOT NULL
+     )
+     ${UPSERT}`,
+    [deviceIds, month],
+  );
+  return { stored: r.rowCount };
 }
 
 /**

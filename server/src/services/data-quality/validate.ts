@@ -26,6 +26,26 @@ const DEV = `dev AS (
 
 const CURRENT = "'0001-01-01'::date";
 
+/**
+ * The latest reading of `dev` with `ts op till` and not before `from` (SQL
+ * expressions), as a LATERAL subquery yielding (ts, value). Readings are
+ * partitioned by month: a bare "latest before" probe descends every partition's
+ * index (a Merge Append over all months). The same probe bounded to the 31 days
+ * before `till` first touches one or two partitions (pruned at run time), and
+ * is the answer whenever the device read in that month; only otherwise does the
+ * unbounded probe run (UNION ALL under LIMIT 1 stops at the first row).
+ */
+const latestReading = (alias: string, op: '<' | '<=', till: string, from: string) => `(
+      (SELECT ${alias}.ts, ${alias}.value FROM reading ${alias}
+        WHERE ${alias}.device_id = dev.id AND ${alias}.ts ${op} ${till} AND ${alias}.ts >= ${from}
+          AND ${alias}.ts > ${till} - interval '31 days'
+        ORDER BY ${alias}.ts DESC LIMIT 1)
+      UNION ALL
+      (SELECT ${alias}.ts, ${alias}.value FROM reading ${alias}
+        WHERE ${alias}.device_id = dev.id AND ${alias}.ts ${op} ${till} AND ${alias}.ts >= ${from}
+        ORDER BY ${alias}.ts DESC LIMIT 1)
+      LIMIT 1)`;
+
 /** Rules about a device's present state and its recent readings. */
 const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
   // No reading for N days (per type); allocators are exempt outside the heating season.
@@ -45,13 +65,9 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
   // The same value for N days (per type) while the device keeps reporting; heat only in the heating season.
   ZERO_CONSUMPTION: `SELECT 'ZERO_CONSUMPTION', dev.building_id, dev.id, ${CURRENT},
       jsonb_build_object('since', iso(old.ts), 'value', old.value, 'limitDays', lim.days)
-    FROM dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'zero.days' ->> dev.type_id::text)::int AS days) lim
-    JOIN LATERAL (SELECT r.ts, r.value FROM reading r
-                   WHERE r.device_id = dev.id AND r.ts <= $2::timestamptz - make_interval(days => lim.days)
-                     AND r.ts >= coalesce(dev.installed_at, '-infinity')
-                   ORDER BY r.ts DESC LIMIT 1) old ON true
-    JOIN LATERAL (SELECT r.ts, r.value FROM reading r WHERE r.device_id = dev.id AND r.ts <= $2::timestamptz
-                   ORDER BY r.ts DESC LIMIT 1) cur ON true
+    FROM zero_dev dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'zero.days' ->> dev.type_id::text)::int AS days) lim
+    JOIN LATERAL ${latestReading('r', '<=', '($2::timestamptz - make_interval(days => lim.days))', "coalesce(dev.installed_at, '-infinity')")} old ON true
+    JOIN LATERAL ${latestReading('r', '<=', '$2::timestamptz', "'-infinity'")} cur ON true
    WHERE lim.days IS NOT NULL AND (dev.type_id NOT IN (${DEVICE_TYPE.allocator}, ${DEVICE_TYPE.heatMeter}) OR dev.in_season)
      AND cur.ts > old.ts AND cur.value = old.value`,
 };
@@ -62,20 +78,35 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
  * neighbours. A device's several hits of one rule are one finding (the latest,
  * with a count).
  */
-const SERIES = `series AS (
-  SELECT dev.id, dev.building_id, r.ts, r.value,
-         r.value = ANY (SELECT jsonb_array_elements_text($3::jsonb -> 'sentinel.values')::numeric) AS sentinel
+const WINDOW_START = "($2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int))";
+const SENTINEL = "r.value = ANY (SELECT jsonb_array_elements_text($3::jsonb -> 'sentinel.values')::numeric)";
+
+/**
+ * The readings the series rules look at. The full run: every reading of the window and the one
+ * before it (`recent` = in the window). The incremental run after a batch: each device's latest
+ * four readings of the last 31 days (one or two month partitions), `recent` the latest two: the
+ * new reading, and the one before it, which now has a next one to be judged against.
+ */
+const SERIES_FULL = `series AS (
+  SELECT dev.id, dev.building_id, r.ts, r.value, ${SENTINEL} AS sentinel, r.ts >= ${WINDOW_START} AS recent
     FROM dev CROSS JOIN LATERAL (
-      (SELECT r0.ts, r0.value FROM reading r0
-        WHERE r0.device_id = dev.id AND r0.ts < $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
-          AND r0.ts >= coalesce(dev.installed_at, '-infinity')
-        ORDER BY r0.ts DESC LIMIT 1)
+      (SELECT * FROM ${latestReading('r0', '<', WINDOW_START, "coalesce(dev.installed_at, '-infinity')")} r0)
       UNION ALL
       (SELECT r1.ts, r1.value FROM reading r1
-        WHERE r1.device_id = dev.id AND r1.ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+        WHERE r1.device_id = dev.id AND r1.ts >= ${WINDOW_START}
           AND r1.ts <= $2::timestamptz AND r1.ts >= coalesce(dev.installed_at, '-infinity'))) r
-), clean AS (
-  SELECT s.id, s.building_id, s.ts, s.value,
+`;
+const SERIES_INCREMENTAL = `series AS (
+  SELECT dev.id, dev.building_id, r.ts, r.value, ${SENTINEL} AS sentinel, r.n <= 2 AS recent
+    FROM dev CROSS JOIN LATERAL (
+      SELECT x.ts, x.value, row_number() OVER (ORDER BY x.ts DESC) AS n FROM (
+        SELECT r1.ts, r1.value FROM reading r1
+         WHERE r1.device_id = dev.id AND r1.ts <= $2::timestamptz AND r1.ts > $2::timestamptz - interval '31 days'
+           AND r1.ts >= coalesce(dev.installed_at, '-infinity')
+         ORDER BY r1.ts DESC LIMIT 4) x) r
+`;
+const SERIES_REST = `), clean AS (
+  SELECT s.id, s.building_id, s.ts, s.value, s.recent,
          lag(s.value) OVER w AS a, lag(s.ts) OVER w AS a_ts, lag(s.value, 2) OVER w AS a2,
          lead(s.value) OVER w AS c, lead(s.ts) OVER w AS c_ts
     FROM series s WHERE NOT s.sentinel
@@ -97,14 +128,24 @@ const SERIES = `series AS (
                             'reading', jsonb_build_object('time', iso(ts), 'value', value),
                             'next', CASE WHEN c_ts IS NOT NULL THEN jsonb_build_object('time', iso(c_ts), 'value', c) END,
                             'count', count(*) OVER (PARTITION BY id, rule)) AS evidence
-    FROM classified WHERE rule IS NOT NULL AND ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+    FROM classified WHERE rule IS NOT NULL AND recent
    ORDER BY id, rule, ts DESC
 ), sentinels AS (
   SELECT DISTINCT ON (id) 'SENTINEL' AS rule, building_id, id AS device_id, ${CURRENT} AS month,
          jsonb_build_object('reading', jsonb_build_object('time', iso(ts), 'value', value),
                             'count', count(*) OVER (PARTITION BY id)) AS evidence
-    FROM series WHERE sentinel AND ts >= $2::timestamptz - make_interval(days => ($3::jsonb ->> 'window.days')::int)
+    FROM series WHERE sentinel AND recent
    ORDER BY id, ts DESC
+)`;
+/**
+ * The devices ZERO_CONSUMPTION looks at. The incremental run leaves out the devices whose two latest
+ * readings differ: a counter that just moved has not stood still since N days ago (its reading then
+ * is at or before the one before the latest). The full run looks at every device.
+ */
+const ZERO_DEV_FULL = 'zero_dev AS (SELECT * FROM dev)';
+const ZERO_DEV_INCREMENTAL = `zero_dev AS (
+  SELECT * FROM dev WHERE dev.id NOT IN (
+    SELECT id FROM series WHERE recent AND NOT sentinel GROUP BY id HAVING count(*) = 2 AND min(value) <> max(value))
 )`;
 const SERIES_RULES = ['SPIKE', 'WRONG_READING', 'COUNTER_RESET', 'NEGATIVE', 'SENTINEL'] as const;
 
@@ -191,14 +232,12 @@ export interface ValidateResult {
  * building) and month without finding it again resolves itself. `deviceIds`
  * null = the full run (every rule, every device); a list = the incremental run
  * after readings arrive (the device rules and high/low for those devices; the
- * reading rules over the last day only, and only opening or refreshing).
+ * reading rules over each device's latest readings only, and only opening or refreshing).
  */
 export async function validate(db: Db, deviceIds: number[] | null, now = new Date()): Promise<ValidateResult> {
   return db.transaction(async (tx) => {
     const settings: DqSettings = await loadSettings(tx);
-    // The incremental run looks at the last day of readings only (the new ones and their neighbours); the
-    // series rules' anomalies leave the window, and resolve, on the full run.
-    if (deviceIds !== null) settings['window.days'] = Math.min(settings['window.days'], 1);
+    const incremental = deviceIds !== null;
     const { rows: m } = await tx.query<{ month: string }>(
       "SELECT (date_trunc('month', $1::timestamptz) - interval '1 month')::date::text AS month",
       [now],
@@ -216,7 +255,7 @@ export async function validate(db: Db, deviceIds: number[] | null, now = new Dat
       rules.push('BUILDING_BALANCE', 'ESTIMATED_SHARE');
     }
     const { rows } = await tx.query<ValidateResult>(
-      `WITH ${DEV}, ${SERIES}, found AS (
+      `WITH ${DEV}, ${incremental ? SERIES_INCREMENTAL : SERIES_FULL}${SERIES_REST}, ${incremental ? ZERO_DEV_INCREMENTAL : ZERO_DEV_FULL}, found AS (
          ${parts.map((p) => `(${p})`).join('\n UNION ALL ')}
        ), refreshed AS (
          UPDATE anomaly a SET evidence = f.evidence, last_seen_at = $2::timestamptz

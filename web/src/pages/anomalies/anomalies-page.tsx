@@ -3,8 +3,9 @@ import {
   type Anomaly,
   type AnomalyCount,
   type AnomalyState,
+  hasMonthEndValue,
   isOperator,
-  type MonthEndRow,
+  type MonthEndListRow,
   RULE_CODES,
   RULE_NAMES,
   type RuleCode,
@@ -78,7 +79,9 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
         <Suspense fallback={<div style={{ height: 360 }} />}>
           <HistoryChart
             history={history.data}
-            monthEnds={(monthEnds.data ?? []).filter((m) => Date.parse(m.MonthEnd) >= from.valueOf())}
+            monthEnds={(monthEnds.data ?? [])
+              .filter(hasMonthEndValue)
+              .filter((m) => Date.parse(m.MonthEnd) >= from.valueOf())}
           />
         </Suspense>
       )}
@@ -90,23 +93,31 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
         dataSource={monthEnds.data ?? []}
         columns={[
           { title: t('anomalies.month'), dataIndex: 'Month' },
-          { title: t('anomalies.value'), dataIndex: 'Value' },
+          { title: t('anomalies.value'), dataIndex: 'Value', render: (v: number | null) => v ?? '—' },
           {
             title: t('anomalies.source'),
             dataIndex: 'Source',
             render: (s: string) => (
-              <Tag color={s === 'measured' ? 'default' : s === 'estimated' ? 'orange' : 'blue'}>
+              <Tag
+                color={s === 'measured' ? 'default' : s === 'estimated' ? 'orange' : s === 'missing' ? 'red' : 'blue'}
+              >
                 {t(`anomalies.sources.${s}`)}
               </Tag>
             ),
           },
-          { title: t('anomalies.manual.reason'), dataIndex: 'Reason' },
+          {
+            title: t('anomalies.manual.reason'),
+            dataIndex: 'Reason',
+            // A month end without a value says why (no reading since installation, or not computed yet).
+            render: (reason: string | null, row: MonthEndListRow) =>
+              row.Missing ? t(`anomalies.missing.${row.Missing}`) : reason,
+          },
           ...(operator
             ? [
                 {
                   title: t('common.actions'),
                   key: 'actions',
-                  render: (_: unknown, row: MonthEndRow) => <MonthEndActions deviceId={deviceId} row={row} />,
+                  render: (_: unknown, row: MonthEndListRow) => <MonthEndActions deviceId={deviceId} row={row} />,
                 },
               ]
             : []),

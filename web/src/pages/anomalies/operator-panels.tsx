@@ -1,4 +1,4 @@
-import type { DqSetting, Job, MonthEndRow } from '@rodmenys/contract';
+import type { DqSetting, Job, MonthEndListRow } from '@rodmenys/contract';
 import { App, Button, Card, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
@@ -197,8 +197,11 @@ export function JobsCard() {
   );
 }
 
+/** A month-end row as the actions need it: a value, or a missing one (set by hand from a site visit). */
+type MonthEndActionRow = Pick<MonthEndListRow, 'Month' | 'Source' | 'Value'>;
+
 /** Sets a month-end value by hand (source manual) with the reason; the operator's site reading. */
-function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: MonthEndRow; onClose: () => void }) {
+function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: MonthEndActionRow; onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const set = useSetMonthEnd();
@@ -227,7 +230,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
       confirmLoading={set.isPending}
     >
       {serverError && <Typography.Text type="danger">{serverError}</Typography.Text>}
-      <Form form={form} layout="vertical" initialValues={{ value: row.Value }} onFinish={save}>
+      <Form form={form} layout="vertical" initialValues={{ value: row.Value ?? undefined }} onFinish={save}>
         <Form.Item
           name="value"
           label={t('anomalies.value')}
@@ -248,7 +251,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
 }
 
 /** The operator's actions on a month-end row: set it by hand; remove a manual value (it is computed again). */
-export function MonthEndActions({ deviceId, row }: { deviceId: number; row: MonthEndRow }) {
+export function MonthEndActions({ deviceId, row }: { deviceId: number; row: MonthEndActionRow }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();

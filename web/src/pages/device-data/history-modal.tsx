@@ -1,4 +1,4 @@
-import type { ReadingRow } from '@rodmenys/contract';
+import { hasMonthEndValue, type ReadingRow } from '@rodmenys/contract';
 import { Empty, Modal, Spin, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +36,7 @@ function HistoryBody({ row, period }: { row: ReadingRow; period: Period }) {
         {t(`deviceData.history.bucket.${history.data.Bucket}`)}
       </Typography.Paragraph>
       <Suspense fallback={<Spin>{<div style={{ height: 360 }} />}</Spin>}>
-        <HistoryChart history={history.data} monthEnds={monthEnds.data ?? []} />
+        <HistoryChart history={history.data} monthEnds={(monthEnds.data ?? []).filter(hasMonthEndValue)} />
       </Suspense>
     </>
   );
