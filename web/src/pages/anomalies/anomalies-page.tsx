@@ -17,6 +17,7 @@ import {
   DatePicker,
   Descriptions,
   Drawer,
+  Empty,
   Form,
   Input,
   Modal,
@@ -75,6 +76,9 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
     <>
       <Typography.Title level={5}>{t('anomalies.history')}</Typography.Title>
       {history.error && <LoadError error={history.error} onRetry={() => void history.refetch()} />}
+      {history.data?.Points.length === 0 && (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('deviceData.history.empty')} />
+      )}
       {history.data && history.data.Points.length > 0 && (
         <Suspense fallback={<div style={{ height: 360 }} />}>
           <HistoryChart
