@@ -23,7 +23,7 @@ import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
-import { createDataset, type Dataset } from './lib/dataset.js';
+import { createDataset, type Dataset, firstBuildings } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
 import { startPostgres } from './lib/postgres.js';
@@ -61,16 +61,7 @@ interface Selection {
 
 /** Whole buildings, in order, until they hold `target` allocators. */
 function selectBuildings(dataset: Dataset, target: number): Selection {
-  const parents: number[] = [];
-  let devices = 0;
-  for (const b of dataset.buildings) {
-    if (devices >= target) break;
-    const n = b.devices[ALLOCATOR] ?? 0;
-    if (n === 0) continue;
-    parents.push(b.locationId);
-    devices += n;
-  }
-  return { label: target.toLocaleString('en-US'), parents, devices };
+  return { label: target.toLocaleString('en-US'), ...firstBuildings(dataset, target, ALLOCATOR) };
 }
 
 interface Answer {

@@ -16,7 +16,7 @@ import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { DevicesDataCaches, getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
-import { createDataset, type Dataset } from './lib/dataset.js';
+import { createDataset, type Dataset, firstBuildings } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
 import { envInt, fmtMs, summarise, timed } from './lib/stats.js';
@@ -46,16 +46,7 @@ const proxies = (await import(pathToFileURL(path.join(import.meta.dirname, '../.
 
 /** The first buildings whose allocators add up to at least `target` (all of them for Infinity). */
 function selectBuildings(dataset: Dataset, target: number) {
-  const parents: number[] = [];
-  let devices = 0;
-  for (const b of dataset.buildings) {
-    if (devices >= target) break;
-    const n = b.devices[ALLOCATOR] ?? 0;
-    if (n === 0) continue;
-    parents.push(b.locationId);
-    devices += n;
-  }
-  return { parents, devices };
+  return firstBuildings(dataset, target, ALLOCATOR);
 }
 
 const now = new Date();

@@ -287,3 +287,21 @@ export function createDataset(options: DatasetOptions): Dataset {
     },
   };
 }
+
+/** The first buildings, in order, whose devices of `typeId` add up to at least `target` (all of them for Infinity). */
+export function firstBuildings(
+  dataset: Dataset,
+  target: number,
+  typeId: number,
+): { parents: number[]; devices: number } {
+  const parents: number[] = [];
+  let devices = 0;
+  for (const b of dataset.buildings) {
+    if (devices >= target) break;
+    const n = b.devices[typeId] ?? 0;
+    if (n === 0) continue;
+    parents.push(b.locationId);
+    devices += n;
+  }
+  return { parents, devices };
+}
