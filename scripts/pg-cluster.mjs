@@ -54,7 +54,8 @@ async function run(bin, tool, args) {
   }
 }
 
-function freePort() {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

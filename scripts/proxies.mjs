@@ -3,9 +3,10 @@
 // this process ends. Node builtins only, like pg-cluster.mjs.
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './pg-cluster.mjs';
 
 export const HAPROXY = process.env.HAPROXY_BIN || '/usr/sbin/haproxy';
 export const PGBOUNCER = process.env.PGBOUNCER_BIN || '/usr/sbin/pgbouncer';
@@ -15,17 +16,7 @@ export const hasPgbouncer = () => existsSync(PGBOUNCER);
 
 const isRoot = process.getuid?.() === 0;
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const canConnect = (port) =>
   new Promise((resolve) => {

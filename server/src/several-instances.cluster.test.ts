@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { migrate } from './db/migrate.js';
 import { keepsTimeZone, openPostgres, setDatabaseDefaults } from './db/postgres.js';
 import { createCollectorKey } from './services/ingest/collector-keys.js';
 import { type InjectArgs, inject, testConfig, urlOf } from './test/app.js';
+import { startBuiltServer } from './test/built-server.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser, type TestUser } from './test/factories.js';
 
 // docs/scaling.md, "Several instances" and "PgBouncer": two built servers (server/dist/server.js)
@@ -44,44 +45,23 @@ const { startHaproxy, startPgbouncer, freePort } = (await import(
   freePort(): Promise<number>;
 };
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ZONE = 'Europe/Vilnius';
 const POOL = 3;
 const TOKEN_SECRET = 'cluster-test-secret-cluster-test-secret-0123';
 
-/** Starts `node dist/server.js` (scheduler on) and resolves once it listens. */
-function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      DEMO_DATA: 'none',
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
-      TIME_ZONE: ZONE,
-      TOKEN_SECRET,
-      TRUST_PROXY: '127.0.0.1',
-      SIGNIN_FREE_FAILURES: '2',
-      // Long enough that both instances still refuse when the next attempts arrive on a slow machine.
-      SIGNIN_DELAY_SECONDS: '60',
-      LOGIN_RATE_LIMIT: '1000',
-      SCHEDULER: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The built server through the balancer's setup: scheduler on, the shared secret, HAProxy trusted. */
+const startServer = (env: Record<string, string>): Promise<ChildProcess> =>
+  startBuiltServer({
+    TIME_ZONE: ZONE,
+    TOKEN_SECRET,
+    TRUST_PROXY: '127.0.0.1',
+    SIGNIN_FREE_FAILURES: '2',
+    // Long enough that both instances still refuse when the next attempts arrive on a slow machine.
+    SIGNIN_DELAY_SECONDS: '60',
+    LOGIN_RATE_LIMIT: '1000',
+    SCHEDULER: 'true',
+    ...env,
   });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Rodmenys is running')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
-}
 
 /** An answer over HTTP, with the instance HAProxy says answered it. */
 interface Answer<E extends Endpoint> {

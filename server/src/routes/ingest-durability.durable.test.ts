@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
 import { openPostgres } from '../db/postgres.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
+import { freePort, startBuiltServer } from '../test/built-server.js';
 import { makeBuilding, makeDevice, makeFlat } from '../test/factories.js';
 
 // docs/ingest.md §2 ("The answer"): kill the built server with SIGKILL in the middle of a large batch,
@@ -24,49 +24,13 @@ const { startPostgres } = (await import(new URL('../../../scripts/pg-cluster.mjs
   startPostgres(options: { durable: boolean }): Promise<Cluster>;
 };
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 const DEVICES = 200;
 const BATCH = 10_000;
 const BATCHES = 8;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `node dist/server.js` on the cluster and resolves once it listens. */
-function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO_DATA: 'none',
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Rodmenys is running')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
-}
+/** The built server on the cluster (its own DATA_DIR for the token secret). */
+const startServer = (databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> =>
+  startBuiltServer({ DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir });
 
 /** Batch b: telegram i of device (i % DEVICES), each at its own reception time. */
 function batch(b: number): string {
