@@ -28,8 +28,8 @@ import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-da
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset, firstBuildings } from './lib/dataset.js';
-import { machineInfo } from './lib/machine.js';
 import { runParts } from './lib/devices-data-before.js';
+import { machineInfo } from './lib/machine.js';
 import { NAIVE_7DAY_SQL, NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
