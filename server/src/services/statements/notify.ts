@@ -3,6 +3,7 @@ import type { Transporter } from 'nodemailer';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
+import { monthName } from '../month-name.js';
 
 export async function getNotification(
   db: Queryable,
@@ -44,43 +45,6 @@ export async function listDeliveries(db: Queryable, month: string | undefined): 
     [month ? `${month}-01` : null],
   );
   return rows;
-}
-
-const MONTHS = {
-  lt: [
-    'sausio',
-    'vasario',
-    'kovo',
-    'balandžio',
-    'gegužės',
-    'birželio',
-    'liepos',
-    'rugpjūčio',
-    'rugsėjo',
-    'spalio',
-    'lapkričio',
-    'gruodžio',
-  ],
-  en: [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ],
-};
-
-/** A month's name in a language: "2026 m. spalio mėn." / "October 2026". */
-export function monthName(month: string, lang: 'lt' | 'en'): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return lang === 'lt' ? `${y} m. ${MONTHS.lt[m - 1]} mėn.` : `${MONTHS.en[m - 1]} ${y}`;
 }
 
 const TEXT = {
