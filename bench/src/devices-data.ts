@@ -335,6 +335,28 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
   }
 }
 
+/**
+ * Readings stamped exactly at the period's bounds F and T (00:00 local), as CSV files with day-only
+ * times give them, for every 10th allocator: the rows the midnight rule changes (docs/domain.md §5).
+ * Each is the device's latest value before it plus one. Returns how many were added.
+ */
+async function addMidnightReadings(db: Db, month: ReturnType<typeof lastMonth>): Promise<number> {
+  const [f, t] = await periodBounds(db, month.dateFrom, month.dateTill);
+  const { rows } = await db.query<{ n: number }>(
+    `WITH added AS (
+       INSERT INTO reading (device_id, ts, value)
+       SELECT d.id, b.ts, coalesce((SELECT r.value FROM reading r WHERE r.device_id = d.id AND r.ts < b.ts
+                                    ORDER BY r.ts DESC LIMIT 1), 0) + 1
+         FROM device d CROSS JOIN (VALUES ($1::timestamptz), ($2::timestamptz)) AS b (ts)
+        WHERE d.device_type_id = ${ALLOCATOR} AND d.id % 10 = 0
+        ORDER BY 1, 2
+       ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT count(*)::int AS n FROM added`,
+    [f, t],
+  );
+  return rows[0]!.n;
+}
+
 /** COPY the master data and the readings; returns the reading count and the time taken. */
 async function load(db: Db, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
   const { ms } = await timed(async () => {
@@ -406,13 +428,15 @@ async function main() {
       postgresVersion = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
       log(`loading ${READINGS.toLocaleString('en-US')} readings with COPY`);
       const loaded = await load(db, dataset);
+      const midnight = await addMidnightReadings(db, month);
       const analyze = await timed(() => db.exec('ANALYZE'));
       const size = (await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('reading')) AS s`))
         .rows[0]!.s;
       notes.push(
         `PostgreSQL dataset: ${dataset.deviceCount.toLocaleString('en-US')} devices (${allocators.toLocaleString('en-US')} allocators), ` +
           `${loaded.readings.toLocaleString('en-US')} readings every ${dataset.intervalHours} h (${size} with the primary key), ` +
-          `loaded with COPY in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.readings / (loaded.ms / 1000)).toLocaleString('en-US')} rows/s), ANALYZE ${(analyze.ms / 1000).toFixed(1)} s.`,
+          `loaded with COPY in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.readings / (loaded.ms / 1000)).toLocaleString('en-US')} rows/s), ANALYZE ${(analyze.ms / 1000).toFixed(1)} s; ` +
+          `then ${midnight.toLocaleString('en-US')} readings added at exactly 00:00 of the period's bounds (every 10th allocator, as day-only CSV times give them).`,
       );
       log(notes.at(-1)!);
       for (const selection of [...selections, { label: 'all', parents: null, devices: allocators }]) {
@@ -446,6 +470,10 @@ async function main() {
           `loaded in ${(loaded.ms / 1000).toFixed(1)} s.`,
       );
       log(notes.at(-1)!);
+      const midnightPglite = await addMidnightReadings(db, month);
+      notes.push(
+        `PGlite: ${midnightPglite.toLocaleString('en-US')} readings added at exactly 00:00 of the period's bounds.`,
+      );
       await db.exec('ANALYZE');
       for (const selection of selections) {
         loads.push(loadavg()[0]!);
