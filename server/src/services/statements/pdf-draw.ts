@@ -289,9 +289,10 @@ function drawHistory(doc: Doc, s: FlatStatement, lang: Lang, top: number): void 
   drawLegend(doc, lang, top + 14);
   let y = top + 30;
   for (const h of s.History) {
+    // A row (its bars and month labels, 60 pt) only where it ends above the footer.
+    if (y + 60 > doc.page.height - 50) break;
     drawHistoryRow(doc, h, lang, y);
     y += 50 + 18;
-    if (y > doc.page.height - 110) break;
   }
 }
 

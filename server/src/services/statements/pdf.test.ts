@@ -134,6 +134,45 @@ describe(`the statements PDF: no overlapping text, one partial marker, numbers i
       expect(text).toContain(lang === 'lt' ? 'pernai, perskaič.' : 'last year, corr.');
     });
 
+  it('draws a long building line (many flats with their own heat meter, one without a value) without overlaps', async () => {
+    const b = await makeBuilding(t.db, { city: 'Klaipėda', street: 'Naujojo Sodo g.', number: '114' });
+    const meter = await makeDevice(t.db, b, { typeId: DEVICE_TYPE.buildingHeatMeter });
+    await makeReadings(t.db, meter, [
+      ['2026-09-30T23:00:00+03:00', 100_000],
+      ['2026-10-31T22:00:00+02:00', 113_125.309],
+    ]);
+    const alloc = await makeDevice(t.db, await makeFlat(t.db, b, { name: '1', order: 1 }), {
+      typeId: DEVICE_TYPE.allocator,
+      ratingFactor: 1,
+      installedAt: INSTALLED,
+    });
+    await makeReadings(t.db, alloc, [
+      ['2026-09-30T23:00:00+03:00', 100],
+      ['2026-10-31T22:00:00+02:00', 150],
+    ]);
+    for (let i = 2; i <= 13; i++) {
+      const own = await makeDevice(t.db, await makeFlat(t.db, b, { name: `${i}A`, order: i }), {
+        typeId: DEVICE_TYPE.heatMeter,
+        installedAt: INSTALLED,
+      });
+      // Flat 13A's heat meter never reported: E is unknown, the line says which flat has no value.
+      if (i < 13)
+        await makeReadings(t.db, own, [
+          ['2026-09-30T23:00:00+03:00', 1_000],
+          ['2026-10-31T22:00:00+02:00', 1_000 + i * 111.111],
+        ]);
+    }
+    await refreshMonthEnds(t.db, NOW);
+    const long = await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] });
+    for (const lang of ['lt', 'en'] as const) {
+      const boxes = wordBoxes(await bytesOf(renderBuildingPdf(long, lang)), `${lang}-long.pdf`);
+      expect(overlaps(boxes)).toEqual([]);
+      const first = textOf(boxes.filter((x) => x.page === 1));
+      expect(first).toContain(lang === 'lt' ? 'butas 13A: –' : 'flat 13A: –');
+      expect(first).toContain(lang === 'lt' ? 'kWh neskaičiuojamos' : 'No kWh');
+    }
+  });
+
   it('prints numbers as the language writes them, everywhere on the page, and the building line', async () => {
     const lt = textOf(wordBoxes(await bytesOf(renderBuildingPdf(statements, 'lt')), 'lt-numbers.pdf'));
     const en = textOf(wordBoxes(await bytesOf(renderBuildingPdf(statements, 'en')), 'en-numbers.pdf'));
