@@ -1,10 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, Id, Nullable, Ok, Timestamp } from './common.js';
-import { IdList } from './devices.js';
+import { Day, Id, IdList, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-
-/** A month, YYYY-MM. */
-export const MonthParam = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 
 /**
  * Where a month-end value comes from, in order of preference (docs/data-quality.md):

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
-import { DataLoadProc, DeviceType, IdList, ReadingRow } from './devices.js';
+import { DayParam, Id, IdList, Nullable, Timestamp, UserIdQuery } from './common.js';
+import { DataLoadProc, DeviceType, ReadingRow } from './devices.js';
 import { defineEndpoint } from './endpoint.js';
 
 /** A device type found in a selection, with how many of its devices are there. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
+import { Day, DayParam, Id, IdList, Nullable, Timestamp, UserIdQuery } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const DataLoadProc = Type.Union([Type.Literal('allocator'), Type.Literal('energy'), Type.Literal('volume')]);
@@ -143,7 +143,6 @@ export const getDeviceTypeLookUp = defineEndpoint({
 });
 
 /** Comma-separated location ids, e.g. `12,40`; the parameter may also repeat. */
-export const IdList = Type.String({ pattern: '^\\d{1,10}(,\\d{1,10}){0,999}$', description: 'comma-separated ids' });
 
 export const getDevicesData = defineEndpoint({
   method: 'GET',

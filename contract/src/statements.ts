@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, Nullable, Timestamp } from './common.js';
-import { MonthEndSource, MonthParam } from './data-quality.js';
-import { IdList } from './devices.js';
+import { Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 
 /**

@@ -36,7 +36,7 @@ import {
   setMonthEnd as setManualMonthEnd,
 } from '../services/data-quality/list-month-ends.js';
 import { listJobs as listJobRows, listSettings, updateSetting } from '../services/data-quality/settings-jobs.js';
-import { parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
 import { defineRoute } from './define.js';
 
 /** Month-end values, anomalies, their settings and the scheduled work (docs/data-quality.md). */

@@ -21,9 +21,10 @@ import {
   listDevicesInScope,
   listDeviceTypes,
 } from '../services/devices/list-devices.js';
-import { parseDayRange, parseIdList } from '../services/devices/period.js';
 import { listTypesInSelection } from '../services/devices/types-in-selection.js';
+import { parseIdList } from '../services/id-list.js';
 import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
+import { parseDayRange } from '../services/time.js';
 import { findReachableAccount } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 

@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import { scopeFor } from '../services/auth/caller.js';
-import { parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
