@@ -199,6 +199,7 @@ export const listAnomalies = defineEndpoint({
   summary: 'Anomalies in the caller’s scope, newest first, at most 5,000 (docs/data-quality.md).',
   tags: ['data-quality'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(AnomalyFilter),
   response: Type.Array(Anomaly),
 });
@@ -219,6 +220,7 @@ export const countAnomalies = defineEndpoint({
   summary: 'Anomaly counts per building and rule in the caller’s scope, with the same filters as the list.',
   tags: ['data-quality'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(AnomalyFilter),
   response: Type.Array(AnomalyCount),
 });

@@ -77,6 +77,7 @@ export const getDeviceHistory = defineEndpoint({
     '404 when the device is outside the caller scope.',
   tags: ['devices'],
   auth: 'user',
+  standbyMayAnswer: true,
   params: Type.Object({ id: Id }),
   querystring: Type.Object({ dateFrom: DayParam, dateTill: DayParam, ...UserIdQuery }),
   response: DeviceHistory,

@@ -142,8 +142,6 @@ export const getDeviceTypeLookUp = defineEndpoint({
   response: Type.Array(DeviceType),
 });
 
-/** Comma-separated location ids, e.g. `12,40`; the parameter may also repeat. */
-
 export const getDevicesData = defineEndpoint({
   method: 'GET',
   path: '/devices/GetDevicesData',
@@ -152,6 +150,7 @@ export const getDevicesData = defineEndpoint({
     'Days are taken in the provider time zone.',
   tags: ['devices'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object({
     dateFrom: DayParam,
     dateTill: DayParam,

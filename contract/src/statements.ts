@@ -126,6 +126,7 @@ export const getStatementFigures = defineEndpoint({
     'Qrad and kWh. A published building answers its frozen figures.',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(Selection),
   response: Type.Object({ Month: MonthParam, Rows: Type.Array(StatementRow) }),
 });
@@ -136,6 +137,7 @@ export const getFlatStatement = defineEndpoint({
   summary: "One flat's statement for a month: its figures and the last 13 months per kind. 404 outside the scope.",
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   params: Type.Object({ flatId: Id }),
   querystring: Type.Object({ month: MonthParam }),
   response: FlatStatement,
@@ -151,6 +153,7 @@ export const getStatementsPdf = defineEndpoint({
     'PDF per building (docs/statements.md).',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object({ ...Selection, lang: Type.Optional(StatementLanguage) }),
   response: Type.String(),
   produces: 'application/pdf',
