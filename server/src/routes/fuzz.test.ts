@@ -107,7 +107,8 @@ function shaped(schema: TSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
       const pattern = String(s.pattern ?? '');
       if (s.format === 'date-time' || pattern.includes('\\d{4}-\\d{2}-\\d{2}'))
         return fc.constantFrom('2026-01-01', '2026-01-31 23:59:59', '2025-12-01T00:00', '2026-01-15T10:00:00+02:00');
-      if (pattern.includes('\\d{1,10}')) return fc.constantFrom('1', '1,2,3', '2147483647');
+      if (kindOf(schema) === 'idList') return fc.constantFrom('1', '1,2,3', '2147483647');
+      if (kindOf(schema) === 'month') return fc.constantFrom('2026-01', '2025-12', '1990-01');
       return fc.oneof(
         fc.string({ minLength: Number(s.minLength ?? 0), maxLength: 12 }),
         fc.constantFrom('Lietuva', 'Vilnius', 'operator', 'password1', 'A-1'),

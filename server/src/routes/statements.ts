@@ -10,7 +10,6 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
-import { scopeFor } from '../services/auth/caller.js';
 import { parseIdList } from '../services/id-list.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
@@ -21,6 +20,7 @@ import {
   statementDifference,
   statementRows,
 } from '../services/statements/statements.js';
+import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */

@@ -3,6 +3,7 @@ import type { Transporter } from 'nodemailer';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
+import { inScope } from '../sql.js';
 
 export async function getSubscription(db: Queryable, caller: Caller, mailConfigured: boolean) {
   const { rows } = await db.query<Omit<DigestSubscription, 'MailConfigured'>>(
@@ -77,7 +78,7 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
       `SELECT a.id, a.rule, address_label(b) AS address, d.device_code
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
-          AND ($1::int[] IS NULL OR b.path && $1::int[])
+          AND ${inScope('b', '$1')}
         ORDER BY b.path, a.rule, a.id LIMIT 500`,
       [user.scope, user.since, now],
     );

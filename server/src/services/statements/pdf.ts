@@ -10,7 +10,7 @@ import {
 import { Zip, ZipPassThrough } from 'fflate';
 import PDFDocument from 'pdfkit';
 import type { Queryable } from '../../db/db.js';
-import { buildingIdOf } from '../sql.js';
+import { buildingIdOf, inScope } from '../sql.js';
 import { monthName } from './notify.js';
 import { loadStatements } from './statements.js';
 
@@ -403,7 +403,7 @@ async function selectionBuildings(db: Queryable, scope: number[] | null, parents
        FROM location b
       WHERE b.level = ${LOCATION_LEVEL.building} AND EXISTS (
         SELECT FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = b.id
-           AND ($1::int[] IS NULL OR f.path && $1::int[]) AND ($2::int[] IS NULL OR f.path && $2::int[]))
+           AND ${inScope('f', '$1')} AND ${inScope('f', '$2')})
       ORDER BY b.country, b.county, b.region, b.city, b.street, building_number(b.building), b.building`,
     [scope, parents],
   );
@@ -433,7 +433,7 @@ export async function statementsPdf(
   const statementsOf = async (b: { id: number }) => {
     const { rows } = await db.query<{ id: number }>(
       `SELECT f.id FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = $1
-          AND ($2::int[] IS NULL OR f.path && $2::int[]) AND ($3::int[] IS NULL OR f.path && $3::int[])`,
+          AND ${inScope('f', '$2')} AND ${inScope('f', '$3')}`,
       [b.id, input.scope, input.parents],
     );
     return loadStatements(db, input.month, { scope: input.scope, flatIds: rows.map((r) => r.id) });
