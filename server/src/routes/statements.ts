@@ -11,15 +11,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import { parseIdList } from '../services/id-list.js';
+import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
+import { publishStatements as publish } from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
-import {
-  flatStatement,
-  publishStatements as publish,
-  statementDifference,
-  statementRows,
-} from '../services/statements/statements.js';
+import { flatStatement, statementRows } from '../services/statements/snapshots.js';
 import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
