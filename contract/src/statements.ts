@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, Nullable, Timestamp } from './common.js';
-import { MonthEndSource, MonthParam } from './data-quality.js';
-import { IdList } from './devices.js';
+import { Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 
 /**
@@ -171,6 +170,7 @@ export const getStatementFigures = defineEndpoint({
     'Qrad and kWh. A published building answers its frozen figures.',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(Selection),
   response: Type.Object({ Month: MonthParam, Rows: Type.Array(StatementRow) }),
 });
@@ -181,6 +181,7 @@ export const getFlatStatement = defineEndpoint({
   summary: "One flat's statement for a month: its figures and the last 13 months per kind. 404 outside the scope.",
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   params: Type.Object({ flatId: Id }),
   querystring: Type.Object({ month: MonthParam }),
   response: FlatStatement,
@@ -196,6 +197,7 @@ export const getStatementsPdf = defineEndpoint({
     'PDF per building (docs/statements.md).',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object({ ...Selection, lang: Type.Optional(StatementLanguage) }),
   response: Type.String(),
   produces: 'application/pdf',
