@@ -2,7 +2,7 @@ import type { DeviceHistory, HistoryBucket, HistoryPoint } from '@rodmenys/contr
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
-import type { DayRange } from './period.js';
+import type { DayRange } from '../time.js';
 
 export interface DeviceHistoryInput {
   deviceId: number;
