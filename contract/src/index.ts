@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './column-sets.js';
 export * from './common.js';
+export * from './csv.js';
 export * from './data-quality.js';
 export * from './degree-days.js';
 export * from './device-data.js';
