@@ -9,6 +9,7 @@ export * from './devices.js';
 export * from './domain.js';
 export * from './endpoint.js';
 export * from './errors.js';
+export * from './health.js';
 export * from './ingest.js';
 export * from './input.js';
 export * from './limits.js';

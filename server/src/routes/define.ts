@@ -37,7 +37,7 @@ export interface Ctx<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500, 503] as const;
 
 /**
  * The read-only work a streaming standby may answer (DATABASE_READ_URL; db/read-routing.ts):
