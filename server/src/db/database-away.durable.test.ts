@@ -57,7 +57,11 @@ describe('the database away (postgres stopped and started)', () => {
       await inject(app, contract.getReady, {}),
       await inject(app, contract.getUser, { params: { id: user.id }, token: user.token }),
       await inject(app, contract.authenticate, { body: { username: 'nobody', password: 'password1' } }),
-      await inject(app, contract.importCsv, { body: 'X;2026-01-01T00:00:00Z;1', token: user.token }),
+      await inject(app, contract.importCsv, {
+        body: 'X;2026-01-01T00:00:00Z;1',
+        token: user.token,
+        headers: { 'content-type': 'text/csv' },
+      }),
     ];
     for (const res of answers) {
       expect(res.status).toBe(503);
