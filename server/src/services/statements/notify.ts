@@ -6,15 +6,12 @@ import {
   type Mailer,
   type MailTemplate,
   mailLanguage,
-  monthName,
   OPT_IN_FOOTER,
   type OptIn,
   readOptIn,
   writeOptIn,
 } from '../mail/index.js';
-
-// The month names moved to services/mail; the PDF still takes them from here.
-export { monthName } from '../mail/index.js';
+import { monthName } from '../month-name.js';
 
 /** The publication notice's opt-in (services/mail). */
 const STATEMENTS: OptIn = { column: 'statement_opt_in', emailRequired: 'emailRequiredForStatements' };
