@@ -1,8 +1,9 @@
-/** CSV for Excel: `;` separated, quoted where needed, UTF-8 with a BOM. */
+import { csvField } from '@rodmenys/contract';
+
+/**
+ * CSV for Excel: `;` separated, quoted where needed, UTF-8 with a BOM; text that a spreadsheet
+ * would run as a formula is neutralised (contract csvField, docs/operations.md).
+ */
 export function toCsv(rows: (string | number | null)[][]): Buffer {
-  const cell = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
-    return /[;"\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return Buffer.from(`\uFEFF${rows.map((r) => r.map(cell).join(';')).join('\r\n')}\r\n`, 'utf8');
+  return Buffer.from(`\uFEFF${rows.map((r) => r.map((v) => csvField(v, ';')).join(';')).join('\r\n')}\r\n`, 'utf8');
 }
