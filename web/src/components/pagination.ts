@@ -1,6 +1,6 @@
 import { PAGE_SIZES } from '@rodmenys/contract';
 import type { TablePaginationConfig } from 'antd';
-import { useState } from 'react';
+import { cloneElement, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** One page of a server-paged list as the API returns it. */
@@ -19,7 +19,9 @@ export function useServerPaging(defaultPageSize: number) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(defaultPageSize);
+  const pagerNames = usePagerNames();
   const pagination = (paged: Paged<unknown> | undefined): TablePaginationConfig => ({
+    ...pagerNames,
     current: page,
     pageSize,
     total: paged?.Total ?? 0,
@@ -37,4 +39,25 @@ export function useServerPaging(defaultPageSize: number) {
     pagination: pagination(query.data),
   });
   return { page, pageSize, setPage, tableProps };
+}
+
+/**
+ * A pager's arrows named in the UI language: antd's previous/next buttons are otherwise named by
+ * their icons, "left" and "right", in English. Spread into a table's `pagination`.
+ */
+export function usePagerNames(): Pick<TablePaginationConfig, 'itemRender'> {
+  const { t } = useTranslation();
+  const names: Record<string, string> = {
+    prev: t('common.prevPage'),
+    next: t('common.nextPage'),
+    'jump-prev': t('common.prevPages'),
+    'jump-next': t('common.nextPages'),
+  };
+  return {
+    itemRender: (_page, type, element: ReactNode) => {
+      const name = names[type];
+      if (!name || !isValidElement(element)) return element;
+      return cloneElement(element as ReactElement<Record<string, unknown>>, { 'aria-label': name });
+    },
+  };
 }

@@ -2,11 +2,13 @@ import { Alert, Card, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatementDeliveries } from '../../api/statements';
 import { LoadError } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { formatDateTime } from '../../format';
 
 /** The publication e-mails of the month: to whom, when, accepted or the error (group 1). */
 export function DeliveriesCard({ month }: { month: string }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const deliveries = useStatementDeliveries(month, true);
   return (
     <Card size="small" style={{ marginTop: 16 }} title={t('statements.deliveries.title')}>
@@ -19,7 +21,7 @@ export function DeliveriesCard({ month }: { month: string }) {
         rowKey="Id"
         loading={deliveries.isLoading}
         dataSource={deliveries.data?.Deliveries ?? []}
-        pagination={{ pageSize: 10 }}
+        pagination={{ ...pager, pageSize: 10 }}
         locale={{ emptyText: t('statements.deliveries.none') }}
         columns={[
           { title: t('statements.deliveries.sentAt'), dataIndex: 'SentAt', render: formatDateTime },

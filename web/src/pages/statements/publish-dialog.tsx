@@ -3,6 +3,7 @@ import { Alert, App, Modal, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePublishStatements, useStatementDifference } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 import { formatNumber } from './statement-format';
 
@@ -66,12 +67,13 @@ export function PublishDialog({
 /** The figures a republish would change: published value against the live one. */
 function ChangesTable({ changes, language }: { changes: StatementChange[]; language: string }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   return (
     <Table<StatementChange>
       size="small"
       rowKey={(c) => `${c.FlatId}.${c.Kind}.${c.Field}`}
       dataSource={changes}
-      pagination={{ pageSize: 10 }}
+      pagination={{ ...pager, pageSize: 10 }}
       columns={[
         { title: t('statements.address'), dataIndex: 'Address' },
         { title: t('statements.kind'), dataIndex: 'Kind', render: (k: string) => t(`statements.kinds.${k}`) },

@@ -11,18 +11,20 @@ import { App, Button, Card, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { downloadFile } from '../../api/call';
+import { fetchFile } from '../../api/call';
 import { useLocationTree } from '../../api/location-data';
 import { useStatementFigures } from '../../api/statements';
-import { ExportButton } from '../../components/export';
+import { downloadBlob, ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
 import { DeliveriesCard } from './deliveries-card';
 import { FlatStatementDrawer } from './flat-statement';
 import { PublishDialog } from './publish-dialog';
-import { useStatementColumns } from './statement-columns';
+import { useAverageSummary, useStatementColumns } from './statement-columns';
 import { exportInput } from './statement-export';
+import { extensionOf, selectionFileName } from './statement-files';
 import { kindOf } from './statement-format';
 import { StatementsFilters } from './statements-filters';
 
@@ -51,6 +53,7 @@ function useStatementAddress() {
  */
 export default function StatementsPage() {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
@@ -74,16 +77,16 @@ export default function StatementsPage() {
   const kinds = STATEMENT_KINDS.filter((k) => (figures.data?.Rows ?? []).some((r) => kindOf(r, k)));
   const published = (figures.data?.Rows ?? []).filter((r) => r.Published).length;
   const columns = useStatementColumns(rows, kinds, (flatId) => setParam('flat', String(flatId)));
+  const summary = useAverageSummary(rows, kinds);
+  const fileName = selectionFileName(t, month, rows, markers.length > 0);
 
   const downloadPdf = async () => {
     setPdfBusy(true);
     try {
-      const several = new Set(rows.map((r) => r.BuildingId)).size > 1;
-      await downloadFile(
-        getStatementsPdf,
-        { query: { ...query, lang: language } },
-        `statements-${month}.${several ? 'zip' : 'pdf'}`,
-      );
+      // Only the marked flats when a marker narrows the table: the PDF holds what the table shows.
+      const selection = markers.length ? { month, locationParentId: rows.map((r) => r.FlatId).join(',') } : query;
+      const blob = await fetchFile(getStatementsPdf, { query: { ...selection, lang: language } });
+      downloadBlob(blob, `${fileName}.${extensionOf(blob)}`);
     } catch (error) {
       message.error(errorText(error));
     } finally {
@@ -115,12 +118,12 @@ export default function StatementsPage() {
         extra={
           <Space wrap>
             <ExportButton
-              fileName={`statements-${month}`}
+              fileName={fileName}
               disabled={!rows.length}
               getInput={() => exportInput(month, kinds, rows, t)}
             />
             <Button
-              icon={<FilePdfOutlined />}
+              icon={<FilePdfOutlined aria-hidden />}
               loading={pdfBusy}
               disabled={!rows.length}
               onClick={() => void downloadPdf()}
@@ -149,7 +152,9 @@ export default function StatementsPage() {
           dataSource={rows}
           columns={columns}
           scroll={{ x: 'max-content' }}
-          pagination={{ defaultPageSize: 50, showSizeChanger: true }}
+          sticky
+          summary={summary}
+          pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
           locale={{ emptyText: t('statements.none') }}
         />
       </Card>
