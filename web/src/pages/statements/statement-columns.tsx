@@ -100,6 +100,7 @@ export function useStatementColumns(
           type="link"
           size="small"
           style={{ padding: 0 }}
+          data-flat-button={r.FlatId}
           aria-label={`${buildingOf(r)}, ${t('statements.flat').toLocaleLowerCase(language)} ${r.Flat}: ${t('statements.openStatement')}`}
           onClick={() => onOpen(r.FlatId)}
         >

@@ -44,3 +44,13 @@ export const buildingOf = (r: StatementRow) => [r.Street, r.Building].filter(Boo
 /** A flat's address line: city, street and building number. */
 export const addressOf = (r: StatementRow) =>
   [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+/** A month's name in the UI language ("2026 m. spalis", "October 2026") for titles. */
+export const monthName = (month: string, language: string) =>
+  new Date(`${month}-15T12:00:00Z`).toLocaleDateString(language, { year: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/** Whether any flat has a figure for the month, the month before or last year: else there is nothing to show. */
+export const hasFigures = (rows: readonly StatementRow[]) =>
+  rows.some((r) =>
+    r.Kinds.some((k) => k.Current.Value !== null || k.Previous.Value !== null || k.LastYear.Value !== null),
+  );

@@ -133,7 +133,8 @@ describe('the Statements page', { timeout: 30_000 }, () => {
     await screen.findByRole('button', { name: FLAT_1 });
     await userEvent.click(screen.getByRole('button', { name: /PDF/ }));
     await waitFor(() => expect(saved).toEqual(['Ataskaitos 2026-10, Architektų g. 3.pdf']));
-    expect(api.sent.find((r) => r.path === '/api/statements/pdf')?.query.get('locationParentId')).toBeNull();
+    // The manager's one building is chosen from the start.
+    expect(api.sent.find((r) => r.path === '/api/statements/pdf')?.query.get('locationParentId')).toBe('100');
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Tik pažymėti butai' }));
     await userEvent.click(await screen.findByTitle('trūksta duomenų'));
