@@ -65,9 +65,15 @@ async function keyboardSignIn(page: Page, role: Role, language: Language) {
   await expect(page).toHaveURL(/\/$/);
 }
 
+const SHOTS = path.join(import.meta.dirname, '..', '.artifacts', 'screens');
+/** The role and language of the scan running (the screenshots' names). */
+let shotName = '';
+
 type Violation = { where: string; id: string; impact: string; targets: string[] };
 async function scan(page: Page, where: string, found: Violation[]) {
   await settle(page);
+  // Each scanned state kept as a picture to look at (e2e/.artifacts/screens/).
+  await page.screenshot({ path: path.join(SHOTS, `monthly-${shotName}-${where.replace(/\W+/g, '-')}.png`) });
   const result = await new AxeBuilder({ page }).analyze();
   for (const v of result.violations) {
     if (v.impact !== 'critical' && v.impact !== 'serious') continue;
@@ -285,6 +291,7 @@ for (const language of ['lt', 'en'] as const) {
     }) => {
       test.setTimeout(300_000);
       const found: Violation[] = [];
+      shotName = `${role}-${language}`;
       await signInAs(page, role, language);
       await page.goto(`/statements?month=${lastMonth()}`);
       await screenReady(page);

@@ -89,12 +89,16 @@ test.describe('monthly statements', () => {
     ]);
     expect(xlsx.suggestedFilename()).toMatch(/^Statements \d{4}-\d{2}, buildings \(\d+\)\.xlsx$/);
 
-    // Publishing again shows what would change (nothing has, so far) before a new version.
+    // Publishing again with nothing changed makes no new version (and sends nothing) unless asked.
     await page.getByRole('button', { name: 'Publish' }).click();
-    await expect(page.getByRole('dialog', { name: /Publish the statements of/ })).toContainText(
-      'publishing again makes a new version',
-    );
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    const again = page.getByRole('dialog', { name: /Publish the statements of/ });
+    await expect(again).toContainText('Nothing has changed');
+    await expect(
+      again.getByRole('checkbox', { name: 'Make a new version anyway and send the e-mails again' }),
+    ).not.toBeChecked();
+    await again.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByText(/Nothing changed, so no new version was made/)).toBeVisible();
+    await expect(page.locator('.ant-table-row').first()).toContainText('published (version 1)');
     await expect(page.getByText('Publication e-mails')).toBeVisible();
   });
 });
