@@ -124,7 +124,8 @@ test.describe('the monthly job', () => {
     await page.keyboard.press('Enter');
     const drawer = page.getByRole('dialog').filter({ hasText: t.statements.statementTitle });
     await expect(drawer.getByText(t.statements.chartHistory)).toBeVisible();
-    await expect.poll(() => drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    // The focus moves into the drawer (antd focuses its panel).
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.statement-print'))).toBe(true);
     const pdf = drawer.getByRole('button', { name: t.statements.pdf });
     await tabTo(page, pdf);
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);

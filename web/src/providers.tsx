@@ -9,8 +9,8 @@ import { useLanguage } from './i18n';
 /**
  * antd's theme with colours that pass WCAG AA contrast (4.5:1) on white and on the page's grey:
  * white on the primary blue 6.3:1 (antd's #1677ff gives 4.1:1), secondary text and descriptions
- * 6:1 (antd's 45 % black gives 3.3:1), placeholders 4.8:1 (25 % black: 1.8:1), coloured tags 4.5:1 or
- * more on their pale backgrounds. docs/accessibility.md.
+ * 6:1 (antd's 45 % black gives 3.3:1), placeholders 4.8:1 (25 % black: 1.8:1); coloured tags in index.css.
+ * docs/accessibility.md.
  */
 const THEME: ThemeConfig = {
   token: {
@@ -28,14 +28,6 @@ const THEME: ThemeConfig = {
     colorError: '#cf1322',
     // Success text and tags ("Galioja"): antd's #389e0d is 3.4:1 on its pale green.
     colorSuccess: '#237804',
-    // Tag presets write their text in the palette's 7th shade; the light ones fail AA on their own
-    // pale backgrounds (green 3.4:1, gold 2.8:1): one shade or two darker, 4.5:1 or more.
-    green7: '#237804',
-    gold7: '#874d00',
-    orange7: '#ad4e00',
-    volcano7: '#ad2102',
-    cyan7: '#006d75',
-    lime7: '#3f6600',
     colorWarning: '#ad6800',
     borderRadius: 6,
   },

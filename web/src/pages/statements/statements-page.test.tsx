@@ -75,7 +75,7 @@ const table = async () => {
 afterEach(() => vi.unstubAllGlobals());
 
 // antd's first render under jsdom is slow on a busy machine.
-describe('the Statements page', { timeout: 30_000 }, () => {
+describe('the Statements page', { timeout: 90_000 }, () => {
   it("shows a manager the month's flats as the server answers them, figures in the UI language", async () => {
     signIn(GROUP.user);
     const api = server();

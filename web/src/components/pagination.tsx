@@ -1,3 +1,4 @@
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@rodmenys/contract';
 import type { TablePaginationConfig } from 'antd';
 import { cloneElement, isValidElement, type ReactElement, type ReactNode, useState } from 'react';
@@ -33,7 +34,7 @@ export function useServerPaging(defaultPageSize: number) {
       setPageSize(nextSize);
     },
   });
-  const tableProps = <T>(query: { data?: Paged<T>; isFetching: boolean }) => ({
+  const tableProps = <T,>(query: { data?: Paged<T>; isFetching: boolean }) => ({
     dataSource: query.data?.Data,
     loading: query.isFetching,
     pagination: pagination(query.data),
@@ -57,7 +58,13 @@ export function usePagerNames(): Pick<TablePaginationConfig, 'itemRender'> {
     itemRender: (_page, type, element: ReactNode) => {
       const name = names[type];
       if (!name || !isValidElement(element)) return element;
-      return cloneElement(element as ReactElement<Record<string, unknown>>, { 'aria-label': name });
+      // The arrow keeps its look but not its own name ("left"): the button carries the name.
+      const Arrow = type === 'prev' ? LeftOutlined : type === 'next' ? RightOutlined : null;
+      return cloneElement(
+        element as ReactElement<Record<string, unknown>>,
+        { 'aria-label': name },
+        ...(Arrow ? [<Arrow key="arrow" aria-hidden aria-label={undefined} />] : []),
+      );
     },
   };
 }
