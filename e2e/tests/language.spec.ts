@@ -200,7 +200,8 @@ test.describe('one language', () => {
     await figuresReady('operator');
     await signIn(page, DEMO.operator);
     await page.goto(`/statements?month=${lastMonth()}`);
-    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    // Every building's figures at once: slow on a busy machine.
+    await expect(page.locator('.ant-table-row').first()).toBeVisible({ timeout: 90_000 });
     await check('/statements');
     await page
       .locator('.ant-table-row')
