@@ -219,6 +219,11 @@ export const PublicationBody = Type.Object({
   month: MonthParam,
   /** Subtrees whose buildings to publish; absent = every building. */
   locationIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  /**
+   * A building already published whose figures have not changed gets no new version and no
+   * e-mail, unless this is true (a new version asked for explicitly).
+   */
+  force: Type.Optional(Type.Boolean()),
 });
 
 export const publishStatements = defineEndpoint({
@@ -226,7 +231,9 @@ export const publishStatements = defineEndpoint({
   path: '/statements/publications',
   summary:
     'Publishes (freezes) month `month` of the buildings in the subtrees: a building already published gets a new ' +
-    'version, and the answer lists what changed. Audited; opted-in users are notified by e-mail. Group 1 only.',
+    'version when a figure changed (or `force`), and the answer lists what changed; an unchanged one is left as it ' +
+    'is (`Unchanged`). Audited; opted-in users of the buildings published are notified by e-mail. 400 for a month ' +
+    'that has not ended. Group 1 only.',
   tags: ['statements'],
   auth: 'operator',
   body: PublicationBody,
@@ -234,6 +241,8 @@ export const publishStatements = defineEndpoint({
     Buildings: Type.Integer(),
     Flats: Type.Integer(),
     Republished: Type.Integer(),
+    /** Buildings already published with the same figures: no new version, no e-mail. */
+    Unchanged: Type.Integer(),
     Changes: Type.Array(StatementChange),
   }),
 });

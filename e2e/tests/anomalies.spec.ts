@@ -1,35 +1,7 @@
-import { addDevice, getDeviceDataByUserId, listAnomalies, listDqSettings } from '@rodmenys/contract';
+import { listAnomalies, listDqSettings } from '@rodmenys/contract';
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
-
-/**
- * A water meter installed 45 days ago (so the month before this one has a month end) in the demo manager's building, with one
- * reading then: the scheduled incremental run (every minute) finds it silent.
- * Returns its serial once its SILENT anomaly is open.
- */
-async function silentMeter(): Promise<string> {
-  const operator = await session(DEMO.operator);
-  const manager = await session(DEMO.manager);
-  const devices = (await api(getDeviceDataByUserId, { token: manager.Token })).body;
-  const flat = devices.find((d) => d.DeviceTypeId !== 11)!.LocationId;
-  const serial = `E2E-SILENT-${Date.now()}`;
-  const installed = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 16);
-  const added = await api(addDevice, {
-    token: operator.Token,
-    body: { locationId: flat, deviceTypeId: 3, deviceCode: serial, installedAt: installed, initialReading: 1 },
-  });
-  expect(added.status).toBe(201);
-  await expect
-    .poll(
-      async () =>
-        (await api(listAnomalies, { token: operator.Token, query: { rule: 'SILENT', state: 'open' } })).body.some(
-          (a) => a.DeviceCode === serial,
-        ),
-      { timeout: 120_000, intervals: [2_000] },
-    )
-    .toBe(true);
-  return serial;
-}
+import { silentMeter } from './screens';
 
 test.describe('anomalies', () => {
   test.setTimeout(180_000);

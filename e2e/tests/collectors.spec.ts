@@ -51,9 +51,9 @@ test.describe('collectors', () => {
     const keyRow = page.getByRole('row').filter({ hasText: name });
     await expect(keyRow).toContainText('Galioja');
     await expect(keyRow).not.toContainText(key);
-    await keyRow.getByRole('button', { name: 'Atšaukti' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Atšaukti raktą' }).click();
-    await expect(keyRow).toContainText('Atšauktas');
+    await keyRow.getByRole('button', { name: 'Panaikinti' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Panaikinti raktą' }).click();
+    await expect(keyRow).toContainText('Panaikintas');
     expect((await postTelegram(key, meterId)).status).toBe(401);
   });
 

@@ -3,7 +3,7 @@ import { AUDIT_ENTITY_LABELS, AUDIT_FIELD_LABELS, ERROR_MESSAGES } from '@rodmen
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { DEMO, expect, signIn, test } from './fixtures';
-import { openFirstFlat } from './screens';
+import { figuresReady, lastMonth, openFirstFlat } from './screens';
 
 // The Lithuanian UI shows no English: no text node and no accessible name of any screen (as the
 // operator, who sees them all) is one of the English texts of the web app or of the server.
@@ -182,6 +182,62 @@ test.describe('one language', () => {
     await page.reload();
     await expect(page.getByText('Change password').first()).toBeVisible();
     expect((await englishOn(page)).length).toBeGreaterThan(10);
+  });
+
+  test('the monthly job in Lithuanian: no English text, accessible name or file name on Statements and data quality (operator)', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    // Names antd and recharts give by themselves, in English: icons inside buttons, spinners,
+    // pager arrows, legend icons.
+    const NAMES =
+      /legend icon|Increase Value|Decrease Value|^(left|right)$|^(file-pdf|printer|upload|file-excel|file-text|check-circle|home|user|logout|calendar|swap-right|close|search|down) /;
+    const strays = async () => (await shownTexts(page)).filter((s) => NAMES.test(s));
+    const check = async (where: string) => {
+      await expectNoEnglish(page, where);
+      expect(await strays(), `English names on ${where}`).toEqual([]);
+    };
+    await figuresReady('operator');
+    await signIn(page, DEMO.operator);
+    await page.goto(`/statements?month=${lastMonth()}`);
+    // Every building's figures at once: slow on a busy machine.
+    await expect(page.locator('.ant-table-row').first()).toBeVisible({ timeout: 90_000 });
+    await check('/statements');
+    await page
+      .locator('.ant-table-row')
+      .first()
+      .getByRole('button', { name: /ataskaita/ })
+      .click();
+    const drawer = page.getByRole('dialog').filter({ hasText: lt.statements.statementTitle });
+    await expect(drawer.getByText(lt.statements.chartHistory)).toBeVisible();
+    await check('/statements: a flat');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: lt.statements.pdf }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^Ataskaita /);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: lt.statements.publish }).click();
+    await expect(page.getByRole('dialog')).toContainText(lt.statements.publishHelp);
+    await check('/statements: publish');
+    await page.getByRole('dialog').getByRole('button', { name: lt.common.cancel }).click();
+    const [excel] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Excel' }).click(),
+    ]);
+    expect(excel.suggestedFilename()).toMatch(/^Ataskaitos \d{4}-\d{2}, .+\.xlsx$/);
+
+    await page.goto('/anomalies');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await check('/anomalies');
+    await page.getByRole('button', { name: lt.anomalies.details }).first().click();
+    await expect(page.getByRole('dialog').filter({ hasText: lt.anomalies.evidence })).toBeVisible();
+    await check('/anomalies: drill-down');
+    await page.keyboard.press('Escape');
+    const settings = page.locator('.ant-card', { hasText: lt.anomalies.settings.title });
+    await settings.getByRole('button', { name: lt.common.edit }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await check('/anomalies: a setting');
   });
 
   test('the check can fail: an English server message would be caught', () => {

@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { getDeviceDataByUserId, userLocationRights } from '@rodmenys/contract';
+import {
+  addDevice,
+  DEVICE_TYPE,
+  getDeviceDataByUserId,
+  getStatementFigures,
+  listAnomalies,
+  userLocationRights,
+} from '@rodmenys/contract';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, EN, expect, LT, session } from './fixtures';
@@ -92,4 +99,61 @@ export async function openFirstFlat(page: Page) {
     await expect.poll(() => nodes.count()).toBeGreaterThan(before);
   }
   await page.locator('.ant-tree-treenode:has(.ant-tree-switcher-noop) .ant-tree-title').first().click();
+}
+
+/** The month before the current one (the server's clock and zone are the test machine's here). */
+export const lastMonth = () => {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.toISOString().slice(0, 7);
+};
+
+/** Waits until the scheduled work has valued last month's month ends (a fresh demo start fills them). */
+export async function figuresReady(role: keyof typeof DEMO) {
+  const me = await session(DEMO[role]);
+  await expect
+    .poll(
+      async () =>
+        (await api(getStatementFigures, { token: me.Token, query: { month: lastMonth() } })).body.Rows.some((r) =>
+          r.Kinds.some((k) => k.Current.Value !== null),
+        ),
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe(true);
+}
+
+/**
+ * A water meter installed 45 days ago in the demo manager's building, with one reading then: the
+ * scheduled incremental run (every minute) finds it silent. Returns its serial once its SILENT
+ * anomaly is open.
+ */
+export async function silentMeter(): Promise<string> {
+  const operator = await session(DEMO.operator);
+  const manager = await session(DEMO.manager);
+  const devices = (await api(getDeviceDataByUserId, { token: manager.Token })).body;
+  const flat = devices.find((d) => d.DeviceTypeId !== DEVICE_TYPE.buildingHeatMeter)!.LocationId;
+  const serial = `E2E-SILENT-${Date.now()}`;
+  const installed = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 16);
+  const added = await api(addDevice, {
+    token: operator.Token,
+    body: {
+      locationId: flat,
+      deviceTypeId: DEVICE_TYPE.coldWaterMeter,
+      deviceCode: serial,
+      installedAt: installed,
+      initialReading: 1,
+    },
+  });
+  expect(added.status).toBe(201);
+  await expect
+    .poll(
+      async () =>
+        (await api(listAnomalies, { token: operator.Token, query: { rule: 'SILENT', state: 'open' } })).body.some(
+          (a) => a.DeviceCode === serial,
+        ),
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe(true);
+  return serial;
 }

@@ -1,29 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { getStatementFigures } from '@rodmenys/contract';
-import { api, DEMO, expect, session, signIn, test } from './fixtures';
-import { signInAs } from './screens';
-
-/** The month before the current one (the server's clock and zone are the test machine's here). */
-const lastMonth = () => {
-  const d = new Date();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - 1);
-  return d.toISOString().slice(0, 7);
-};
-
-/** Waits until the scheduled work has valued last month's month ends (a fresh demo start fills them). */
-async function figuresReady(role: keyof typeof DEMO) {
-  const me = await session(DEMO[role]);
-  await expect
-    .poll(
-      async () =>
-        (await api(getStatementFigures, { token: me.Token, query: { month: lastMonth() } })).body.Rows.some((r) =>
-          r.Kinds.some((k) => k.Current.Value !== null),
-        ),
-      { timeout: 120_000, intervals: [2_000] },
-    )
-    .toBe(true);
-}
+import { DEMO, expect, signIn, test } from './fixtures';
+import { figuresReady, lastMonth, signInAs } from './screens';
 
 test.describe('monthly statements', () => {
   test.setTimeout(180_000);
@@ -33,7 +10,7 @@ test.describe('monthly statements', () => {
     await signIn(page, DEMO.manager);
     await page.getByRole('navigation').getByRole('link', { name: 'Ataskaitos' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Ataskaitos' })).toBeVisible();
-    await expect(page.getByRole('columnheader', { name: /Šildymas/ })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: /Šildymas/ }).first()).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Šis mėnuo' }).first()).toBeVisible();
     const first = page.locator('.ant-table-row').first();
     await expect(first).toBeVisible();
@@ -48,7 +25,8 @@ test.describe('monthly statements', () => {
       page.waitForEvent('download'),
       drawer.getByRole('button', { name: 'PDF' }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d+\.pdf$/);
+    // Named for what it holds, in Lithuanian: the month, the building, the flat's number.
+    expect(download.suggestedFilename()).toMatch(/^Ataskaita \d{4}-\d{2}, .+ \d+\w*, butas \S+\.pdf$/);
     expect(
       readFileSync((await download.path())!)
         .subarray(0, 5)
@@ -88,7 +66,7 @@ test.describe('monthly statements', () => {
       page.waitForEvent('download'),
       drawer.getByRole('button', { name: 'PDF' }).click(),
     ]);
-    expect(pdf.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d+\.pdf$/);
+    expect(pdf.suggestedFilename()).toMatch(/^Statement \d{4}-\d{2}, .+, flat \S+\.pdf$/);
     expect(
       readFileSync((await pdf.path())!)
         .subarray(0, 5)
@@ -98,7 +76,7 @@ test.describe('monthly statements', () => {
     await expect(drawer).toBeHidden();
 
     const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF' }).click()]);
-    expect(zip.suggestedFilename()).toMatch(/^statements-\d{4}-\d{2}\.zip$/);
+    expect(zip.suggestedFilename()).toMatch(/^Statements \d{4}-\d{2}, buildings \(\d+\)\.zip$/);
     expect(
       readFileSync((await zip.path())!)
         .subarray(0, 2)
@@ -109,14 +87,18 @@ test.describe('monthly statements', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Excel' }).click(),
     ]);
-    expect(xlsx.suggestedFilename()).toMatch(/^statements-\d{4}-\d{2}\.xlsx$/);
+    expect(xlsx.suggestedFilename()).toMatch(/^Statements \d{4}-\d{2}, buildings \(\d+\)\.xlsx$/);
 
-    // Publishing again shows what would change (nothing has, so far) before a new version.
+    // Publishing again with nothing changed makes no new version (and sends nothing) unless asked.
     await page.getByRole('button', { name: 'Publish' }).click();
-    await expect(page.getByRole('dialog', { name: /Publish the statements of/ })).toContainText(
-      'publishing again makes a new version',
-    );
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    const again = page.getByRole('dialog', { name: /Publish the statements of/ });
+    await expect(again).toContainText('Nothing has changed');
+    await expect(
+      again.getByRole('checkbox', { name: 'Make a new version anyway and send the e-mails again' }),
+    ).not.toBeChecked();
+    await again.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByText(/Nothing changed, so no new version was made/)).toBeVisible();
+    await expect(page.locator('.ant-table-row').first()).toContainText('published (version 1)');
     await expect(page.getByText('Publication e-mails')).toBeVisible();
   });
 });

@@ -227,11 +227,41 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
     }
   });
 
-  it('without a mail server, a queued e-mail is logged as not sent, with the reason', async () => {
-    await inject(t.app, contract.publishStatements, {
+  it('publishing again with no figure changed makes no version and no e-mail, unless asked explicitly', async () => {
+    const again = await inject(t.app, contract.publishStatements, {
       body: { month: MONTH, locationIds: [buildingA] },
       token: operator.token,
     });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ Buildings: 0, Flats: 0, Republished: 0, Unchanged: 1, Changes: [] });
+    const { rows } = await t.db.query<{ versions: number; queued: number }>(
+      `SELECT (SELECT count(*)::int FROM statement_publication WHERE building_id = $1) AS versions,
+              (SELECT count(*)::int FROM statement_delivery WHERE sent_at IS NULL) AS queued`,
+      [buildingA],
+    );
+    expect(rows[0]).toEqual({ versions: 1, queued: 0 });
+    const figures = await inject(t.app, contract.getStatementFigures, {
+      query: { month: MONTH },
+      token: manager.token,
+    });
+    expect(figures.body.Rows[0]!.Published).toMatchObject({ Version: 1 });
+  });
+
+  it('a month that has not ended cannot be published, and says so by the field', async () => {
+    for (const month of ['2026-11', '2099-01']) {
+      const res = await inject(t.app, contract.publishStatements, { body: { month }, token: operator.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'monthNotEndedStatements' });
+    }
+  });
+
+  it('without a mail server, a queued e-mail is logged as not sent, with the reason', async () => {
+    // Asked explicitly: a new version of unchanged figures, and its e-mails.
+    const forced = await inject(t.app, contract.publishStatements, {
+      body: { month: MONTH, locationIds: [buildingA], force: true },
+      token: operator.token,
+    });
+    expect(forced.body).toMatchObject({ Buildings: 1, Republished: 1, Unchanged: 0 });
     expect(await markMailNotConfigured(t.db)).toEqual({ notConfigured: 2 });
     const log = await inject(t.app, contract.listStatementDeliveries, { query: {}, token: operator.token });
     expect(log.body.MailConfigured).toBe(false);

@@ -48,7 +48,7 @@ export default async function statementRoutes(app: FastifyInstance) {
       .send(file.stream);
   });
   defineRoute(app, publishStatements, ({ caller, body, db }) =>
-    publish(db, caller, body.month, body.locationIds?.length ? body.locationIds : null),
+    publish(db, caller, body.month, body.locationIds?.length ? body.locationIds : null, body.force ?? false),
   );
   defineRoute(app, getStatementDifference, ({ caller, query, db }) =>
     statementDifference(db, query.month, { scope: caller.scope, parents: parseIdList(query.locationParentId) }),

@@ -11,12 +11,16 @@ export interface SentRequest {
 }
 
 type Answer<E extends Endpoint> = ResponseOf<E> | ((request: SentRequest) => ResponseOf<E>);
-/** An endpoint and what the stubbed server answers it (a value, or a function of the request). */
-export type StubRoute = readonly [Endpoint, Answer<Endpoint>];
-/** Pairs an endpoint with its answer, typed from the contract. */
-export const route = <E extends Endpoint>(endpoint: E, answer: Answer<E>): StubRoute => [
+/** An endpoint, what the stubbed server answers it (a value, or a function of the request), and a file's content type. */
+export type StubRoute = readonly [Endpoint, Answer<Endpoint>, string?];
+/**
+ * Pairs an endpoint with its answer, typed from the contract. A file endpoint (`produces`) answers
+ * the text given, as `contentType` (default: the endpoint's own).
+ */
+export const route = <E extends Endpoint>(endpoint: E, answer: Answer<E>, contentType?: string): StubRoute => [
   endpoint,
   answer as Answer<Endpoint>,
+  contentType,
 ];
 
 // Unknown formats and keywords (date-time, descriptions) are not what this checks: the shape is.
@@ -44,8 +48,10 @@ export function stubApi(routes: readonly StubRoute[]) {
       unanswered.push(`${method} ${url.pathname}`);
       return new Response(JSON.stringify({ code: 'notFound', message: 'Not found' }), { status: 404 });
     }
-    const [endpoint, answer] = found;
+    const [endpoint, answer, contentType] = found;
     const data = typeof answer === 'function' ? (answer as (r: SentRequest) => unknown)(request) : answer;
+    if (endpoint.produces)
+      return new Response(String(data), { headers: { 'Content-Type': contentType ?? endpoint.produces } });
     const validate = ajv.compile(endpoint.response);
     if (!validate(data)) {
       const first = validate.errors?.[0];

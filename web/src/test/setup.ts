@@ -1,9 +1,11 @@
 // jsdom lacks what antd measures with: matchMedia (responsive grid) and ResizeObserver.
 
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 const isBrowser = typeof window !== 'undefined';
+// findBy… and waitFor wait up to 10 s: a page's first render under jsdom is slow on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 if (isBrowser && !window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({

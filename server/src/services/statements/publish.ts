@@ -58,8 +58,11 @@ async function publishBuilding(
   month: string,
   building: number,
   list: readonly FlatStatement[],
-): Promise<{ republished: boolean; changed: StatementChange[] }> {
+  force: boolean,
+): Promise<{ published: boolean; republished: boolean; changed: StatementChange[] }> {
   const { prev, changed } = await previousVersion(tx, month, building, list);
+  // The same figures again: nothing to freeze anew and nothing to tell anyone, unless asked.
+  if (prev && changed.length === 0 && !force) return { published: false, republished: false, changed };
   const version = (prev?.version ?? 0) + 1;
   const { rows: pub } = await tx.query<{ id: number }>(
     `INSERT INTO statement_publication (month, building_id, version, published_by)
@@ -79,21 +82,23 @@ async function publishBuilding(
     before: prev ? { Month: month, Version: prev.version } : null,
     after: { Month: month, Version: version, Flats: list.length, ...(prev ? { ChangedFigures: changed.length } : {}) },
   });
-  return { republished: !!prev, changed };
+  return { published: true, republished: !!prev, changed };
 }
 
 /**
  * Publishes month M of every building under `locationIds` (null = all): each building gets its
  * next version with every flat's statement frozen as computed now, one audit entry per building
  * (the version, the flats, how many figures changed), and an e-mail queued for each opted-in user
- * whose scope holds a published flat (services/statements/notify.ts sends them).
+ * whose scope holds a published flat (services/statements/notify.ts sends them). A building
+ * already published whose figures are the same is left alone (no version, no mail) unless `force`.
  */
 export async function publishStatements(
   db: Db,
   caller: Caller,
   month: string,
   locationIds: number[] | null,
-): Promise<{ Buildings: number; Flats: number; Republished: number; Changes: StatementChange[] }> {
+  force = false,
+): Promise<{ Buildings: number; Flats: number; Republished: number; Unchanged: number; Changes: StatementChange[] }> {
   return db.transaction(async (tx) => {
     // One publisher at a time per database: versions are numbered without gaps or duplicates.
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('statement_publication'))");
@@ -101,14 +106,25 @@ export async function publishStatements(
     const statements = await computeStatements(tx, month, { scope: null, parents: locationIds });
     const buildings = groupByBuilding(statements);
     const changes: StatementChange[] = [];
+    const published: number[] = [];
     let republished = 0;
+    let flats = 0;
     for (const [building, list] of buildings) {
-      const done = await publishBuilding(tx, caller, month, building, list);
+      const done = await publishBuilding(tx, caller, month, building, list, force);
+      if (!done.published) continue;
+      published.push(building);
+      flats += list.length;
       if (done.republished) republished++;
       changes.push(...done.changed);
     }
-    if (buildings.size) await queueNotifications(tx, month, [...buildings.keys()]);
-    return { Buildings: buildings.size, Flats: statements.length, Republished: republished, Changes: changes };
+    if (published.length) await queueNotifications(tx, month, published);
+    return {
+      Buildings: published.length,
+      Flats: flats,
+      Republished: republished,
+      Unchanged: buildings.size - published.length,
+      Changes: changes,
+    };
   });
 }
 

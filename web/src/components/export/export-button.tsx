@@ -40,7 +40,7 @@ export function ExportButton<R>({ fileName, getInput, disabled }: ExportButtonPr
       {(['xlsx', 'csv'] as const).map((format) => (
         <Button
           key={format}
-          icon={format === 'xlsx' ? <FileExcelOutlined /> : <FileTextOutlined />}
+          icon={format === 'xlsx' ? <FileExcelOutlined aria-hidden /> : <FileTextOutlined aria-hidden />}
           loading={busy === format}
           disabled={disabled || (!!busy && busy !== format)}
           onClick={() => void run(format)}

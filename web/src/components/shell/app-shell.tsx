@@ -36,16 +36,16 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   const user = useSession();
   const location = useLocation();
   const entries: Array<{ screen: Screen; icon: ReactNode; label: string }> = [
-    { screen: '/', icon: <HomeOutlined />, label: t('nav.home') },
-    { screen: '/deviceData', icon: <DashboardOutlined />, label: t('nav.deviceData') },
-    { screen: '/myObjects', icon: <AppstoreOutlined />, label: t('nav.myObjects') },
-    { screen: '/locationData', icon: <EnvironmentOutlined />, label: t('nav.locationData') },
-    { screen: '/anomalies', icon: <AlertOutlined />, label: t('nav.anomalies') },
-    { screen: '/statements', icon: <FileDoneOutlined />, label: t('nav.statements') },
-    { screen: '/users', icon: <TeamOutlined />, label: t('nav.users') },
-    { screen: '/masterData', icon: <DatabaseOutlined />, label: t('nav.masterData') },
-    { screen: '/audit', icon: <AuditOutlined />, label: t('nav.audit') },
-    { screen: '/collectors', icon: <ApiOutlined />, label: t('nav.collectors') },
+    { screen: '/', icon: <HomeOutlined aria-hidden />, label: t('nav.home') },
+    { screen: '/deviceData', icon: <DashboardOutlined aria-hidden />, label: t('nav.deviceData') },
+    { screen: '/myObjects', icon: <AppstoreOutlined aria-hidden />, label: t('nav.myObjects') },
+    { screen: '/locationData', icon: <EnvironmentOutlined aria-hidden />, label: t('nav.locationData') },
+    { screen: '/anomalies', icon: <AlertOutlined aria-hidden />, label: t('nav.anomalies') },
+    { screen: '/statements', icon: <FileDoneOutlined aria-hidden />, label: t('nav.statements') },
+    { screen: '/users', icon: <TeamOutlined aria-hidden />, label: t('nav.users') },
+    { screen: '/masterData', icon: <DatabaseOutlined aria-hidden />, label: t('nav.masterData') },
+    { screen: '/audit', icon: <AuditOutlined aria-hidden />, label: t('nav.audit') },
+    { screen: '/collectors', icon: <ApiOutlined aria-hidden />, label: t('nav.collectors') },
   ];
   const items: MenuProps['items'] = [
     {
@@ -65,7 +65,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <nav aria-label={t('nav.main')}>
       <div className="side-user">
-        <Avatar size={40} icon={<UserOutlined />} className="side-user-avatar" />
+        <Avatar size={40} icon={<UserOutlined aria-hidden />} className="side-user-avatar" />
         <div className="side-user-text">
           <Typography.Text strong ellipsis className="side-user-name">
             {user ? `${user.FirstName} ${user.LastName}` : ''}
@@ -95,9 +95,9 @@ export default function AppShell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
 
   const accountMenu: MenuProps['items'] = [
-    { key: 'profile', icon: <UserOutlined />, label: t('nav.profile') },
+    { key: 'profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
     { type: 'divider' },
-    { key: 'logout', icon: <LogoutOutlined />, label: t('nav.logout') },
+    { key: 'logout', icon: <LogoutOutlined aria-hidden />, label: t('nav.logout') },
   ];
   const onAccountMenu: MenuProps['onClick'] = async ({ key }) => {
     if (key === 'profile') navigate('/profile');
@@ -155,7 +155,7 @@ export default function AppShell() {
           {!isWide && (
             <Button
               type="text"
-              icon={<MenuOutlined />}
+              icon={<MenuOutlined aria-hidden />}
               aria-label={t('nav.openMenu')}
               onClick={() => setDrawerOpen(true)}
             />

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useCollectorKeys, useCreateCollectorKey, useRevokeCollectorKey, useUnmatchedMeters } from '../../api/ingest';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
+import { usePagerNames } from '../../components/pagination';
 import { formatDateTime } from '../../format';
 
 type CreatedKey = ResponseOf<typeof createCollectorKey>;
@@ -128,6 +129,7 @@ function CollectorKeys() {
 
 function UnmatchedMeters() {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
   const unmatched = useUnmatchedMeters(page);
   return (
@@ -143,6 +145,7 @@ function UnmatchedMeters() {
           dataSource={unmatched.data?.Data}
           locale={{ emptyText: t('collectors.noUnmatched') }}
           pagination={{
+            ...pager,
             current: page.page,
             pageSize: page.pageSize,
             total: unmatched.data?.Total ?? 0,

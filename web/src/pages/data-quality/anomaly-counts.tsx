@@ -1,8 +1,9 @@
 import type { AnomalyCount, RuleCode } from '@rodmenys/contract';
-import { Card, Table } from 'antd';
+import { Button, Card, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { useAnomalyCounts } from '../../api/data-quality';
 import { LoadError } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 import { ruleNameOf } from './anomaly-format';
 
@@ -19,9 +20,11 @@ export function AnomalyCounts({
   onPick: (row: AnomalyCount) => void;
 }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const language = useLanguage();
   return (
     <Card title={t('anomalies.counts')} size="small" style={{ marginBottom: 16 }}>
+      <Typography.Paragraph type="secondary">{t('anomalies.countsHint')}</Typography.Paragraph>
       {counts.error && <LoadError error={counts.error} onRetry={() => void counts.refetch()} />}
       <Table<AnomalyCount>
         size="small"
@@ -29,11 +32,30 @@ export function AnomalyCounts({
         loading={counts.isFetching}
         dataSource={counts.data ?? []}
         locale={{ emptyText: t('anomalies.none') }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        pagination={{ ...pager, pageSize: 10, hideOnSinglePage: true }}
         rowClassName={(r) => (r.BuildingId === buildingId && r.Rule === rule ? 'ant-table-row-selected' : '')}
         onRow={(r) => ({ onClick: () => onPick(r), style: { cursor: 'pointer' } })}
         columns={[
-          { title: t('anomalies.building'), dataIndex: 'Address' },
+          {
+            title: t('anomalies.building'),
+            dataIndex: 'Address',
+            // The row's choice as a button: reachable by Tab, pressed while it filters the list.
+            render: (address: string, r) => (
+              <Button
+                type="link"
+                size="small"
+                style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
+                aria-pressed={r.BuildingId === buildingId && r.Rule === rule}
+                aria-label={t('anomalies.filterRow', { address, rule: ruleNameOf(r.Rule, language) })}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  onPick(r);
+                }}
+              >
+                {address}
+              </Button>
+            ),
+          },
           { title: t('anomalies.rule'), dataIndex: 'Rule', render: (c: RuleCode) => ruleNameOf(c, language) },
           { title: t('anomalies.open'), dataIndex: 'Open', align: 'right' },
           { title: t('anomalies.acknowledged'), dataIndex: 'Acknowledged', align: 'right' },

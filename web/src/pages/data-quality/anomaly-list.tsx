@@ -1,6 +1,7 @@
 import type { Anomaly, AnomalyState, RuleCode } from '@rodmenys/contract';
 import { Button, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { usePagerNames } from '../../components/pagination';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { ruleNameOf, STATE_COLOR } from './anomaly-format';
@@ -22,6 +23,7 @@ export function AnomalyList({
   onAction: (action: AnomalyAction, anomaly: Anomaly) => void;
 }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const language = useLanguage();
   return (
     <Table<Anomaly>
@@ -32,7 +34,7 @@ export function AnomalyList({
       dataSource={rows}
       locale={{ emptyText: t('anomalies.none') }}
       scroll={{ x: true }}
-      pagination={{ pageSize: 20, showSizeChanger: false }}
+      pagination={{ ...pager, pageSize: 20, showSizeChanger: false }}
       columns={[
         { title: t('anomalies.rule'), dataIndex: 'Rule', render: (c: RuleCode) => ruleNameOf(c, language) },
         {
@@ -56,7 +58,7 @@ export function AnomalyList({
           fixed: 'right',
           render: (_, a) => (
             <Space size={4} wrap>
-              <Button size="small" onClick={() => onOpen(a)}>
+              <Button size="small" data-anomaly-details={a.Id} onClick={() => onOpen(a)}>
                 {t('anomalies.details')}
               </Button>
               {a.State === 'open' && (

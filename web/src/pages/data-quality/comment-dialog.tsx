@@ -13,7 +13,8 @@ export function CommentDialog({
 }: {
   action: 'acknowledge' | 'resolve';
   anomaly: Anomaly;
-  onClose: () => void;
+  /** `done`: the anomaly was acknowledged or resolved (the page then moves the focus to what follows). */
+  onClose: (done: boolean) => void;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -27,8 +28,8 @@ export function CommentDialog({
         params: { id: anomaly.Id },
         body: { comment: comment.trim() },
       });
-      message.success(t('anomalies.done'));
-      onClose();
+      message.success(t(action === 'acknowledge' ? 'anomalies.acknowledgedDone' : 'anomalies.resolvedDone'));
+      onClose(true);
     } catch (error) {
       message.error(errorText(error));
     }
@@ -41,7 +42,7 @@ export function CommentDialog({
       okText={t(`anomalies.${action}`)}
       cancelText={t('common.cancel')}
       confirmLoading={acknowledge.isPending || resolve.isPending}
-      onCancel={onClose}
+      onCancel={() => onClose(false)}
       onOk={() => form.submit()}
     >
       <Form form={form} layout="vertical" onFinish={submit}>

@@ -81,7 +81,7 @@ const listRow = async (code: string) => (await screen.findByText(new RegExp(`^${
 afterEach(() => vi.unstubAllGlobals());
 
 // antd's first render under jsdom is slow on a busy machine.
-describe('the data-quality page', { timeout: 30_000 }, () => {
+describe('the data-quality page', { timeout: 90_000 }, () => {
   it('lists the anomalies in scope with their counts, without the operator panels for a manager', async () => {
     signIn(GROUP.user);
     const api = server();

@@ -26,6 +26,19 @@ import { DegreeDaysCard } from './degree-days-card';
 import { JobsCard, SettingsCard } from './operator-panels';
 
 /**
+ * After an acknowledgement the pressed button is gone: the focus goes to the same anomaly's
+ * details button, or to the list when the anomaly has left it (filtered by state). Run after the
+ * dialog has given the focus back, so it is not undone.
+ */
+function focusAfterAction(id: number) {
+  setTimeout(() => {
+    const target =
+      document.querySelector<HTMLElement>(`[data-anomaly-details="${id}"]`) ?? document.getElementById('anomaly-list');
+    target?.focus();
+  }, 50);
+}
+
+/**
  * The data-quality screen (at /anomalies): counts per building and rule in the caller's scope,
  * the anomalies themselves with filters, a drill-down to the device, acknowledge and resolve, and
  * an export; the operator's settings, degree-days and jobs below. `?id=` (the digest's links)
@@ -41,15 +54,16 @@ export default function DataQualityPage() {
   const [state, setState] = useState<AnomalyState | undefined>();
   const [deviceTypeId, setDeviceTypeId] = useState<number | undefined>();
   const [buildingId, setBuildingId] = useState<number | undefined>();
-  const [period, setPeriod] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [dateFrom, setDateFrom] = useState<Dayjs | null>(null);
+  const [dateTill, setDateTill] = useState<Dayjs | null>(null);
   const [opened, setOpened] = useState<Anomaly | null>(null);
   const [dialog, setDialog] = useState<{ action: AnomalyAction; anomaly: Anomaly } | null>(null);
   const filter = {
     rule,
     state,
     deviceTypeId,
-    dateFrom: period?.[0]?.format('YYYY-MM-DD'),
-    dateTill: period?.[1]?.format('YYYY-MM-DD'),
+    dateFrom: dateFrom?.format('YYYY-MM-DD'),
+    dateTill: dateTill?.format('YYYY-MM-DD'),
   };
   const counts = useAnomalyCounts(filter);
   const list = useAnomalies({ ...filter, buildingId });
@@ -105,7 +119,21 @@ export default function DataQualityPage() {
           options={(types.data ?? []).map((ty) => ({ value: ty.Id, label: typeName(ty.Id) }))}
           style={{ minWidth: 200 }}
         />
-        <DatePicker.RangePicker aria-label={t('anomalies.period')} value={period} onChange={setPeriod} />
+        {/* Two fields, not a range picker: an empty range picker keeps Tab in its first field. */}
+        <DatePicker
+          aria-label={t('anomalies.periodFrom')}
+          placeholder={t('anomalies.periodFrom')}
+          value={dateFrom}
+          onChange={setDateFrom}
+          disabledDate={(d) => !!dateTill && d.isAfter(dateTill, 'day')}
+        />
+        <DatePicker
+          aria-label={t('anomalies.periodTill')}
+          placeholder={t('anomalies.periodTill')}
+          value={dateTill}
+          onChange={setDateTill}
+          disabledDate={(d) => !!dateFrom && d.isBefore(dateFrom, 'day')}
+        />
         <ExportButton
           fileName={t('anomalies.exportName')}
           disabled={!list.data?.length}
@@ -122,13 +150,15 @@ export default function DataQualityPage() {
         }}
       />
       {list.error && <LoadError error={list.error} onRetry={() => void list.refetch()} />}
-      <AnomalyList
-        rows={list.data ?? []}
-        loading={list.isFetching}
-        typeName={typeName}
-        onOpen={setOpened}
-        onAction={(action, anomaly) => setDialog({ action, anomaly })}
-      />
+      <section id="anomaly-list" tabIndex={-1} aria-label={t('anomalies.list')}>
+        <AnomalyList
+          rows={list.data ?? []}
+          loading={list.isFetching}
+          typeName={typeName}
+          onOpen={setOpened}
+          onAction={(action, anomaly) => setDialog({ action, anomaly })}
+        />
+      </section>
       <AnomalyDrawer
         anomaly={current}
         onClose={() => {
@@ -136,7 +166,15 @@ export default function DataQualityPage() {
           if (params.has('id')) setParams({});
         }}
       />
-      {dialog && <CommentDialog {...dialog} onClose={() => setDialog(null)} />}
+      {dialog && (
+        <CommentDialog
+          {...dialog}
+          onClose={(done) => {
+            setDialog(null);
+            if (done) focusAfterAction(dialog.anomaly.Id);
+          }}
+        />
+      )}
       {operator && (
         <>
           <SettingsCard />

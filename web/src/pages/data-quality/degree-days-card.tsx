@@ -9,6 +9,7 @@ import { ApiError } from '../../api/call';
 import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/degree-days';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 
 /**
@@ -72,7 +73,7 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
           validateStatus={serverError ? 'error' : undefined}
           help={serverError ?? undefined}
         >
-          <InputNumber autoFocus min={0} max={2000} step={0.1} style={{ width: '100%' }} />
+          <InputNumber controls={false} autoFocus min={0} max={2000} step={0.1} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>
@@ -82,6 +83,7 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
 /** The year's table of degree-days per city, with the CSV import. */
 export function DegreeDaysCard() {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const language = useLanguage();
   const errorText = useErrorText();
   const thisYear = new Date().getFullYear();
@@ -179,7 +181,7 @@ export function DegreeDaysCard() {
             return false;
           }}
         >
-          <Button icon={<UploadOutlined />} loading={busy}>
+          <Button icon={<UploadOutlined aria-hidden />} loading={busy}>
             {t('degreeDays.import')}
           </Button>
         </Upload>
@@ -227,7 +229,7 @@ export function DegreeDaysCard() {
         loading={degreeDays.isLoading}
         dataSource={degreeDays.data?.Cities ?? []}
         columns={columns}
-        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        pagination={{ ...pager, pageSize: 20, hideOnSinglePage: true }}
         scroll={{ x: true }}
       />
       {editing && <EditDialog editing={editing} onClose={() => setEditing(null)} />}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useMonthEnds } from '../../api/data-quality';
 import { useDeviceHistory } from '../../api/device-data';
 import { LoadError } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
 import { MonthEndActions } from './operator-panels';
 
@@ -14,6 +15,7 @@ const HistoryChart = lazy(() => import('../device-data/history-chart'));
 /** The device behind an anomaly: its readings of the last 90 days as a chart, and its month-end values. */
 export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const operator = isOperator(useSession()?.GroupId ?? 0);
   const now = useProviderNow();
   const till = now();
@@ -28,6 +30,10 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
     till: till.format('YYYY-MM'),
   });
   if (!anomaly.DeviceId) return null;
+  const unit = history.data ? t(`deviceData.units.${history.data.DataLoadProc}`) : '';
+  // One reason for every month without a value is said once, above the table, not on each row.
+  const reasons = new Set((monthEnds.data ?? []).map((m) => m.Missing).filter(Boolean));
+  const oneReason = reasons.size === 1 ? [...reasons][0] : undefined;
   return (
     <>
       <Typography.Title level={5}>{t('anomalies.history')}</Typography.Title>
@@ -46,6 +52,7 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
         </Suspense>
       )}
       <Typography.Title level={5}>{t('anomalies.monthEnds')}</Typography.Title>
+      {oneReason && <Typography.Paragraph type="secondary">{t(`anomalies.missing.${oneReason}`)}</Typography.Paragraph>}
       <Table
         size="small"
         rowKey="Month"
@@ -53,7 +60,12 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
         dataSource={monthEnds.data ?? []}
         columns={[
           { title: t('anomalies.month'), dataIndex: 'Month' },
-          { title: t('anomalies.value'), dataIndex: 'Value', render: (v: number | null) => v ?? '—' },
+          {
+            title: unit ? `${t('anomalies.value')}, ${unit}` : t('anomalies.value'),
+            dataIndex: 'Value',
+            align: 'right' as const,
+            render: (v: number | null) => (v === null ? '—' : v.toLocaleString(language)),
+          },
           {
             title: t('anomalies.source'),
             dataIndex: 'Source',
@@ -70,7 +82,7 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
             dataIndex: 'Reason',
             // A month end without a value says why (no reading since installation, or not computed yet).
             render: (reason: string | null, row: MonthEndListRow) =>
-              row.Missing ? t(`anomalies.missing.${row.Missing}`) : reason,
+              row.Missing && row.Missing !== oneReason ? t(`anomalies.missing.${row.Missing}`) : reason,
           },
           ...(operator
             ? [

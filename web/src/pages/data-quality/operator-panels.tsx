@@ -236,7 +236,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
           label={t('anomalies.value')}
           rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
         >
-          <InputNumber style={{ width: '100%' }} step={0.001} />
+          <InputNumber controls={false} style={{ width: '100%' }} step={0.001} />
         </Form.Item>
         <Form.Item
           name="reason"

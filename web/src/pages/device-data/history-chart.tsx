@@ -18,6 +18,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { ChartLegend } from '../../components/chart-legend';
 import { formatDateTime } from '../../format';
 
 /** A bucket's label: the hour, the day, or the month it starts. */
@@ -151,7 +152,7 @@ export default function HistoryChart({
         <Tooltip
           content={(props) => <PointTooltip {...(props as TooltipContentProps<number, string>)} history={history} />}
         />
-        <Legend />
+        <Legend content={(p) => <ChartLegend payload={p.payload} />} />
         <Bar
           yAxisId="consumption"
           dataKey="Consumption"

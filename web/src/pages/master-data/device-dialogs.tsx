@@ -140,7 +140,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
     // A building heat meter goes on a building, every other type on a flat; a replacement keeps a flat's types.
     .filter((ty) => deviceLevel(ty.Id) === (dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
     .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
-  const number = <InputNumber min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />;
+  const number = (
+    <InputNumber controls={false} min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />
+  );
 
   return (
     <Modal

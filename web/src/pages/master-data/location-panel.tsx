@@ -183,12 +183,12 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           </Form.Item>
           {isFlat && (
             <Form.Item name="flatOrder" label={t('masterData.tree.flatOrder')}>
-              <InputNumber precision={0} />
+              <InputNumber controls={false} precision={0} />
             </Form.Item>
           )}
           {isFlat && (
             <Form.Item name="areaM2" label={t('masterData.tree.area')}>
-              <InputNumber min={0.01} max={FLAT_AREA_MAX} step={0.01} precision={2} />
+              <InputNumber controls={false} min={0.01} max={FLAT_AREA_MAX} step={0.01} precision={2} />
             </Form.Item>
           )}
           <Button htmlType="submit" loading={updateLocation.isPending}>

@@ -1,3 +1,4 @@
+import { isOperator } from '@rodmenys/contract';
 import { Alert, App, Card, Checkbox, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,9 +7,10 @@ import { useStatementNotification, useUpdateStatementNotification } from '../../
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
+import { useSession } from '../../session';
 
 interface MailOptIn {
-  data?: { OptIn: boolean; MailConfigured: boolean };
+  data?: { OptIn: boolean; MailConfigured: boolean; Email: string | null };
   error: unknown;
   refetch: () => unknown;
 }
@@ -24,6 +26,9 @@ function MailOptInCard(props: {
   label: string;
   query: MailOptIn;
   update: MailOptInUpdate;
+  /** What opting in and out mean for the person ({{email}}: their address). */
+  optedIn: string;
+  optedOut: string;
   footer?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -31,10 +36,14 @@ function MailOptInCard(props: {
   const { message } = App.useApp();
   const errorText = useErrorText();
   const { query, update } = props;
+  const operator = isOperator(useSession()?.GroupId ?? 0);
   const change = async (optIn: boolean) => {
     try {
       await update.mutateAsync({ body: { optIn, language } });
-      message.success(t('digest.saved'));
+      const later = optIn && !query.data?.MailConfigured ? t('mailOptIn.later') : '';
+      message.success(
+        `${t(optIn ? props.optedIn : props.optedOut, { email: query.data?.Email ?? '', interpolation: { escapeValue: false } })}${later}`,
+      );
     } catch (error) {
       message.error(errorText(error));
     }
@@ -45,7 +54,13 @@ function MailOptInCard(props: {
       {query.data && (
         <>
           {!query.data.MailConfigured && (
-            <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('digest.noMail')} />
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              message={t('mailOptIn.notConfigured')}
+              description={operator ? t('mailOptIn.operatorHint') : undefined}
+            />
           )}
           <Typography.Paragraph type="secondary">{props.help}</Typography.Paragraph>
           <Checkbox
@@ -74,6 +89,8 @@ export function DigestCard() {
       label={t('digest.optIn')}
       query={digest}
       update={useUpdateDigestSubscription()}
+      optedIn="mailOptIn.digestOn"
+      optedOut="mailOptIn.digestOff"
       footer={
         lastSent && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
@@ -95,6 +112,8 @@ export function StatementMailCard() {
       label={t('statements.mail.optIn')}
       query={useStatementNotification()}
       update={useUpdateStatementNotification()}
+      optedIn="mailOptIn.statementsOn"
+      optedOut="mailOptIn.statementsOff"
     />
   );
 }

@@ -1,4 +1,4 @@
-import type { TreeNode } from '@rodmenys/contract';
+import { LOCATION_LEVEL, type TreeNode } from '@rodmenys/contract';
 import { Form, TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,35 @@ interface Node {
   title: string;
   children?: Node[];
 }
+
+/**
+ * The location tree as picker nodes: a building titled by its street and number ("Architektų g.
+ * 3", searchable so), and a chain of single children (Lietuva › … › the street of one's only
+ * building) skipped, so that a ticked node is shown by what it is.
+ */
+export function buildingTree(nodes: readonly TreeNode[]): Node[] {
+  const byParent = new Map<number | null, TreeNode[]>();
+  for (const n of nodes) byParent.set(n.ParentId, [...(byParent.get(n.ParentId) ?? []), n]);
+  const ids = new Set(nodes.map((n) => n.Id));
+  const byId = new Map(nodes.map((n) => [n.Id, n]));
+  const titleOf = (n: TreeNode) => {
+    const street = n.ParentId === null ? undefined : byId.get(n.ParentId);
+    return n.Level === LOCATION_LEVEL.building && street?.Level === LOCATION_LEVEL.street
+      ? `${street.Name} ${n.Name}`
+      : n.Name;
+  };
+  const build = (n: TreeNode): Node => {
+    const children = (byParent.get(n.Id) ?? []).map(build);
+    return { value: n.Id, title: titleOf(n), ...(children.length ? { children } : {}) };
+  };
+  // Roots: nodes whose parent is not in the tree.
+  let roots = nodes.filter((n) => n.ParentId === null || !ids.has(n.ParentId)).map(build);
+  while (roots.length === 1 && roots[0]?.children?.length) roots = roots[0].children;
+  return roots;
+}
+
+/** The buildings of the tree (a manager with one starts with it chosen). */
+export const buildingsOf = (nodes: readonly TreeNode[]) => nodes.filter((n) => n.Level === LOCATION_LEVEL.building);
 
 /** The location tree down to buildings as a checkable select: a ticked area stands for all its buildings. */
 export function BuildingPicker({
@@ -22,23 +51,7 @@ export function BuildingPicker({
   onChange: (ids: number[]) => void;
 }) {
   const { t } = useTranslation();
-  const tree = useMemo(() => {
-    const byParent = new Map<number | null, TreeNode[]>();
-    for (const n of nodes) byParent.set(n.ParentId, [...(byParent.get(n.ParentId) ?? []), n]);
-    const ids = new Set(nodes.map((n) => n.Id));
-    const build = (parent: number | null): Node[] =>
-      (byParent.get(parent) ?? []).map((n) => {
-        const children = build(n.Id);
-        return { value: n.Id, title: n.Name, ...(children.length ? { children } : {}) };
-      });
-    // Roots: nodes whose parent is not in the tree.
-    return nodes
-      .filter((n) => n.ParentId === null || !ids.has(n.ParentId))
-      .flatMap((n) => {
-        const children = build(n.Id);
-        return [{ value: n.Id, title: n.Name, ...(children.length ? { children } : {}) }];
-      });
-  }, [nodes]);
+  const tree = useMemo(() => buildingTree(nodes), [nodes]);
   return (
     <Form.Item label={t('statements.buildings')} htmlFor="statements-buildings" style={{ marginBottom: 0 }}>
       <TreeSelect<number[]>

@@ -2,24 +2,35 @@ import { Alert, Card, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatementDeliveries } from '../../api/statements';
 import { LoadError } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { formatDateTime } from '../../format';
+
+/** The reason the server logs for an e-mail it could not send without a mail server. */
+const NOT_CONFIGURED = /SMTP_URL is not set/;
 
 /** The publication e-mails of the month: to whom, when, accepted or the error (group 1). */
 export function DeliveriesCard({ month }: { month: string }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const deliveries = useStatementDeliveries(month, true);
   return (
     <Card size="small" style={{ marginTop: 16 }} title={t('statements.deliveries.title')}>
       {deliveries.error && <LoadError error={deliveries.error} onRetry={() => void deliveries.refetch()} />}
       {deliveries.data && !deliveries.data.MailConfigured && (
-        <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('digest.noMail')} />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={t('mailOptIn.notConfigured')}
+          description={t('mailOptIn.operatorHint')}
+        />
       )}
       <Table
         size="small"
         rowKey="Id"
         loading={deliveries.isLoading}
         dataSource={deliveries.data?.Deliveries ?? []}
-        pagination={{ pageSize: 10 }}
+        pagination={{ ...pager, pageSize: 10 }}
         locale={{ emptyText: t('statements.deliveries.none') }}
         columns={[
           { title: t('statements.deliveries.sentAt'), dataIndex: 'SentAt', render: formatDateTime },
@@ -32,7 +43,13 @@ export function DeliveriesCard({ month }: { month: string }) {
                 <Tag color="green">{t('statements.deliveries.accepted')}</Tag>
               ) : (
                 <Typography.Text type="danger">
-                  {t('statements.deliveries.failed')}: <code>{d.Error}</code>
+                  {NOT_CONFIGURED.test(d.Error ?? '') ? (
+                    t('mailOptIn.noServer')
+                  ) : (
+                    <>
+                      {t('statements.deliveries.failed')}: <code>{d.Error}</code>
+                    </>
+                  )}
                 </Typography.Text>
               ),
           },

@@ -5,7 +5,7 @@ import {
   type StatementKind,
   type StatementKindFigures,
 } from '@rodmenys/contract';
-import { App, Button, Col, Drawer, Row, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Drawer, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -13,8 +13,10 @@ import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
-import { formatFigure } from './statement-format';
+import { flatFileName } from './statement-files';
+import { DIGITS, formatFigure } from './statement-format';
 import './statements.css';
+import { ChartLegend } from '../../components/chart-legend';
 
 /** One colour per kind, dark enough for text contrast on white. */
 const KIND_COLORS: Record<StatementKind, string> = { heating: '#b03a2e', hotWater: '#a04000', coldWater: '#1f618d' };
@@ -41,13 +43,13 @@ export function FlatStatementDrawer({
   const statement = useFlatStatement(flatId, month);
   const [busy, setBusy] = useState(false);
   const pdf = async () => {
-    if (!flatId) return;
+    if (!flatId || !statement.data) return;
     setBusy(true);
     try {
       await downloadFile(
         getStatementsPdf,
         { query: { month, locationParentId: String(flatId), lang: language } },
-        `statement-${month}-${flatId}.pdf`,
+        `${flatFileName(t, month, statement.data.Row)}.pdf`,
       );
     } catch (error) {
       message.error(errorText(error));
@@ -64,10 +66,15 @@ export function FlatStatementDrawer({
       rootClassName="statement-print"
       extra={
         <Space className="no-print">
-          <Button icon={<PrinterOutlined />} onClick={() => window.print()} disabled={!statement.data}>
+          <Button icon={<PrinterOutlined aria-hidden />} onClick={() => window.print()} disabled={!statement.data}>
             {t('statements.print')}
           </Button>
-          <Button icon={<FilePdfOutlined />} loading={busy} onClick={() => void pdf()} disabled={!statement.data}>
+          <Button
+            icon={<FilePdfOutlined aria-hidden />}
+            loading={busy}
+            onClick={() => void pdf()}
+            disabled={!statement.data}
+          >
             {t('statements.pdf')}
           </Button>
         </Space>
@@ -123,17 +130,33 @@ function StatementView({ statement }: { statement: FlatStatement }) {
   });
   type Line = { key: string; label: string; value: (k: StatementKindFigures) => string };
   const lines: Line[] = [
-    { key: 'current', label: t('statements.current'), value: (k) => formatFigure(k.Current, language, t) },
-    { key: 'previous', label: t('statements.previous'), value: (k) => formatFigure(k.Previous, language, t) },
-    { key: 'lastYear', label: t('statements.lastYear'), value: (k) => formatFigure(k.LastYear, language, t) },
+    {
+      key: 'current',
+      label: t('statements.current'),
+      value: (k) => formatFigure(k.Current, language, t, DIGITS[k.Unit]),
+    },
+    {
+      key: 'previous',
+      label: t('statements.previous'),
+      value: (k) => formatFigure(k.Previous, language, t, DIGITS[k.Unit]),
+    },
+    {
+      key: 'lastYear',
+      label: t('statements.lastYear'),
+      value: (k) => formatFigure(k.LastYear, language, t, DIGITS[k.Unit]),
+    },
   ];
   if (r.Kinds.some((k) => k.LastYearCorrected !== null))
     lines.push({
       key: 'corrected',
       label: t('statements.corrected'),
-      value: (k) => num(k.LastYearCorrected, language),
+      value: (k) => num(k.LastYearCorrected, language, DIGITS[k.Unit]),
     });
-  lines.push({ key: 'average', label: t('statements.averageFlat'), value: (k) => num(k.BuildingAverage, language) });
+  lines.push({
+    key: 'average',
+    label: t('statements.averageFlat'),
+    value: (k) => num(k.BuildingAverage, language, DIGITS[k.Unit]),
+  });
   if (r.Kinds.some((k) => k.BuildingAveragePerM2 !== null))
     lines.push({
       key: 'averageM2',
@@ -141,8 +164,12 @@ function StatementView({ statement }: { statement: FlatStatement }) {
       value: (k) => num(k.BuildingAveragePerM2, language, 4),
     });
   if (r.Kinds.some((k) => k.Units !== null)) {
-    lines.push({ key: 'units', label: t('statements.units.units'), value: (k) => num(k.Units, language) });
-    lines.push({ key: 'qrad', label: t('statements.units.Qrad'), value: (k) => num(k.Qrad, language) });
+    lines.push({
+      key: 'units',
+      label: t('statements.units.units'),
+      value: (k) => num(k.Units, language, DIGITS.units),
+    });
+    lines.push({ key: 'qrad', label: t('statements.units.Qrad'), value: (k) => num(k.Qrad, language, DIGITS.Qrad) });
   }
   return (
     <div>
@@ -201,9 +228,10 @@ function StatementView({ statement }: { statement: FlatStatement }) {
             )}
           </div>
           <Typography.Title level={3}>{t('statements.chartYear')}</Typography.Title>
-          <Row gutter={16}>
+          {/* A grid sized by the drawer, not by the window: printing keeps the charts where they are. */}
+          <div className="statement-charts">
             {r.Kinds.map((k) => (
-              <Col key={k.Kind} xs={24} md={24 / r.Kinds.length}>
+              <div key={k.Kind}>
                 <figure
                   aria-label={`${t('statements.chartYear')}: ${t(`statements.kinds.${k.Kind}`)}`}
                   style={{ margin: 0, height: 220 }}
@@ -225,13 +253,13 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                         fill={KIND_COLORS[k.Kind]}
                         isAnimationActive={false}
                       />
-                      <Legend />
+                      <Legend content={(p) => <ChartLegend payload={p.payload} />} />
                     </BarChart>
                   </ResponsiveContainer>
                 </figure>
-              </Col>
+              </div>
             ))}
-          </Row>
+          </div>
           <Typography.Title level={3}>{t('statements.chartHistory')}</Typography.Title>
           {statement.History.map((h) => (
             <figure
@@ -242,7 +270,7 @@ function StatementView({ statement }: { statement: FlatStatement }) {
               <ResponsiveContainer width="100%" height="100%">
                 <BarChart data={h.Months.map((m) => ({ month: m.Month, value: m.Value }))}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" />
+                  <XAxis dataKey="month" interval={0} tick={{ fontSize: 11 }} />
                   <YAxis width={80} />
                   <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
                   <Bar
@@ -251,7 +279,7 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                     fill={KIND_COLORS[h.Kind]}
                     isAnimationActive={false}
                   />
-                  <Legend />
+                  <Legend content={(p) => <ChartLegend payload={p.payload} />} />
                 </BarChart>
               </ResponsiveContainer>
             </figure>

@@ -1,19 +1,24 @@
-import type { StatementChange } from '@rodmenys/contract';
-import { Alert, App, Modal, Table, Typography } from 'antd';
+import type { StatementChange, StatementRow } from '@rodmenys/contract';
+import { Alert, App, Checkbox, Modal, Table, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublishStatements, useStatementDifference } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
-import { formatNumber } from './statement-format';
+import { addressOf, formatNumber, monthName } from './statement-format';
 
 /** Publishing: what changes against the published figures, then publish (audited; mail to those who opted in). */
 export function PublishDialog({
   month,
   locations,
+  rows,
   onClose,
 }: {
   month: string;
   locations: number[];
+  /** The flats of the selection (every marker): the buildings the dialog names. */
+  rows: readonly StatementRow[];
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -25,10 +30,15 @@ export function PublishDialog({
     true,
   );
   const publish = usePublishStatements();
+  const [force, setForce] = useState(false);
+  const buildings = [...new Map(rows.map((r) => [r.BuildingId, addressOf(r)])).values()];
   const run = async () => {
     try {
-      const r = await publish.mutateAsync({ body: { month, ...(locations.length ? { locationIds: locations } : {}) } });
-      message.success(t('statements.publishedDone', { buildings: r.Buildings, flats: r.Flats }));
+      const r = await publish.mutateAsync({
+        body: { month, ...(locations.length ? { locationIds: locations } : {}), ...(force ? { force } : {}) },
+      });
+      if (r.Buildings) message.success(t('statements.publishedDone', { buildings: r.Buildings, flats: r.Flats }));
+      if (r.Unchanged) message.info(t('statements.unchangedDone', { buildings: r.Unchanged }));
       onClose();
     } catch (error) {
       message.error(errorText(error));
@@ -38,7 +48,7 @@ export function PublishDialog({
   return (
     <Modal
       open
-      title={t('statements.publishTitle', { month })}
+      title={t('statements.publishTitle', { month: monthName(month, language) })}
       okText={t('statements.publish')}
       cancelText={t('common.cancel')}
       onOk={() => void run()}
@@ -47,6 +57,15 @@ export function PublishDialog({
       width={760}
     >
       <Typography.Paragraph>{t('statements.publishHelp')}</Typography.Paragraph>
+      <Typography.Paragraph strong>
+        {t('statements.publishWhat', { buildings: buildings.length, flats: rows.length })}
+      </Typography.Paragraph>
+      <ul className="publish-buildings">
+        {buildings.slice(0, 10).map((b) => (
+          <li key={b}>{b}</li>
+        ))}
+        {buildings.length > 10 && <li>{t('statements.andMore', { count: buildings.length - 10 })}</li>}
+      </ul>
       {difference.error && <LoadError error={difference.error} onRetry={() => void difference.refetch()} />}
       {difference.data && difference.data.Published > 0 && (
         <>
@@ -54,9 +73,17 @@ export function PublishDialog({
             type={changes.length ? 'warning' : 'info'}
             showIcon
             style={{ marginBottom: 12 }}
-            message={t('statements.republish', { buildings: difference.data.Published, changes: changes.length })}
+            message={t(changes.length ? 'statements.republish' : 'statements.republishSame', {
+              buildings: difference.data.Published,
+              changes: changes.length,
+            })}
           />
           {changes.length > 0 && <ChangesTable changes={changes} language={language} />}
+          {changes.length === 0 && (
+            <Checkbox checked={force} onChange={(e) => setForce(e.target.checked)}>
+              {t('statements.forceRepublish')}
+            </Checkbox>
+          )}
         </>
       )}
     </Modal>
@@ -66,12 +93,13 @@ export function PublishDialog({
 /** The figures a republish would change: published value against the live one. */
 function ChangesTable({ changes, language }: { changes: StatementChange[]; language: string }) {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   return (
     <Table<StatementChange>
       size="small"
       rowKey={(c) => `${c.FlatId}.${c.Kind}.${c.Field}`}
       dataSource={changes}
-      pagination={{ pageSize: 10 }}
+      pagination={{ ...pager, pageSize: 10 }}
       columns={[
         { title: t('statements.address'), dataIndex: 'Address' },
         { title: t('statements.kind'), dataIndex: 'Kind', render: (k: string) => t(`statements.kinds.${k}`) },

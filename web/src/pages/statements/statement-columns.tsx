@@ -1,73 +1,84 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
 import type { StatementKind, StatementRow } from '@rodmenys/contract';
-import { Button, Space, Tag } from 'antd';
+import { Button, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../i18n';
-import { addressOf, formatFigure, formatNumber, kindOf, MARKER_COLORS } from './statement-format';
+import { buildingOf, DIGITS, formatFigure, formatNumber, kindOf, MARKER_COLORS } from './statement-format';
 
-/** The one unit every shown flat has for `kind`, else null (then a column names it per flat). */
+/** The one unit every shown flat has for `kind`, else null (then each cell names its unit). */
 export function unitOf(rows: readonly StatementRow[], kind: StatementKind): string | null {
   const units = new Set(rows.map((r) => kindOf(r, kind)?.Unit).filter(Boolean));
   return units.size === 1 ? ([...units][0] ?? null) : null;
 }
 
 type Column = ColumnsType<StatementRow>[number];
+type Field = 'Current' | 'Previous' | 'LastYear' | 'Average';
+const FIELD_TITLE: Record<Field, string> = {
+  Current: 'statements.current',
+  Previous: 'statements.previous',
+  LastYear: 'statements.lastYear',
+  Average: 'statements.average',
+};
 
-function figureColumn(
+/** One flat's figure of a kind as shown: the unit's decimals, the unit in the cell only when it varies. */
+function cellOf(
+  r: StatementRow,
   kind: StatementKind,
-  field: 'Current' | 'Previous' | 'LastYear',
-  title: string,
+  field: Field,
+  shared: string | null,
+  language: string,
+  t: TFunction,
+) {
+  const k = kindOf(r, kind);
+  if (!k) return '';
+  const text =
+    field === 'Average'
+      ? formatNumber(k.BuildingAverage, language, DIGITS[k.Unit])
+      : formatFigure(k[field], language, t, DIGITS[k.Unit]);
+  return shared || !text ? text : `${text} ${t(`statements.units.${k.Unit}`)}`;
+}
+
+/**
+ * One figure (this month, the month before, …) as a heading over a column per kind, the unit in
+ * the kind's heading: this month's columns come first, so every kind's figure of the month is in
+ * view without scrolling sideways.
+ */
+function fieldGroup(
+  field: Field,
+  kinds: readonly StatementKind[],
+  rows: readonly StatementRow[],
   language: string,
   t: TFunction,
 ): Column {
   return {
-    key: `${kind}.${field}`,
-    title,
-    align: 'right',
-    sorter: (a, b) => (kindOf(a, kind)?.[field].Value ?? -1) - (kindOf(b, kind)?.[field].Value ?? -1),
-    render: (_: unknown, r: StatementRow) => {
-      const k = kindOf(r, kind);
-      return k ? formatFigure(k[field], language, t) : '';
-    },
+    key: field,
+    title: t(FIELD_TITLE[field]),
+    children: kinds.map((kind): Column => {
+      const unit = unitOf(rows, kind);
+      const value = (r: StatementRow) =>
+        field === 'Average' ? kindOf(r, kind)?.BuildingAverage : kindOf(r, kind)?.[field].Value;
+      return {
+        key: `${kind}.${field}`,
+        title: unit
+          ? `${t(`statements.kinds.${kind}`)}, ${t(`statements.units.${unit}`)}`
+          : t(`statements.kinds.${kind}`),
+        align: 'right',
+        width: 112,
+        sorter: (a, b) => (value(a) ?? -1) - (value(b) ?? -1),
+        render: (_: unknown, r: StatementRow) => cellOf(r, kind, field, unit, language, t),
+      };
+    }),
   };
 }
 
-/** The columns of one kind: this month, the month before, last year, the building average (and the unit if it varies). */
-function kindColumn(kind: StatementKind, rows: readonly StatementRow[], language: string, t: TFunction): Column {
-  const unit = unitOf(rows, kind);
-  return {
-    key: kind,
-    // One unit for every flat: named in the heading; else a column says it per flat.
-    title: unit ? `${t(`statements.kinds.${kind}`)}, ${t(`statements.units.${unit}`)}` : t(`statements.kinds.${kind}`),
-    children: [
-      ...(unit
-        ? []
-        : [
-            {
-              key: `${kind}.unit`,
-              title: t('statements.unit'),
-              render: (_: unknown, r: StatementRow) => {
-                const k = kindOf(r, kind);
-                return k ? t(`statements.units.${k.Unit}`) : '';
-              },
-            },
-          ]),
-      figureColumn(kind, 'Current', t('statements.current'), language, t),
-      figureColumn(kind, 'Previous', t('statements.previous'), language, t),
-      figureColumn(kind, 'LastYear', t('statements.lastYear'), language, t),
-      {
-        key: `${kind}.average`,
-        title: t('statements.average'),
-        align: 'right' as const,
-        render: (_: unknown, r: StatementRow) => formatNumber(kindOf(r, kind)?.BuildingAverage, language),
-      },
-    ],
-  };
-}
-
-/** The Statements table's columns: address, flat (opens its statement), area, each kind, markers, state. */
+/**
+ * The Statements table's columns: the flat (opens its statement), its area when some flat has
+ * one, this month per kind, the month before, last year, then the building (several shown), its
+ * average (one building: a summary row instead), markers and state.
+ */
 export function useStatementColumns(
   rows: readonly StatementRow[],
   kinds: readonly StatementKind[],
@@ -75,40 +86,53 @@ export function useStatementColumns(
 ): ColumnsType<StatementRow> {
   const { t } = useTranslation();
   const language = useLanguage();
+  const severalBuildings = new Set(rows.map((r) => r.BuildingId)).size > 1;
+  const withArea = rows.some((r) => r.AreaM2 !== null);
   return [
-    {
-      key: 'address',
-      title: t('statements.address'),
-      fixed: 'left',
-      width: 220,
-      sorter: (a, b) => addressOf(a).localeCompare(addressOf(b), language),
-      render: (_: unknown, r) => addressOf(r),
-    },
     {
       key: 'flat',
       title: t('statements.flat'),
       fixed: 'left',
-      width: 90,
+      width: 72,
+      sorter: (a, b) => (a.FlatOrder ?? 0) - (b.FlatOrder ?? 0) || a.Flat.localeCompare(b.Flat, language),
       render: (_: unknown, r) => (
         <Button
           type="link"
           size="small"
           style={{ padding: 0 }}
-          aria-label={`${r.Flat} ${t('statements.openStatement')}`}
+          data-flat-button={r.FlatId}
+          aria-label={`${buildingOf(r)}, ${t('statements.flat').toLocaleLowerCase(language)} ${r.Flat}: ${t('statements.openStatement')}`}
           onClick={() => onOpen(r.FlatId)}
         >
           {r.Flat}
         </Button>
       ),
     },
-    {
-      key: 'area',
-      title: t('statements.area'),
-      align: 'right',
-      width: 80,
-      render: (_: unknown, r) => (r.AreaM2 === null ? '' : r.AreaM2.toLocaleString(language)),
-    },
-    ...kinds.map((kind) => kindColumn(kind, rows, language, t)),
+    ...(withArea
+      ? [
+          {
+            key: 'area',
+            title: t('statements.area'),
+            align: 'right' as const,
+            width: 80,
+            render: (_: unknown, r: StatementRow) => formatNumber(r.AreaM2, language, 2),
+          },
+        ]
+      : []),
+    fieldGroup('Current', kinds, rows, language, t),
+    fieldGroup('Previous', kinds, rows, language, t),
+    fieldGroup('LastYear', kinds, rows, language, t),
+    ...(severalBuildings
+      ? [
+          {
+            key: 'building',
+            title: t('statements.building'),
+            sorter: (a: StatementRow, b: StatementRow) => buildingOf(a).localeCompare(buildingOf(b), language),
+            render: (_: unknown, r: StatementRow) => buildingOf(r),
+          },
+          fieldGroup('Average', kinds, rows, language, t),
+        ]
+      : []),
     {
       key: 'markers',
       title: t('statements.markers'),
@@ -129,7 +153,7 @@ export function useStatementColumns(
       title: t('statements.state'),
       render: (_: unknown, r) =>
         r.Published ? (
-          <Tag color="green" icon={<CheckCircleOutlined />}>
+          <Tag color="green" icon={<CheckCircleOutlined aria-hidden />}>
             {t('statements.publishedVersion', { version: r.Published.Version })}
           </Tag>
         ) : (
@@ -137,4 +161,32 @@ export function useStatementColumns(
         ),
     },
   ];
+}
+
+/**
+ * One building shown: its average per kind once, in a row under the flats (in the columns of
+ * this month), instead of on every row.
+ */
+export function useAverageSummary(rows: readonly StatementRow[], kinds: readonly StatementKind[]) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const first = rows[0];
+  if (!first || rows.some((r) => r.BuildingId !== first.BuildingId)) return undefined;
+  const withArea = rows.some((r) => r.AreaM2 !== null);
+  const average = (kind: StatementKind): ReactNode => {
+    const k = rows.map((r) => kindOf(r, kind)).find(Boolean);
+    return k ? formatNumber(k.BuildingAverage, language, DIGITS[k.Unit]) : '';
+  };
+  return () => (
+    <Table.Summary.Row>
+      <Table.Summary.Cell index={0} colSpan={withArea ? 2 : 1}>
+        <Typography.Text strong>{t('statements.averageFlat')}</Typography.Text>
+      </Table.Summary.Cell>
+      {kinds.map((kind, i) => (
+        <Table.Summary.Cell key={kind} index={(withArea ? 2 : 1) + i} align="right">
+          {average(kind)}
+        </Table.Summary.Cell>
+      ))}
+    </Table.Summary.Row>
+  );
 }

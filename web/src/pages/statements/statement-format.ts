@@ -4,6 +4,7 @@ import type {
   StatementKindFigures,
   StatementMarker,
   StatementRow,
+  StatementUnit,
 } from '@rodmenys/contract';
 import type { TFunction } from 'i18next';
 
@@ -18,19 +19,38 @@ export const MARKER_COLORS: Record<StatementMarker, string> = {
   low: 'blue',
 };
 
-/** A figure with 3 decimals in the UI language; a partial one marked with an asterisk, a missing one as a dash. */
-export function formatFigure(f: StatementFigure, language: string, t: TFunction): string {
+/**
+ * Decimals a figure is shown with, by its unit: whole kWh and allocator units (a flat's month is
+ * hundreds), Qrad to one decimal, m³ to two (a flat's water is a few m³ a month).
+ */
+export const DIGITS: Record<StatementUnit | 'units', number> = { kWh: 0, units: 0, Qrad: 1, m3: 2 };
+
+/** A figure in the UI language with the unit's decimals; a partial one marked with an asterisk, a missing one said so. */
+export function formatFigure(f: StatementFigure, language: string, t: TFunction, digits = 3): string {
   if (f.Value === null) return f.Incomplete ? t('statements.missing') : '';
-  const text = f.Value.toLocaleString(language, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+  const text = f.Value.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return f.Partial ? `${text}*` : text;
 }
 
-/** A number with 3 decimals in the UI language, '' when there is none. */
-export const formatNumber = (v: number | null | undefined, language: string) =>
+/** A number with `digits` decimals in the UI language, '' when there is none. */
+export const formatNumber = (v: number | null | undefined, language: string, digits = 3) =>
   v === null || v === undefined
     ? ''
-    : v.toLocaleString(language, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+    : v.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** A building's street and number ("Architektų g. 3"). */
+export const buildingOf = (r: StatementRow) => [r.Street, r.Building].filter(Boolean).join(' ');
 
 /** A flat's address line: city, street and building number. */
 export const addressOf = (r: StatementRow) =>
   [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+/** A month's name in the UI language ("2026 m. spalis", "October 2026") for titles. */
+export const monthName = (month: string, language: string) =>
+  new Date(`${month}-15T12:00:00Z`).toLocaleDateString(language, { year: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/** Whether any flat has a figure for the month, the month before or last year: else there is nothing to show. */
+export const hasFigures = (rows: readonly StatementRow[]) =>
+  rows.some((r) =>
+    r.Kinds.some((k) => k.Current.Value !== null || k.Previous.Value !== null || k.LastYear.Value !== null),
+  );

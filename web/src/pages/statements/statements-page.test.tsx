@@ -3,6 +3,7 @@ import {
   getFlatStatement,
   getLocationTree,
   getStatementFigures,
+  getStatementsPdf,
   LOCATION_LEVEL,
   listStatementDeliveries,
   type StatementRow,
@@ -50,29 +51,50 @@ function server() {
     route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows })),
     route(listStatementDeliveries, { MailConfigured: true, Deliveries: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
+    route(getStatementsPdf, '%PDF-1.7', 'application/pdf'),
   ]);
 }
 
+/** The names of the files the page saves (downloadBlob's link), with jsdom given object URLs. */
+function savedFiles(): string[] {
+  const names: string[] = [];
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => {} }));
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    names.push(this.download);
+  });
+  return names;
+}
+
+const FLAT_1 = /^Architektų g\. 3, butas 1: ataskaita$/;
+
 const table = async () => {
-  await screen.findByRole('button', { name: '1 ataskaita' });
+  await screen.findByRole('button', { name: FLAT_1 });
   return screen.getAllByRole('table').at(-1) as HTMLElement;
 };
 
 afterEach(() => vi.unstubAllGlobals());
 
 // antd's first render under jsdom is slow on a busy machine.
-describe('the Statements page', { timeout: 30_000 }, () => {
+describe('the Statements page', { timeout: 90_000 }, () => {
   it("shows a manager the month's flats as the server answers them, figures in the UI language", async () => {
     signIn(GROUP.user);
     const api = server();
     await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
     const body = await table();
-    const first = within(body).getByRole('button', { name: '1 ataskaita' }).closest('tr') as HTMLElement;
-    expect(first.textContent).toContain('Vilnius, Architektų g. 3');
+    const first = within(body).getByRole('button', { name: FLAT_1 }).closest('tr') as HTMLElement;
+    // Whole kWh, m³ to two decimals, the area where the flat has one; units in the headings.
     expect(first.textContent).toContain('478');
-    expect(first.textContent).toContain('3,25');
+    expect(first.textContent).not.toContain('478,000');
+    expect(first.textContent).toContain('3,25*');
+    expect(first.textContent).toContain('52,40');
+    expect(screen.getAllByRole('columnheader', { name: /^Šildymas, kWh/ }).length).toBeGreaterThan(0);
+    // One building: its address and average are said once, not on every row.
+    expect(body.textContent).not.toContain('Vilnius, Architektų g. 3');
+    expect(screen.getByText('Pastato vidurkis (butui)').closest('tr')?.textContent).toContain('450');
     // A missing figure says so; a published flat says its version.
-    const second = within(body).getByRole('button', { name: '2 ataskaita' }).closest('tr') as HTMLElement;
+    const second = within(body)
+      .getByRole('button', { name: /butas 2: ataskaita/ })
+      .closest('tr') as HTMLElement;
     expect(second.textContent).toContain('trūksta');
     expect(second.textContent).toContain('paskelbta (2 versija)');
     const figuresCall = api.sent.find((r) => r.path === '/api/statements/figures');
@@ -87,7 +109,7 @@ describe('the Statements page', { timeout: 30_000 }, () => {
     signIn(GROUP.operator);
     const api = server();
     await render(<StatementsPage />, { route: `/statements?month=${MONTH}`, language: 'en' });
-    await screen.findByRole('button', { name: '1 statement' });
+    await screen.findByRole('button', { name: 'Architektų g. 3, flat 1: statement' });
     expect(screen.getByRole('button', { name: 'Publish' })).toBeTruthy();
     expect(await screen.findByText('No e-mails sent for this month')).toBeTruthy();
     expect(screen.getByText('published (version 2)')).toBeTruthy();
@@ -98,8 +120,30 @@ describe('the Statements page', { timeout: 30_000 }, () => {
     signIn(GROUP.user);
     const api = server();
     await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
-    await userEvent.click(await screen.findByRole('button', { name: '1 ataskaita' }));
+    await userEvent.click(await screen.findByRole('button', { name: FLAT_1 }));
     await waitFor(() => expect(api.sent.some((r) => r.path === '/api/statements/flats/7')).toBe(true));
     expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+
+  it('downloads the PDF of what the table shows, named for it: only the marked flats when a marker is chosen', async () => {
+    signIn(GROUP.user);
+    const api = server();
+    const saved = savedFiles();
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
+    await screen.findByRole('button', { name: FLAT_1 });
+    await userEvent.click(screen.getByRole('button', { name: /PDF/ }));
+    await waitFor(() => expect(saved).toEqual(['Ataskaitos 2026-10, Architektų g. 3.pdf']));
+    // The manager's one building is chosen from the start.
+    expect(api.sent.find((r) => r.path === '/api/statements/pdf')?.query.get('locationParentId')).toBe('100');
+
+    await userEvent.click(screen.getByRole('combobox', { name: 'Tik pažymėti butai' }));
+    await userEvent.click(await screen.findByTitle('trūksta duomenų'));
+    await waitFor(() => expect(screen.queryByRole('button', { name: FLAT_1 })).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: /PDF/ }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[1]).toBe('Ataskaitos 2026-10, Architektų g. 3, pažymėti butai (1).pdf');
+    const marked = api.sent.filter((r) => r.path === '/api/statements/pdf').at(-1);
+    expect(marked?.query.get('locationParentId')).toBe('8');
+    expect(marked?.query.get('lang')).toBe('lt');
   });
 });

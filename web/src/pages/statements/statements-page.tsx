@@ -7,23 +7,27 @@ import {
   type StatementMarker,
   type StatementRow,
 } from '@rodmenys/contract';
-import { App, Button, Card, Space, Table, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { Alert, App, Button, Card, Space, Table, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { downloadFile } from '../../api/call';
+import { fetchFile } from '../../api/call';
 import { useLocationTree } from '../../api/location-data';
 import { useStatementFigures } from '../../api/statements';
-import { ExportButton } from '../../components/export';
+import { downloadBlob, ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
+import { buildingsOf } from './building-picker';
 import { DeliveriesCard } from './deliveries-card';
 import { FlatStatementDrawer } from './flat-statement';
 import { PublishDialog } from './publish-dialog';
-import { useStatementColumns } from './statement-columns';
+import { useAverageSummary, useStatementColumns } from './statement-columns';
 import { exportInput } from './statement-export';
-import { kindOf } from './statement-format';
+import { extensionOf, selectionFileName } from './statement-files';
+import { hasFigures, kindOf, monthName } from './statement-format';
 import { StatementsFilters } from './statements-filters';
 
 /** The month and the open flat live in the address (`?month=2026-10&flat=7`), so a statement can be linked. */
@@ -37,8 +41,11 @@ function useStatementAddress() {
       else next.set(key, value);
       return next;
     });
+  const month = params.get('month') ?? now().subtract(1, 'month').format('YYYY-MM');
   return {
-    month: params.get('month') ?? now().subtract(1, 'month').format('YYYY-MM'),
+    month,
+    /** Only an ended month can be published (the server says so too). */
+    ended: !dayjs(`${month}-01`).add(1, 'month').isAfter(now()),
     flat: Number(params.get('flat')) || null,
     setParam,
   };
@@ -51,16 +58,22 @@ function useStatementAddress() {
  */
 export default function StatementsPage() {
   const { t } = useTranslation();
+  const pager = usePagerNames();
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const operator = isOperator(useSession()?.GroupId ?? 0);
-  const { month, flat, setParam } = useStatementAddress();
+  const { month, ended, flat, setParam } = useStatementAddress();
   const [locations, setLocations] = useState<number[]>([]);
   const [markers, setMarkers] = useState<StatementMarker[]>([]);
   const [publishOpen, setPublishOpen] = useState(false);
   const [pdfBusy, setPdfBusy] = useState(false);
   const tree = useLocationTree(LOCATION_LEVEL.building);
+  // A manager with one building starts with it chosen (the field then says which it is).
+  useEffect(() => {
+    const only = buildingsOf(tree.data ?? []);
+    if (only.length === 1 && only[0]) setLocations((now) => (now.length ? now : [only[0]!.Id]));
+  }, [tree.data]);
   const query = { month, ...(locations.length ? { locationParentId: locations.join(',') } : {}) };
   const figures = useStatementFigures(query);
 
@@ -73,17 +86,20 @@ export default function StatementsPage() {
   );
   const kinds = STATEMENT_KINDS.filter((k) => (figures.data?.Rows ?? []).some((r) => kindOf(r, k)));
   const published = (figures.data?.Rows ?? []).filter((r) => r.Published).length;
+  // A month before any data (or far ahead): flats without a single figure are nothing to show.
+  const empty = !!figures.data && !hasFigures(figures.data.Rows);
+  const shown = empty ? [] : rows;
   const columns = useStatementColumns(rows, kinds, (flatId) => setParam('flat', String(flatId)));
+  const summary = useAverageSummary(rows, kinds);
+  const fileName = selectionFileName(t, month, rows, markers.length > 0);
 
   const downloadPdf = async () => {
     setPdfBusy(true);
     try {
-      const several = new Set(rows.map((r) => r.BuildingId)).size > 1;
-      await downloadFile(
-        getStatementsPdf,
-        { query: { ...query, lang: language } },
-        `statements-${month}.${several ? 'zip' : 'pdf'}`,
-      );
+      // Only the marked flats when a marker narrows the table: the PDF holds what the table shows.
+      const selection = markers.length ? { month, locationParentId: rows.map((r) => r.FlatId).join(',') } : query;
+      const blob = await fetchFile(getStatementsPdf, { query: { ...selection, lang: language } });
+      downloadBlob(blob, `${fileName}.${extensionOf(blob)}`);
     } catch (error) {
       message.error(errorText(error));
     } finally {
@@ -108,34 +124,42 @@ export default function StatementsPage() {
       />
 
       {figures.error && <LoadError error={figures.error} onRetry={() => void figures.refetch()} />}
+      {!ended && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 16 }}
+          message={t('statements.notEnded', { month: monthName(month, language) })}
+        />
+      )}
       <Card
         size="small"
         style={{ marginTop: 16 }}
-        title={t('statements.flats', { count: rows.length })}
+        title={t('statements.flats', { count: shown.length })}
         extra={
           <Space wrap>
             <ExportButton
-              fileName={`statements-${month}`}
-              disabled={!rows.length}
+              fileName={fileName}
+              disabled={!shown.length}
               getInput={() => exportInput(month, kinds, rows, t)}
             />
             <Button
-              icon={<FilePdfOutlined />}
+              icon={<FilePdfOutlined aria-hidden />}
               loading={pdfBusy}
-              disabled={!rows.length}
+              disabled={!shown.length}
               onClick={() => void downloadPdf()}
             >
               {t('statements.pdf')}
             </Button>
             {operator && (
-              <Button type="primary" disabled={!rows.length} onClick={() => setPublishOpen(true)}>
+              <Button type="primary" disabled={!shown.length || !ended} onClick={() => setPublishOpen(true)}>
                 {t('statements.publish')}
               </Button>
             )}
           </Space>
         }
       >
-        {figures.data && (
+        {figures.data && !empty && (
           <Typography.Paragraph type="secondary">
             {published
               ? t('statements.publishedCount', { published, total: figures.data.Rows.length })
@@ -146,16 +170,33 @@ export default function StatementsPage() {
           size="small"
           rowKey="FlatId"
           loading={figures.isFetching}
-          dataSource={rows}
+          dataSource={shown}
           columns={columns}
           scroll={{ x: 'max-content' }}
-          pagination={{ defaultPageSize: 50, showSizeChanger: true }}
-          locale={{ emptyText: t('statements.none') }}
+          sticky
+          summary={summary}
+          pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
+          locale={{ emptyText: t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none') }}
         />
       </Card>
       {operator && <DeliveriesCard month={month} />}
-      {publishOpen && <PublishDialog month={month} locations={locations} onClose={() => setPublishOpen(false)} />}
-      <FlatStatementDrawer flatId={flat} month={month} onClose={() => setParam('flat', null)} />
+      {publishOpen && (
+        <PublishDialog
+          month={month}
+          locations={locations}
+          rows={figures.data?.Rows ?? []}
+          onClose={() => setPublishOpen(false)}
+        />
+      )}
+      <FlatStatementDrawer
+        flatId={flat}
+        month={month}
+        onClose={() => {
+          setParam('flat', null);
+          // Back to the flat the statement was opened from (the drawer was opened by the address too).
+          setTimeout(() => document.querySelector<HTMLElement>(`[data-flat-button="${flat}"]`)?.focus(), 50);
+        }}
+      />
     </>
   );
 }
