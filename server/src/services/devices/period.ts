@@ -7,7 +7,8 @@ export interface DayRange {
   till: string;
 }
 
-function parseDay(value: string, field: string): string {
+/** A real calendar day between 1990 and 2200, else 400 naming `field`. */
+export function parseDay(value: string, field: string): string {
   const day = value.slice(0, 10);
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
