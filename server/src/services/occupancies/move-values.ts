@@ -143,12 +143,12 @@ export async function refreshMoveValues(db: Queryable, deviceIds: number[]): Pro
   return computeMoveValues(db, { flatIds: rows.map((r) => r.location_id), deviceIds });
 }
 
-/** Drops the moving-day values of a flat that no longer fall on a move (an occupancy changed); manual ones too. */
-export async function dropStaleMoveValues(db: Queryable, flatId: number): Promise<void> {
+/** Drops the moving-day values of flats that no longer fall on a move (an occupancy changed); manual ones too. */
+export async function dropStaleMoveValues(db: Queryable, flatIds: number[]): Promise<void> {
   await db.query(
     `DELETE FROM move_value mv USING device d
       WHERE d.id = mv.device_id AND d.location_id = ANY ($1::int[])
-        AND mv.day NOT IN (SELECT day FROM (${MOVES_SQL}) m)`,
-    [[flatId]],
+        AND mv.day NOT IN (SELECT day FROM (${MOVES_SQL}) m WHERE m.flat_id = d.location_id)`,
+    [flatIds],
   );
 }

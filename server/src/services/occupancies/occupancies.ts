@@ -64,18 +64,20 @@ export async function getFlatOccupancies(
   };
 }
 
-/** The audit shape of an occupancy: its flat's address, the account, the name and the rest. */
-async function readOccupancyAudit(db: Queryable, id: number) {
-  const { rows } = await db.query(
-    `SELECT address_label(l) AS "Flat", c.code AS "Code", o.name AS "Name", o.email AS "Email", o.phone AS "Phone",
-            o.language AS "Language", o.move_in::text AS "MoveIn", o.move_out::text AS "MoveOut",
-            o.consent_at::text AS "ConsentAt", o.consent_channel AS "ConsentChannel"
+/** The audit shape of occupancies by id: the flat's address, the account, the name and the rest. */
+export async function readOccupancyAudits(db: Queryable, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const { rows } = await db.query<{ id: number; shape: Record<string, unknown> }>(
+    `SELECT o.id, json_build_object('Flat', address_label(l), 'Code', c.code, 'Name', o.name, 'Email', o.email,
+              'Phone', o.phone, 'Language', o.language, 'MoveIn', o.move_in::text, 'MoveOut', o.move_out::text,
+              'ConsentAt', o.consent_at::text, 'ConsentChannel', o.consent_channel) AS shape
        FROM occupancy o JOIN client c ON c.id = o.client_id JOIN location l ON l.id = o.location_id
-      WHERE o.id = $1`,
-    [id],
+      WHERE o.id = ANY ($1::int[])`,
+    [ids],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map((r) => [r.id, r.shape]));
 }
+
+const readOccupancyAudit = async (db: Queryable, id: number) => (await readOccupancyAudits(db, [id])).get(id) ?? null;
 
 /** The flat, locked for the change (occupancies of one flat are changed one writer at a time); else 404. */
 async function lockFlat(tx: Tx, flatId: number): Promise<void> {
@@ -258,7 +260,7 @@ export async function updateOccupancy(
       after: await readOccupancyAudit(tx, id),
     });
     await syncFlatClient(tx, caller, flatId);
-    await dropStaleMoveValues(tx, flatId);
+    await dropStaleMoveValues(tx, [flatId]);
     await computeMoveValues(tx, { flatIds: [flatId] });
     return getFlatOccupancies(tx, null, flatId);
   });

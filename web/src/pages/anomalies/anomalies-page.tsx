@@ -40,6 +40,7 @@ import {
 } from '../../api/data-quality';
 import { useDeviceHistory } from '../../api/device-data';
 import { useDeviceTypes } from '../../api/hooks';
+import { useDeviceMoveValues } from '../../api/occupancies';
 import { ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
@@ -67,6 +68,7 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
     dateFrom: from.format('YYYY-MM-DD'),
     dateTill: till.format('YYYY-MM-DD'),
   });
+  const moveValues = useDeviceMoveValues(anomaly.DeviceId ?? undefined);
   const monthEnds = useMonthEnds(deviceId, {
     from: till.subtract(12, 'month').format('YYYY-MM'),
     till: till.format('YYYY-MM'),
@@ -127,6 +129,27 @@ function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
             : []),
         ]}
       />
+      {(moveValues.data?.length ?? 0) > 0 && (
+        <>
+          <Typography.Title level={5}>{t('occupancies.drillDown')}</Typography.Title>
+          <Table
+            size="small"
+            rowKey="Day"
+            pagination={false}
+            dataSource={moveValues.data ?? []}
+            columns={[
+              { title: t('occupancies.day'), dataIndex: 'Day' },
+              { title: t('anomalies.value'), dataIndex: 'Value' },
+              {
+                title: t('anomalies.source'),
+                dataIndex: 'Source',
+                render: (s: string) => <Tag>{t(`anomalies.sources.${s}`)}</Tag>,
+              },
+              { title: t('anomalies.manual.reason'), dataIndex: 'Reason' },
+            ]}
+          />
+        </>
+      )}
     </>
   );
 }
