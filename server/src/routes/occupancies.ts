@@ -2,6 +2,7 @@ import {
   clearMoveValue,
   getDeviceMoveValues,
   getFlatOccupancies,
+  getOccupancyStatements,
   recordMove,
   setMoveValue,
   updateOccupancy,
@@ -9,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import * as values from '../services/occupancies/edit-move-values.js';
 import * as occupancies from '../services/occupancies/occupancies.js';
+import { occupancyStatements } from '../services/statements/occupancy-figures.js';
 import { defineRoute } from './define.js';
 
 /** A flat's occupants and its moving-day values (docs/occupancies.md): read by whoever sees the flat, changed by group 1. */
@@ -27,6 +29,9 @@ export default async function occupancyRoutes(app: FastifyInstance) {
     await values.clearMoveValue(db, caller, params.deviceId, params.day);
     return { message: 'Manual moving-day value removed' };
   });
+  defineRoute(app, getOccupancyStatements, ({ caller, db, params, query }) =>
+    occupancyStatements(db, query.month, params.flatId, caller.scope),
+  );
   defineRoute(app, getDeviceMoveValues, ({ caller, db, params }) =>
     values.listDeviceMoveValues(db, caller.scope, params.deviceId),
   );
