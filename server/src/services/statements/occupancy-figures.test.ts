@@ -1,10 +1,24 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP, type OccupancyStatement } from '@rodmenys/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'occupancy-pdf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The pages of a PDF as poppler's pdftotext extracts them. */
+function pdfPages(bytes: Uint8Array): string[] {
+  const file = path.join(dir, 'statement.pdf');
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f');
+}
 
 // A move on 15 March 2026 (docs/occupancies.md): the flat's March split between the two occupants.
 // Europe/Vilnius: UTC+2 until 29 March, then UTC+3.
@@ -187,6 +201,24 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     const [before, after] = (await statements(meterFlat, '2026-03')).body.Occupancies;
     expect(kind(before!, 'hotWater').Current).toMatchObject({ Value: 6.5, Sources: ['measured'] });
     expect(kind(after!, 'hotWater').Current.Value).toBe(13.5);
+  });
+
+  it('the PDF gives each occupant a page of their own: their name and days, nothing of the other', async () => {
+    const res = await inject(t.app, contract.getStatementsPdf, {
+      query: { month: '2026-03', locationParentId: String(meterFlat), lang: 'en' },
+      token: operator.token,
+    });
+    expect(res.status).toBe(200);
+    const pages = pdfPages(res.raw).filter((p) => p.trim());
+    expect(pages).toHaveLength(2);
+    const [first, second] = pages;
+    expect(first).toContain('Occupant: Petras Senasis (account OLD-1)');
+    expect(first).toContain('Days: 2026-03-01 – 2026-03-14 (14 days)');
+    expect(second).toContain(`Occupant: Aistė Naujoji (account NEW-${meterFlat})`);
+    expect(second).toContain('Days: 2026-03-15 – 2026-03-31 (17 days)');
+    expect(second).toContain('not shown: the flat had another occupant then');
+    expect(second).not.toContain('Petras');
+    expect(second).not.toContain('OLD-1');
   });
 
   it('is 404 for a caller who may not see the flat', async () => {

@@ -13,6 +13,7 @@ import { downloadFile } from '../../api/master-data';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
+import { OccupantStatements } from './occupant-statements';
 import { formatFigure } from './statement-format';
 import './statements.css';
 
@@ -75,6 +76,7 @@ export function FlatStatementDrawer({
     >
       {statement.error && <LoadError error={statement.error} onRetry={() => void statement.refetch()} />}
       {statement.data && <StatementView statement={statement.data} />}
+      {statement.data && flatId !== null && <OccupantStatements flatId={flatId} month={month} />}
     </Drawer>
   );
 }
