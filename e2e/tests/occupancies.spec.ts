@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { getLocation, getStatementFigures } from '@rodmenys/contract';
-import { api, DEMO, expect, session, signIn, test } from './fixtures';
+import { api, DEMO, expect, session, test } from './fixtures';
+import { signInAs } from './screens';
 
 // Occupants (docs/occupancies.md): the operator records a move on a flat's timeline, and the flat's
 // statement of that month shows both occupants' parts, in Lithuanian and in English.
@@ -78,7 +79,7 @@ for (const [language, n] of [
     const text = TEXT[language];
     const flat = await demoFlat(n);
     const newcomer = language === 'lt' ? 'Gabija Naujokė' : 'Grace Newcomer';
-    await signIn(page, DEMO.operator, language);
+    await signInAs(page, 'operator', language);
     await page.getByRole('navigation').getByRole('link', { name: text.masterData }).click();
     await page.getByRole('tab', { name: text.tab }).click();
     for (const title of flat.ancestors) await treeNode(page, title).locator('.ant-tree-switcher').click();

@@ -221,6 +221,19 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     expect(second).not.toContain('OLD-1');
   });
 
+  it('the flat’s statements carry the account valid in their month, not today’s', async () => {
+    const account = async (month: string) =>
+      (
+        await inject(t.app, contract.getFlatStatement, {
+          params: { flatId: meterFlat },
+          query: { month },
+          token: operator.token,
+        })
+      ).body.Row.ClientCode;
+    expect(await account('2026-02')).toBe('OLD-1');
+    expect(await account('2026-03')).toBe(`NEW-${meterFlat}`);
+  });
+
   it('is 404 for a caller who may not see the flat', async () => {
     const res = await statements(meterFlat, '2026-03', outsider.token);
     expect(res.status).toBe(404);

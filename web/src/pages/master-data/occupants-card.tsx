@@ -162,7 +162,7 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
         onCancel={() => setEditing(null)}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" onFinish={save}>
+        <Form form={form} name="occupant" layout="vertical" onFinish={save}>
           {editing === 'move' ? (
             <Form.Item name="day" label={t('occupancies.day')} rules={[{ required: true }]}>
               <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
@@ -304,6 +304,7 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
     >
       <Form
         form={form}
+        name="moveValue"
         layout="vertical"
         initialValues={{ value: value.Value, reason: '' }}
         onFinish={(v) => run(() => set.mutateAsync({ params, body: { value: v.value, reason: v.reason.trim() } }))}
