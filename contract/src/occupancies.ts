@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, Id, IdParams, Nullable, Ok, Timestamp } from './common.js';
-import { MonthEndSource, MonthParam } from './data-quality.js';
+import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 import { NAME_MAX_LENGTH } from './limits.js';
 import { StatementFigure, StatementKind, StatementUnit } from './statements.js';

@@ -3,8 +3,8 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { parseDay } from '../devices/period.js';
 import { inScope } from '../sql.js';
+import { parseDay } from '../time.js';
 import { computeMoveValues, movesSql } from './move-values.js';
 import { MOVE_VALUE } from './occupancies.js';
 

@@ -11,8 +11,8 @@ import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { parseDay } from '../devices/period.js';
 import { inScope } from '../sql.js';
+import { parseDay } from '../time.js';
 import { computeMoveValues, dropStaleMoveValues, MOVES_SQL } from './move-values.js';
 
 const OCCUPANCY = `o.id AS "Id", o.location_id AS "FlatId", c.code AS "ClientCode", o.name AS "Name",

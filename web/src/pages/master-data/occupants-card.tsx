@@ -23,7 +23,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeviceTypes } from '../../api/hooks';
+import { useDeviceTypes } from '../../api/devices';
 import {
   useClearMoveValue,
   useFlatOccupancies,

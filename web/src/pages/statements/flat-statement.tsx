@@ -9,7 +9,7 @@ import { App, Button, Col, Drawer, Row, Space, Table, Tag, Typography } from 'an
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { downloadFile } from '../../api/master-data';
+import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
@@ -47,7 +47,7 @@ export function FlatStatementDrawer({
     try {
       await downloadFile(
         getStatementsPdf,
-        { month, locationParentId: String(flatId), lang: language },
+        { query: { month, locationParentId: String(flatId), lang: language } },
         `statement-${month}-${flatId}.pdf`,
       );
     } catch (error) {
@@ -78,6 +78,39 @@ export function FlatStatementDrawer({
       {statement.data && <StatementView statement={statement.data} />}
       {statement.data && flatId !== null && <OccupantStatements flatId={flatId} month={month} />}
     </Drawer>
+  );
+}
+
+/**
+ * How allocators' kWh were found: the building line (the building meter's energy, what was
+ * subtracted for the flats with their own heat meter, E) and the method.
+ */
+function KwhNotes({ k }: { k: StatementKindFigures }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const kwh = (v: number | null) => (v === null ? t('statements.missing') : num(v, language));
+  const line = k.BuildingLine;
+  const flats = line?.Subtracted.map((f) => t('statements.subtractedFlat', { flat: f.Flat, kwh: kwh(f.Kwh) })).join(
+    ', ',
+  );
+  return (
+    <>
+      {line && (
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+          {line.Subtracted.length
+            ? t('statements.buildingLine', {
+                meter: kwh(line.MeterKwh),
+                subtracted: kwh(line.SubtractedKwh),
+                flats,
+                e: kwh(line.AllocatorKwh),
+              })
+            : t('statements.buildingLineNoFlats', { meter: kwh(line.MeterKwh) })}
+        </Typography.Paragraph>
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+        {t(`statements.method.${k.KwhMethod}`, { kwh: kwh(line?.AllocatorKwh ?? null) })}
+      </Typography.Paragraph>
+    </>
   );
 }
 
@@ -156,18 +189,12 @@ function StatementView({ statement }: { statement: FlatStatement }) {
             ]}
           />
           <div style={{ marginTop: 8 }}>
-            {r.Kinds.map((k) =>
-              k.KwhMethod ? (
-                <Typography.Paragraph key={k.Kind} type="secondary" style={{ marginBottom: 4 }}>
-                  {t(`statements.method.${k.KwhMethod}`, { kwh: num(k.BuildingKwh, language) })}
-                </Typography.Paragraph>
-              ) : null,
-            )}
+            {r.Kinds.map((k) => (k.KwhMethod ? <KwhNotes key={k.Kind} k={k} /> : null))}
             {statement.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null) && (
               <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
                 {t('statements.degreeDays', {
-                  current: statement.DegreeDays.Current,
-                  lastYear: statement.DegreeDays.LastYear,
+                  current: statement.DegreeDays.Current.toLocaleString(language),
+                  lastYear: statement.DegreeDays.LastYear.toLocaleString(language),
                 })}
               </Typography.Paragraph>
             )}
