@@ -26,6 +26,18 @@ const TIME_ZONE = 'Europe/Vilnius';
 const log = (message: string) => console.error(`[bench] ${message}`);
 
 /** A register shaped like a provider's: 4 allocators and 2 water meters per flat, 60 flats per building, a heat meter per building. */
+/** The occupancy columns left empty: each flat gets one open occupancy of its client. */
+const NO_OCCUPANT = {
+  OccupantName: '',
+  OccupantEmail: '',
+  OccupantPhone: '',
+  OccupantLanguage: '',
+  MoveIn: '',
+  MoveOut: '',
+  ConsentDate: '',
+  ConsentChannel: '',
+};
+
 function registerRows(devices: number): Record<RegisterColumn, string>[] {
   const rows: Record<RegisterColumn, string>[] = [];
   const streets = ['Gedimino pr.', 'Žalgirio g.', 'Savanorių pr.', 'Kęstučio g.', 'Vytauto g.'];
@@ -46,6 +58,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
       ObjectCategoryName: 'Gyvenamasis',
     };
     const empty = {
+      ...NO_OCCUPANT,
       ClientCode: '',
       ClientName: '',
       ClientTypeCode: '',
@@ -69,6 +82,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
     for (let f = 1; f <= 60 && rows.length < devices; f++) {
       const flat = {
         ...place,
+        ...NO_OCCUPANT,
         Flat: String(f),
         FlatOrder: String(f),
         FlatArea: String(40 + (f % 7) * 9.5).replace('.', ','),

@@ -34,6 +34,10 @@ export const AUDIT_KINDS = [
   'anomaly.resolve',
   'statement.publish',
   'degreeDays.set',
+  'occupancy.create',
+  'occupancy.update',
+  'moveValue.set',
+  'moveValue.clear',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -65,6 +69,10 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'anomaly.resolve': { lt: 'Anomalija išspręsta', en: 'Anomaly resolved' },
   'statement.publish': { lt: 'Paskelbtos mėnesio ataskaitos', en: 'Monthly statements published' },
   'degreeDays.set': { lt: 'Pakeisti dienolaipsniai', en: 'Degree-days changed' },
+  'occupancy.create': { lt: 'Įsikėlė gyventojas', en: 'Occupant moved in' },
+  'occupancy.update': { lt: 'Pakeistas gyventojas', en: 'Occupancy changed' },
+  'moveValue.set': { lt: 'Rankiniu būdu nustatyta persikraustymo dienos reikšmė', en: 'Moving-day value set by hand' },
+  'moveValue.clear': { lt: 'Pašalinta rankinė persikraustymo dienos reikšmė', en: 'Manual moving-day value removed' },
 };
 
 export const AuditEntry = Type.Object({
@@ -192,6 +200,13 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Created: { lt: 'Sukurta', en: 'Created' },
   Changed: { lt: 'Pakeista', en: 'Changed' },
   Unchanged: { lt: 'Nepakeista', en: 'Unchanged' },
+  MoveIn: { lt: 'Įsikėlė', en: 'Moved in' },
+  MoveOut: { lt: 'Išsikėlė', en: 'Moved out' },
+  Language: { lt: 'Kalba', en: 'Language' },
+  ConsentAt: { lt: 'Sutikimo data', en: 'Consent date' },
+  ConsentChannel: { lt: 'Sutikimo kanalas', en: 'Consent channel' },
+  Flat: { lt: 'Butas', en: 'Flat' },
+  Day: { lt: 'Diena', en: 'Day' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */
@@ -281,6 +296,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   monthEnd: { lt: 'Mėnesio pabaigos reikšmė', en: 'Month-end value' },
   dqSetting: { lt: 'Duomenų kokybės parametras', en: 'Data-quality setting' },
   degreeDays: { lt: 'Dienolaipsniai', en: 'Degree-days' },
+  occupancy: { lt: 'Gyventojas', en: 'Occupancy' },
+  moveValue: { lt: 'Persikraustymo dienos reikšmė', en: 'Moving-day value' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */

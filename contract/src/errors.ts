@@ -89,6 +89,13 @@ export const ERROR_MESSAGES = {
   clientOnlyFlat: 'Only a flat has a client',
   clientUnknown: 'There is no client with code "{{code}}"; give a name to create it',
   registerBodyMissing: 'Send the register file as the request body ({{types}})',
+  // Occupancies (never a name or contact in a message: they are personal data).
+  occupancyNotFound: 'Occupancy not found',
+  occupancyOverlap: 'The period overlaps another occupancy of the flat ({{from}} – {{till}})',
+  occupancyAfterMove: 'The flat already has an occupancy from {{day}}: change that one instead',
+  moveOutBeforeMoveIn: 'The move-out day must be after the move-in day',
+  moveValueNotFound: 'No moving-day value for this device and day',
+  noManualMoveValue: 'No manual moving-day value for this device and day',
   // Data quality.
   anomalyNotFound: 'Anomaly not found',
   commentRequired: 'A comment is required',

@@ -15,6 +15,7 @@ export * from './input.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';
+export * from './occupancies.js';
 export * from './readings.js';
 export * from './statements.js';
 export * from './users.js';

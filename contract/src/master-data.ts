@@ -33,6 +33,15 @@ export const REGISTER_COLUMNS = [
   { key: 'ClientTypeName', en: 'Client type', lt: 'Kliento tipas', required: false },
   { key: 'ClientCategoryCode', en: 'Client category code', lt: 'Kliento kategorijos kodas', required: false },
   { key: 'ClientCategoryName', en: 'Client category', lt: 'Kliento kategorija', required: false },
+  // The flat's occupant on this row's account (docs/occupancies.md); without these a flat gets one open occupancy.
+  { key: 'OccupantName', en: 'Occupant name', lt: 'Gyventojo vardas, pavardė', required: false },
+  { key: 'OccupantEmail', en: 'Occupant e-mail', lt: 'Gyventojo el. paštas', required: false },
+  { key: 'OccupantPhone', en: 'Occupant phone', lt: 'Gyventojo telefonas', required: false },
+  { key: 'OccupantLanguage', en: 'Occupant language', lt: 'Gyventojo kalba', required: false },
+  { key: 'MoveIn', en: 'Move-in date', lt: 'Įsikraustymo data', required: false },
+  { key: 'MoveOut', en: 'Move-out date', lt: 'Išsikraustymo data', required: false },
+  { key: 'ConsentDate', en: 'Consent date', lt: 'Sutikimo data', required: false },
+  { key: 'ConsentChannel', en: 'Consent channel', lt: 'Sutikimo kanalas', required: false },
   { key: 'DeviceType', en: 'Device type', lt: 'Prietaiso tipas', required: true },
   { key: 'DeviceCode', en: 'Device code', lt: 'Prietaiso numeris', required: true },
   { key: 'CounterCode', en: 'Counter code', lt: 'Skaitiklio kodas', required: false },
@@ -76,6 +85,12 @@ export const IMPORT_ERROR_CODES = [
   'DETAILS_CONFLICT',
   /** The flat has another client earlier in the file (params.code, params.line). */
   'CLIENT_CONFLICT',
+  /** Not one of the accepted values (params.column, params.value, params.allowed). */
+  'INVALID_CHOICE',
+  /** The occupancy's days overlap another of the flat's (params.from, params.till; params.line when in the file). */
+  'OCCUPANCY_OVERLAP',
+  /** The move-out date is not after the move-in date (params.column). */
+  'MOVE_OUT_BEFORE_MOVE_IN',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
@@ -105,6 +120,8 @@ export const ImportReport = Type.Object({
   Objects: Counts,
   Clients: Counts,
   Devices: Counts,
+  /** Occupancies of flats (docs/occupancies.md). */
+  Occupancies: Counts,
   /** Every bad row, in line order (at most MAX_IMPORT_ERRORS). */
   Errors: Type.Array(ImportRowError),
   /** How many errors there were in all. */

@@ -23,6 +23,7 @@ import healthRoutes from './routes/health.js';
 import ingestRoutes from './routes/ingest.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
+import occupancyRoutes from './routes/occupancies.js';
 import statementRoutes from './routes/statements.js';
 import usersRoutes from './routes/users.js';
 import { DevicesDataCaches } from './services/devices/devices-data/index.js';
@@ -99,6 +100,7 @@ export async function buildApp({
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
       await api.register(masterDataRoutes);
+      await api.register(occupancyRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
     },

@@ -168,6 +168,8 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       { kind: 'device.create', n: 5 },
       { kind: 'location.create', n: 8 },
       { kind: 'object.create', n: 1 },
+      // A register without occupancy columns: one open occupancy per flat with a client (docs/occupancies.md).
+      { kind: 'occupancy.create', n: 2 },
       { kind: 'register.import', n: 2 },
     ]);
     const { rows: entry } = await t.db.query<{ after: unknown; actor_username: string }>(

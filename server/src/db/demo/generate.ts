@@ -386,6 +386,11 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
       ]),
     ),
   );
+  // Each flat's client lives there, since before the records (docs/occupancies.md).
+  await tx.query(
+    `INSERT INTO occupancy (location_id, client_id, name)
+     SELECT l.id, l.client_id, c.name FROM location l JOIN client c ON c.id = l.client_id WHERE l.level = ${LOCATION_LEVEL.flat}`,
+  );
   // Explicit ids were loaded: move the identity sequences past them.
   for (const table of ['client', 'location', 'object', 'device']) {
     await tx.query(

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../db/db.js';
+import { computeMoveValues, refreshMoveValues } from '../occupancies/move-values.js';
 import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
 import { type DqSettings, loadSettings } from './settings.js';
 
@@ -23,7 +24,8 @@ export interface RefreshResult {
  *
  * Months are computed in ascending order (estimates build on the month before),
  * then, in descending order, the month ends before a device's first reading
- * (estimated backwards, each from the month end after it).
+ * (estimated backwards, each from the month end after it). Then the moving-day values of the
+ * queued devices (every move in the hourly run) are computed again.
  * One transaction: the queue is emptied only if the values are stored.
  */
 export async function refreshMonthEnds(
@@ -91,6 +93,10 @@ export async function refreshMonthEnds(
     }
     // Then, latest first, the month ends before a device's first reading (each counts back from the one after).
     for (const b of backward.reverse()) written += (await computeMonthEndsBackward(tx, b.month, b.ids)).stored;
+    // The moving-day values (docs/occupancies.md) of the queued devices, after the month ends their estimates
+    // start from; the hourly run values every move (a device added since, a register import's moves).
+    if (ensure) await computeMoveValues(tx, { flatIds: null });
+    else await refreshMoveValues(tx, devices);
     // A catch-up may write many rows: fresh statistics keep the rules' plans on month_end sound.
     if (written > 5000) await tx.exec('ANALYZE month_end');
     return { devices, written };

@@ -63,7 +63,7 @@ async function compute(
   selection: FlatSelection,
   withHistory: boolean,
 ): Promise<FlatStatement[]> {
-  const flats = await loadBuildingFlats(db, selection);
+  const flats = await loadBuildingFlats(db, selection, month);
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
   const computed = withHistory ? months : [months[0]!, months[11]!, month];

@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
-import type { FlatStatement } from '@rodmenys/contract';
+import type { FlatStatement, OccupancyStatement } from '@rodmenys/contract';
 import { Zip, ZipPassThrough } from 'fflate';
 import PDFDocument from 'pdfkit';
 import type { Queryable } from '../../db/db.js';
+import { occupancyStatements } from './occupancy-figures.js';
 import { drawFooter, drawPage } from './pdf-draw.js';
+import { drawOccupantPage } from './pdf-occupant.js';
 import { fileName, type Lang, T } from './pdf-texts.js';
 import { buildingFlatIds, selectionBuildings } from './selection.js';
 import { loadStatements } from './snapshots.js';
@@ -21,16 +23,29 @@ const require = createRequire(import.meta.url);
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
-/** A building's statements as one PDF, written out page by page. */
-export function renderBuildingPdf(statements: readonly FlatStatement[], lang: Lang): Readable {
+/**
+ * A building's statements as one PDF, written out page by page. A flat whose month is split
+ * between occupants (`occupants`, by flat) gets one page per occupant instead of the flat's.
+ */
+export function renderBuildingPdf(
+  statements: readonly FlatStatement[],
+  lang: Lang,
+  occupants: ReadonlyMap<number, readonly OccupancyStatement[]> = new Map(),
+): Readable {
   const doc = new PDFDocument({ size: 'A4', margin: 50, autoFirstPage: false, info: { Title: T[lang].title } });
   doc.registerFont('regular', FONT);
   doc.registerFont('bold', FONT_BOLD);
   const at = new Date().toISOString().slice(0, 10);
-  statements.forEach((s, i) => {
+  const pages = statements.flatMap((s) => {
+    const split = occupants.get(s.Row.FlatId);
+    return split && split.length > 1
+      ? split.map((o) => () => drawOccupantPage(doc, s, o, lang))
+      : [() => drawPage(doc, s, lang)];
+  });
+  pages.forEach((draw, i) => {
     doc.addPage();
-    drawPage(doc, s, lang);
-    drawFooter(doc, lang, i + 1, statements.length, at);
+    draw();
+    drawFooter(doc, lang, i + 1, pages.length, at);
   });
   if (!statements.length) doc.addPage().font('regular').fontSize(11).text(T[lang].none);
   doc.end();
@@ -47,7 +62,22 @@ interface PdfInput {
 /** The selection's flats of one building, then their statements, as its PDF. */
 async function buildingPdf(db: Queryable, input: PdfInput, building: number): Promise<Readable> {
   const flatIds = await buildingFlatIds(db, building, input.scope, input.parents);
-  return renderBuildingPdf(await loadStatements(db, input.month, { scope: input.scope, flatIds }), input.lang);
+  const statements = await loadStatements(db, input.month, { scope: input.scope, flatIds });
+  return renderBuildingPdf(statements, input.lang, await occupantsOfMovedFlats(db, input, flatIds));
+}
+
+/** The per-occupant statements of the flats with a move inside the month (few: most flats have none). */
+async function occupantsOfMovedFlats(db: Queryable, input: PdfInput, flatIds: number[]) {
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT DISTINCT location_id AS id FROM occupancy WHERE location_id = ANY ($1::int[])
+        AND move_in > $2::date AND move_in < ($2::date + interval '1 month')::date`,
+    [flatIds, `${input.month}-01`],
+  );
+  const out = new Map<number, OccupancyStatement[]>();
+  for (const r of rows) {
+    out.set(r.id, (await occupancyStatements(db, input.month, r.id, input.scope)).Occupancies);
+  }
+  return out;
 }
 
 /** A zip of one PDF per building, built building by building as the client reads it. */

@@ -33,13 +33,21 @@ export interface BuildingFlat {
   flat: string;
   flat_order: number | null;
   area_m2: number | null;
+  /** The account of the month's last occupant (docs/occupancies.md), else the flat's client. */
   client_code: string | null;
   /** In the selection (the others are there for the building's averages and sharing). */
   selected: boolean;
 }
 
-/** The flats of the selection, and every other flat of their buildings, in address order. */
-export async function loadBuildingFlats(db: Queryable, selection: FlatSelection): Promise<BuildingFlat[]> {
+/**
+ * The flats of the selection, and every other flat of their buildings, in address order; each
+ * with the account valid at the end of `month` (its last occupant's that month), not today's.
+ */
+export async function loadBuildingFlats(
+  db: Queryable,
+  selection: FlatSelection,
+  month: string,
+): Promise<BuildingFlat[]> {
   const { where, params } = selectionWhere(selection);
   const { rows } = await db.query<BuildingFlat>(
     `WITH sel AS (SELECT s.id, ${buildingIdOf('s')} AS building FROM location s WHERE s.level = ${LOCATION_LEVEL.flat} AND ${where})
@@ -48,10 +56,14 @@ export async function loadBuildingFlats(db: Queryable, selection: FlatSelection)
             l.id IN (SELECT id FROM sel) AS selected
        FROM location l
        JOIN location bl ON bl.id = ${buildingIdOf('l')}
-       LEFT JOIN client c ON c.id = l.client_id
+       LEFT JOIN LATERAL (
+         SELECT o.client_id FROM occupancy o
+          WHERE o.location_id = l.id AND coalesce(o.move_in, '-infinity') < ($3::date + interval '1 month')::date
+          ORDER BY o.move_in DESC NULLS LAST LIMIT 1) oc ON true
+       LEFT JOIN client c ON c.id = coalesce(oc.client_id, l.client_id)
       WHERE l.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('l')} IN (SELECT building FROM sel)
       ORDER BY ${flatOrder('bl', 'l')}`,
-    params,
+    [...params, `${month}-01`],
   );
   return rows;
 }

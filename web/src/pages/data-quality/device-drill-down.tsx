@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMonthEnds } from '../../api/data-quality';
 import { useDeviceHistory } from '../../api/device-data';
+import { useDeviceMoveValues } from '../../api/occupancies';
 import { LoadError } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
@@ -25,6 +26,7 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
     dateFrom: from.format('YYYY-MM-DD'),
     dateTill: till.format('YYYY-MM-DD'),
   });
+  const moveValues = useDeviceMoveValues(anomaly.DeviceId ?? undefined);
   const monthEnds = useMonthEnds(deviceId, {
     from: till.subtract(12, 'month').format('YYYY-MM'),
     till: till.format('YYYY-MM'),
@@ -95,6 +97,27 @@ export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
             : []),
         ]}
       />
+      {(moveValues.data?.length ?? 0) > 0 && (
+        <>
+          <Typography.Title level={5}>{t('occupancies.drillDown')}</Typography.Title>
+          <Table
+            size="small"
+            rowKey="Day"
+            pagination={false}
+            dataSource={moveValues.data ?? []}
+            columns={[
+              { title: t('occupancies.day'), dataIndex: 'Day' },
+              { title: t('anomalies.value'), dataIndex: 'Value' },
+              {
+                title: t('anomalies.source'),
+                dataIndex: 'Source',
+                render: (s: string) => <Tag>{t(`anomalies.sources.${s}`)}</Tag>,
+              },
+              { title: t('anomalies.manual.reason'), dataIndex: 'Reason' },
+            ]}
+          />
+        </>
+      )}
     </>
   );
 }

@@ -9,8 +9,8 @@ import { uploadRegister } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
 
-type Entity = 'Locations' | 'Objects' | 'Clients' | 'Devices';
-const ENTITIES: Entity[] = ['Locations', 'Objects', 'Clients', 'Devices'];
+type Entity = 'Locations' | 'Objects' | 'Clients' | 'Devices' | 'Occupancies';
+const ENTITIES: Entity[] = ['Locations', 'Objects', 'Clients', 'Devices', 'Occupancies'];
 
 /** Register import: template download, file choice, preview (counts and bad rows), apply. */
 export function ImportPanel() {

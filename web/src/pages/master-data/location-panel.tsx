@@ -32,6 +32,7 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
+import { OccupantsCard } from './occupants-card';
 
 interface Node extends DataNode {
   key: number;
@@ -213,6 +214,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           </Form>
         )}
       </Card>
+      {isFlat && <OccupantsCard flatId={id} />}
       {location.Level >= LOCATION_LEVEL.building && (
         <Card
           size="small"

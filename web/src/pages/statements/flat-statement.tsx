@@ -13,6 +13,7 @@ import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
+import { OccupantStatements } from './occupant-statements';
 import { flatFileName } from './statement-files';
 import { DIGITS, formatFigure } from './statement-format';
 import './statements.css';
@@ -82,6 +83,7 @@ export function FlatStatementDrawer({
     >
       {statement.error && <LoadError error={statement.error} onRetry={() => void statement.refetch()} />}
       {statement.data && <StatementView statement={statement.data} />}
+      {statement.data && flatId !== null && <OccupantStatements flatId={flatId} month={month} />}
     </Drawer>
   );
 }

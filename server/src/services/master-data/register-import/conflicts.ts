@@ -1,5 +1,5 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
-import type { Details, Row, RowErrors, Stored } from './types.js';
+import type { Details, Row, RowErrors, RowOccupancy, Stored } from './types.js';
 import { keyOf } from './types.js';
 
 /** A flat as the file gives it: the first line that names it, its order and client across its rows. */
@@ -8,7 +8,21 @@ export interface FileFlat {
   flatOrder: number | null;
   flatArea: number | null;
   clientCode: string | null;
+  /** The occupants the file names (docs/occupancies.md), each from its first line. */
+  occupancies: FileOccupancy[];
 }
+
+export interface FileOccupancy extends RowOccupancy {
+  line: number;
+  clientCode: string;
+  /** The row's ClientName, the occupant's name when OccupantName is empty. */
+  clientName: string | null;
+}
+
+/** Days [from, till) with null as open, overlapping. */
+export const overlaps = (a: { moveIn: string | null; moveOut: string | null }, b: typeof a): boolean =>
+  (a.moveIn === null || b.moveOut === null || a.moveIn < b.moveOut) &&
+  (b.moveIn === null || a.moveOut === null || b.moveIn < a.moveOut);
 
 export const sameDetails = (a: Details, b: Details): boolean =>
   a.name === b.name &&
@@ -28,6 +42,7 @@ export function checkConflicts(
   rows: Row[],
   stored: Stored,
   errors: RowErrors,
+  today: string,
 ): { good: Row[]; flats: Map<string, FileFlat> } {
   const agree = detailsAgreement(errors);
   const checkObject = objectPerBuilding(stored, errors);
@@ -43,6 +58,13 @@ export function checkConflicts(
     checkFlat(row);
     checkSerial(row);
     if (errors.count === before) good.push(row);
+  }
+  // A flat with occupants in the file: its client is the occupant of today's.
+  for (const flat of flats.values()) {
+    const current = flat.occupancies.find(
+      (o) => (o.moveIn === null || o.moveIn <= today) && (o.moveOut === null || o.moveOut > today),
+    );
+    if (flat.occupancies.length) flat.clientCode = current?.clientCode ?? null;
   }
   return { good, flats };
 }
@@ -110,10 +132,39 @@ function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
   return (row: Row) => {
     if (row.address.length !== LOCATION_LEVEL.flat) return;
     const flatKey = keyOf(row.address);
-    const first = flats.get(flatKey);
-    const clientCode = row.client?.code ?? null;
+    let first = flats.get(flatKey);
+    // A row naming an occupant says who lived there when, not who the flat's client is today.
+    const clientCode = row.occupancy ? null : (row.client?.code ?? null);
+    if (row.occupancy && row.client) {
+      const occupancies = first?.occupancies ?? [];
+      const o = { ...row.occupancy, line: row.line, clientCode: row.client.code, clientName: row.client.name };
+      const same = occupancies.find((x) => x.clientCode === o.clientCode && x.moveIn === o.moveIn);
+      const other = same ? undefined : occupancies.find((x) => overlaps(x, o));
+      if (other) {
+        errors.add(
+          row.line,
+          'OCCUPANCY_OVERLAP',
+          { column: 'MoveIn', from: other.moveIn ?? '…', till: other.moveOut ?? '…', line: other.line },
+          `The occupancy overlaps the one on line ${other.line}`,
+        );
+        return;
+      }
+      if (!same) occupancies.push(o);
+      if (first) first.occupancies = occupancies;
+      else {
+        first = { line: row.line, flatOrder: row.flatOrder, flatArea: row.flatArea, clientCode, occupancies };
+        flats.set(flatKey, first);
+        return;
+      }
+    }
     if (!first) {
-      flats.set(flatKey, { line: row.line, flatOrder: row.flatOrder, flatArea: row.flatArea, clientCode });
+      flats.set(flatKey, {
+        line: row.line,
+        flatOrder: row.flatOrder,
+        flatArea: row.flatArea,
+        clientCode,
+        occupancies: [],
+      });
       return;
     }
     if (clientCode !== null && first.clientCode !== null && clientCode !== first.clientCode) {

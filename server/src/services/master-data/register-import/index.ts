@@ -5,10 +5,11 @@ import { adoptWaiting } from '../../ingest/ingest-telegrams.js';
 import { writeIntoMonths } from '../../partitions/partitions.js';
 import { RegisterFileError, type RegisterRow, readRegisterFile } from '../register-file.js';
 import { checkConflicts } from './conflicts.js';
+import { loadStoredOccupancies, planOccupancies, writeOccupancies } from './occupancies.js';
 import { planImport } from './plan.js';
 import { loadDeviceTypes, parseRow } from './rows.js';
 import { loadStored } from './stored.js';
-import { type Counts, emptyCounts, type Row, RowErrors } from './types.js';
+import { type Counts, emptyCounts, type Row, RowErrors, type Stored } from './types.js';
 import { writePlan } from './write.js';
 
 /** Serialises imports: each plans from what is stored. */
@@ -39,10 +40,20 @@ export async function importRegister(
         const typeIds = await loadDeviceTypes(tx);
         const valid = rows.map((r) => parseRow(r, typeIds, errors)).filter((r): r is Row => r !== null);
         const stored = await loadStored(tx, valid);
-        const { good, flats } = checkConflicts(valid, stored, errors);
+        const { rows: day } = await tx.query<{ today: string }>('SELECT current_date::text AS today');
+        const { good, flats } = checkConflicts(valid, stored, errors, day[0]!.today);
         const plan = planImport(good, stored, flats, columns);
+        const occupancies = planOccupancies(
+          flats,
+          stored.locations,
+          await loadStoredOccupancies(tx, storedFlatIds(flats, stored)),
+          clientNames(good, stored),
+          errors,
+          plan.counts.Occupancies,
+        );
         if (errors.count) return report(false, rows.length, plan.counts, errors);
         await writePlan(tx, plan, actor);
+        await writeOccupancies(tx, occupancies, actor, plan.locationsByKey);
         // Devices created with serials whose telegrams wait in the inbox take them in now.
         await adoptWaiting(tx);
         await recordAudit(tx, {
@@ -58,6 +69,22 @@ export async function importRegister(
       { rollback: !options.apply },
     ),
   );
+}
+
+const storedFlatIds = (flats: Map<string, unknown>, stored: Stored) =>
+  [...flats.keys()].flatMap((key) => {
+    const id = stored.locations.get(key)?.id;
+    return id === undefined ? [] : [id];
+  });
+
+/** A client's name by code: the file's (first row that names it), else the stored one. */
+function clientNames(rows: Row[], stored: Stored): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const r of rows) {
+    if (r.client && !names.has(r.client.code) && r.client.name) names.set(r.client.code, r.client.name);
+  }
+  for (const [code, c] of stored.clients) if (!names.has(code)) names.set(code, c.name ?? code);
+  return names;
 }
 
 /** The file's rows and columns, or undefined with the reasons in `errors` (line 0). */

@@ -1,14 +1,16 @@
 import {
   ADDRESS_LEVELS,
+  CONSENT_CHANNELS,
   FLAT_AREA_MAX,
   type ImportErrorCode,
   isBuildingDevice,
+  OCCUPANT_LANGUAGES,
   type RegisterColumn,
 } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
 import { dateTime, number, text } from './cells.js';
-import type { Details, Row, RowErrors } from './types.js';
+import type { Details, Row, RowErrors, RowOccupancy } from './types.js';
 
 const MAX_TEXT = 200;
 
@@ -85,6 +87,8 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
   };
   const object = details('Object', true);
   const client = onBuilding ? null : details('Client', false);
+  const occupancy = onBuilding ? null : parseOccupancy(r, str, fail);
+  if (occupancy && client === null) fail('REQUIRED', 'ClientCode', 'ClientCode is required for an occupant');
   const deviceCode = str('DeviceCode', true);
   const counterCode = str('CounterCode', false);
   const description = str('DeviceDescription', false);
@@ -102,5 +106,62 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     description,
     ratingFactor,
     installedAt,
+    occupancy,
+  };
+}
+
+const OCCUPANCY_COLUMNS = [
+  'OccupantName',
+  'OccupantEmail',
+  'OccupantPhone',
+  'OccupantLanguage',
+  'MoveIn',
+  'MoveOut',
+  'ConsentDate',
+  'ConsentChannel',
+] as const satisfies readonly RegisterColumn[];
+
+/** The occupant a row names, or null when every occupancy cell is empty (docs/occupancies.md). */
+function parseOccupancy(
+  r: RegisterRow,
+  str: (column: RegisterColumn, required: boolean) => string | null,
+  fail: (code: ImportErrorCode, column: RegisterColumn, message: string, extra?: Record<string, string>) => void,
+): RowOccupancy | null {
+  if (OCCUPANCY_COLUMNS.every((c) => text(r.cells[c]) === null)) return null;
+  const day = (column: RegisterColumn): string | null => {
+    if (text(r.cells[column]) === null) return null;
+    const value = dateTime(r.cells[column]);
+    if (value === undefined) {
+      const raw = text(r.cells[column])!;
+      fail('INVALID_DATE', column, `${column} is not a date: "${raw}"`, { value: raw });
+      return null;
+    }
+    return value.slice(0, 10);
+  };
+  const choice = <T extends string>(column: RegisterColumn, allowed: readonly T[]): T | null => {
+    const value = str(column, false)?.toLowerCase() ?? null;
+    if (value !== null && !allowed.includes(value as T)) {
+      fail('INVALID_CHOICE', column, `${column} must be one of ${allowed.join(', ')}: "${value}"`, {
+        value,
+        allowed: allowed.join(', '),
+      });
+      return null;
+    }
+    return value as T | null;
+  };
+  const moveIn = day('MoveIn');
+  const moveOut = day('MoveOut');
+  if (moveIn !== null && moveOut !== null && moveOut <= moveIn) {
+    fail('MOVE_OUT_BEFORE_MOVE_IN', 'MoveOut', 'The move-out date must be after the move-in date');
+  }
+  return {
+    name: str('OccupantName', false),
+    email: str('OccupantEmail', false),
+    phone: str('OccupantPhone', false),
+    language: choice('OccupantLanguage', OCCUPANT_LANGUAGES),
+    moveIn,
+    moveOut,
+    consentAt: day('ConsentDate'),
+    consentChannel: choice('ConsentChannel', CONSENT_CHANNELS),
   };
 }

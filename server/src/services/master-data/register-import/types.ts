@@ -11,6 +11,21 @@ export interface Details {
   categoryName: string | null;
 }
 
+/**
+ * The flat's occupant a row names (the Occupant…, MoveIn, MoveOut and Consent… columns; docs/occupancies.md):
+ * the account is the row's ClientCode. Days are 'YYYY-MM-DD'; MoveOut is the first day no longer there.
+ */
+export interface RowOccupancy {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  language: 'lt' | 'en' | null;
+  moveIn: string | null;
+  moveOut: string | null;
+  consentAt: string | null;
+  consentChannel: 'email' | 'portal' | 'paper' | null;
+}
+
 /** A register row after cell validation (rows.ts). */
 export interface Row {
   line: number;
@@ -28,6 +43,8 @@ export interface Row {
   ratingFactor: number | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS' (the provider zone), or null = not given. */
   installedAt: string | null;
+  /** The occupant the row names, when any occupancy cell is filled (then ClientCode is required). */
+  occupancy: RowOccupancy | null;
 }
 
 /** Every problem found in the file, by line; any one of them and nothing is written. */
@@ -41,9 +58,10 @@ export class RowErrors {
   }
 }
 
-export type Counts = Record<'Locations' | 'Objects' | 'Clients' | 'Devices', ImportCounts>;
+export type Counts = Record<'Locations' | 'Objects' | 'Clients' | 'Devices' | 'Occupancies', ImportCounts>;
 
 export const emptyCounts = (): Counts => ({
+  Occupancies: { Created: 0, Changed: 0, Unchanged: 0 },
   Locations: { Created: 0, Changed: 0, Unchanged: 0 },
   Objects: { Created: 0, Changed: 0, Unchanged: 0 },
   Clients: { Created: 0, Changed: 0, Unchanged: 0 },

@@ -1,0 +1,106 @@
+import type { Page } from '@playwright/test';
+import { getLocation, getStatementFigures } from '@rodmenys/contract';
+import { api, DEMO, expect, session, test } from './fixtures';
+import { signInAs } from './screens';
+
+// Occupants (docs/occupancies.md): the operator records a move on a flat's timeline, and the flat's
+// statement of that month shows both occupants' parts, in Lithuanian and in English.
+
+/** The month before the current one (the server's clock and zone are the test machine's here). */
+const lastMonth = () => {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.toISOString().slice(0, 7);
+};
+
+const TEXT = {
+  lt: {
+    masterData: 'Pagrindiniai duomenys',
+    tab: 'Vietos ir prietaisai',
+    recordMove: 'Registruoti persikraustymą',
+    day: 'Persikraustymo diena (naujojo gyventojo pirmoji diena)',
+    code: 'Sąskaitos (kliento) kodas',
+    name: 'Gyventojo vardas, pavardė',
+    save: 'Išsaugoti',
+    moved: 'Persikraustymas užregistruotas.',
+    perOccupant: 'Pagal gyventojus',
+    noComparison: 'nerodoma: tuo metu bute gyveno kitas gyventojas',
+  },
+  en: {
+    masterData: 'Master data',
+    tab: 'Locations and devices',
+    recordMove: 'Record a move',
+    day: "Moving day (the new occupant's first day)",
+    code: 'Account (client) code',
+    name: "Occupant's name",
+    save: 'Save',
+    moved: 'The move was recorded.',
+    perOccupant: 'Per occupant',
+    noComparison: 'not shown: the flat had another occupant then',
+  },
+} as const;
+
+const treeNode = (page: Page, title: string) =>
+  page
+    .locator('.ant-tree-treenode')
+    .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${title}`) }) });
+
+/** A demo flat with figures last month (the n-th), its ancestors' names and its client's name. */
+async function demoFlat(n: number) {
+  const me = await session(DEMO.operator);
+  let rows: { FlatId: number }[] = [];
+  await expect
+    .poll(
+      async () => {
+        const res = await api(getStatementFigures, { token: me.Token, query: { month: lastMonth() } });
+        rows = res.body.Rows.filter((r) => r.Kinds.some((k) => k.Current.Value !== null));
+        return rows.length > n;
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe(true);
+  const flatId = rows[n]!.FlatId;
+  const { body } = await api(getLocation, { token: me.Token, params: { id: flatId } });
+  return {
+    flatId,
+    ancestors: body.Ancestors.map((a) => a.Name),
+    flat: body.Location.Name,
+    client: body.Location.ClientName ?? '',
+  };
+}
+
+for (const [language, n] of [
+  ['lt', 3],
+  ['en', 4],
+] as const) {
+  test(`${language}: record a move on a flat, then its statement shows both occupants`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const text = TEXT[language];
+    const flat = await demoFlat(n);
+    const newcomer = language === 'lt' ? 'Gabija Naujokė' : 'Grace Newcomer';
+    await signInAs(page, 'operator', language);
+    await page.getByRole('navigation').getByRole('link', { name: text.masterData }).click();
+    await page.getByRole('tab', { name: text.tab }).click();
+    for (const title of flat.ancestors) await treeNode(page, title).locator('.ant-tree-switcher').click();
+    await treeNode(page, flat.flat).locator('.ant-tree-title').click();
+
+    await page.getByRole('button', { name: text.recordMove }).click();
+    const dialog = page.getByRole('dialog', { name: text.recordMove });
+    await dialog.getByLabel(text.day).fill(`${lastMonth()}-15`);
+    await dialog.getByLabel(text.day).press('Enter');
+    await dialog.getByLabel(text.code).fill(`E2E-MOVE-${language}`);
+    await dialog.getByLabel(text.name).fill(newcomer);
+    await dialog.getByRole('button', { name: text.save }).click();
+    await expect(page.getByText(text.moved)).toBeVisible();
+    await expect(page.locator('.ant-timeline')).toContainText(newcomer);
+
+    await page.goto(`/statements?month=${lastMonth()}&flat=${flat.flatId}`);
+    const section = page.getByRole('region', { name: text.perOccupant });
+    await expect(section).toBeVisible({ timeout: 30_000 });
+    await expect(section).toContainText(newcomer);
+    await expect(section).toContainText(flat.client);
+    await expect(section).toContainText(`${lastMonth()}-15`);
+    await expect(section).toContainText(text.noComparison);
+  });
+}

@@ -1,0 +1,242 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, type OccupancyStatement } from '@rodmenys/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../../test/factories.js';
+import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'occupancy-pdf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The pages of a PDF as poppler's pdftotext extracts them. */
+function pdfPages(bytes: Uint8Array): string[] {
+  const file = path.join(dir, 'statement.pdf');
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f');
+}
+
+// A move on 15 March 2026 (docs/occupancies.md): the flat's March split between the two occupants.
+// Europe/Vilnius: UTC+2 until 29 March, then UTC+3.
+describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
+  const t = useApp();
+  let operator: SignedIn;
+  let outsider: SignedIn;
+  let meterFlat: number;
+  let allocatorFlat: number;
+  let heatMeter: number;
+  let hotWater: number;
+  const NOW = new Date('2026-11-26T12:00:00Z');
+
+  const statements = async (flatId: number, month: string, token = operator.token) => {
+    const res = await inject(t.app, contract.getOccupancyStatements, { params: { flatId }, query: { month }, token });
+    return res;
+  };
+  const flatFigures = async (flatId: number, month: string) => {
+    const res = await inject(t.app, contract.getFlatStatement, {
+      params: { flatId },
+      query: { month },
+      token: operator.token,
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.Row.Kinds;
+  };
+  /** Thousandths, so sums are compared exactly. */
+  const milli = (v: number | null | undefined) => Math.round((v ?? Number.NaN) * 1000);
+  const kind = (o: OccupancyStatement, k: contract.StatementKind) => o.Kinds.find((x) => x.Kind === k)!;
+
+  beforeAll(async () => {
+    const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Totorių g.', number: '4' });
+    const other = await makeBuilding(t.db, { city: 'Vilnius', street: 'Totorių g.', number: '6' });
+    meterFlat = (await makeFlat(t.db, building, { name: '1', order: 1 })).id;
+    allocatorFlat = (await makeFlat(t.db, building, { name: '2', order: 2 })).id;
+    for (const [flat, code] of [
+      [meterFlat, 'OLD-1'],
+      [allocatorFlat, 'OLD-2'],
+    ] as const) {
+      const { rows } = await t.db.query<{ id: number }>(
+        "INSERT INTO client (code, name) VALUES ($1, 'Petras Senasis') RETURNING id",
+        [code],
+      );
+      await t.db.query('UPDATE location SET client_id = $2 WHERE id = $1', [flat, rows[0]!.id]);
+      await t.db.query("INSERT INTO occupancy (location_id, client_id, name) VALUES ($1, $2, 'Petras Senasis')", [
+        flat,
+        rows[0]!.id,
+      ]);
+    }
+    const feb = '2026-02-28T23:00:00+02:00';
+    const mar = '2026-03-31T23:00:00+03:00';
+    // Measured at the move: a reading exactly at 15 March 00:00.
+    const coldWater = await makeDevice(t.db, meterFlat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'OS-CW' });
+    await makeReadings(t.db, coldWater, [
+      [feb, 100],
+      ['2026-03-15T00:00:00+02:00', 110.25],
+      [mar, 125.5],
+    ]);
+    // Interpolated at the move, between the 10th and the 20th.
+    hotWater = await makeDevice(t.db, meterFlat, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'OS-HW' });
+    await makeReadings(t.db, hotWater, [
+      [feb, 10],
+      ['2026-03-10T00:00:00+02:00', 12],
+      ['2026-03-20T00:00:00+02:00', 22],
+      [mar, 30],
+    ]);
+    // Set by hand at the move.
+    heatMeter = await makeDevice(t.db, meterFlat, { typeId: DEVICE_TYPE.heatMeter, code: 'OS-HM' });
+    await makeReadings(t.db, heatMeter, [
+      [feb, 1000],
+      [mar, 1300],
+    ]);
+    // The allocator flat shares the building meter's energy less the heat-metered flat's: 800 - 300 = 500 kWh.
+    const bhm = await makeDevice(t.db, building, { typeId: DEVICE_TYPE.buildingHeatMeter, code: 'OS-BHM' });
+    await makeReadings(t.db, bhm, [
+      [feb, 5000],
+      [mar, 5800],
+    ]);
+    for (const [code, atMove, end] of [
+      ['OS-A1', 5, 15],
+      ['OS-A2', 5, 25],
+    ] as const) {
+      const a = await makeDevice(t.db, allocatorFlat, { typeId: DEVICE_TYPE.allocator, code, ratingFactor: 1 });
+      await makeReadings(t.db, a, [
+        [feb, 0],
+        ['2026-03-15T00:00:00+02:00', atMove],
+        [mar, end],
+      ]);
+    }
+    await refreshMonthEnds(t.db, NOW);
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    outsider = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [other.id] });
+    for (const flat of [meterFlat, allocatorFlat]) {
+      const res = await inject(t.app, contract.recordMove, {
+        params: { id: flat },
+        body: { day: '2026-03-15', clientCode: `NEW-${flat}`, name: 'Aistė Naujoji' },
+        token: operator.token,
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    const manual = await inject(t.app, contract.setMoveValue, {
+      params: { deviceId: heatMeter, day: '2026-03-15' },
+      body: { value: 1100, reason: 'Read at the handover' },
+      token: operator.token,
+    });
+    expect(manual.status, manual.text).toBe(200);
+  }, 180_000);
+
+  it('gives one statement per occupant whose figures add up to the flat’s month for every kind', async () => {
+    const res = await statements(meterFlat, '2026-03');
+    expect(res.status, res.text).toBe(200);
+    const [before, after] = res.body.Occupancies;
+    expect([before?.Name, before?.From, before?.Till, before?.Days]).toEqual([
+      'Petras Senasis',
+      '2026-03-01',
+      '2026-03-14',
+      14,
+    ]);
+    expect([after?.ClientCode, after?.From, after?.Till, after?.Days]).toEqual([
+      `NEW-${meterFlat}`,
+      '2026-03-15',
+      '2026-03-31',
+      17,
+    ]);
+    const flat = await flatFigures(meterFlat, '2026-03');
+    expect(flat.map((k) => k.Kind).sort()).toEqual(['coldWater', 'heating', 'hotWater']);
+    for (const k of flat) {
+      const a = kind(before!, k.Kind).Current.Value;
+      const b = kind(after!, k.Kind).Current.Value;
+      expect(milli(a) + milli(b), k.Kind).toBe(milli(k.Current.Value));
+    }
+    // Measured at the move (cold water), interpolated (hot water), by hand (heating).
+    expect(kind(before!, 'coldWater').Current).toMatchObject({ Value: 10.25, Sources: ['measured'] });
+    expect(kind(after!, 'coldWater').Current.Value).toBe(15.25);
+    expect(kind(before!, 'hotWater').Current).toMatchObject({ Value: 7, Partial: true });
+    expect(kind(before!, 'hotWater').Current.Sources).toContain('interpolated');
+    expect(kind(after!, 'hotWater').Current.Value).toBe(13);
+    expect(kind(before!, 'heating').Current).toMatchObject({ Value: 100, Partial: true });
+    expect(kind(after!, 'heating').Current).toMatchObject({ Value: 200 });
+    expect(kind(after!, 'heating').Current.Sources).toContain('manual');
+  });
+
+  it('splits the allocator flat’s kWh between the occupants by their units', async () => {
+    const [before, after] = (await statements(allocatorFlat, '2026-03')).body.Occupancies;
+    const flat = (await flatFigures(allocatorFlat, '2026-03')).find((k) => k.Kind === 'heating')!;
+    expect(flat).toMatchObject({ Unit: 'kWh', Units: 40 });
+    expect(flat.Current.Value).toBe(500);
+    expect(kind(before!, 'heating')).toMatchObject({ Unit: 'kWh', Units: 10, Current: { Value: 125 } });
+    expect(kind(after!, 'heating')).toMatchObject({ Units: 30, Current: { Value: 375 } });
+  });
+
+  it('compares only within the same occupancy, and says why not', async () => {
+    const [before, after] = (await statements(meterFlat, '2026-03')).body.Occupancies;
+    // The one who moved out lived there all of February: the comparison is theirs.
+    expect(kind(before!, 'coldWater').PreviousMissing).toBeNull();
+    // The new occupant's first month: neither February nor last March is theirs.
+    expect(kind(after!, 'coldWater')).toMatchObject({
+      Previous: null,
+      PreviousMissing: 'otherOccupancy',
+      LastYear: null,
+      LastYearMissing: 'otherOccupancy',
+    });
+    // Their twelfth month (February 2027): last February was someone else's.
+    const twelfth = (await statements(meterFlat, '2027-02')).body.Occupancies;
+    expect(twelfth).toHaveLength(1);
+    expect(kind(twelfth[0]!, 'coldWater')).toMatchObject({ LastYear: null, LastYearMissing: 'otherOccupancy' });
+    expect(kind(twelfth[0]!, 'coldWater').PreviousMissing).toBeNull();
+    // Nothing of the predecessor in the new occupant's statement.
+    const text = JSON.stringify(after);
+    expect(text).not.toContain('Petras');
+    expect(text).not.toContain('OLD-1');
+  });
+
+  it('a late reading changes the moving-day value and the live figures, still adding up', async () => {
+    await makeReadings(t.db, hotWater, [['2026-03-14T23:00:00+02:00', 16.5]]);
+    await t.db.query("INSERT INTO dq_pending (device_id, month) VALUES ($1, '2026-03-01') ON CONFLICT DO NOTHING", [
+      hotWater,
+    ]);
+    await refreshMonthEnds(t.db, NOW, { ensure: false });
+    const [before, after] = (await statements(meterFlat, '2026-03')).body.Occupancies;
+    expect(kind(before!, 'hotWater').Current).toMatchObject({ Value: 6.5, Sources: ['measured'] });
+    expect(kind(after!, 'hotWater').Current.Value).toBe(13.5);
+  });
+
+  it('the PDF gives each occupant a page of their own: their name and days, nothing of the other', async () => {
+    const res = await inject(t.app, contract.getStatementsPdf, {
+      query: { month: '2026-03', locationParentId: String(meterFlat), lang: 'en' },
+      token: operator.token,
+    });
+    expect(res.status).toBe(200);
+    const pages = pdfPages(res.raw).filter((p) => p.trim());
+    expect(pages).toHaveLength(2);
+    const [first, second] = pages;
+    expect(first).toContain('Occupant: Petras Senasis (account OLD-1)');
+    expect(first).toContain('Days: 2026-03-01 – 2026-03-14 (14 days)');
+    expect(second).toContain(`Occupant: Aistė Naujoji (account NEW-${meterFlat})`);
+    expect(second).toContain('Days: 2026-03-15 – 2026-03-31 (17 days)');
+    expect(second).toContain('not shown: the flat had another occupant then');
+    expect(second).not.toContain('Petras');
+    expect(second).not.toContain('OLD-1');
+  });
+
+  it('the flat’s statements carry the account valid in their month, not today’s', async () => {
+    const account = async (month: string) =>
+      (
+        await inject(t.app, contract.getFlatStatement, {
+          params: { flatId: meterFlat },
+          query: { month },
+          token: operator.token,
+        })
+      ).body.Row.ClientCode;
+    expect(await account('2026-02')).toBe('OLD-1');
+    expect(await account('2026-03')).toBe(`NEW-${meterFlat}`);
+  });
+
+  it('is 404 for a caller who may not see the flat', async () => {
+    const res = await statements(meterFlat, '2026-03', outsider.token);
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('Aistė');
+  });
+});

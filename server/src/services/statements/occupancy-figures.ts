@@ -1,0 +1,243 @@
+import {
+  DEVICE_TYPE,
+  LOCATION_LEVEL,
+  type MonthEndSource,
+  type OccupancyKindFigures,
+  type OccupancyStatement,
+  type StatementFigure,
+  type StatementKindFigures,
+} from '@rodmenys/contract';
+import type { Queryable } from '../../db/db.js';
+import { notFound } from '../../errors.js';
+import { inScope } from '../sql.js';
+import { computeStatements } from './figures.js';
+
+/*
+ * A flat's month split between its occupants (docs/occupancies.md): each occupancy's days of the
+ * month, valued from the month ends at the month's bounds and the moving-day values inside it.
+ */
+
+const NOT_MEASURED: ReadonlySet<string> = new Set(['interpolated', 'estimated', 'manual']);
+
+/** A device of the flat in service in the month, with its values at the month's bounds. */
+interface DeviceBounds {
+  id: number;
+  type: number;
+  rating_factor: number | null;
+  installed_ms: number | null;
+  removed_ms: number | null;
+  start_v: string | null;
+  start_source: MonthEndSource | null;
+  end_v: string | null;
+  end_source: MonthEndSource | null;
+  /** Its moving-day values in the month: day → value and source. */
+  moves: Record<string, { value: string; source: MonthEndSource }> | null;
+}
+
+interface Segment {
+  id: number;
+  client_code: string;
+  name: string;
+  from: string;
+  /** The first day after the segment (the next month's 1st at most). */
+  till: string;
+  /** The occupancy covered the whole month before, and the whole same month last year. */
+  whole_previous: boolean;
+  whole_last_year: boolean;
+}
+
+/** Ten-thousandths: readings have 4 decimals, so differences add up exactly. */
+const units4 = (v: string) => Math.round(Number(v) * 10_000);
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** The month after `month` (YYYY-MM). */
+const nextMonth = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+};
+
+/** Splits a total (thousandths) in proportion to weights, the last share taking the remainder. */
+function shareOf(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const out = weights.map((w) => (sum === 0 ? 0 : Math.round((total * w) / sum)));
+  out[out.length - 1] = total - out.slice(0, -1).reduce((a, b) => a + b, 0);
+  return out;
+}
+
+/**
+ * The statements of a flat's occupants for month M (docs/occupancies.md): one per occupancy that
+ * lived there on a day of M, for its days. A device's consumption on an occupant's days is its
+ * value at the end of their days minus the one at the start: the month ends at the month's bounds,
+ * the moving-day value at a move (before a device's installation or after its removal, its value
+ * there). Each kind's figures are rounded so the occupants' add up to the flat's to the
+ * thousandth; allocators' kWh are the flat's shared by the occupants' units. The month before and
+ * last year's are compared only when the occupancy covered the whole of that month. 404 when the
+ * caller may not see the flat.
+ */
+export async function occupancyStatements(
+  db: Queryable,
+  month: string,
+  flatId: number,
+  scope: number[] | null,
+): Promise<{ Month: string; FlatId: number; Occupancies: OccupancyStatement[] }> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM location l WHERE l.id = $1 AND l.level = ${LOCATION_LEVEL.flat} AND ${inScope('l', '$2')}`,
+    [flatId, scope],
+  );
+  if (!rowCount) throw notFound('flatNotFound');
+  const [flat] = await computeStatements(db, month, { flatIds: [flatId], scope: null });
+  const { rows: segments } = await db.query<Segment>(
+    `WITH p AS (SELECT $2::date AS s, ($2::date + interval '1 month')::date AS e,
+                       ($2::date - interval '1 month')::date AS prev, ($2::date - interval '12 months')::date AS ly)
+     SELECT o.id, c.code AS client_code, o.name,
+            greatest(coalesce(o.move_in, p.s), p.s)::text AS from, least(coalesce(o.move_out, p.e), p.e)::text AS till,
+            coalesce(o.move_in, '-infinity') <= p.prev AND coalesce(o.move_out, 'infinity') >= p.s AS whole_previous,
+            coalesce(o.move_in, '-infinity') <= p.ly
+              AND coalesce(o.move_out, 'infinity') >= (p.ly + interval '1 month')::date AS whole_last_year
+       FROM occupancy o JOIN client c ON c.id = o.client_id, p
+      WHERE o.location_id = $1 AND coalesce(o.move_in, '-infinity') < p.e AND coalesce(o.move_out, 'infinity') > p.s
+      ORDER BY o.move_in NULLS FIRST`,
+    [flatId, `${month}-01`],
+  );
+  if (!flat || !segments.length) return { Month: month, FlatId: flatId, Occupancies: [] };
+  const devices = await loadDeviceBounds(db, flatId, month);
+  const monthStart = `${month}-01`;
+  const nextMonthStart = `${nextMonth(month)}-01`;
+  const valueAt = (d: DeviceBounds, day: string): { v: number; source: MonthEndSource | null } | null => {
+    const at = dayMs(day);
+    const start = d.start_v === null ? null : { v: units4(d.start_v), source: d.start_source };
+    const end = d.end_v === null ? null : { v: units4(d.end_v), source: d.end_source };
+    if (day === monthStart) return start;
+    if (day === nextMonthStart) return end;
+    if (d.installed_ms !== null && at <= d.installed_ms) return start;
+    if (d.removed_ms !== null && at >= d.removed_ms) return end;
+    const m = d.moves?.[day];
+    return m ? { v: units4(m.value), source: m.source } : null;
+  };
+  const kinds = flat.Row.Kinds;
+  const perKind = kinds.map((k) => kindSegments(k, devices, segments, valueAt));
+  const occupancies = segments.map((seg, i) => ({
+    OccupancyId: seg.id,
+    ClientCode: seg.client_code,
+    Name: seg.name,
+    From: seg.from,
+    Till: new Date(dayMs(seg.till) - 86_400_000).toISOString().slice(0, 10),
+    Days: Math.round((dayMs(seg.till) - dayMs(seg.from)) / 86_400_000),
+    Kinds: kinds.map((k, j) => {
+      const own = perKind[j]![i]!;
+      return {
+        Kind: k.Kind,
+        Unit: k.Unit,
+        Current: own.figure,
+        Previous: seg.whole_previous ? k.Previous : null,
+        PreviousMissing: seg.whole_previous ? null : ('otherOccupancy' as const),
+        LastYear: seg.whole_last_year ? k.LastYear : null,
+        LastYearMissing: seg.whole_last_year ? null : ('otherOccupancy' as const),
+        BuildingAverage: k.BuildingAverage,
+        Units: own.units,
+        Qrad: own.qrad,
+      } satisfies OccupancyKindFigures;
+    }),
+  }));
+  return { Month: month, FlatId: flatId, Occupancies: occupancies };
+}
+
+/** The device types of a kind as the flat's statement counts them (a flat heat meter before allocators). */
+function typesOf(k: StatementKindFigures): number[] {
+  if (k.Kind === 'hotWater') return [DEVICE_TYPE.hotWaterMeter];
+  if (k.Kind === 'coldWater') return [DEVICE_TYPE.coldWaterMeter];
+  return k.KwhMethod === null ? [DEVICE_TYPE.heatMeter] : [DEVICE_TYPE.allocator];
+}
+
+/** Thousandths per segment, the last replaced by what the others leave of the total. */
+function withRemainder(total: number, values: number[]): number[] {
+  const out = [...values];
+  out[out.length - 1] = total - out.slice(0, -1).reduce((a, b) => a + b, 0);
+  return out;
+}
+
+/** One kind's figures per segment: the flat's figure split so the segments add up to it exactly. */
+function kindSegments(
+  k: StatementKindFigures,
+  devices: readonly DeviceBounds[],
+  segments: readonly Segment[],
+  valueAt: (d: DeviceBounds, day: string) => { v: number; source: MonthEndSource | null } | null,
+) {
+  const types = typesOf(k);
+  const own = devices.filter((d) => types.includes(d.type));
+  const isAllocator = types[0] === DEVICE_TYPE.allocator;
+  const segs = segments.map((seg) => {
+    let units = 0;
+    let qrad = 0;
+    let missing = false;
+    const sources = new Set<MonthEndSource>();
+    for (const d of own) {
+      const a = valueAt(d, seg.from);
+      const b = valueAt(d, seg.till);
+      if (!a || !b) {
+        missing = true;
+        continue;
+      }
+      for (const s of [a.source, b.source]) if (s) sources.add(s);
+      units += b.v - a.v;
+      if (d.rating_factor === null) missing = isAllocator || missing;
+      else qrad += (b.v - a.v) * d.rating_factor;
+    }
+    return { units, qrad, missing, sources: [...sources].sort() };
+  });
+  const flatValue = k.Current.Value;
+  const incomplete = flatValue === null || segs.some((s) => s.missing);
+  // Each segment's own figure in thousandths; allocators' kWh are the flat's shared by units. The last
+  // segment takes what rounding leaves, so the occupants' figures add up to the flat's.
+  const total = flatValue === null ? 0 : Math.round(flatValue * 1000);
+  const own4 = segs.map((s) => (k.Unit === 'Qrad' ? s.qrad : s.units));
+  const shares = incomplete
+    ? null
+    : isAllocator && k.Unit === 'kWh'
+      ? shareOf(total, own4)
+      : withRemainder(
+          total,
+          own4.map((v) => Math.round(v / 10)),
+        );
+  return segs.map((s, i) => {
+    const figure: StatementFigure = {
+      Value: shares ? shares[i]! / 1000 : null,
+      Partial: s.sources.some((x) => NOT_MEASURED.has(x)),
+      Incomplete: incomplete,
+      Sources: s.sources,
+    };
+    return {
+      figure,
+      units: isAllocator && !s.missing ? Math.round(s.units / 10) / 1000 : null,
+      qrad: isAllocator && !s.missing ? Math.round(s.qrad / 10) / 1000 : null,
+    };
+  });
+}
+
+/** The flat's devices in service in the month, their values at its bounds (as the statements read them) and at its moves. */
+async function loadDeviceBounds(db: Queryable, flatId: number, month: string): Promise<DeviceBounds[]> {
+  const { rows } = await db.query<DeviceBounds>(
+    `WITH m AS (SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
+                       $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e)
+     SELECT d.id, d.device_type_id AS type, d.rating_factor::float8 AS rating_factor,
+            CASE WHEN d.installed_at >= m.s THEN extract(epoch FROM d.installed_at) * 1000 END AS installed_ms,
+            CASE WHEN d.removed_at < m.e THEN extract(epoch FROM d.removed_at) * 1000 END AS removed_ms,
+            CASE WHEN coalesce(d.installed_at, '-infinity') < m.s THEN ms.value::text
+                 ELSE (SELECT r.value::text FROM reading r WHERE r.device_id = d.id AND r.ts >= d.installed_at
+                          AND r.ts < m.e AND r.ts <= coalesce(d.removed_at, 'infinity') ORDER BY r.ts LIMIT 1) END AS start_v,
+            CASE WHEN coalesce(d.installed_at, '-infinity') < m.s THEN ms.source ELSE 'measured' END AS start_source,
+            CASE WHEN coalesce(d.removed_at, 'infinity') >= m.e THEN me.value::text
+                 ELSE (SELECT r.value::text FROM reading r WHERE r.device_id = d.id AND r.ts <= d.removed_at
+                          AND r.ts >= coalesce(d.installed_at, '-infinity') ORDER BY r.ts DESC LIMIT 1) END AS end_v,
+            CASE WHEN coalesce(d.removed_at, 'infinity') >= m.e THEN me.source ELSE 'measured' END AS end_source,
+            (SELECT json_object_agg(mv.day::text, json_build_object('value', mv.value::text, 'source', mv.source))
+               FROM move_value mv WHERE mv.device_id = d.id AND mv.day > m.month AND mv.day < (m.month + interval '1 month')::date)
+              AS moves
+       FROM device d CROSS JOIN m
+       LEFT JOIN month_end ms ON ms.device_id = d.id AND ms.month = m.prev
+       LEFT JOIN month_end me ON me.device_id = d.id AND me.month = m.month
+      WHERE d.location_id = $1 AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s`,
+    [flatId, `${month}-01`],
+  );
+  return rows;
+}

@@ -1,0 +1,321 @@
+import {
+  CONSENT_CHANNELS,
+  type MoveValueRow,
+  OCCUPANT_LANGUAGES,
+  type OccupancyRow,
+  type OccupantBody,
+} from '@rodmenys/contract';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Timeline,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDeviceTypes } from '../../api/devices';
+import {
+  useClearMoveValue,
+  useFlatOccupancies,
+  useRecordMove,
+  useSetMoveValue,
+  useUpdateOccupancy,
+} from '../../api/occupancies';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { useLanguage } from '../../i18n';
+
+interface OccupantFields {
+  day?: Dayjs;
+  moveIn?: Dayjs | null;
+  moveOut?: Dayjs | null;
+  clientCode: string;
+  name: string;
+  email?: string;
+  phone?: string;
+  language?: 'lt' | 'en' | null;
+  consentAt?: Dayjs | null;
+  consentChannel?: (typeof CONSENT_CHANNELS)[number] | null;
+}
+
+const dayText = (d: Dayjs | null | undefined) => (d ? d.format('YYYY-MM-DD') : null);
+const dayOf = (s: string | null) => (s ? dayjs(s) : null);
+
+/** The occupant's fields as the API takes them. */
+const occupant = (v: OccupantFields): OccupantBody => ({
+  clientCode: v.clientCode.trim(),
+  name: v.name.trim(),
+  email: v.email?.trim() || null,
+  phone: v.phone?.trim() || null,
+  language: v.language ?? null,
+  consentAt: dayText(v.consentAt),
+  consentChannel: v.consentChannel ?? null,
+});
+
+/**
+ * A flat's occupants as a timeline, oldest first (docs/occupancies.md), with "Record a move" (the
+ * one there moves out, the new one moves in, one step), each occupancy's edit form, and under each
+ * moving day its devices' values with their source, settable by hand with a reason.
+ */
+export function OccupantsCard({ flatId }: { flatId: number }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const data = useFlatOccupancies(flatId);
+  const recordMove = useRecordMove();
+  const updateOccupancy = useUpdateOccupancy();
+  const [editing, setEditing] = useState<OccupancyRow | 'move' | null>(null);
+  const [settingValue, setSettingValue] = useState<MoveValueRow | null>(null);
+  const [form] = Form.useForm<OccupantFields>();
+
+  if (data.error) return <LoadError error={data.error} onRetry={() => data.refetch()} />;
+  const period = (o: OccupancyRow) =>
+    `${o.MoveIn ?? t('occupancies.sinceBefore')} – ${o.MoveOut ?? t('occupancies.stillThere')}`;
+
+  const open = (target: OccupancyRow | 'move') => {
+    form.resetFields();
+    if (target !== 'move') {
+      form.setFieldsValue({
+        clientCode: target.ClientCode,
+        name: target.Name,
+        email: target.Email ?? '',
+        phone: target.Phone ?? '',
+        language: target.Language,
+        moveIn: dayOf(target.MoveIn),
+        moveOut: dayOf(target.MoveOut),
+        consentAt: dayOf(target.ConsentAt),
+        consentChannel: target.ConsentChannel,
+      });
+    }
+    setEditing(target);
+  };
+  const save = async (v: OccupantFields) => {
+    try {
+      if (editing === 'move') {
+        await recordMove.mutateAsync({ params: { id: flatId }, body: { day: dayText(v.day)!, ...occupant(v) } });
+        message.success(t('occupancies.moved'));
+      } else if (editing) {
+        await updateOccupancy.mutateAsync({
+          params: { id: editing.Id },
+          body: { ...occupant(v), moveIn: dayText(v.moveIn), moveOut: dayText(v.moveOut) },
+        });
+        message.success(t('masterData.tree.saved'));
+      }
+      setEditing(null);
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+
+  return (
+    <Card
+      size="small"
+      title={t('occupancies.title')}
+      loading={!data.data}
+      extra={<Button onClick={() => open('move')}>{t('occupancies.recordMove')}</Button>}
+    >
+      {data.data && (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {data.data.Occupancies.length === 0 ? (
+            t('occupancies.none')
+          ) : (
+            <Timeline
+              items={data.data.Occupancies.map((o) => ({
+                color: o.MoveOut ? 'gray' : 'green',
+                children: (
+                  <Space wrap>
+                    <strong>{period(o)}</strong>
+                    <span>
+                      {o.ClientCode} {o.Name}
+                    </span>
+                    {o.Email && <span>{o.Email}</span>}
+                    {o.Phone && <span>{o.Phone}</span>}
+                    <Button size="small" type="link" onClick={() => open(o)}>
+                      {t('occupancies.edit', { name: o.Name })}
+                    </Button>
+                  </Space>
+                ),
+              }))}
+            />
+          )}
+          {data.data.Moves.map((m) => (
+            <MoveValues key={m.Day} day={m.Day} values={m.Values} onSet={setSettingValue} />
+          ))}
+        </Space>
+      )}
+      <Modal
+        open={editing !== null}
+        title={editing === 'move' ? t('occupancies.recordMove') : t('occupancies.editTitle')}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={recordMove.isPending || updateOccupancy.isPending}
+        onOk={() => form.submit()}
+        onCancel={() => setEditing(null)}
+        destroyOnHidden
+      >
+        <Form form={form} name="occupant" layout="vertical" onFinish={save}>
+          {editing === 'move' ? (
+            <Form.Item name="day" label={t('occupancies.day')} rules={[{ required: true }]}>
+              <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
+            </Form.Item>
+          ) : (
+            <Space>
+              <Form.Item name="moveIn" label={t('occupancies.moveIn')}>
+                <DatePicker format="YYYY-MM-DD" />
+              </Form.Item>
+              <Form.Item name="moveOut" label={t('occupancies.moveOut')}>
+                <DatePicker format="YYYY-MM-DD" />
+              </Form.Item>
+            </Space>
+          )}
+          <Form.Item
+            name="clientCode"
+            label={t('occupancies.clientCode')}
+            rules={[{ required: true, whitespace: true }]}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item name="name" label={t('occupancies.name')} rules={[{ required: true, whitespace: true }]}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="email" label={t('occupancies.email')} rules={[{ type: 'email' }]}>
+            <Input maxLength={254} />
+          </Form.Item>
+          <Form.Item name="phone" label={t('occupancies.phone')}>
+            <Input maxLength={40} />
+          </Form.Item>
+          <Form.Item name="language" label={t('occupancies.language')}>
+            <Select
+              allowClear
+              options={OCCUPANT_LANGUAGES.map((l) => ({ value: l, label: t(`occupancies.languages.${l}`) }))}
+            />
+          </Form.Item>
+          <Space>
+            <Form.Item name="consentAt" label={t('occupancies.consentAt')}>
+              <DatePicker format="YYYY-MM-DD" />
+            </Form.Item>
+            <Form.Item name="consentChannel" label={t('occupancies.consentChannel')}>
+              <Select
+                allowClear
+                style={{ minWidth: 140 }}
+                options={CONSENT_CHANNELS.map((c) => ({ value: c, label: t(`occupancies.channels.${c}`) }))}
+              />
+            </Form.Item>
+          </Space>
+        </Form>
+      </Modal>
+      <MoveValueDialog value={settingValue} onClose={() => setSettingValue(null)} />
+    </Card>
+  );
+}
+
+/** The devices' values at 00:00 of a moving day, with their source. */
+function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[]; onSet: (v: MoveValueRow) => void }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const types = useDeviceTypes();
+  const typeName = (typeId: number) => {
+    const type = types.data?.find((ty) => ty.Id === typeId);
+    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(typeId);
+  };
+  return (
+    <Table<MoveValueRow>
+      size="small"
+      rowKey="DeviceId"
+      pagination={false}
+      title={() => t('occupancies.valuesTitle', { day })}
+      locale={{ emptyText: t('occupancies.noValues') }}
+      dataSource={values}
+      columns={[
+        { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
+        { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
+        { title: t('anomalies.value'), dataIndex: 'Value', align: 'right', render: (v: number) => v.toFixed(3) },
+        {
+          title: t('anomalies.source'),
+          render: (_, v) => (
+            <Space size={4} wrap>
+              <Tag color={v.Source === 'measured' ? 'green' : v.Source === 'manual' ? 'purple' : 'orange'}>
+                {t(`anomalies.sources.${v.Source}`)}
+              </Tag>
+              {v.Reason && <span>{v.Reason}</span>}
+            </Space>
+          ),
+        },
+        {
+          title: t('common.actions'),
+          render: (_, v) => (
+            <Button size="small" type="link" onClick={() => onSet(v)}>
+              {t('occupancies.setByHand', { code: v.DeviceCode })}
+            </Button>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** Sets (or removes) a moving-day value by hand, with a reason. */
+function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const set = useSetMoveValue();
+  const clear = useClearMoveValue();
+  const [form] = Form.useForm<{ value: number; reason: string }>();
+  if (!value) return null;
+  const params = { deviceId: value.DeviceId, day: value.Day };
+  const run = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      message.success(t('masterData.tree.saved'));
+      onClose();
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('occupancies.setTitle', { code: value.DeviceCode, day: value.Day })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={set.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      footer={(buttons) => (
+        <>
+          {value.Source === 'manual' && (
+            <Button danger loading={clear.isPending} onClick={() => run(() => clear.mutateAsync({ params }))}>
+              {t('occupancies.clearManual')}
+            </Button>
+          )}
+          {buttons}
+        </>
+      )}
+    >
+      <Form
+        form={form}
+        name="moveValue"
+        layout="vertical"
+        initialValues={{ value: value.Value, reason: '' }}
+        onFinish={(v) => run(() => set.mutateAsync({ params, body: { value: v.value, reason: v.reason.trim() } }))}
+      >
+        <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
+          <Input.TextArea maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
