@@ -34,6 +34,11 @@ export const AUDIT_KINDS = [
   'anomaly.resolve',
   'statement.publish',
   'degreeDays.set',
+  'integrationKey.create',
+  'integrationKey.revoke',
+  'integrationKey.use',
+  'billingReceiver.create',
+  'billingReceiver.disable',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -65,6 +70,11 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'anomaly.resolve': { lt: 'Anomalija išspręsta', en: 'Anomaly resolved' },
   'statement.publish': { lt: 'Paskelbtos mėnesio ataskaitos', en: 'Monthly statements published' },
   'degreeDays.set': { lt: 'Pakeisti dienolaipsniai', en: 'Degree-days changed' },
+  'integrationKey.create': { lt: 'Sukurtas integracijos raktas', en: 'Integration key created' },
+  'integrationKey.revoke': { lt: 'Atšauktas integracijos raktas', en: 'Integration key revoked' },
+  'integrationKey.use': { lt: 'Panaudotas integracijos raktas', en: 'Integration key used' },
+  'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
+  'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
 };
 
 export const AuditEntry = Type.Object({
@@ -279,6 +289,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   monthEnd: { lt: 'Mėnesio pabaigos reikšmė', en: 'Month-end value' },
   dqSetting: { lt: 'Duomenų kokybės parametras', en: 'Data-quality setting' },
   degreeDays: { lt: 'Dienolaipsniai', en: 'Degree-days' },
+  integrationKey: { lt: 'Integracijos raktas', en: 'Integration key' },
+  billingReceiver: { lt: 'Paskelbimo gavėjas', en: 'Publication receiver' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */

@@ -10,6 +10,7 @@ export * from './endpoint.js';
 export * from './errors.js';
 export * from './ingest.js';
 export * from './input.js';
+export * from './integrations.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';

@@ -14,6 +14,7 @@ import web from './plugins/web.js';
 import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
 import ingestRoutes from './routes/ingest.js';
+import integrationRoutes from './routes/integrations.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import statementRoutes from './routes/statements.js';
@@ -91,6 +92,7 @@ export async function buildApp({
       await api.register(masterDataRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
+      await api.register(integrationRoutes);
     },
     { prefix: '/api' },
   );

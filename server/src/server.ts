@@ -10,6 +10,7 @@ import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
 import { openPostgres } from './db/postgres.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
+import { deliverBillingNotices } from './services/billing/deliver.js';
 import { sendDigests } from './services/data-quality/digest.js';
 import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
 import { sendStatementMails } from './services/statements/notify.js';
@@ -34,8 +35,12 @@ async function main() {
   const statementMail = mailer
     ? (d: Db) => sendStatementMails(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl)
     : undefined;
+  const billingDelivery = (d: Db, now: Date) =>
+    deliverBillingNotices(d, now, { mailer, from: config.mailFrom, baseUrl });
   const scheduler = config.scheduler
-    ? new Scheduler(db, defaultJobs(digest, statementMail), (err) => app.log.error({ err }, 'scheduled work failed'))
+    ? new Scheduler(db, defaultJobs(digest, statementMail, billingDelivery), (err) =>
+        app.log.error({ err }, 'scheduled work failed'),
+      )
     : undefined;
   let closing = false;
   const close = async (signal: string) => {

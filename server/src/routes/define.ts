@@ -6,6 +6,8 @@ import {
   ErrorBody,
   exportAuditLog,
   getAuditLog,
+  getBillingExport,
+  getBillingExportFile,
   getDeviceHistory,
   getDevicesData,
   getFlatStatement,
@@ -55,6 +57,19 @@ const REPLICA_READS: ReadonlySet<Endpoint> = new Set<Endpoint>([
   getAuditLog,
   exportAuditLog,
 ]);
+/**
+ * What an integration key may call (docs/integration.md): the billing export, the readings and the
+ * statements, all reads. Any other endpoint answers 403 to a key.
+ */
+export const INTEGRATION_READS: ReadonlySet<Endpoint> = new Set<Endpoint>([
+  getBillingExport,
+  getBillingExportFile,
+  getDevicesData,
+  getDeviceHistory,
+  getStatementFigures,
+  getFlatStatement,
+  getStatementsPdf,
+]);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -102,7 +117,7 @@ export function defineRoute<E extends Endpoint>(
   const response: Record<number, unknown> = {};
   if (!endpoint.produces) response[status] = endpoint.response;
   for (const code of ERROR_STATUSES) response[code] = ErrorBody;
-  const authenticate = app.authenticators[endpoint.auth];
+  const authenticate = INTEGRATION_READS.has(endpoint) ? app.userOrIntegrationKey : app.authenticators[endpoint.auth];
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -113,7 +128,11 @@ export function defineRoute<E extends Endpoint>(
       tags: [...endpoint.tags],
       ...(endpoint.auth === 'none'
         ? {}
-        : { security: [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }] }),
+        : {
+            security: INTEGRATION_READS.has(endpoint)
+              ? [{ bearer: [] }, { integrationKey: [] }]
+              : [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }],
+          }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
+import { deliverBillingNotices } from '../billing/deliver.js';
 import { ensurePartitions } from '../partitions/partitions.js';
 import { markMailNotConfigured } from '../statements/notify.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
@@ -29,7 +30,11 @@ export type DigestRunner = (db: Db, now: Date) => Promise<JobResult>;
  * validation every `schedule.validateMinutes`; the month partitions of the
  * coming months daily; the digest daily at `schedule.digestHour`.
  */
-export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner): JobDef[] {
+export function defaultJobs(
+  digest?: DigestRunner,
+  statementMail?: DigestRunner,
+  billingDelivery?: DigestRunner,
+): JobDef[] {
   return [
     {
       name: 'month-ends',
@@ -74,6 +79,12 @@ export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner)
       // The e-mails a publication queued (docs/statements.md); without SMTP_URL they are logged as not sent.
       run: async (db, now) => (statementMail ? statementMail(db, now) : markMailNotConfigured(db)),
       nextSql: "$1::timestamptz + interval '1 minute'",
+    },
+    {
+      // Publication notices to the billing system's receivers, with retries (docs/integration.md).
+      name: 'billing-delivery',
+      run: async (db, now) => (billingDelivery ? billingDelivery(db, now) : deliverBillingNotices(db, now)),
+      nextSql: "$1::timestamptz + interval '30 seconds'",
     },
   ];
 }

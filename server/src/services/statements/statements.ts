@@ -11,6 +11,8 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { queueBillingNotices } from '../billing/receivers.js';
+import { freezeBillingExport } from '../billing/snapshot.js';
 import { buildingIdOf, inScope } from '../sql.js';
 import { computeRows, computeStatements } from './figures.js';
 
@@ -212,6 +214,7 @@ export async function publishStatements(
       byBuilding.set(s.Row.BuildingId, list);
     }
     const changes: StatementChange[] = [];
+    const published: { buildingId: number; version: number; publishedAt: string }[] = [];
     let republished = 0;
     for (const [building, list] of byBuilding) {
       const { rows: prev } = await tx.query<{ id: number; version: number }>(
@@ -236,9 +239,9 @@ export async function publishStatements(
         changes.push(...changed);
       }
       const version = (prev[0]?.version ?? 0) + 1;
-      const { rows: pub } = await tx.query<{ id: number }>(
+      const { rows: pub } = await tx.query<{ id: number; at: string }>(
         `INSERT INTO statement_publication (month, building_id, version, published_by)
-         VALUES ($1::date, $2, $3, $4) RETURNING id`,
+         VALUES ($1::date, $2, $3, $4) RETURNING id, iso(published_at) AS at`,
         [`${month}-01`, building, version, caller.id],
       );
       await tx.query(
@@ -246,6 +249,16 @@ export async function publishStatements(
          SELECT $1, f, s FROM unnest($2::int[], $3::jsonb[]) AS x(f, s)`,
         [pub[0]!.id, list.map((s) => s.Row.FlatId), list.map((s) => JSON.stringify(s))],
       );
+      // The billing export of this version, frozen with it (docs/integration.md).
+      await freezeBillingExport(tx, {
+        publicationId: pub[0]!.id,
+        month,
+        buildingId: building,
+        version,
+        publishedAt: pub[0]!.at,
+        flats: list.map((s) => s.Row),
+      });
+      published.push({ buildingId: building, version, publishedAt: pub[0]!.at });
       await recordAudit(tx, {
         actor: caller,
         kind: 'statement.publish',
@@ -261,6 +274,8 @@ export async function publishStatements(
       });
     }
     if (byBuilding.size) await queueNotifications(tx, month, [...byBuilding.keys()]);
+    // The billing system's receivers (webhooks, e-mails) are told in the same transaction.
+    if (published.length) await queueBillingNotices(tx, month, published);
     return { Buildings: byBuilding.size, Flats: statements.length, Republished: republished, Changes: changes };
   });
 }
