@@ -9,6 +9,7 @@ import {
   EnvironmentOutlined,
   FileDoneOutlined,
   HomeOutlined,
+  KeyOutlined,
   LogoutOutlined,
   MenuOutlined,
   TeamOutlined,
@@ -46,6 +47,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
     { screen: '/masterData', icon: <DatabaseOutlined />, label: t('nav.masterData') },
     { screen: '/audit', icon: <AuditOutlined />, label: t('nav.audit') },
     { screen: '/collectors', icon: <ApiOutlined />, label: t('nav.collectors') },
+    { screen: '/integrations', icon: <KeyOutlined />, label: t('nav.integrations') },
   ];
   const items: MenuProps['items'] = [
     {
