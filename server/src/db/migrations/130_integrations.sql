@@ -75,4 +75,3 @@ CREATE TABLE billing_delivery_attempt (
 );
 CREATE INDEX billing_delivery_attempt_delivery ON billing_delivery_attempt (delivery_id);
 
-INSERT INTO job (name) VALUES ('billing-delivery');

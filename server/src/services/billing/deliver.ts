@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { Transporter } from 'nodemailer';
 import type { Db } from '../../db/db.js';
+import type { JobDef } from '../jobs/index.js';
+import { type Mailer, type MailTemplate, mailLanguage, monthName } from '../mail/index.js';
 
 /** How long a notice is retried, and the waits between attempts (doubling from 1 minute, at most 2 hours). */
 export const DELIVERY_WINDOW_MS = 24 * 3600_000;
@@ -14,12 +15,29 @@ export const signBody = (secret: string, timestamp: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
 export interface DeliveryOptions {
-  /** E-mail receivers need a mailer; without one their attempts are logged as failed. */
-  mailer?: Transporter | undefined;
-  from?: string | undefined;
-  /** The server's public address, for the e-mail's link. */
-  baseUrl?: string | undefined;
+  /** E-mail receivers need the mailer (SMTP_URL); without one their attempts are logged as failed. */
+  mailer?: Mailer | undefined;
 }
+
+/** The e-mail a receiver gets: the month, the version, the buildings and the link to the export. */
+const NOTICE_MAIL: MailTemplate<{ month: string; version: number; buildings: number; link: string }> = {
+  subject: {
+    lt: (p) => `paskelbti ${p.month} duomenys (versija ${p.version})`,
+    en: (p) => `${p.month} published (version ${p.version})`,
+  },
+  body: {
+    lt: (p) =>
+      `Paskelbti ${p.month} duomenys, versija ${p.version}, pastatų: ${p.buildings}.\n\n` +
+      `Atsiskaitymų eksportas (reikia integracijos rakto arba prisijungimo):\n${p.link}`,
+    en: (p) =>
+      `The figures of ${p.month} are published, version ${p.version}, ${p.buildings} building(s).\n\n` +
+      `The billing export (needs an integration key or a sign-in):\n${p.link}`,
+  },
+  footer: {
+    lt: 'Šį pranešimą gaunate, nes jūsų adresas įrašytas kaip paskelbimo gavėjas.',
+    en: 'You get this notice because your address is set up as a publication receiver.',
+  },
+};
 
 interface Due {
   id: number;
@@ -63,26 +81,19 @@ async function post(d: Due, now: Date): Promise<Outcome> {
   }
 }
 
-async function mail(d: Due, options: DeliveryOptions): Promise<Outcome> {
-  if (!options.mailer) return { status: null, response: null, error: 'mail is not configured (SMTP_URL)', ok: false };
+async function mail(d: Due, mailer: Mailer | undefined): Promise<Outcome> {
+  if (!mailer) return { status: null, response: null, error: 'mail is not configured (SMTP_URL)', ok: false };
   const notice = JSON.parse(d.body) as { month: string; version: number; buildings: number[]; export: string };
-  const link = `${(options.baseUrl ?? '').replace(/\/$/, '')}${notice.export}`;
-  const lt = d.language === 'lt';
-  try {
-    const info = await options.mailer.sendMail({
-      from: options.from ?? 'rodmenys@localhost',
-      to: d.email!,
-      subject: lt
-        ? `Paskelbti ${notice.month} mėnesio duomenys (versija ${notice.version})`
-        : `Figures of ${notice.month} published (version ${notice.version})`,
-      text: lt
-        ? `Paskelbti ${notice.month} mėnesio duomenys, versija ${notice.version}, pastatų: ${notice.buildings.length}.\n\nEksportas (reikia integracijos rakto arba prisijungimo):\n${link}\n`
-        : `The figures of ${notice.month} are published, version ${notice.version}, ${notice.buildings.length} building(s).\n\nThe export (needs an integration key or a sign-in):\n${link}\n`,
-    });
-    return { status: null, response: String(info.response ?? '').slice(0, 500), error: null, ok: true };
-  } catch (err) {
-    return { status: null, response: null, error: err instanceof Error ? err.message : String(err), ok: false };
-  }
+  const lang = mailLanguage(d.language);
+  const outcome = await mailer.send(d.email!, lang, NOTICE_MAIL, {
+    month: monthName(notice.month, lang),
+    version: notice.version,
+    buildings: notice.buildings.length,
+    link: mailer.link(notice.export),
+  });
+  return outcome.accepted
+    ? { status: null, response: 'accepted', error: null, ok: true }
+    : { status: null, response: null, error: outcome.error, ok: false };
 }
 
 /**
@@ -105,7 +116,7 @@ export async function deliverBillingNotices(
   const counts = { delivered: 0, failed: 0, gaveUp: 0 };
   for (const d of rows) {
     const t0 = performance.now();
-    const outcome = d.kind === 'webhook' ? await post(d, now) : await mail(d, options);
+    const outcome = d.kind === 'webhook' ? await post(d, now) : await mail(d, options.mailer);
     const attempts = d.attempts + 1;
     const next = new Date(now.getTime() + backoffMs(attempts));
     const giveUp = !outcome.ok && next.getTime() > new Date(d.created_at).getTime() + DELIVERY_WINDOW_MS;
@@ -138,3 +149,12 @@ export async function deliverBillingNotices(
   }
   return counts;
 }
+
+/** The scheduled work of the billing interface (server/src/jobs.ts): notices every 30 seconds. */
+export const billingJobs: JobDef[] = [
+  {
+    name: 'billing-delivery',
+    run: (db, now, { mailer }) => deliverBillingNotices(db, now, { mailer }),
+    nextSql: "$1::timestamptz + interval '30 seconds'",
+  },
+];

@@ -28,7 +28,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocationTree } from '../../api/hooks';
+import { useLocationTree } from '../../api/location-data';
 import {
   useBillingDeliveries,
   useBillingReceivers,
