@@ -75,3 +75,6 @@ CREATE TABLE billing_delivery_attempt (
 );
 CREATE INDEX billing_delivery_attempt_delivery ON billing_delivery_attempt (delivery_id);
 
+
+-- The scheduled job that sends the notices (services/billing/deliver.ts).
+INSERT INTO job (name) VALUES ('billing-delivery') ON CONFLICT (name) DO NOTHING;

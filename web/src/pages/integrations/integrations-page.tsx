@@ -28,7 +28,6 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocationTree } from '../../api/location-data';
 import {
   useBillingDeliveries,
   useBillingReceivers,
@@ -38,6 +37,7 @@ import {
   useIntegrationKeys,
   useRevokeIntegrationKey,
 } from '../../api/integrations';
+import { useLocationTree } from '../../api/location-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
