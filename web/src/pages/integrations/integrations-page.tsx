@@ -124,6 +124,9 @@ function IntegrationKeys() {
           <Input maxLength={100} placeholder={t('integrations.namePlaceholder')} />
         </Form.Item>
         <BuildingPicker
+          id="integrations-locations"
+          label={t('integrations.locations')}
+          placeholder={t('integrations.locationsPlaceholder')}
           nodes={tree.data ?? []}
           loading={tree.isLoading}
           value={locations}
