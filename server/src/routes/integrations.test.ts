@@ -113,6 +113,12 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       });
       expect(expiry.status).toBe(400);
       expect(expiry.error.errors?.[0]?.field).toBe('expiresOn');
+      const noSuchDay = await inject(t.app, contract.createIntegrationKey, {
+        token: operator.token,
+        body: { name: 'Feb', locationIds: [a.id], expiresOn: '2027-02-30' },
+      });
+      expect(noSuchDay.status).toBe(400);
+      expect(noSuchDay.error.errors?.[0]?.field).toBe('expiresOn');
     });
 
     it('is nowhere in the database in clear (every column of every table searched)', async () => {
@@ -309,6 +315,14 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       const building = rows.find((r) => r.Line === 'building')!;
       expect(building).toMatchObject({ BuildingMeterKwh: 1234.567, SubtractedKwh: 0, SharedKwh: 1234.567 });
       expect(rows.some((r) => r.BuildingId === b.id)).toBe(false);
+      // The operator's export holds both buildings, each computed in one batch, in address order.
+      const all = await inject(t.app, contract.getBillingExport, { token: operator.token, query: { month: MONTH } });
+      const buildings = (all.body.Rows as Rows).map((r) => r.BuildingId);
+      expect([...new Set(buildings)]).toEqual([a.id, b.id]);
+      expect((all.body.Rows as Rows).find((r) => r.DeviceCode === 'HCA-B')).toMatchObject({
+        AccountCode: 'ACC-002',
+        Consumption: 120,
+      });
     });
 
     it('freezes a published month: the same bytes every time, in JSON, CSV and XLSX; a late reading changes live only', async () => {

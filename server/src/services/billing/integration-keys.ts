@@ -65,6 +65,10 @@ export async function createIntegrationKey(
   );
   const missing = ids.find((id) => !found.some((f) => f.id === id));
   if (missing !== undefined) throw badRequest('integrationKeyLocation', { id: String(missing) }, 'locationIds');
+  // A day the pattern lets through but the calendar does not (2026-02-30) is a 400, not the cast's error.
+  const day = new Date(`${input.expiresOn}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== input.expiresOn)
+    throw badRequest('integrationKeyExpiry', { max: String(MAX_KEY_DAYS) }, 'expiresOn');
   const { rows: span } = await db.query<{ ok: boolean }>(
     `SELECT $1::date >= current_date AND $1::date <= current_date + $2::int AS ok`,
     [input.expiresOn, MAX_KEY_DAYS],
