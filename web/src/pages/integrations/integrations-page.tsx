@@ -111,6 +111,7 @@ function IntegrationKeys() {
       <Typography.Paragraph type="secondary">{t('integrations.keysHelp')}</Typography.Paragraph>
       <Form
         form={form}
+        name="integration-key"
         layout="vertical"
         onFinish={onCreate}
         initialValues={{ expiresOn: dayjs().add(1, 'year') }}
@@ -252,6 +253,7 @@ function Receivers() {
       <Typography.Paragraph type="secondary">{t('integrations.receiversHelp')}</Typography.Paragraph>
       <Form
         form={form}
+        name="receiver"
         layout="vertical"
         onFinish={onCreate}
         initialValues={{ kind: 'webhook', language: 'lt' }}
