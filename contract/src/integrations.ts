@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, Id, IdParams, Nullable, Ok, Timestamp } from './common.js';
-import { MonthEndSource, MonthParam } from './data-quality.js';
-import { IdList } from './devices.js';
+import { Day, Id, IdList, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 import { StatementKind, StatementLanguage } from './statements.js';
 

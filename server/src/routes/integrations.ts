@@ -12,7 +12,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/db.js';
 import type { Caller } from '../services/auth/caller.js';
-import { scopeFor } from '../services/auth/caller.js';
 import {
   billingCsv,
   billingJson,
@@ -31,7 +30,8 @@ import {
   listBillingDeliveries as listDeliveries,
   listReceivers,
 } from '../services/billing/receivers.js';
-import { parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
+import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 type ExportQuery = {

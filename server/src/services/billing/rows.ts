@@ -6,6 +6,7 @@ import {
   DEVICE_TYPES,
   LOCATION_LEVEL,
   type MonthEndSource,
+  type StatementBuildingLine,
   type StatementKind,
   type StatementRow,
 } from '@rodmenys/contract';
@@ -175,12 +176,13 @@ export async function buildingRows(
     byFlat.set(d.location_id, list);
   }
   const out: BillingRow[] = [];
-  let sharedKwh: number | null = null;
+  // The statements' building line (docs/statements.md), as every allocator flat of the building carries it.
+  let line: StatementBuildingLine | null = null;
   for (const flat of flats) {
     const account = accounts.get(flat.FlatId);
     for (const d of byFlat.get(flat.FlatId) ?? []) out.push(deviceRow(d, flat, account));
     for (const k of flat.Kinds) {
-      if (k.KwhMethod && k.BuildingKwh !== null) sharedKwh = k.BuildingKwh;
+      if (k.BuildingLine) line = k.BuildingLine;
       out.push(
         billingRow({
           ...base('flat', flat, account),
@@ -212,13 +214,17 @@ export async function buildingRows(
         ...place,
         Kind: 'heating',
         Unit: 'kWh',
-        BuildingMeterKwh: meterKwh,
-        SubtractedKwh: subtracted,
-        SharedKwh: sharedKwh ?? (meterKwh !== null && subtracted !== null ? round3(meterKwh - subtracted) : null),
+        BuildingMeterKwh: line ? line.MeterKwh : meterKwh,
+        SubtractedKwh: line ? line.SubtractedKwh : subtracted,
+        SharedKwh: line
+          ? line.SharedKwh
+          : meterKwh !== null && subtracted !== null
+            ? round3(meterKwh - subtracted)
+            : null,
         Partial: [...meters, ...flatMeters].some(
           (d) => NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
         ),
-        Incomplete: meterKwh === null || subtracted === null,
+        Incomplete: line ? line.AllocatorKwh === null : meterKwh === null || subtracted === null,
       }),
     );
   }
