@@ -103,7 +103,8 @@ function installExitHandlers() {
 
 /**
  * Starts a fresh PostgreSQL cluster (superuser `postgres`, trust authentication)
- * and resolves to its `url` and a `stop()` that shuts it down and deletes it.
+ * and resolves to its `url` and a `stop()` that shuts it down and deletes it (`halt()` and
+ * `resume()` stop and start it again, keeping its data).
  * `durable: true` keeps fsync and full-page writes (crash tests); otherwise they
  * are off for speed. `port` defaults to a free one. `settings` adds or overrides
  * postgresql.conf entries, e.g. `{ shared_buffers: "'1GB'" }` (benchmarks).
@@ -207,7 +208,16 @@ export async function startPostgres({ port, durable = false, settings: extra = {
       const chosen = port ?? (await freePort());
       try {
         await run(bin, 'pg_ctl', ['start', '-w', '-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${chosen}`]);
-        return { url: `postgres://postgres@127.0.0.1:${chosen}/postgres`, port: chosen, dir, stop: cluster.stop };
+        return {
+          url: `postgres://postgres@127.0.0.1:${chosen}/postgres`,
+          port: chosen,
+          dir,
+          stop: cluster.stop,
+          // The server stopped (fast shutdown: connections cut) and started again on the same port and data.
+          halt: () => run(bin, 'pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
+          resume: () =>
+            run(bin, 'pg_ctl', ['start', '-w', '-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${chosen}`]),
+        };
       } catch (err) {
         if (port !== undefined || attempt >= 3) {
           const log = path.join(dir, 'server.log');

@@ -71,7 +71,8 @@ async function runDaemon(name, file, args, port, dir) {
 
 /**
  * HAProxy in HTTP mode on a free port, round robin over `servers` ({ name: port }),
- * adding X-Forwarded-For and naming the server that answered in `X-Served-By`.
+ * adding X-Forwarded-For and naming the server that answered in `X-Served-By`; each instance
+ * is checked every second with GET /api/ready (docs/operations.md).
  */
 export async function startHaproxy(servers) {
   if (!hasHaproxy()) throw new Error(`HAProxy not found at ${HAPROXY}: apt-get install -y haproxy`);
@@ -94,8 +95,11 @@ backend instances
   balance roundrobin
   option forwardfor
   http-response set-header X-Served-By %s
+  # An instance whose database does not answer (GET /api/ready: 503) gets no requests.
+  option httpchk GET /api/ready
+  http-check expect status 200
 ${Object.entries(servers)
-  .map(([name, p]) => `  server ${name} 127.0.0.1:${p}`)
+  .map(([name, p]) => `  server ${name} 127.0.0.1:${p} check inter 1s fall 2 rise 1`)
   .join('\n')}
 `,
   );

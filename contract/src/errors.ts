@@ -14,6 +14,8 @@ export const ERROR_MESSAGES = {
   tooManyRequests: 'Too many requests; try again later',
   unsupportedMediaType: 'This content type is not accepted',
   internal: 'Internal server error',
+  // The database away (503 with Retry-After; docs/operations.md, "The database away").
+  databaseUnavailable: 'The database is not answering; try again in a few seconds',
   // Validation of one field (400 with `errors`). The message of a schema check is the validator's own text.
   required: '{{field}} is required',
   notAccepted: '{{field}} is not an accepted field',

@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './column-sets.js';
 export * from './common.js';
+export * from './csv.js';
 export * from './data-quality.js';
 export * from './degree-days.js';
 export * from './device-data.js';
@@ -8,6 +9,7 @@ export * from './devices.js';
 export * from './domain.js';
 export * from './endpoint.js';
 export * from './errors.js';
+export * from './health.js';
 export * from './ingest.js';
 export * from './input.js';
 export * from './integrations.js';

@@ -19,6 +19,7 @@ import headers from './plugins/headers.js';
 import web from './plugins/web.js';
 import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
+import healthRoutes from './routes/health.js';
 import ingestRoutes from './routes/ingest.js';
 import integrationRoutes from './routes/integrations.js';
 import locationDataRoutes from './routes/location-data.js';
@@ -93,6 +94,7 @@ export async function buildApp({
   await app.register(docs);
   await app.register(
     async (api) => {
+      await api.register(healthRoutes);
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(locationDataRoutes);

@@ -12,6 +12,8 @@ import type { Db } from './db.js';
 export interface ReadRouting {
   /** Whether a standby is configured at all. */
   readonly replica: boolean;
+  /** The standby itself, when configured (GET /api/ready asks it). */
+  readonly standby: Db | undefined;
   /** The database to answer a read-only request of `userId` from. */
   reader(userId: number | undefined): Promise<Db>;
   /** After `userId`'s successful change: their reads wait for the standby to reach this point. */
@@ -19,9 +21,10 @@ export interface ReadRouting {
 }
 
 export function readRouting(primary: Db, standby: Db | undefined): ReadRouting {
-  if (!standby) return { replica: false, reader: async () => primary, noteWrite: async () => {} };
+  if (!standby) return { replica: false, standby: undefined, reader: async () => primary, noteWrite: async () => {} };
   return {
     replica: true,
+    standby,
     async reader(userId) {
       try {
         const { rows } =

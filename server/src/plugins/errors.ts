@@ -1,6 +1,7 @@
 import { CALENDAR_DAY_FORMAT, type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { type FieldError, HttpError } from '../errors.js';
 
 interface ValidationIssue {
@@ -64,7 +65,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 
 /**
  * One error handler: typed errors become `{ code, params, message }` with their status,
- * validation errors a 400 naming the fields, anything else a 500 that says
+ * validation errors a 400 naming the fields, the database away a 503 with Retry-After
+ * (docs/operations.md), anything else a 500 that says
  * nothing internal (the details go to the log). Every answer has a code the web app
  * translates (docs/ARCHITECTURE.md, "Errors").
  */
@@ -105,6 +107,12 @@ export default fp(async function errors(app: FastifyInstance) {
       const params = { field: 'body' };
       const message = status === 413 ? errorText(code, params) : err.message;
       return reply.status(status).send({ code, params, message, errors: [{ field: 'body', code, params, message }] });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Expected while the database restarts: one line, no stack; the client waits and tries again.
+      request.log.warn({ code: (err as { code?: unknown }).code ?? null, reason: err.message }, 'database unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return reply.status(503).send({ code: 'databaseUnavailable', message: errorText('databaseUnavailable') });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: 'internal', message: 'Internal server error' });

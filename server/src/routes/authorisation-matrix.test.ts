@@ -248,6 +248,8 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     string,
     { request: (role: Role) => Promise<Sample> | Sample; expect?: Partial<Record<Role, number>> }
   > = {
+    'GET /health': { request: () => ({}) },
+    'GET /ready': { request: () => ({}) },
     'POST /users/authenticate': {
       request: () => ({ body: { username: `nobody${++serial}`, password: 'wrong-guess' } }),
       expect: Object.fromEntries(ROLES.map((r) => [r, 400])),

@@ -36,7 +36,7 @@ export interface Ctx<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500, 503] as const;
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'auth' in v && 'response' in v;

@@ -10,8 +10,10 @@
 //   is sized for the ~10 s first-start budget rather than for many flats.
 // - `large` on PostgreSQL 15 (load 16-18): 2,149 flats, 10,540 devices, 29,023,698
 //   hourly readings over ~3.7 months, 205 s (30 s of it JavaScript CPU).
+
 import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
 import { hashPassword } from '../../services/auth/password.js';
+import { createMonthPartitions, monthsBetween } from '../../services/partitions/partitions.js';
 import type { Db, Tx } from '../db.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import {
@@ -436,6 +438,11 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
     throw new DemoSeedError('The demo needs at least one building, whole months and an interval that divides 24 hours');
   }
   const nowMs = now.getTime();
+  // The months it writes into get their partitions first (docs/scaling.md): the default partition stays empty.
+  await createMonthPartitions(
+    db,
+    monthsBetween(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - counts.months - 1, 1)), now),
+  );
   // Hash before the transaction: PGlite holds its one session while a transaction runs.
   const hashes = await Promise.all(DEMO_ACCOUNTS.map(() => hashPassword(DEMO_PASSWORD)));
   return db.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import { type CsvImportResult, MAX_CSV_LINES, MAX_LISTED_CSV_REJECTS } from '@rodmenys/contract';
 import type { Db, Tx } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
+import { requireMonthPartitionsOf, writeIntoMonths } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { detectDelimiter, splitLine } from './csv-fields.js';
 import { findDevices } from './ingest-telegrams.js';
@@ -80,31 +81,38 @@ function* copyChunks(lines: string[], now: Date, checked: Checked, reject: Rejec
 export async function importCsv(db: Db, text: string, now = new Date()): Promise<CsvImportResult> {
   const lines = text.split('\n');
   if (lines.length > MAX_CSV_LINES) throw badRequest('tooManyCsvLines', { max: String(MAX_CSV_LINES) }, 'body');
-  const rejected: CsvImportResult['Rejected'] = [];
+  let rejected: CsvImportResult['Rejected'] = [];
   let rejectedCount = 0;
   const reject: Reject = (line, serial, reason) => {
     rejectedCount++;
     if (rejected.length < MAX_LISTED_CSV_REJECTS) rejected.push({ Position: line, MeterId: serial, Reason: reason });
   };
-  const checked: Checked = { lines: 0, goodLine: [], goodSerial: [] };
-  const { known, stored } = await db.transaction(async (tx) => {
-    // Room to sort a large file in memory (the default 4 MB spills a million rows to disk).
-    await tx.exec("SET LOCAL work_mem = '256MB'");
-    await tx.exec(
-      'CREATE TEMPORARY TABLE csv_reading (line int, serial text, ts timestamptz, value numeric) ON COMMIT DROP',
-    );
-    await tx.copyIn(
-      'COPY csv_reading (line, serial, ts, value) FROM STDIN WITH (FORMAT csv)',
-      copyChunks(lines, now, checked, reject),
-    );
-    const devices = await findDevices(tx, [...new Set(checked.goodSerial)]);
-    let known = 0;
-    for (let g = 0; g < checked.goodLine.length; g++) {
-      const serial = checked.goodSerial[g]!;
-      if (devices.has(serial)) known++;
-      else reject(checked.goodLine[g]!, serial, `no device has the serial number ${serial}`);
-    }
-    return { known, stored: known === 0 ? 0 : await storeReadings(tx) };
+  let checked: Checked = { lines: 0, goodLine: [], goodSerial: [] };
+  // The months written into get their partitions first; a run that found them missing starts again.
+  const { known, stored } = await writeIntoMonths(db, () => {
+    rejected = [];
+    rejectedCount = 0;
+    checked = { lines: 0, goodLine: [], goodSerial: [] };
+    return db.transaction(async (tx) => {
+      // Room to sort a large file in memory (the default 4 MB spills a million rows to disk).
+      await tx.exec("SET LOCAL work_mem = '256MB'");
+      await tx.exec(
+        'CREATE TEMPORARY TABLE csv_reading (line int, serial text, ts timestamptz, value numeric) ON COMMIT DROP',
+      );
+      await tx.copyIn(
+        'COPY csv_reading (line, serial, ts, value) FROM STDIN WITH (FORMAT csv)',
+        copyChunks(lines, now, checked, reject),
+      );
+      const devices = await findDevices(tx, [...new Set(checked.goodSerial)]);
+      let known = 0;
+      for (let g = 0; g < checked.goodLine.length; g++) {
+        const serial = checked.goodSerial[g]!;
+        if (devices.has(serial)) known++;
+        else reject(checked.goodLine[g]!, serial, `no device has the serial number ${serial}`);
+      }
+      if (known > 0) await requireMonthPartitionsOf(tx, 'SELECT ts FROM csv_reading');
+      return { known, stored: known === 0 ? 0 : await storeReadings(tx) };
+    });
   });
   rejected.sort((a, b) => a.Position - b.Position);
   return {

@@ -1,6 +1,6 @@
 import type { DataLoadProc, IngestResult, Rejected } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
-import { retryWhilePartitionsMove } from '../partitions/partitions.js';
+import { requireMonthPartitions, writeIntoMonths } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
 
@@ -36,7 +36,7 @@ export async function findDevices(db: Queryable, serials: string[]): Promise<Map
  */
 export async function ingestTelegrams(db: Db, items: TelegramItem[], now = new Date()): Promise<IngestResult> {
   await adoptMatchedMeters(db, now);
-  return retryWhilePartitionsMove(() => db.transaction((tx) => storeItems(tx, items, now)));
+  return writeIntoMonths(db, () => db.transaction((tx) => storeItems(tx, items, now)));
 }
 
 async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<IngestResult> {
@@ -73,6 +73,11 @@ async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<Ing
   // One lock order for every writer, so that concurrent batches never deadlock.
   rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
   unmatched.sort((a, b) => (a.meterId < b.meterId ? -1 : a.meterId > b.meterId ? 1 : a.ts < b.ts ? -1 : 1));
+  // The months written into have their partitions before anything is written (docs/scaling.md).
+  await requireMonthPartitions(
+    tx,
+    rows.map((r) => r.ts),
+  );
   const { stored, readings } = await storeTelegrams(tx, rows);
   await keepUnmatched(tx, unmatched);
   rejected.sort((a, b) => a.Position - b.Position);
@@ -228,5 +233,5 @@ export async function adoptMatchedMeters(db: Db, now = new Date()): Promise<numb
     'SELECT count(*)::int AS n FROM unmatched_meter u JOIN device d ON d.device_code = u.meter_id',
   );
   if (!found[0]?.n) return 0;
-  return retryWhilePartitionsMove(() => db.transaction((tx) => adoptWaiting(tx, now)));
+  return writeIntoMonths(db, () => db.transaction((tx) => adoptWaiting(tx, now)));
 }

@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { adoptWaiting } from '../ingest/ingest-telegrams.js';
+import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from '../readings/store-readings.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
@@ -82,56 +83,58 @@ async function audited(
 
 /** Adds a device to a flat (types 1–4) or a building heat meter to a building, with an optional initial reading. */
 export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): Promise<DeviceRow> {
-  return db.transaction(async (tx) => {
-    const { rows: locs } = await tx.query<{ level: number }>('SELECT level FROM location WHERE id = $1', [
-      input.locationId,
-    ]);
-    if (!locs[0]) throw badRequest('locationMissing', {}, 'locationId');
-    const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
-    if (!rowCount) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
-    const wanted = deviceLevel(input.deviceTypeId);
-    if (locs[0].level !== wanted) {
-      throw badRequest(
-        wanted === LOCATION_LEVEL.building ? 'buildingMeterOnBuilding' : 'deviceOnFlat',
-        {},
-        'locationId',
-      );
-    }
-    const code = input.deviceCode.trim();
-    if (!code) throw badRequest('serialBlank', {}, 'deviceCode');
-    await assertSerialFree(tx, code);
-    // A serial whose telegrams wait in the unmatched inbox: installed when it was first heard, so the
-    // readings taken in with the device count (the operator may give another time).
-    const { rows: waiting } = await tx.query<{ first_seen: string }>(
-      'SELECT iso(first_seen) AS first_seen FROM unmatched_meter WHERE meter_id = $1',
-      [code],
-    );
-    const installedAt = await moment(
-      tx,
-      input.installedAt ?? waiting[0]?.first_seen ?? new Date().toISOString(),
-      'installedAt',
-    );
-    const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [
-        input.deviceTypeId,
+  return writeIntoMonths(db, () =>
+    db.transaction(async (tx) => {
+      const { rows: locs } = await tx.query<{ level: number }>('SELECT level FROM location WHERE id = $1', [
         input.locationId,
-        code,
-        clean(input.counterCode),
-        clean(input.description),
-        input.ratingFactor ?? null,
-        installedAt,
-      ],
-    );
-    const id = rows[0]!.id;
-    if (input.initialReading !== undefined) {
-      await storeGivenReadings(tx, [{ deviceId: id, ts: installedAt, value: input.initialReading }]);
-    }
-    // Its telegrams waiting in the inbox become its readings now, not at the next collector request.
-    if (waiting[0]) await adoptWaiting(tx, new Date(), [code]);
-    return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
-  });
+      ]);
+      if (!locs[0]) throw badRequest('locationMissing', {}, 'locationId');
+      const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
+      if (!rowCount) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
+      const wanted = deviceLevel(input.deviceTypeId);
+      if (locs[0].level !== wanted) {
+        throw badRequest(
+          wanted === LOCATION_LEVEL.building ? 'buildingMeterOnBuilding' : 'deviceOnFlat',
+          {},
+          'locationId',
+        );
+      }
+      const code = input.deviceCode.trim();
+      if (!code) throw badRequest('serialBlank', {}, 'deviceCode');
+      await assertSerialFree(tx, code);
+      // A serial whose telegrams wait in the unmatched inbox: installed when it was first heard, so the
+      // readings taken in with the device count (the operator may give another time).
+      const { rows: waiting } = await tx.query<{ first_seen: string }>(
+        'SELECT iso(first_seen) AS first_seen FROM unmatched_meter WHERE meter_id = $1',
+        [code],
+      );
+      const installedAt = await moment(
+        tx,
+        input.installedAt ?? waiting[0]?.first_seen ?? new Date().toISOString(),
+        'installedAt',
+      );
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [
+          input.deviceTypeId,
+          input.locationId,
+          code,
+          clean(input.counterCode),
+          clean(input.description),
+          input.ratingFactor ?? null,
+          installedAt,
+        ],
+      );
+      const id = rows[0]!.id;
+      if (input.initialReading !== undefined) {
+        await storeGivenReadings(tx, [{ deviceId: id, ts: installedAt, value: input.initialReading }]);
+      }
+      // Its telegrams waiting in the inbox become its readings now, not at the next collector request.
+      if (waiting[0]) await adoptWaiting(tx, new Date(), [code]);
+      return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
+    }),
+  );
 }
 
 /** Changes a device's description, rating factor or counter code. */
@@ -182,14 +185,16 @@ export async function removeDevice(
   id: number,
   input: { removedAt: string; finalReading: number },
 ): Promise<DeviceRow> {
-  return db.transaction(async (tx) => {
-    const removedAt = await moment(tx, input.removedAt, 'removedAt');
-    await deviceInService(tx, id, removedAt, 'removedAt');
-    const before = await readDeviceAudit(tx, id);
-    await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
-    await storeGivenReadings(tx, [{ deviceId: id, ts: removedAt, value: input.finalReading }]);
-    return audited(tx, caller, 'device.remove', id, before, { FinalReading: input.finalReading });
-  });
+  return writeIntoMonths(db, () =>
+    db.transaction(async (tx) => {
+      const removedAt = await moment(tx, input.removedAt, 'removedAt');
+      await deviceInService(tx, id, removedAt, 'removedAt');
+      const before = await readDeviceAudit(tx, id);
+      await tx.query('UPDATE device SET removed_at = $2 WHERE id = $1', [id, removedAt]);
+      await storeGivenReadings(tx, [{ deviceId: id, ts: removedAt, value: input.finalReading }]);
+      return audited(tx, caller, 'device.remove', id, before, { FinalReading: input.finalReading });
+    }),
+  );
 }
 
 /**
@@ -204,51 +209,53 @@ export async function replaceDevice(
   input: ReplaceDeviceBody,
 ): Promise<{ Old: DeviceRow; New: DeviceRow }> {
   try {
-    return await db.transaction(async (tx) => {
-      const at = await moment(tx, input.replacedAt, 'replacedAt');
-      await deviceInService(tx, id, at, 'replacedAt');
-      const before = await readDeviceAudit(tx, id);
-      const code = input.newDeviceCode.trim();
-      if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
-      await assertSerialFree(tx, code);
-      const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+    return await writeIntoMonths(db, () =>
+      db.transaction(async (tx) => {
+        const at = await moment(tx, input.replacedAt, 'replacedAt');
+        await deviceInService(tx, id, at, 'replacedAt');
+        const before = await readDeviceAudit(tx, id);
+        const code = input.newDeviceCode.trim();
+        if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
+        await assertSerialFree(tx, code);
+        const { rows } = await tx.query<{ id: number }>(
+          `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
          SELECT device_type_id, location_id, $2, $3,
                 CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8
            FROM device WHERE id = $1
          RETURNING id`,
-        [
-          id,
-          code,
-          clean(input.newCounterCode),
-          input.newDescription !== undefined,
-          clean(input.newDescription),
-          input.newRatingFactor !== undefined,
-          input.newRatingFactor ?? null,
-          at,
-        ],
-      );
-      const newId = rows[0]!.id;
-      await tx.query('UPDATE device SET removed_at = $2, replaced_by = $3 WHERE id = $1', [id, at, newId]);
-      await storeGivenReadings(tx, [
-        { deviceId: id, ts: at, value: input.finalReading },
-        { deviceId: newId, ts: at, value: input.initialReading },
-      ]);
-      await adoptWaiting(tx, new Date(), [code]);
-      const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
-      await recordAudit(tx, {
-        actor: caller,
-        kind: 'device.replace',
-        entity: 'device',
-        entityId: id,
-        before,
-        after: {
-          Old: { ...(await readDeviceAudit(tx, id)), FinalReading: input.finalReading },
-          New: { DeviceId: newId, ...(await readDeviceAudit(tx, newId)), InitialReading: input.initialReading },
-        },
-      });
-      return result;
-    });
+          [
+            id,
+            code,
+            clean(input.newCounterCode),
+            input.newDescription !== undefined,
+            clean(input.newDescription),
+            input.newRatingFactor !== undefined,
+            input.newRatingFactor ?? null,
+            at,
+          ],
+        );
+        const newId = rows[0]!.id;
+        await tx.query('UPDATE device SET removed_at = $2, replaced_by = $3 WHERE id = $1', [id, at, newId]);
+        await storeGivenReadings(tx, [
+          { deviceId: id, ts: at, value: input.finalReading },
+          { deviceId: newId, ts: at, value: input.initialReading },
+        ]);
+        await adoptWaiting(tx, new Date(), [code]);
+        const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
+        await recordAudit(tx, {
+          actor: caller,
+          kind: 'device.replace',
+          entity: 'device',
+          entityId: id,
+          before,
+          after: {
+            Old: { ...(await readDeviceAudit(tx, id)), FinalReading: input.finalReading },
+            New: { DeviceId: newId, ...(await readDeviceAudit(tx, newId)), InitialReading: input.initialReading },
+          },
+        });
+        return result;
+      }),
+    );
   } catch (err) {
     // Two replacements racing for one serial: the unique index decides.
     if ((err as { code?: string }).code === '23505' && !(err instanceof HttpError)) {

@@ -4,6 +4,7 @@ import { dbKind, useDb } from '../../test/db.js';
 import { lastSeenMismatches, makeBuilding, makeDevice, makeFlat, type Place } from '../../test/factories.js';
 import { importCsv } from '../ingest/import-csv.js';
 import { ingestTelegrams } from '../ingest/ingest-telegrams.js';
+import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from './store-readings.js';
 
 describe(`the one reading writer: telegrams, CSV files and given readings (${dbKind()})`, () => {
@@ -42,11 +43,14 @@ describe(`the one reading writer: telegrams, CSV files and given readings (${dbK
     await importCsv(t.db, 'RW-CSV;2026-02-10T10:00:00+02:00;5,5\nRW-CSV;2026-01-20T10:00:00+02:00;4', now);
     const json = { id: 'RW-TG', meter: 'multical21', total_m3: 7.25, timestamp: '2026-02-11T10:00:00Z' };
     await ingestTelegrams(t.db, [{ position: 1, json, raw: JSON.stringify(json) }], now);
-    await t.db.transaction((tx) =>
-      storeGivenReadings(tx, [
-        { deviceId: given, ts: '2026-02-12T10:00:00+02:00', value: 9 },
-        { deviceId: given, ts: '2025-12-31T10:00:00+02:00', value: 8 },
-      ]),
+    // Given readings are written as the device edits write them: their months get partitions first.
+    await writeIntoMonths(t.db, () =>
+      t.db.transaction((tx) =>
+        storeGivenReadings(tx, [
+          { deviceId: given, ts: '2026-02-12T10:00:00+02:00', value: 9 },
+          { deviceId: given, ts: '2025-12-31T10:00:00+02:00', value: 8 },
+        ]),
+      ),
     );
 
     expect(await state(viaCsv)).toEqual({
@@ -79,16 +83,16 @@ describe(`the one reading writer: telegrams, CSV files and given readings (${dbK
     await importCsv(t.db, 'RW-BOTH;2026-02-20T10:00:00+02:00;3', now);
     // An older reading, by each path, leaves LastSeen where it is.
     await importCsv(t.db, 'RW-BOTH;2026-02-01T10:00:00+02:00;1', now);
-    await t.db.transaction((tx) =>
-      storeGivenReadings(tx, [{ deviceId: id, ts: '2026-02-05T10:00:00+02:00', value: 2 }]),
+    await writeIntoMonths(t.db, () =>
+      t.db.transaction((tx) => storeGivenReadings(tx, [{ deviceId: id, ts: '2026-02-05T10:00:00+02:00', value: 2 }])),
     );
     expect((await state(id)).lastSeen).toBe('2026-02-20T10:00:00+02:00');
     // The same instant again: a file changes nothing, an operator's value wins.
     const again = await importCsv(t.db, 'RW-BOTH;2026-02-20T10:00:00+02:00;30', now);
     expect(again).toMatchObject({ Stored: 0, Duplicates: 1 });
     expect((await state(id)).readings.at(-1)).toEqual(['2026-02-20T10:00:00+02:00', '3']);
-    const written = await t.db.transaction((tx) =>
-      storeGivenReadings(tx, [{ deviceId: id, ts: '2026-02-20T10:00:00+02:00', value: 31 }]),
+    const written = await writeIntoMonths(t.db, () =>
+      t.db.transaction((tx) => storeGivenReadings(tx, [{ deviceId: id, ts: '2026-02-20T10:00:00+02:00', value: 31 }])),
     );
     expect(written).toBe(1);
     expect(await state(id)).toEqual({
@@ -102,7 +106,9 @@ describe(`the one reading writer: telegrams, CSV files and given readings (${dbK
     });
     // A reading of a device that does not exist is never written (reading has no foreign key).
     expect(
-      await t.db.transaction((tx) => storeGivenReadings(tx, [{ deviceId: 999_999, ts: '2026-02-20', value: 1 }])),
+      await writeIntoMonths(t.db, () =>
+        t.db.transaction((tx) => storeGivenReadings(tx, [{ deviceId: 999_999, ts: '2026-02-20', value: 1 }])),
+      ),
     ).toBe(0);
   });
 });

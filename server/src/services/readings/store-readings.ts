@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { requireMonthPartitions } from '../partitions/partitions.js';
 
 /**
  * The one writer of `reading` (docs/ingest.md, docs/domain.md §2): collector telegrams,
@@ -105,6 +106,11 @@ const GIVEN = readingsStatement({
 
 /** Stores given readings in the caller's transaction; returns how many were written. */
 export async function storeGivenReadings(tx: Queryable, readings: readonly GivenReading[]): Promise<number> {
+  // Their months have partitions before anything is written (the caller runs in writeIntoMonths).
+  await requireMonthPartitions(
+    tx,
+    readings.map((r) => r.ts),
+  );
   if (readings.length === 0) return 0;
   const { rows } = await tx.query<{ n: number }>(GIVEN, [
     readings.map((r) => r.deviceId),

@@ -1,3 +1,4 @@
+import { csvField } from '@rodmenys/contract';
 import type { CsvOptions, ExportColumn, ExportTable } from './types';
 
 /** The number in s[from, to) when those are all digits, else NaN. */
@@ -73,12 +74,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * RFC 4180 CSV (CRLF, fields quoted when they hold the separator, a quote or a line break) with
- * a UTF-8 byte order mark so that Excel reads the letters right. Dates as YYYY-MM-DD (HH:mm).
+ * a UTF-8 byte order mark so that Excel reads the letters right. Dates as YYYY-MM-DD (HH:mm). Text
+ * that starts like a formula gets a leading `'` (csvField); numbers stay numbers.
  */
 export function buildCsv(table: ExportTable, options: CsvOptions = CSV_COMMA): string {
   const { separator, decimalComma } = options;
-  const special = separator === ';' ? /[";\r\n]/ : /[",\r\n]/;
-  const field = (text: string) => (special.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  // Text a spreadsheet would run as a formula is neutralised (contract csvField, docs/operations.md).
+  const field = (text: string) => csvField(text, separator);
   const csvValue = (column: ExportColumn, value: unknown): string => {
     const v = cellValue(column, value);
     if (v === null) return '';

@@ -2,6 +2,7 @@ import { type ImportReport, MAX_IMPORT_ERRORS, REGISTER_COLUMNS, type RegisterCo
 import type { Db } from '../../../db/db.js';
 import { type Actor, recordAudit } from '../../audit/record-audit.js';
 import { adoptWaiting } from '../../ingest/ingest-telegrams.js';
+import { writeIntoMonths } from '../../partitions/partitions.js';
 import { RegisterFileError, type RegisterRow, readRegisterFile } from '../register-file.js';
 import { checkConflicts } from './conflicts.js';
 import { planImport } from './plan.js';
@@ -30,29 +31,32 @@ export async function importRegister(
   const file = await readFile(data, errors);
   if (!file) return report(false, 0, emptyCounts(), errors);
   const { rows, columns } = file;
-  return db.transaction(
-    async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [IMPORT_LOCK]);
-      const typeIds = await loadDeviceTypes(tx);
-      const valid = rows.map((r) => parseRow(r, typeIds, errors)).filter((r): r is Row => r !== null);
-      const stored = await loadStored(tx, valid);
-      const { good, flats } = checkConflicts(valid, stored, errors);
-      const plan = planImport(good, stored, flats, columns);
-      if (errors.count) return report(false, rows.length, plan.counts, errors);
-      await writePlan(tx, plan, actor);
-      // Devices created with serials whose telegrams wait in the inbox take them in now.
-      await adoptWaiting(tx);
-      await recordAudit(tx, {
-        actor,
-        kind: 'register.import',
-        entity: 'register',
-        entityId: options.fileName ?? null,
-        before: null,
-        after: { rows: rows.length, ...plan.counts },
-      });
-      return report(options.apply, rows.length, plan.counts, errors);
-    },
-    { rollback: !options.apply },
+  // Readings adopted from the inbox go into months that get their partitions first (docs/scaling.md).
+  return writeIntoMonths(db, () =>
+    db.transaction(
+      async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [IMPORT_LOCK]);
+        const typeIds = await loadDeviceTypes(tx);
+        const valid = rows.map((r) => parseRow(r, typeIds, errors)).filter((r): r is Row => r !== null);
+        const stored = await loadStored(tx, valid);
+        const { good, flats } = checkConflicts(valid, stored, errors);
+        const plan = planImport(good, stored, flats, columns);
+        if (errors.count) return report(false, rows.length, plan.counts, errors);
+        await writePlan(tx, plan, actor);
+        // Devices created with serials whose telegrams wait in the inbox take them in now.
+        await adoptWaiting(tx);
+        await recordAudit(tx, {
+          actor,
+          kind: 'register.import',
+          entity: 'register',
+          entityId: options.fileName ?? null,
+          before: null,
+          after: { rows: rows.length, ...plan.counts },
+        });
+        return report(options.apply, rows.length, plan.counts, errors);
+      },
+      { rollback: !options.apply },
+    ),
   );
 }
 
