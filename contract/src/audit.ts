@@ -38,6 +38,11 @@ export const AUDIT_KINDS = [
   'occupancy.update',
   'moveValue.set',
   'moveValue.clear',
+  'integrationKey.create',
+  'integrationKey.revoke',
+  'integrationKey.use',
+  'billingReceiver.create',
+  'billingReceiver.disable',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -73,6 +78,11 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'occupancy.update': { lt: 'Pakeistas gyventojas', en: 'Occupancy changed' },
   'moveValue.set': { lt: 'Rankiniu būdu nustatyta persikraustymo dienos reikšmė', en: 'Moving-day value set by hand' },
   'moveValue.clear': { lt: 'Pašalinta rankinė persikraustymo dienos reikšmė', en: 'Manual moving-day value removed' },
+  'integrationKey.create': { lt: 'Sukurtas integracijos raktas', en: 'Integration key created' },
+  'integrationKey.revoke': { lt: 'Atšauktas integracijos raktas', en: 'Integration key revoked' },
+  'integrationKey.use': { lt: 'Panaudotas integracijos raktas', en: 'Integration key used' },
+  'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
+  'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
 };
 
 export const AuditEntry = Type.Object({
@@ -298,6 +308,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   degreeDays: { lt: 'Dienolaipsniai', en: 'Degree-days' },
   occupancy: { lt: 'Gyventojas', en: 'Occupancy' },
   moveValue: { lt: 'Persikraustymo dienos reikšmė', en: 'Moving-day value' },
+  integrationKey: { lt: 'Integracijos raktas', en: 'Integration key' },
+  billingReceiver: { lt: 'Paskelbimo gavėjas', en: 'Publication receiver' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */

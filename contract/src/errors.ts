@@ -136,6 +136,17 @@ export const ERROR_MESSAGES = {
   lineNotObject: 'Line {{n}} is not a JSON object',
   tooManyCsvLines: 'At most {{max}} lines per file',
   emailRequiredForDigest: 'Add an e-mail address to your profile first',
+  // Integration keys, receivers and the billing export (docs/integration.md).
+  integrationKeyUnknown: 'Unknown, expired or revoked integration key',
+  integrationKeyNotAllowed: 'An integration key can only read the billing export, the readings and the statements',
+  integrationKeyNotFound: 'Integration key not found',
+  integrationKeysAdminsOnly: 'Only groups 1 and 2 manage integration keys',
+  integrationKeyLocation: 'Location {{id}} does not exist or is outside your scope',
+  integrationKeyExpiry: 'The last day must be from today to {{max}} days ahead',
+  receiverUrl: 'The address must start with http:// or https://',
+  receiverEmail: 'Give an e-mail address',
+  receiverNotFound: 'Receiver not found',
+  billingVersionNotFound: 'No building of the selection has version {{version}} of {{month}}',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -12,6 +12,7 @@ export * from './errors.js';
 export * from './health.js';
 export * from './ingest.js';
 export * from './input.js';
+export * from './integrations.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';

@@ -21,6 +21,7 @@ import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
 import ingestRoutes from './routes/ingest.js';
+import integrationRoutes from './routes/integrations.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import occupancyRoutes from './routes/occupancies.js';
@@ -103,6 +104,7 @@ export async function buildApp({
       await api.register(occupancyRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
+      await api.register(integrationRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,4 @@
+import { billingJobs } from './services/billing/deliver.js';
 import { dataQualityJobs } from './services/data-quality/jobs.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
@@ -7,4 +8,4 @@ import { statementJobs } from './services/statements/notify.js';
  * Every scheduled job of the product, each declared by its feature (docs/ARCHITECTURE.md,
  * "Jobs and mail"); services/jobs runs them. A new feature adds its list here.
  */
-export const JOBS: readonly JobDef[] = [...dataQualityJobs, ...partitionJobs, ...statementJobs];
+export const JOBS: readonly JobDef[] = [...dataQualityJobs, ...partitionJobs, ...statementJobs, ...billingJobs];

@@ -351,6 +351,39 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
     await direct.query('UPDATE app_user SET active = true WHERE id = $1', [manager.id]);
   });
 
+  it('an integration key revoked on one instance, or expired, is refused at once by both (docs/integration.md)', async () => {
+    const op = await signIn(lb, operator);
+    const created = await call(instance.a, contract.createIntegrationKey, {
+      body: { name: 'Cluster billing', locationIds: [building], expiresOn: '2027-06-30' },
+      token: op.token,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const key = created.body.Key;
+    const month = { month: '2026-03' };
+    for (const base of [instance.a, instance.b])
+      expect((await call(base, contract.getBillingExport, { query: month, token: key })).status).toBe(200);
+    const revoked = await call(instance.b, contract.revokeIntegrationKey, {
+      params: { id: created.body.Created.Id },
+      token: op.token,
+    });
+    expect(revoked.status).toBe(200);
+    for (const base of [instance.a, instance.b])
+      expect((await call(base, contract.getBillingExport, { query: month, token: key })).status).toBe(401);
+
+    const other = await call(instance.b, contract.createIntegrationKey, {
+      body: { name: 'Cluster billing 2', locationIds: [building], expiresOn: '2027-06-30' },
+      token: op.token,
+    });
+    expect((await call(instance.a, contract.getBillingExport, { query: month, token: other.body.Key })).status).toBe(
+      200,
+    );
+    await direct.query("UPDATE integration_key SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      other.body.Created.Id,
+    ]);
+    for (const base of [instance.a, instance.b])
+      expect((await call(base, contract.getBillingExport, { query: month, token: other.body.Key })).status).toBe(401);
+  });
+
   it('sign-in throttling holds across instances: 429 with Retry-After from both', async () => {
     const target = await makeUser(direct, { groupId: 3 });
     const wrong = { username: target.username, password: 'not-the-password' };

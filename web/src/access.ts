@@ -21,6 +21,7 @@ export const SCREENS = [
   '/collectors',
   '/anomalies',
   '/statements',
+  '/integrations',
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
@@ -43,6 +44,8 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   '/anomalies': everyone,
   // Monthly statements of the flats one may see (scoped by the server); publishing is group 1's.
   '/statements': everyone,
+  // Integration keys: groups 1 and 2 (group 2 within its scope); receivers and deliveries: group 1.
+  '/integrations': canManageUsers,
 };
 
 /** Whether the signed-in user may open a screen. */

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../errors.js';
 import { type Caller, loadCaller } from '../services/auth/caller.js';
 import { readToken } from '../services/auth/tokens.js';
+import { authenticateIntegrationKey, isIntegrationKey } from '../services/billing/integration-keys.js';
 import { findCollectorKey } from '../services/ingest/collector-keys.js';
 
 declare module 'fastify' {
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Checks a request for an endpoint's `auth` kind; throws 401 (not signed in) or 403 (not allowed). */
     authenticators: Record<Auth, (request: FastifyRequest) => Promise<void>>;
+    /** As `user`, and also accepts an integration key (the read endpoints a key may call; routes/define.ts). */
+    userOrIntegrationKey: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -33,6 +36,8 @@ export default fp(async function auth(app: FastifyInstance) {
   const signedIn = async (request: FastifyRequest): Promise<Caller> => {
     const token = bearer(request);
     if (!token) throw unauthorized('signInFirst');
+    // An integration key reaches only the endpoints that take `userOrIntegrationKey`.
+    if (isIntegrationKey(token)) throw forbidden('integrationKeyNotAllowed');
     const claims = await readToken(app.config.tokenSecret, token);
     const caller = claims && (await loadCaller(app.db, claims));
     if (!caller) {
@@ -44,6 +49,16 @@ export default fp(async function auth(app: FastifyInstance) {
     request.caller = caller;
     return caller;
   };
+  app.decorate('userOrIntegrationKey', async (request: FastifyRequest) => {
+    const token = bearer(request);
+    if (!token || !isIntegrationKey(token)) {
+      await signedIn(request);
+      return;
+    }
+    const caller = await authenticateIntegrationKey(app.db, token, { method: request.method, url: request.url });
+    if (!caller) throw unauthorized('integrationKeyUnknown');
+    request.caller = caller;
+  });
   app.decorate('authenticators', {
     none: async () => {},
     user: async (request: FastifyRequest) => {

@@ -42,6 +42,11 @@ export default fp(async function docs(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           collectorKey: { type: 'http', scheme: 'bearer', description: 'A collector key (readings ingest)' },
+          integrationKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An integration key (rdm_live_…): read-only, scoped (docs/integration.md)',
+          },
         },
       },
     },

@@ -213,6 +213,24 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     );
     return rows[0]!.id;
   };
+  /** An integration key on Alfa's first building, made for one revocation. */
+  const integrationKey = async () =>
+    (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO integration_key (name, key_hash, prefix, location_ids, expires_at)
+         VALUES ($1, sha256(convert_to($1, 'UTF8')), 'rdm_live_matrix', ARRAY[$2::int], now() + interval '1 day') RETURNING id`,
+        [`matrix key ${++serial}`, ids.buildingA1],
+      )
+    ).rows[0]!.id;
+  /** A webhook receiver, made for one switch-off. */
+  const receiver = async () =>
+    (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO billing_receiver (name, kind, url, secret) VALUES ($1, 'webhook', 'http://127.0.0.1:9/', 's')
+         RETURNING id`,
+        [`receiver ${++serial}`],
+      )
+    ).rows[0]!.id;
   const city = async () =>
     (await t.db.query<{ id: number }>('SELECT path[4] AS id FROM location WHERE id = $1', [ids.buildingA1])).rows[0]!
       .id;
@@ -367,6 +385,23 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /statements/deliveries': { request: () => ({}) },
     'GET /statements/notification': { request: () => ({}) },
     'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
+    'GET /integrations/keys': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
+    'POST /integrations/keys': {
+      request: () => ({ body: { name: `key ${++serial}`, locationIds: [ids.buildingA1!], expiresOn: '2027-06-30' } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 400 },
+    },
+    'POST /integrations/keys/:id/revoke': {
+      request: async () => ({ params: { id: await integrationKey() } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
+    'GET /billing/export': { request: () => ({ query: { month: '2026-01' } }) },
+    'GET /billing/export/file': { request: () => ({ query: { month: '2026-01', format: 'csv' } }) },
+    'GET /integrations/receivers': { request: () => ({}) },
+    'POST /integrations/receivers': {
+      request: () => ({ body: { name: `hook ${++serial}`, kind: 'webhook', url: 'http://127.0.0.1:9/hook' } }),
+    },
+    'POST /integrations/receivers/:id/disable': { request: async () => ({ params: { id: await receiver() } }) },
+    'GET /integrations/deliveries': { request: () => ({}) },
     'PUT /masterData/devices/:id': {
       request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
     },

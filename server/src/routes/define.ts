@@ -4,6 +4,13 @@ import {
   DEFAULT_BODY_BYTES,
   type Endpoint,
   ErrorBody,
+  getBillingExport,
+  getBillingExportFile,
+  getDeviceHistory,
+  getDevicesData,
+  getFlatStatement,
+  getStatementFigures,
+  getStatementsPdf,
   inputProblems,
   type ParamsOf,
   type QueryOf,
@@ -58,6 +65,20 @@ const fileAnswer = (produces: string) => ({
   content: { [produces]: { schema: { type: 'string', format: 'binary' } } },
 });
 
+/**
+ * What an integration key may call (docs/integration.md): the billing export, the readings and the
+ * statements, all reads. Any other endpoint answers 403 to a key.
+ */
+export const INTEGRATION_READS: ReadonlySet<Endpoint> = new Set<Endpoint>([
+  getBillingExport,
+  getBillingExportFile,
+  getDevicesData,
+  getDeviceHistory,
+  getStatementFigures,
+  getFlatStatement,
+  getStatementsPdf,
+]);
+
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -105,7 +126,8 @@ export function defineRoute<E extends Endpoint>(
   const response: Record<number, unknown> = {};
   response[status] = endpoint.produces ? fileAnswer(endpoint.produces) : endpoint.response;
   for (const code of ERROR_STATUSES) response[code] = ErrorBody;
-  const authenticate = app.authenticators[endpoint.auth];
+  const keys = INTEGRATION_READS.has(endpoint);
+  const authenticate = keys ? app.userOrIntegrationKey : app.authenticators[endpoint.auth];
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -115,7 +137,12 @@ export function defineRoute<E extends Endpoint>(
       summary: endpoint.summary,
       ...(OPERATION_IDS.has(endpoint) ? { operationId: OPERATION_IDS.get(endpoint) } : {}),
       tags: [...endpoint.tags],
-      security: endpoint.auth === 'none' ? [] : [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }],
+      security:
+        endpoint.auth === 'none'
+          ? []
+          : keys
+            ? [{ bearer: [] }, { integrationKey: [] }]
+            : [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }],
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

@@ -12,6 +12,8 @@ export interface Caller {
   username: string;
   scope: number[] | null;
   token: TokenClaims;
+  /** Set when the request came with an integration key (services/billing/integration-keys.ts), not a sign-in. */
+  key?: { id: number; name: string };
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { queueBillingNotices } from '../billing/receivers.js';
+import { freezeBillingExport } from '../billing/snapshot.js';
 import { buildingIdOf } from '../sql.js';
 import { statementChanges } from './difference.js';
 import { computeStatements } from './figures.js';
@@ -51,7 +53,7 @@ async function previousVersion(tx: Queryable, month: string, building: number, l
   };
 }
 
-/** One building's next version: its publication, its flats' snapshots and an audit entry. */
+/** One building's next version (null: unchanged, and not forced): its publication, its flats' snapshots and an audit entry. */
 async function publishBuilding(
   tx: Queryable,
   caller: Caller,
@@ -59,14 +61,14 @@ async function publishBuilding(
   building: number,
   list: readonly FlatStatement[],
   force: boolean,
-): Promise<{ published: boolean; republished: boolean; changed: StatementChange[] }> {
+): Promise<{ republished: boolean; changed: StatementChange[]; version: number; publishedAt: string } | null> {
   const { prev, changed } = await previousVersion(tx, month, building, list);
   // The same figures again: nothing to freeze anew and nothing to tell anyone, unless asked.
-  if (prev && changed.length === 0 && !force) return { published: false, republished: false, changed };
+  if (prev && changed.length === 0 && !force) return null;
   const version = (prev?.version ?? 0) + 1;
-  const { rows: pub } = await tx.query<{ id: number }>(
+  const { rows: pub } = await tx.query<{ id: number; at: string }>(
     `INSERT INTO statement_publication (month, building_id, version, published_by)
-     VALUES ($1::date, $2, $3, $4) RETURNING id`,
+     VALUES ($1::date, $2, $3, $4) RETURNING id, iso(published_at) AS at`,
     [`${month}-01`, building, version, caller.id],
   );
   await tx.query(
@@ -74,6 +76,15 @@ async function publishBuilding(
      SELECT $1, f, s FROM unnest($2::int[], $3::jsonb[]) AS x(f, s)`,
     [pub[0]!.id, list.map((s) => s.Row.FlatId), list.map((s) => JSON.stringify(s))],
   );
+  // The billing export of this version, frozen with it (docs/integration.md).
+  await freezeBillingExport(tx, {
+    publicationId: pub[0]!.id,
+    month,
+    buildingId: building,
+    version,
+    publishedAt: pub[0]!.at,
+    flats: list.map((s) => s.Row),
+  });
   await recordAudit(tx, {
     actor: caller,
     kind: 'statement.publish',
@@ -82,7 +93,7 @@ async function publishBuilding(
     before: prev ? { Month: month, Version: prev.version } : null,
     after: { Month: month, Version: version, Flats: list.length, ...(prev ? { ChangedFigures: changed.length } : {}) },
   });
-  return { published: true, republished: !!prev, changed };
+  return { republished: !!prev, changed, version, publishedAt: pub[0]!.at };
 }
 
 /**
@@ -106,18 +117,21 @@ export async function publishStatements(
     const statements = await computeStatements(tx, month, { scope: null, parents: locationIds });
     const buildings = groupByBuilding(statements);
     const changes: StatementChange[] = [];
-    const published: number[] = [];
+    const published: { buildingId: number; version: number; publishedAt: string }[] = [];
     let republished = 0;
     let flats = 0;
     for (const [building, list] of buildings) {
       const done = await publishBuilding(tx, caller, month, building, list, force);
-      if (!done.published) continue;
-      published.push(building);
+      if (!done) continue;
       flats += list.length;
       if (done.republished) republished++;
       changes.push(...done.changed);
+      published.push({ buildingId: building, version: done.version, publishedAt: done.publishedAt });
     }
-    if (published.length) await queueNotifications(tx, month, published);
+    const buildingIds = published.map((p) => p.buildingId);
+    if (buildingIds.length) await queueNotifications(tx, month, buildingIds);
+    // The billing system's receivers (webhooks, e-mails) are told in the same transaction.
+    if (published.length) await queueBillingNotices(tx, month, published);
     return {
       Buildings: published.length,
       Flats: flats,

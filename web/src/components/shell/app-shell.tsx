@@ -9,6 +9,7 @@ import {
   EnvironmentOutlined,
   FileDoneOutlined,
   HomeOutlined,
+  KeyOutlined,
   LogoutOutlined,
   MenuOutlined,
   TeamOutlined,
@@ -46,6 +47,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
     { screen: '/masterData', icon: <DatabaseOutlined aria-hidden />, label: t('nav.masterData') },
     { screen: '/audit', icon: <AuditOutlined aria-hidden />, label: t('nav.audit') },
     { screen: '/collectors', icon: <ApiOutlined aria-hidden />, label: t('nav.collectors') },
+    { screen: '/integrations', icon: <KeyOutlined aria-hidden />, label: t('nav.integrations') },
   ];
   const items: MenuProps['items'] = [
     {

@@ -44,18 +44,25 @@ export function BuildingPicker({
   loading,
   value,
   onChange,
+  id = 'statements-buildings',
+  label,
+  placeholder,
 }: {
   nodes: readonly TreeNode[];
   loading: boolean;
   value: number[];
   onChange: (ids: number[]) => void;
+  /** Another screen's own id, label and empty text (default: the statements page's). */
+  id?: string;
+  label?: string;
+  placeholder?: string;
 }) {
   const { t } = useTranslation();
   const tree = useMemo(() => buildingTree(nodes), [nodes]);
   return (
-    <Form.Item label={t('statements.buildings')} htmlFor="statements-buildings" style={{ marginBottom: 0 }}>
+    <Form.Item label={label ?? t('statements.buildings')} htmlFor={id} style={{ marginBottom: 0 }}>
       <TreeSelect<number[]>
-        id="statements-buildings"
+        id={id}
         style={{ width: '100%' }}
         treeData={tree}
         value={value}
@@ -67,7 +74,7 @@ export function BuildingPicker({
         maxTagCount="responsive"
         allowClear
         loading={loading}
-        placeholder={t('statements.allBuildings')}
+        placeholder={placeholder ?? t('statements.allBuildings')}
       />
     </Form.Item>
   );

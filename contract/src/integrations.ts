@@ -1,0 +1,267 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Day, Id, IdList, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
+import { defineEndpoint } from './endpoint.js';
+import { StatementKind, StatementLanguage } from './statements.js';
+
+/**
+ * The billing system's interface (docs/integration.md): integration keys that read the billing
+ * export, the readings and the statements inside their subtrees; the versioned month export;
+ * receivers told when a month is published.
+ */
+
+/** Every integration key starts with this, so that a sign-in token and a key are told apart (and a leaked key is recognised). */
+export const INTEGRATION_KEY_PREFIX = 'rdm_live_';
+/** Most location subtrees one key may hold. */
+export const MAX_KEY_LOCATIONS = 100;
+/** Longest validity of a key, in days. */
+export const MAX_KEY_DAYS = 3 * 366;
+
+export const IntegrationKey = Type.Object({
+  Id: Id,
+  Name: Type.String(),
+  /** The key's first characters, to recognise it; the key itself is shown once, on creation. */
+  Prefix: Type.String(),
+  /** The subtrees it reads, with their names. */
+  Locations: Type.Array(Type.Object({ Id: Id, Name: Type.String() })),
+  /** Keys only read: always true. */
+  ReadOnly: Type.Boolean(),
+  ExpiresAt: Timestamp,
+  CreatedAt: Timestamp,
+  CreatedBy: Nullable(Type.String()),
+  /** When it was last used (noted at most every 5 minutes). */
+  LastUsedAt: Nullable(Timestamp),
+  RevokedAt: Nullable(Timestamp),
+});
+export type IntegrationKey = Static<typeof IntegrationKey>;
+
+export const listIntegrationKeys = defineEndpoint({
+  method: 'GET',
+  path: '/integrations/keys',
+  summary:
+    'Integration keys (docs/integration.md): group 1 sees all, group 2 those whose subtrees lie in its scope. ' +
+    'Groups 1 and 2 only.',
+  tags: ['integrations'],
+  auth: 'user',
+  response: Type.Object({ Keys: Type.Array(IntegrationKey) }),
+});
+
+export const createIntegrationKey = defineEndpoint({
+  method: 'POST',
+  path: '/integrations/keys',
+  summary:
+    'Creates a read-only integration key for location subtrees (group 2: inside its scope) until a day. ' +
+    'The answer holds the key; it is never shown again. Audited.',
+  tags: ['integrations'],
+  auth: 'user',
+  body: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    locationIds: Type.Array(Id, { minItems: 1, maxItems: MAX_KEY_LOCATIONS }),
+    /** The last day it works (in the provider's zone). */
+    expiresOn: Day,
+  }),
+  response: Type.Object({ Key: Type.String(), Created: IntegrationKey }),
+  status: 201,
+});
+
+export const revokeIntegrationKey = defineEndpoint({
+  method: 'POST',
+  path: '/integrations/keys/:id/revoke',
+  summary: 'Revokes an integration key at once, on every instance. Audited. 404 outside the caller’s reach.',
+  tags: ['integrations'],
+  auth: 'user',
+  params: IdParams,
+  response: IntegrationKey,
+});
+
+/** Which line of the export a row is. */
+export const BILLING_LINES = ['device', 'flat', 'building'] as const;
+export type BillingLine = (typeof BILLING_LINES)[number];
+/** A row of a difference: new in this version, changed, or gone since the version compared with. */
+export const BILLING_CHANGES = ['added', 'changed', 'removed'] as const;
+
+/**
+ * One row of the billing export (docs/integration.md, "Fields"). `device`: one device's month-end
+ * values at both ends and its consumption; `flat`: one flat's figure of a kind (the statement's);
+ * `building`: the building heat meter's energy, what the flats with their own heat meter took, and
+ * what was shared among allocators. Units: kWh (energy), m3 (water), units (allocators).
+ */
+export const BillingRow = Type.Object({
+  Month: MonthParam,
+  /** `published`: a frozen version; `live`: computed now, may still change. */
+  Status: Type.Union([Type.Literal('published'), Type.Literal('live')]),
+  Version: Nullable(Type.Integer()),
+  PublishedAt: Nullable(Timestamp),
+  /** In a difference: how this row changed since the version compared with; else null. */
+  Change: Nullable(Type.Union(BILLING_CHANGES.map((c) => Type.Literal(c)))),
+  Line: Type.Union(BILLING_LINES.map((l) => Type.Literal(l))),
+  BuildingId: Id,
+  FlatId: Nullable(Id),
+  City: Nullable(Type.String()),
+  Street: Nullable(Type.String()),
+  Building: Nullable(Type.String()),
+  Flat: Nullable(Type.String()),
+  /** The account (client) the flat was billed to for the month. */
+  AccountCode: Nullable(Type.String()),
+  AccountName: Nullable(Type.String()),
+  DeviceId: Nullable(Id),
+  /** Serial number. */
+  DeviceCode: Nullable(Type.String()),
+  DeviceTypeId: Nullable(Type.Integer()),
+  Kind: Nullable(StatementKind),
+  /** kWh, m3, units (allocators), Qrad. */
+  Unit: Nullable(Type.String()),
+  /** The value at the end of the month before (or at installation), when, and where it comes from. */
+  StartValue: Nullable(Type.Number()),
+  StartTime: Nullable(Timestamp),
+  StartSource: Nullable(MonthEndSource),
+  /** The value at the end of the month (or at removal). */
+  EndValue: Nullable(Type.Number()),
+  EndTime: Nullable(Timestamp),
+  EndSource: Nullable(MonthEndSource),
+  /** End − start (device), or the statement's figure of the kind (flat). */
+  Consumption: Nullable(Type.Number()),
+  /** Allocators: units, rating factor, Qrad = units × rating factor. */
+  Units: Nullable(Type.Number()),
+  RatingFactor: Nullable(Type.Number()),
+  Qrad: Nullable(Type.Number()),
+  /** Allocator flats: their share of the building meter's energy (kWh), and how it was found. */
+  KwhShare: Nullable(Type.Number()),
+  KwhMethod: Nullable(Type.String()),
+  /** Building line: the building heat meters' energy, the flat heat meters' energy subtracted, and what was shared. */
+  BuildingMeterKwh: Nullable(Type.Number()),
+  SubtractedKwh: Nullable(Type.Number()),
+  SharedKwh: Nullable(Type.Number()),
+  /** Some value behind it is interpolated, estimated or manual. */
+  Partial: Type.Boolean(),
+  /** A value is missing: the figure is not given. */
+  Incomplete: Type.Boolean(),
+});
+export type BillingRow = Static<typeof BillingRow>;
+
+/** The columns of the CSV and XLSX files: the row's members in this order. */
+export const BILLING_COLUMNS = Object.keys(BillingRow.properties) as (keyof BillingRow)[];
+
+export const BILLING_FORMATS = ['csv', 'xlsx'] as const;
+
+const ExportQuery = {
+  month: MonthParam,
+  /** Subtrees (location ids); absent = everything the caller reads. */
+  locationParentId: Type.Optional(IdList),
+  /** A published version of each building (absent: the latest; a building without it is left out). */
+  version: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  /** Only what changed since this version (needs published buildings). */
+  since: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  /** The figures as computed now, even where the month is published. */
+  live: Type.Optional(Type.Boolean()),
+};
+
+export const getBillingExport = defineEndpoint({
+  method: 'GET',
+  path: '/billing/export',
+  summary:
+    'The billing export of a month (docs/integration.md): per device, flat and building, the month-end values, ' +
+    'consumption, allocator units, Qrad and kWh share, the building meter line, the account and the publication ' +
+    'version. Streamed building by building; a published version answers the same bytes every time.',
+  tags: ['billing'],
+  auth: 'user',
+  querystring: Type.Object(ExportQuery),
+  response: Type.Object({ Month: MonthParam, Rows: Type.Array(BillingRow) }),
+});
+
+export const getBillingExportFile = defineEndpoint({
+  method: 'GET',
+  path: '/billing/export/file',
+  summary: 'The same rows as /billing/export as a CSV (`;`, UTF-8) or XLSX file (docs/integration.md).',
+  tags: ['billing'],
+  auth: 'user',
+  querystring: Type.Object({ ...ExportQuery, format: Type.Union(BILLING_FORMATS.map((f) => Type.Literal(f))) }),
+  response: Type.String(),
+  produces: 'application/octet-stream',
+});
+
+/** Where a publication is announced. */
+export const BillingReceiver = Type.Object({
+  Id: Id,
+  Name: Type.String(),
+  Kind: Type.Union([Type.Literal('webhook'), Type.Literal('email')]),
+  Url: Nullable(Type.String()),
+  Email: Nullable(Type.String()),
+  Language: StatementLanguage,
+  Active: Type.Boolean(),
+  CreatedAt: Timestamp,
+});
+export type BillingReceiver = Static<typeof BillingReceiver>;
+
+export const listBillingReceivers = defineEndpoint({
+  method: 'GET',
+  path: '/integrations/receivers',
+  summary: 'Receivers told when a month is published (webhooks and e-mails). Group 1 only.',
+  tags: ['integrations'],
+  auth: 'operator',
+  response: Type.Object({ Receivers: Type.Array(BillingReceiver) }),
+});
+
+export const createBillingReceiver = defineEndpoint({
+  method: 'POST',
+  path: '/integrations/receivers',
+  summary:
+    'Adds a receiver: a webhook (http or https URL; the answer holds its signing secret, shown once) or an ' +
+    'e-mail address. Group 1 only; audited.',
+  tags: ['integrations'],
+  auth: 'operator',
+  body: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    kind: Type.Union([Type.Literal('webhook'), Type.Literal('email')]),
+    url: Type.Optional(Type.String({ maxLength: 2000 })),
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+    language: Type.Optional(StatementLanguage),
+  }),
+  response: Type.Object({ Receiver: BillingReceiver, Secret: Nullable(Type.String()) }),
+  status: 201,
+});
+
+export const disableBillingReceiver = defineEndpoint({
+  method: 'POST',
+  path: '/integrations/receivers/:id/disable',
+  summary: 'Stops telling a receiver (its pending deliveries are given up). Group 1 only; audited.',
+  tags: ['integrations'],
+  auth: 'operator',
+  params: IdParams,
+  response: Ok,
+});
+
+/** One attempt to deliver one notice. */
+export const BillingDeliveryAttempt = Type.Object({
+  At: Timestamp,
+  /** The receiver's HTTP status (webhook), or null when it did not answer (see Error). */
+  Status: Nullable(Type.Integer()),
+  Response: Nullable(Type.String()),
+  Error: Nullable(Type.String()),
+  DurationMs: Type.Integer(),
+});
+
+export const BillingDelivery = Type.Object({
+  Id: Id,
+  ReceiverId: Id,
+  ReceiverName: Type.String(),
+  Month: MonthParam,
+  Version: Type.Integer(),
+  BuildingIds: Type.Array(Id),
+  CreatedAt: Timestamp,
+  /** Delivered (2xx, or accepted by the SMTP server), given up after 24 hours, or still pending. */
+  State: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  NextAttemptAt: Nullable(Timestamp),
+  Attempts: Type.Array(BillingDeliveryAttempt),
+});
+export type BillingDelivery = Static<typeof BillingDelivery>;
+
+export const listBillingDeliveries = defineEndpoint({
+  method: 'GET',
+  path: '/integrations/deliveries',
+  summary: 'The delivery log: each notice with every attempt and its answer (newest first). Group 1 only.',
+  tags: ['integrations'],
+  auth: 'operator',
+  querystring: Type.Object({ receiverId: Type.Optional(Id) }),
+  response: Type.Object({ Deliveries: Type.Array(BillingDelivery) }),
+});
