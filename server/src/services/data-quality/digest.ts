@@ -37,6 +37,7 @@ const TEXT = {
     subject: (n: number) => `Rodmenys: naujos anomalijos (${n})`,
     intro: (n: number) => `Nuo paskutinės santraukos jūsų objektuose rastos naujos anomalijos: ${n}.`,
     device: 'prietaisas',
+    collector: 'kolektorius',
     all: 'Visos anomalijos',
     footer: 'Šią santrauką gaunate, nes ją užsisakėte savo profilyje.',
   },
@@ -44,10 +45,20 @@ const TEXT = {
     subject: (n: number) => `Rodmenys: new anomalies (${n})`,
     intro: (n: number) => `New anomalies found in your buildings since the last digest: ${n}.`,
     device: 'device',
+    collector: 'collector',
     all: 'All anomalies',
     footer: 'You get this digest because you opted in on your profile.',
   },
 };
+
+/** What a digest line is about: a silent collector by name with its buildings, else the address and device. */
+function digestSubject(
+  a: { address: string; device_code: string | null; collector: string | null; buildings: string[] | null },
+  t: (typeof TEXT)['en'],
+): string {
+  if (a.collector !== null) return `${t.collector} ${a.collector} (${(a.buildings ?? [a.address]).join('; ')})`;
+  return `${a.address}${a.device_code ? `, ${t.device} ${a.device_code}` : ''}`;
+}
 
 /**
  * Sends each opted-in active user with an e-mail address the anomalies opened
@@ -73,8 +84,16 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
   );
   let sent = 0;
   for (const user of users) {
-    const { rows } = await db.query<{ id: number; rule: RuleCode; address: string; device_code: string | null }>(
-      `SELECT a.id, a.rule, address_label(b) AS address, d.device_code
+    const { rows } = await db.query<{
+      id: number;
+      rule: RuleCode;
+      address: string;
+      device_code: string | null;
+      collector: string | null;
+      buildings: string[] | null;
+    }>(
+      `SELECT a.id, a.rule, address_label(b) AS address, d.device_code,
+              a.evidence ->> 'collector' AS collector, a.evidence -> 'buildings' AS buildings
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
           AND ($1::int[] IS NULL OR b.path && $1::int[])
@@ -84,8 +103,7 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
     if (rows.length > 0) {
       const t = TEXT[user.language];
       const lines = rows.map(
-        (a) =>
-          `- ${RULE_NAMES[a.rule][user.language]}: ${a.address}${a.device_code ? `, ${t.device} ${a.device_code}` : ''}\n  ${baseUrl}/anomalies?id=${a.id}`,
+        (a) => `- ${RULE_NAMES[a.rule][user.language]}: ${digestSubject(a, t)}\n  ${baseUrl}/anomalies?id=${a.id}`,
       );
       await mailer.sendMail({
         from,

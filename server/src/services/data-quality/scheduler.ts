@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
+import { checkCollectors } from '../collectors/silence.js';
 import { ensurePartitions } from '../partitions/partitions.js';
 import { markMailNotConfigured } from '../statements/notify.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
@@ -59,6 +60,15 @@ export function defaultJobs(digest?: DigestRunner, statementMail?: DigestRunner)
       name: 'partitions',
       run: async (db, now) => ({ partitions: await ensurePartitions(db, now) }),
       nextSql: "$1::timestamptz + interval '1 day'",
+    },
+    {
+      // Silent collectors open (and resumed ones resolve) their anomaly (docs/collectors.md).
+      name: 'collectors',
+      run: async (db, now) => {
+        const r = await checkCollectors(db, now);
+        return { silent: r.silent, opened: r.opened, resolved: r.resolved };
+      },
+      nextSql: "$1::timestamptz + interval '1 minute'",
     },
     {
       name: 'digest',
