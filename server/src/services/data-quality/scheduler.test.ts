@@ -54,8 +54,15 @@ describe(`scheduled work (${dbKind()})`, () => {
       ...Array.from({ length: 4 }, () => a.tick(() => NOW)),
       ...Array.from({ length: 4 }, () => b.tick(() => NOW)),
     ]);
-    expect(ran.flat().sort()).toEqual(['digest', 'month-ends', 'partitions', 'statement-mail', 'validate']);
-    for (const name of ['digest', 'month-ends', 'partitions', 'statement-mail', 'validate'])
+    expect(ran.flat().sort()).toEqual([
+      'collectors',
+      'digest',
+      'month-ends',
+      'partitions',
+      'statement-mail',
+      'validate',
+    ]);
+    for (const name of ['collectors', 'digest', 'month-ends', 'partitions', 'statement-mail', 'validate'])
       expect((await job(dbs.first, name)).runs).toBe(1);
     // The next digest is at 07:00 in the provider's zone, on the night the clocks go forward.
     expect((await job(dbs.first, 'digest')).next_run_at).toBe('2026-03-29T07:00:00+03:00');
@@ -74,7 +81,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       [NOW],
     );
     const ran = await new Scheduler(dbs.second).tick(() => NOW);
-    expect(ran.sort()).toEqual(['digest', 'partitions', 'statement-mail', 'validate']);
+    expect(ran.sort()).toEqual(['collectors', 'digest', 'partitions', 'statement-mail', 'validate']);
     expect((await job(dbs.first, 'month-ends')).runs).toBe(0);
   });
 

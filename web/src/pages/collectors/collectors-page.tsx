@@ -7,6 +7,8 @@ import { useCollectorKeys, useCreateCollectorKey, useRevokeCollectorKey, useUnma
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
+import { FleetHealth } from './fleet-health';
+import { MeterKeyImport } from './meter-key-import';
 
 type CreatedKey = ResponseOf<typeof createCollectorKey>;
 
@@ -170,7 +172,10 @@ function UnmatchedMeters() {
   );
 }
 
-/** Group 1: collector keys (create, shown once; list; revoke) and the unmatched meters inbox. */
+/**
+ * Group 1: the fleet's health (docs/collectors.md), collector keys (create, shown once; list;
+ * revoke), meter keys, and the unmatched meters inbox.
+ */
 export default function CollectorsPage() {
   const { t } = useTranslation();
   return (
@@ -178,7 +183,9 @@ export default function CollectorsPage() {
       <Typography.Title level={1} className="page-title">
         {t('nav.collectors')}
       </Typography.Title>
+      <FleetHealth />
       <CollectorKeys />
+      <MeterKeyImport />
       <UnmatchedMeters />
     </>
   );
