@@ -98,7 +98,7 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
     case 'schedule.digestHour':
       return int(0, 23);
     case 'collector.silentMinutes':
-      return int(5, 7 * 24 * 60);
+      return int(1, 7 * 24 * 60);
     case 'collector.clockSkewMinutes':
       return int(1, 24 * 60);
   }

@@ -170,6 +170,8 @@ export function FleetHealth() {
       {silent.length > 0 && (
         <Alert
           type="error"
+          // A standing state of the page, not an interruption: a status, not an alert.
+          role="status"
           showIcon
           style={{ marginBottom: 16 }}
           title={t('fleet.silentAlert', { names: silent.map((c) => c.Name).join(', ') })}
