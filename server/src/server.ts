@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import nodemailer from 'nodemailer';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
 import { isDemoDatabase } from './db/demo/cases.js';
@@ -10,9 +9,9 @@ import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
 import { openPostgres } from './db/postgres.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
-import { sendDigests } from './services/data-quality/digest.js';
-import { defaultJobs, Scheduler } from './services/data-quality/scheduler.js';
-import { sendStatementMails } from './services/statements/notify.js';
+import { JOBS } from './jobs.js';
+import { Scheduler } from './services/jobs/index.js';
+import { createMailer } from './services/mail/index.js';
 
 /** Starts the product: configuration, database (migrated; demo data on a first embedded start), HTTP. */
 async function main() {
@@ -25,17 +24,12 @@ async function main() {
   const readDb = config.databaseReadUrl ? openPostgres(config.databaseReadUrl, config.timeZone) : undefined;
   const demo = await prepareDemo(db, config);
   const app: FastifyInstance = await buildApp({ config, db, readDb, logger: { level: config.logLevel } });
-  // Month ends, rules and digests (docs/data-quality.md): once per schedule across every instance.
-  const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
-  const baseUrl = (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
-  const digest = mailer
-    ? (d: Db, now: Date) => sendDigests(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl, now)
-    : undefined;
-  const statementMail = mailer
-    ? (d: Db) => sendStatementMails(d, mailer, config.mailFrom ?? 'rodmenys@localhost', baseUrl)
-    : undefined;
+  // Scheduled work (server/src/jobs.ts): once per schedule across every instance; mail when SMTP_URL is set.
   const scheduler = config.scheduler
-    ? new Scheduler(db, defaultJobs(digest, statementMail), (err) => app.log.error({ err }, 'scheduled work failed'))
+    ? new Scheduler(db, JOBS, {
+        mailer: createMailer(config),
+        onError: (err) => app.log.error({ err }, 'scheduled work failed'),
+      })
     : undefined;
   let closing = false;
   const close = async (signal: string) => {

@@ -19,7 +19,7 @@ const DeviceDataPage = lazy(() => import('./pages/device-data/device-data-page')
 const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page'));
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
-const AnomaliesPage = lazy(() => import('./pages/anomalies/anomalies-page'));
+const DataQualityPage = lazy(() => import('./pages/data-quality/data-quality-page'));
 const StatementsPage = lazy(() => import('./pages/statements/statements-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
 
@@ -56,7 +56,7 @@ export const routes: RouteObject[] = [
               screen('/masterData', <MasterDataPage />),
               screen('/audit', <AuditPage />),
               screen('/collectors', <CollectorsPage />),
-              screen('/anomalies', <AnomaliesPage />),
+              screen('/anomalies', <DataQualityPage />),
               screen('/statements', <StatementsPage />),
               { path: '*', element: <NotFoundPage /> },
             ],

@@ -22,6 +22,7 @@ import { sendDigests } from '../services/data-quality/digest.js';
 import { validate } from '../services/data-quality/validate.js';
 import { ingestTelegrams } from '../services/ingest/ingest-telegrams.js';
 import type { TelegramItem } from '../services/ingest/map-telegram.js';
+import { Mailer } from '../services/mail/index.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeSignedIn, type Place, type SignedIn } from '../test/factories.js';
@@ -305,11 +306,14 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
       "UPDATE app_user SET email = 'ops@example.lt', digest_opt_in = true, language = 'en', digest_sent_at = $2 WHERE id = $1",
       [operator.id, at(-60)],
     );
-    const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    expect(await sendDigests(t.db, mailer, 'rodmenys@example.lt', 'https://rodmenys.example.lt', at(55))).toEqual({
-      sent: 1,
-      subscribers: 1,
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtp.port,
+      secure: false,
+      ignoreTLS: true,
     });
+    const mailer = new Mailer(transport, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
+    expect(await sendDigests(t.db, mailer, at(55))).toEqual({ sent: 1, subscribers: 1 });
     const mail = decodeMail(delivered[0]!.raw);
     expect(mail).toContain('Collector silent: collector Collector A (');
     expect(mail).toContain('Tiltų g. 1');

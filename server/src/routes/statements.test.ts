@@ -7,6 +7,7 @@ import { unzipSync } from 'fflate';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshMonthEnds } from '../services/data-quality/refresh-month-ends.js';
+import { Mailer } from '../services/mail/index.js';
 import { markMailNotConfigured, sendStatementMails } from '../services/statements/notify.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -184,8 +185,14 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       expect(published.status).toBe(200);
       expect(published.body).toMatchObject({ Buildings: 1, Flats: 1, Republished: 0 });
 
-      const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-      const result = await sendStatementMails(t.db, mailer, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: smtp.port,
+        secure: false,
+        ignoreTLS: true,
+      });
+      const mailer = new Mailer(transport, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
+      const result = await sendStatementMails(t.db, mailer);
       expect(result).toEqual({ sent: 1, failed: 1 });
       // Only building A was published: the manager of B gets nothing.
       expect(smtp.delivered.map((d) => d.to)).toEqual([['manager@example.lt']]);
@@ -193,7 +200,10 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       expect(mail).toContain('Rodmenys: paskelbtos 2026 m. spalio mėn. suvartojimo ataskaitos');
       expect(mail).toContain('https://rodmenys.example.lt/statements?month=2026-10');
       // Sent once: the queue is empty now.
-      expect(await sendStatementMails(t.db, mailer, 'x@example.lt', 'https://x')).toEqual({ sent: 0, failed: 0 });
+      expect(await sendStatementMails(t.db, new Mailer(transport, 'x@example.lt', 'https://x'))).toEqual({
+        sent: 0,
+        failed: 0,
+      });
 
       const log = await inject(t.app, contract.listStatementDeliveries, {
         query: { month: MONTH },

@@ -12,15 +12,12 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import { scopeFor } from '../services/auth/caller.js';
 import { parseIdList } from '../services/devices/period.js';
+import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
+import { publishStatements as publish } from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
-import {
-  flatStatement,
-  publishStatements as publish,
-  statementDifference,
-  statementRows,
-} from '../services/statements/statements.js';
+import { flatStatement, statementRows } from '../services/statements/snapshots.js';
 import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */

@@ -1,5 +1,6 @@
 import type { BodyOf, Endpoint, ErrorBody, ParamsOf, QueryOf, ResponseOf } from '@rodmenys/contract';
 import { fillPath } from '@rodmenys/contract';
+import { downloadBlob } from '../components/export/export-file';
 import { clearSession, getSession } from '../storage';
 import { translateFieldErrors, translateServerError } from './error-text';
 
@@ -80,51 +81,104 @@ export function forgetEndedSession(endpoint: Endpoint, status: number, code?: st
 export const authHeaders = (token = getSession()?.Token): Record<string, string> =>
   token ? { Authorization: `Bearer ${token}` } : {};
 
+type RawArgs = {
+  params?: Record<string, string | number>;
+  query?: object;
+  body?: unknown;
+  signal?: AbortSignal;
+  token?: string;
+};
+
+/** The parsed JSON of an answer's body, undefined when it is empty or not JSON. */
+async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Calls an API endpoint declared in the contract with the stored bearer token. A 401 on an
- * endpoint that needs a user clears the stored user (the route guard then shows /login).
+ * Sends one request to an endpoint with the stored bearer token and returns the answer when it
+ * is a 2xx. A failure becomes an `ApiError` in the UI language; a 401 on an endpoint that needs a
+ * user clears the stored user (the route guard then shows /login). Every call, upload and
+ * download goes through here.
  */
-export async function call<E extends Endpoint>(
-  endpoint: E,
-  // biome-ignore lint/complexity/noBannedTypes: "nothing required" is exactly the empty object type
-  ...[args]: {} extends CallArgs<E> ? [CallArgs<E>?] : [CallArgs<E>]
-): Promise<ResponseOf<E>> {
-  const a = (args ?? {}) as {
-    params?: Record<string, string | number>;
-    query?: object;
-    body?: unknown;
-    signal?: AbortSignal;
-    token?: string;
-  };
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(a.token) };
-  if (a.body !== undefined) headers['Content-Type'] = 'application/json';
+async function send(
+  endpoint: Endpoint,
+  a: RawArgs,
+  init: { headers?: Record<string, string>; body?: BodyInit },
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(`${API_BASE}${fillPath(endpoint.path, a.params)}${queryString(a.query)}`, {
       method: endpoint.method,
-      headers,
-      body: a.body === undefined ? undefined : JSON.stringify(a.body),
+      headers: { ...authHeaders(a.token), ...init.headers },
+      body: init.body,
       signal: a.signal,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, error instanceof Error ? error.message : String(error));
   }
-  const text = await response.text();
-  let data: unknown;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = undefined;
-  }
   if (!response.ok) {
-    forgetEndedSession(endpoint, response.status, (data as Partial<ErrorBody> | undefined)?.code);
-    throw ApiError.fromBody(
-      response.status,
-      data as Partial<ErrorBody> | undefined,
-      response.statusText,
-      retryAfterOf(response),
-    );
+    const data = (await jsonOf(response)) as Partial<ErrorBody> | undefined;
+    forgetEndedSession(endpoint, response.status, data?.code);
+    throw ApiError.fromBody(response.status, data, response.statusText, retryAfterOf(response));
   }
-  return data as ResponseOf<E>;
+  return response;
+}
+
+/** Calls an API endpoint declared in the contract and returns its JSON answer, typed from the contract. */
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  // biome-ignore lint/complexity/noBannedTypes: "nothing required" is exactly the empty object type
+  ...[args]: {} extends CallArgs<E> ? [CallArgs<E>?] : [CallArgs<E>]
+): Promise<ResponseOf<E>> {
+  const a = (args ?? {}) as RawArgs;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (a.body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await send(endpoint, a, {
+    headers,
+    body: a.body === undefined ? undefined : JSON.stringify(a.body),
+  });
+  return (await jsonOf(response)) as ResponseOf<E>;
+}
+
+/** Sends a file as the raw body of an upload endpoint (with the endpoint's query, if any); the answer is its JSON. */
+export async function uploadFile<E extends Endpoint>(
+  endpoint: E,
+  file: File,
+  contentType: string,
+  query?: QueryOf<E>,
+): Promise<ResponseOf<E>> {
+  const response = await send(
+    endpoint,
+    { query: query as RawArgs['query'] },
+    {
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': contentType,
+        'X-File-Name': encodeURIComponent(file.name),
+      },
+      body: file,
+    },
+  );
+  return (await jsonOf(response)) as ResponseOf<E>;
+}
+
+/** Fetches a file endpoint (a template, an export, a PDF) with the bearer token: its bytes as a Blob. */
+export async function fetchFile<E extends Endpoint>(endpoint: E, args: CallArgs<E>): Promise<Blob> {
+  const response = await send(endpoint, args as RawArgs, {});
+  return response.blob();
+}
+
+/** Fetches a file endpoint and saves it under `fileName` (named for what it holds, in the UI language). */
+export async function downloadFile<E extends Endpoint>(
+  endpoint: E,
+  args: CallArgs<E>,
+  fileName: string,
+): Promise<void> {
+  downloadBlob(await fetchFile(endpoint, args), fileName);
 }

@@ -1,7 +1,7 @@
 import { seesEverything } from '@rodmenys/contract';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUserRights } from '../api/hooks';
+import { useUserRights } from '../api/users';
 import { useSession } from '../session';
 
 /**

@@ -65,5 +65,3 @@ CREATE UNIQUE INDEX anomaly_unresolved ON anomaly (rule, building_id, coalesce(d
 INSERT INTO dq_setting (key, value) VALUES
   ('collector.silentMinutes', '60'),
   ('collector.clockSkewMinutes', '10');
-
-INSERT INTO job (name) VALUES ('collectors');

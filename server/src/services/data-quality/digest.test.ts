@@ -6,6 +6,7 @@ import { buildTestApp, call } from '../../test/app.js';
 import { createTestDb, dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
 import { type Delivered, decodeMail as decode, startSmtp } from '../../test/smtp.js';
+import { Mailer } from '../mail/index.js';
 import { sendDigests } from './digest.js';
 import { validate } from './validate.js';
 
@@ -75,8 +76,9 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
     );
     const idOf = (device: number) => ids.find((r) => r.device_id === device)!.id;
 
-    const mailer = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
-    const summary = await sendDigests(db, mailer, 'rodmenys@example.lt', 'https://rodmenys.example.lt', new Date());
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+    const mailer = new Mailer(transport, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
+    const summary = await sendDigests(db, mailer, new Date());
     expect(summary).toEqual({ sent: 2, subscribers: 2 });
     expect(delivered.map((m) => m.to[0]).sort()).toEqual(['manager@example.lt', 'operator@example.lt']);
 
@@ -95,7 +97,7 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
     expect(toOperator).toContain(`https://rodmenys.example.lt/anomalies?id=${idOf(inB)}`);
 
     // Nothing new since: no second mail.
-    await sendDigests(db, mailer, 'rodmenys@example.lt', 'https://rodmenys.example.lt', new Date());
+    await sendDigests(db, mailer, new Date());
     expect(delivered).toHaveLength(2);
   });
 

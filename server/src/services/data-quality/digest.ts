@@ -1,16 +1,27 @@
 import { type DigestSubscription, GROUP, RULE_NAMES, type RuleCode } from '@rodmenys/contract';
-import type { Transporter } from 'nodemailer';
 import type { Db, Queryable } from '../../db/db.js';
-import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
+import {
+  type Mailer,
+  type MailTemplate,
+  OPT_IN_FOOTER,
+  type OptIn,
+  optedIn,
+  readOptIn,
+  writeOptIn,
+} from '../mail/index.js';
+
+/** The digest's opt-in (services/mail): opting in starts from now, so the first digest lists only what is new. */
+const DIGEST: OptIn = {
+  column: 'digest_opt_in',
+  emailRequired: 'emailRequiredForDigest',
+  extraColumns: ', iso(digest_sent_at) AS "LastSentAt"',
+  onChange: 'digest_sent_at = CASE WHEN $2 AND NOT digest_opt_in THEN now() ELSE digest_sent_at END',
+};
 
 export async function getSubscription(db: Queryable, caller: Caller, mailConfigured: boolean) {
-  const { rows } = await db.query<Omit<DigestSubscription, 'MailConfigured'>>(
-    `SELECT digest_opt_in AS "OptIn", language AS "Language", email AS "Email", iso(digest_sent_at) AS "LastSentAt"
-       FROM app_user WHERE id = $1`,
-    [caller.id],
-  );
-  return { ...rows[0]!, MailConfigured: mailConfigured };
+  const state = await readOptIn<Omit<DigestSubscription, 'MailConfigured'>>(db, DIGEST, caller.id);
+  return { ...state, MailConfigured: mailConfigured };
 }
 
 /** Opts in or out; opting in needs an e-mail address on the profile (400 naming `optIn`). */
@@ -20,44 +31,40 @@ export async function updateSubscription(
   body: { optIn: boolean; language: 'lt' | 'en' },
   mailConfigured: boolean,
 ): Promise<DigestSubscription> {
-  const { rows } = await db.query<{ email: string | null }>('SELECT email FROM app_user WHERE id = $1', [caller.id]);
-  if (body.optIn && !rows[0]?.email) throw badRequest('emailRequiredForDigest', {}, 'optIn');
-  await db.query(
-    // From now on: the first digest lists what appears after opting in.
-    `UPDATE app_user SET digest_opt_in = $2, language = $3,
-            digest_sent_at = CASE WHEN $2 AND NOT digest_opt_in THEN now() ELSE digest_sent_at END
-      WHERE id = $1`,
-    [caller.id, body.optIn, body.language],
-  );
+  await writeOptIn(db, DIGEST, caller.id, body);
   return getSubscription(db, caller, mailConfigured);
 }
 
-const TEXT = {
-  lt: {
-    subject: (n: number) => `Rodmenys: naujos anomalijos (${n})`,
-    intro: (n: number) => `Nuo paskutinės santraukos jūsų objektuose rastos naujos anomalijos: ${n}.`,
-    device: 'prietaisas',
-    collector: 'kolektorius',
-    all: 'Visos anomalijos',
-    footer: 'Šią santrauką gaunate, nes ją užsisakėte savo profilyje.',
+interface DigestParams {
+  lines: string[];
+  all: string;
+}
+
+/** The digest mail: the new anomalies, one line and link each, and a link to all of them. */
+const DIGEST_MAIL: MailTemplate<DigestParams> = {
+  subject: {
+    lt: (p) => `naujos anomalijos (${p.lines.length})`,
+    en: (p) => `new anomalies (${p.lines.length})`,
   },
-  en: {
-    subject: (n: number) => `Rodmenys: new anomalies (${n})`,
-    intro: (n: number) => `New anomalies found in your buildings since the last digest: ${n}.`,
-    device: 'device',
-    collector: 'collector',
-    all: 'All anomalies',
-    footer: 'You get this digest because you opted in on your profile.',
+  body: {
+    lt: (p) =>
+      `Nuo paskutinės santraukos jūsų objektuose rastos naujos anomalijos: ${p.lines.length}.\n\n${p.lines.join('\n')}\n\nVisos anomalijos: ${p.all}`,
+    en: (p) =>
+      `New anomalies found in your buildings since the last digest: ${p.lines.length}.\n\n${p.lines.join('\n')}\n\nAll anomalies: ${p.all}`,
   },
+  footer: OPT_IN_FOOTER.digest,
 };
+
+const DEVICE = { lt: 'prietaisas', en: 'device' };
+const COLLECTOR = { lt: 'kolektorius', en: 'collector' };
 
 /** What a digest line is about: a silent collector by name with its buildings, else the address and device. */
 function digestSubject(
   a: { address: string; device_code: string | null; collector: string | null; buildings: string[] | null },
-  t: (typeof TEXT)['en'],
+  lang: 'lt' | 'en',
 ): string {
-  if (a.collector !== null) return `${t.collector} ${a.collector} (${(a.buildings ?? [a.address]).join('; ')})`;
-  return `${a.address}${a.device_code ? `, ${t.device} ${a.device_code}` : ''}`;
+  if (a.collector !== null) return `${COLLECTOR[lang]} ${a.collector} (${(a.buildings ?? [a.address]).join('; ')})`;
+  return `${a.address}${a.device_code ? `, ${DEVICE[lang]} ${a.device_code}` : ''}`;
 }
 
 /**
@@ -65,21 +72,13 @@ function digestSubject(
  * in their scope since their last digest, in their language, with links to the
  * Anomalies page. A user with nothing new gets no mail. Returns a summary.
  */
-export async function sendDigests(db: Db, mailer: Transporter, from: string, baseUrl: string, now = new Date()) {
-  const { rows: users } = await db.query<{
-    id: number;
-    email: string;
-    language: 'lt' | 'en';
-    scope: number[] | null;
-    since: string;
-  }>(
-    `SELECT u.id, u.email, u.language,
-            CASE WHEN u.group_id = ${GROUP.operator} THEN NULL
-                 ELSE coalesce((SELECT array_agg(location_id) FROM location_right WHERE user_id = u.id), '{}') END AS scope,
-            coalesce(u.digest_sent_at, $1::timestamptz - interval '1 day') AS since
-       FROM app_user u
-      WHERE u.digest_opt_in AND u.active AND u.email IS NOT NULL
-      ORDER BY u.id`,
+export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
+  const users = await optedIn<{ scope: number[] | null; since: string }>(
+    db,
+    DIGEST,
+    `, CASE WHEN u.group_id = ${GROUP.operator} THEN NULL
+            ELSE coalesce((SELECT array_agg(location_id) FROM location_right WHERE user_id = u.id), '{}') END AS scope,
+       coalesce(u.digest_sent_at, $1::timestamptz - interval '1 day') AS since`,
     [now],
   );
   let sent = 0;
@@ -101,16 +100,13 @@ export async function sendDigests(db: Db, mailer: Transporter, from: string, bas
       [user.scope, user.since, now],
     );
     if (rows.length > 0) {
-      const t = TEXT[user.language];
+      const lang = user.language;
       const lines = rows.map(
-        (a) => `- ${RULE_NAMES[a.rule][user.language]}: ${digestSubject(a, t)}\n  ${baseUrl}/anomalies?id=${a.id}`,
+        (a) => `- ${RULE_NAMES[a.rule][lang]}: ${digestSubject(a, lang)}\n  ${mailer.link(`/anomalies?id=${a.id}`)}`,
       );
-      await mailer.sendMail({
-        from,
-        to: user.email,
-        subject: t.subject(rows.length),
-        text: `${t.intro(rows.length)}\n\n${lines.join('\n')}\n\n${t.all}: ${baseUrl}/anomalies\n\n${t.footer}\n`,
-      });
+      const outcome = await mailer.send(user.email, lang, DIGEST_MAIL, { lines, all: mailer.link('/anomalies') });
+      // A digest that did not go out is tried again at the next run: the job records the error.
+      if (!outcome.accepted) throw new Error(outcome.error);
       sent++;
     }
     await db.query('UPDATE app_user SET digest_sent_at = $2 WHERE id = $1', [user.id, now]);

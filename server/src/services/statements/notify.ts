@@ -1,19 +1,27 @@
 import type { StatementDelivery, StatementNotification } from '@rodmenys/contract';
-import type { Transporter } from 'nodemailer';
 import type { Db, Queryable } from '../../db/db.js';
-import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
+import type { JobDef } from '../jobs/index.js';
+import {
+  type Mailer,
+  type MailTemplate,
+  mailLanguage,
+  OPT_IN_FOOTER,
+  type OptIn,
+  readOptIn,
+  writeOptIn,
+} from '../mail/index.js';
+import { monthName } from '../month-name.js';
+
+/** The publication notice's opt-in (services/mail). */
+const STATEMENTS: OptIn = { column: 'statement_opt_in', emailRequired: 'emailRequiredForStatements' };
 
 export async function getNotification(
   db: Queryable,
   caller: Caller,
   mailConfigured: boolean,
 ): Promise<StatementNotification> {
-  const { rows } = await db.query<Omit<StatementNotification, 'MailConfigured'>>(
-    'SELECT statement_opt_in AS "OptIn", language AS "Language", email AS "Email" FROM app_user WHERE id = $1',
-    [caller.id],
-  );
-  return { ...rows[0]!, MailConfigured: mailConfigured };
+  return { ...(await readOptIn(db, STATEMENTS, caller.id)), MailConfigured: mailConfigured };
 }
 
 /** Opts in or out; opting in needs an e-mail address on the profile (400 naming `optIn`). */
@@ -23,13 +31,7 @@ export async function updateNotification(
   body: { optIn: boolean; language: 'lt' | 'en' },
   mailConfigured: boolean,
 ): Promise<StatementNotification> {
-  const { rows } = await db.query<{ email: string | null }>('SELECT email FROM app_user WHERE id = $1', [caller.id]);
-  if (body.optIn && !rows[0]?.email) throw badRequest('emailRequiredForStatements', {}, 'optIn');
-  await db.query('UPDATE app_user SET statement_opt_in = $2, language = $3 WHERE id = $1', [
-    caller.id,
-    body.optIn,
-    body.language,
-  ]);
+  await writeOptIn(db, STATEMENTS, caller.id, body);
   return getNotification(db, caller, mailConfigured);
 }
 
@@ -46,54 +48,17 @@ export async function listDeliveries(db: Queryable, month: string | undefined): 
   return rows;
 }
 
-const MONTHS = {
-  lt: [
-    'sausio',
-    'vasario',
-    'kovo',
-    'balandžio',
-    'gegužės',
-    'birželio',
-    'liepos',
-    'rugpjūčio',
-    'rugsėjo',
-    'spalio',
-    'lapkričio',
-    'gruodžio',
-  ],
-  en: [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ],
-};
-
-/** A month's name in a language: "2026 m. spalio mėn." / "October 2026". */
-export function monthName(month: string, lang: 'lt' | 'en'): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return lang === 'lt' ? `${y} m. ${MONTHS.lt[m - 1]} mėn.` : `${MONTHS.en[m - 1]} ${y}`;
-}
-
-const TEXT = {
-  lt: {
-    subject: (m: string) => `Rodmenys: paskelbtos ${m} suvartojimo ataskaitos`,
-    body: (m: string, link: string) =>
-      `Paskelbtos jūsų butų ${m} suvartojimo ataskaitos.\n\nPeržiūrėti: ${link}\n\nŠį pranešimą gaunate, nes jį užsisakėte savo profilyje.\n`,
+/** The publication notice: the month's statements are published, with a link to them. */
+const PUBLISHED_MAIL: MailTemplate<{ month: string; link: string }> = {
+  subject: {
+    lt: (p) => `paskelbtos ${p.month} suvartojimo ataskaitos`,
+    en: (p) => `consumption statements for ${p.month} published`,
   },
-  en: {
-    subject: (m: string) => `Rodmenys: consumption statements for ${m} published`,
-    body: (m: string, link: string) =>
-      `The consumption statements of your flats for ${m} are published.\n\nView them: ${link}\n\nYou get this notice because you opted in on your profile.\n`,
+  body: {
+    lt: (p) => `Paskelbtos jūsų butų ${p.month} suvartojimo ataskaitos.\n\nPeržiūrėti: ${p.link}`,
+    en: (p) => `The consumption statements of your flats for ${p.month} are published.\n\nView them: ${p.link}`,
   },
+  footer: OPT_IN_FOOTER.notice,
 };
 
 /**
@@ -101,29 +66,20 @@ const TEXT = {
  * recorded as accepted by the SMTP server or with its error. Run by the scheduled work, so a
  * publication never waits for or fails on mail.
  */
-export async function sendStatementMails(db: Db, mailer: Transporter, from: string, baseUrl: string) {
-  const { rows } = await db.query<{ id: number; month: string; email: string; language: 'lt' | 'en' }>(
+export async function sendStatementMails(db: Db, mailer: Mailer) {
+  const { rows } = await db.query<{ id: number; month: string; email: string; language: string }>(
     `SELECT id, to_char(month, 'YYYY-MM') AS month, email, language FROM statement_delivery
       WHERE sent_at IS NULL ORDER BY id LIMIT 500`,
   );
   let sent = 0;
   let failed = 0;
   for (const d of rows) {
-    const lang = d.language === 'en' ? 'en' : 'lt';
-    const t = TEXT[lang];
-    const link = `${baseUrl}/statements?month=${d.month}`;
-    let error: string | null = null;
-    try {
-      const info = await mailer.sendMail({
-        from,
-        to: d.email,
-        subject: t.subject(monthName(d.month, lang)),
-        text: t.body(monthName(d.month, lang), link),
-      });
-      if (!info.accepted?.length) error = `rejected: ${String(info.response ?? '')}`.slice(0, 1000);
-    } catch (err) {
-      error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-    }
+    const lang = mailLanguage(d.language);
+    const outcome = await mailer.send(d.email, lang, PUBLISHED_MAIL, {
+      month: monthName(d.month, lang),
+      link: mailer.link(`/statements?month=${d.month}`),
+    });
+    const error = outcome.accepted ? null : outcome.error;
     await db.query('UPDATE statement_delivery SET sent_at = now(), accepted = $2, error = $3 WHERE id = $1', [
       d.id,
       error === null,
@@ -142,3 +98,13 @@ export async function markMailNotConfigured(db: Queryable) {
   );
   return { notConfigured: rowCount ?? 0 };
 }
+
+/** The statements' scheduled work (services/jobs): the queued publication e-mails, every minute. */
+export const statementJobs: JobDef[] = [
+  {
+    name: 'statement-mail',
+    // Without SMTP_URL the queue is logged as not sent (docs/statements.md).
+    run: (db, _now, { mailer }) => (mailer ? sendStatementMails(db, mailer) : markMailNotConfigured(db)),
+    nextSql: "$1::timestamptz + interval '1 minute'",
+  },
+];

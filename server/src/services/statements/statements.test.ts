@@ -6,10 +6,13 @@ import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { DevicesDataCaches, getDevicesDataJson } from '../devices/devices-data/index.js';
-import { computeRows, computeStatements, statementMonths } from './figures.js';
+import { statementDifference } from './difference.js';
+import { computeRows, computeStatements } from './figures.js';
 import { shareByQrad } from './kwh-share.js';
+import { statementMonths } from './months.js';
+import { publishStatements } from './publish.js';
 import { statementFiguresJson } from './rows-json.js';
-import { loadStatements, publishStatements, statementDifference, statementRows } from './statements.js';
+import { loadStatements, statementRows } from './snapshots.js';
 
 const NOW = new Date('2026-11-20T10:00:00Z');
 const MONTH = '2026-10';

@@ -12,7 +12,8 @@ import { App, Button, DatePicker, Input, Select, Space, Table, Typography } from
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadFile, useAuditLog } from '../../api/master-data';
+import { useAuditLog } from '../../api/audit';
+import { downloadFile } from '../../api/call';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useAllowClear } from '../../components/use-clear';
 import { formatDateTime } from '../../format';
@@ -66,7 +67,7 @@ export default function AuditPage() {
   };
   const log = useAuditLog({ ...filter, page, pageSize: PAGE_SIZE });
   const exportAs = (format: 'xlsx' | 'csv') =>
-    downloadFile(exportAuditLog, { ...filter, format, lang }, `auditLog.${format}`).catch((error) =>
+    downloadFile(exportAuditLog, { query: { ...filter, format, lang } }, `auditLog.${format}`).catch((error) =>
       message.error(errorText(error)),
     );
   const kindLabel = (kind: string) => t(`audit.kinds.${kind}`, { defaultValue: kind });

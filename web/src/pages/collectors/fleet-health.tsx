@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Modal, Skeleton, Space, Table, Tag, TreeSelec
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCollectorHealth, useCollectorMeters, useSetCollectorLocations } from '../../api/collectors';
-import { useLocationTree } from '../../api/hooks';
+import { useLocationTree } from '../../api/location-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';

@@ -4,7 +4,7 @@ import { Alert, Button, Card, Col, Row, Spin, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTypesInSelection } from '../../api/device-data';
-import { useDeviceDataByUserId, useDevicesData } from '../../api/hooks';
+import { useDeviceDataByUserId, useDevicesData } from '../../api/devices';
 import { LoadError } from '../../components/load-error';
 import { useChosenObject, useProviderNow, useSession } from '../../session';
 import { FlaggedDevicesDialog } from './flagged-devices';

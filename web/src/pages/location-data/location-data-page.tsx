@@ -14,7 +14,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAllObjects } from '../../api/hooks';
+import { useAllObjects } from '../../api/location-data';
 import { LoadError } from '../../components/load-error';
 import { useServerPaging } from '../../components/pagination';
 import { addressOf } from './address';

@@ -2,7 +2,7 @@ import { DEVICES_PAGE_SIZE, type LocationRow, PAGE_SIZES } from '@rodmenys/contr
 import { Collapse, Empty, Space, Spin, Table } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDevicesByLocationId, useDeviceTypes } from '../../api/hooks';
+import { useDevicesByLocationId, useDeviceTypes } from '../../api/devices';
 import { ExportButton } from '../../components/export';
 import { LoadError } from '../../components/load-error';
 import { useLanguage } from '../../i18n';

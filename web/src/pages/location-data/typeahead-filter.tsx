@@ -8,7 +8,7 @@ import {
 import { AutoComplete, Form, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTypeahead } from '../../api/hooks';
+import { useTypeahead } from '../../api/location-data';
 import { useAllowClear } from '../../components/use-clear';
 import { useDebounced } from '../../components/use-debounced';
 

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
-import { useAuthenticate } from '../../api/hooks';
+import { useAuthenticate } from '../../api/users';
 import { useAlert } from '../../components/alert';
 import { AuthForm } from '../../components/auth-form';
 import { useErrorText } from '../../components/load-error';

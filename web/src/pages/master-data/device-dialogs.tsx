@@ -3,7 +3,7 @@ import { Alert, App, DatePicker, Form, type FormInstance, Input, InputNumber, Mo
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeviceTypes } from '../../api/hooks';
+import { useDeviceTypes } from '../../api/devices';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useEndpointQuery } from '../../api/query';
 import { useErrorText } from '../../components/load-error';

@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadFile, uploadRegister } from '../../api/master-data';
+import { downloadFile } from '../../api/call';
+import { uploadRegister } from '../../api/master-data';
 import { useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
 
@@ -49,7 +50,7 @@ export function ImportPanel() {
       onOk: () => run('apply'),
     });
   const template = (format: 'xlsx' | 'csv') =>
-    downloadFile(registerTemplate, { lang, format }, `register.${format}`).catch((error) =>
+    downloadFile(registerTemplate, { query: { lang, format } }, `register.${format}`).catch((error) =>
       message.error(errorText(error)),
     );
 

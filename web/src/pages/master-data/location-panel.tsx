@@ -26,7 +26,7 @@ import type { DataNode } from 'antd/es/tree';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/call';
-import { useDeviceTypes } from '../../api/hooks';
+import { useDeviceTypes } from '../../api/devices';
 import { useLocation, useSetFlatClient, useUpdateLocation } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';

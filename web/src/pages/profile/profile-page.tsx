@@ -4,8 +4,8 @@ import { App, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typog
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/call';
-import { useSignOutEverywhere, useUpdateUser, useUser } from '../../api/hooks';
 import { keyOf } from '../../api/query';
+import { useSignOutEverywhere, useUpdateUser, useUser } from '../../api/users';
 import {
   ContactFields,
   type DetailsForm,

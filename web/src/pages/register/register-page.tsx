@@ -3,7 +3,7 @@ import { Button, Flex, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/call';
-import { useRegister } from '../../api/hooks';
+import { useRegister } from '../../api/users';
 import { NameFields, NewPasswordField } from '../../components/account-fields';
 import { useAlert } from '../../components/alert';
 import { AuthForm } from '../../components/auth-form';

@@ -9,7 +9,7 @@ import { App, Button, Col, Drawer, Row, Space, Table, Tag, Typography } from 'an
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { downloadFile } from '../../api/master-data';
+import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
@@ -46,7 +46,7 @@ export function FlatStatementDrawer({
     try {
       await downloadFile(
         getStatementsPdf,
-        { month, locationParentId: String(flatId), lang: language },
+        { query: { month, locationParentId: String(flatId), lang: language } },
         `statement-${month}-${flatId}.pdf`,
       );
     } catch (error) {

@@ -24,3 +24,13 @@ export function formatFigure(f: StatementFigure, language: string, t: TFunction)
   const text = f.Value.toLocaleString(language, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   return f.Partial ? `${text}*` : text;
 }
+
+/** A number with 3 decimals in the UI language, '' when there is none. */
+export const formatNumber = (v: number | null | undefined, language: string) =>
+  v === null || v === undefined
+    ? ''
+    : v.toLocaleString(language, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+
+/** A flat's address line: city, street and building number. */
+export const addressOf = (r: StatementRow) =>
+  [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');

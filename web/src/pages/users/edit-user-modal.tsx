@@ -1,7 +1,7 @@
 import { assignableGroups, type GroupId, type User } from '@rodmenys/contract';
 import { App, Form, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUpdateUser } from '../../api/hooks';
+import { useUpdateUser } from '../../api/users';
 import {
   ContactFields,
   type DetailsForm,

@@ -10,7 +10,7 @@ import { mayActOnGroup, USERS_PAGE_SIZE, type User } from '@rodmenys/contract';
 import { App, Button, Card, Input, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeleteUser, useSignOutEverywhere, useUsers } from '../../api/hooks';
+import { useDeleteUser, useSignOutEverywhere, useUsers } from '../../api/users';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
 import { useServerPaging } from '../../components/pagination';

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/call';
-import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/data-quality';
+import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/degree-days';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { useLanguage } from '../../i18n';

@@ -2,10 +2,11 @@ import * as contract from '@rodmenys/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.js';
 import { openPostgres } from '../../db/postgres.js';
+import { JOBS } from '../../jobs.js';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeSignedIn } from '../../test/factories.js';
-import { defaultJobs, Scheduler } from './scheduler.js';
+import { Scheduler } from './runner.js';
 
 /**
  * Two connections to one database, as two server instances have: on a
@@ -48,8 +49,8 @@ describe(`scheduled work (${dbKind()})`, () => {
   });
 
   it('two instances ticking at once run each due job exactly once', async () => {
-    const a = new Scheduler(dbs.first);
-    const b = new Scheduler(dbs.second);
+    const a = new Scheduler(dbs.first, JOBS);
+    const b = new Scheduler(dbs.second, JOBS);
     const ran = await Promise.all([
       ...Array.from({ length: 4 }, () => a.tick(() => NOW)),
       ...Array.from({ length: 4 }, () => b.tick(() => NOW)),
@@ -80,14 +81,14 @@ describe(`scheduled work (${dbKind()})`, () => {
       `UPDATE job SET lease_owner = 'alive', lease_until = $1::timestamptz + interval '5 minutes' WHERE name = 'month-ends'`,
       [NOW],
     );
-    const ran = await new Scheduler(dbs.second).tick(() => NOW);
+    const ran = await new Scheduler(dbs.second, JOBS).tick(() => NOW);
     expect(ran.sort()).toEqual(['collectors', 'digest', 'partitions', 'statement-mail', 'validate']);
     expect((await job(dbs.first, 'month-ends')).runs).toBe(0);
   });
 
   it('catches up after downtime with one run, not one per missed slot', async () => {
     await dbs.first.query("UPDATE job SET next_run_at = $1::timestamptz - interval '7 days'", [NOW]);
-    const s = new Scheduler(dbs.first);
+    const s = new Scheduler(dbs.first, JOBS);
     await s.tick(() => NOW);
     await s.tick(() => NOW);
     expect((await job(dbs.first, 'validate')).runs).toBe(1);
@@ -105,7 +106,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       },
     ]);
     await failing.tick(() => NOW);
-    await new Scheduler(dbs.first, defaultJobs()).tick(() => NOW);
+    await new Scheduler(dbs.first, JOBS).tick(() => NOW);
     const operator = await makeSignedIn(t.app, { groupId: 1 });
     const admin = await makeSignedIn(t.app, { groupId: 2 });
     const res = await inject(t.app, contract.listJobs, { token: operator.token });

@@ -1,0 +1,130 @@
+import type { StatementFigure } from '@rodmenys/contract';
+
+/* The statements PDF's texts in Lithuanian and English, its number format and its file names. */
+
+export type Lang = 'lt' | 'en';
+
+/** The page's texts per language. */
+export const T = {
+  lt: {
+    title: 'Mėnesio suvartojimo ataskaita',
+    flat: 'Butas',
+    area: 'Plotas',
+    client: 'Kliento kodas',
+    kinds: { heating: 'Šildymas', hotWater: 'Karštas vanduo', coldWater: 'Šaltas vanduo' },
+    units: { kWh: 'kWh', Qrad: 'Qrad', m3: 'm³' },
+    current: 'Šis mėnuo',
+    previous: 'Praėjęs mėnuo',
+    lastYear: 'Tas pats mėnuo pernai',
+    corrected: 'Pernai, perskaičiuota pagal dienolaipsnius',
+    average: 'Pastato vidurkis (butui)',
+    averageM2: 'Pastato vidurkis (m²)',
+    unitsRow: 'Daliklių vienetai',
+    qradRow: 'Qrad (vienetai × koeficientas)',
+    methods: {
+      buildingMeterByQrad: (kwh: string) =>
+        `kWh: pastato šilumos skaitiklio energija (${kwh} kWh) padalyta butams pagal jų Qrad.`,
+      noBuildingMeter: () => 'Pastate nėra šilumos skaitiklio: šildymas pateikiamas Qrad, kWh neskaičiuojamos.',
+      incompleteBuilding: () => 'kWh neskaičiuojamos: trūksta pastato prietaisų mėnesio pabaigos reikšmių.',
+    },
+    degreeDays: (c: number, l: number) =>
+      `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
+    partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
+    marks: { interpolated: 'I', estimated: 'Į', manual: 'R' },
+    markNotes: {
+      interpolated: 'I – interpoliuota tarp rodmenų',
+      estimated: 'Į – įvertinta (rodmenų nėra)',
+      manual: 'R – įvesta rankiniu būdu',
+    },
+    missing: '–',
+    chartYear: 'Šis mėnuo, tas pats mėnuo pernai ir pastato vidurkis',
+    barLastYear: 'pernai',
+    barLastYearCorrected: 'pernai, perskaič.',
+    barCurrent: 'šis mėn.',
+    barAverage: 'vidurkis',
+    legendLastYear: 'tas pats mėnuo pernai',
+    legendCurrent: 'šis mėnuo',
+    legendPartial: 'su interpoliuotomis, įvertintomis ar rankinėmis reikšmėmis',
+    legendOther: 'kiti mėnesiai',
+    footer: (page: number, pages: number, at: string) => `Rodmenys · sudaryta ${at} · ${page} / ${pages}`,
+    chartHistory: 'Paskutiniai 13 mėnesių',
+    published: (v: number, at: string) => `Paskelbta (versija ${v}) ${at.slice(0, 10)}`,
+    preliminary: 'Preliminari: mėnuo dar nepaskelbtas',
+    none: 'Šiame bute nėra prietaisų.',
+  },
+  en: {
+    title: 'Monthly consumption statement',
+    flat: 'Flat',
+    area: 'Area',
+    client: 'Client code',
+    kinds: { heating: 'Heating', hotWater: 'Hot water', coldWater: 'Cold water' },
+    units: { kWh: 'kWh', Qrad: 'Qrad', m3: 'm³' },
+    current: 'This month',
+    previous: 'Previous month',
+    lastYear: 'Same month last year',
+    corrected: 'Last year, corrected by degree-days',
+    average: 'Building average (per flat)',
+    averageM2: 'Building average (per m²)',
+    unitsRow: 'Allocator units',
+    qradRow: 'Qrad (units × rating factor)',
+    methods: {
+      buildingMeterByQrad: (kwh: string) =>
+        `kWh: the building heat meter's energy (${kwh} kWh) shared among the flats by their Qrad.`,
+      noBuildingMeter: () => 'The building has no heat meter: heating is given in Qrad, no kWh are computed.',
+      incompleteBuilding: () => 'No kWh: month-end values of devices in the building are missing.',
+    },
+    degreeDays: (c: number, l: number) =>
+      `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
+    partial: '* value interpolated, estimated or set by hand',
+    marks: { interpolated: 'I', estimated: 'E', manual: 'M' },
+    markNotes: {
+      interpolated: 'I – interpolated between readings',
+      estimated: 'E – estimated (no readings)',
+      manual: 'M – set by hand',
+    },
+    missing: '–',
+    chartYear: 'This month, the same month last year and the building average',
+    barLastYear: 'last year',
+    barLastYearCorrected: 'last year, corr.',
+    barCurrent: 'this month',
+    barAverage: 'average',
+    legendLastYear: 'same month last year',
+    legendCurrent: 'this month',
+    legendPartial: 'with interpolated, estimated or manual values',
+    legendOther: 'other months',
+    footer: (page: number, pages: number, at: string) => `Rodmenys · made ${at} · ${page} / ${pages}`,
+    chartHistory: 'The last 13 months',
+    published: (v: number, at: string) => `Published (version ${v}) ${at.slice(0, 10)}`,
+    preliminary: 'Preliminary: the month is not published yet',
+    none: 'This flat has no devices.',
+  },
+};
+
+/** A number in the language's format with `digits` decimals; no number: the missing sign. */
+export const fmt = (v: number | null | undefined, lang: Lang, digits = 3) =>
+  v === null || v === undefined
+    ? T[lang].missing
+    : v.toLocaleString(lang === 'lt' ? 'lt-LT' : 'en-GB', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+export const MARKED = ['interpolated', 'estimated', 'manual'] as const;
+export type Marked = (typeof MARKED)[number];
+/** The sources that make a figure partial, each once, in a fixed order. */
+export const markedSources = (f: StatementFigure): Marked[] => MARKED.filter((m) => f.Sources.includes(m));
+/** A figure with its markers: the letter of each substituted source (`*` if the sources are not known). */
+export const fig = (f: StatementFigure, lang: Lang) => {
+  if (f.Value === null || !f.Partial) return fmt(f.Value, lang);
+  const marks = markedSources(f).map((m) => T[lang].marks[m]);
+  return `${fmt(f.Value, lang)} ${marks.length ? marks.join('') : '*'}`;
+};
+
+/** A building's PDF file name: the month and its address in ASCII. */
+export const fileName = (name: string, month: string) =>
+  `${month}-${
+    name
+      .normalize('NFKD')
+      .replace(/[^\w\s-]/g, '')
+      .trim()
+      .replace(/\s+/g, '-') || 'building'
+  }.pdf`;
