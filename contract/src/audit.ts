@@ -196,6 +196,11 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Created: { lt: 'Sukurta', en: 'Created' },
   Changed: { lt: 'Pakeista', en: 'Changed' },
   Unchanged: { lt: 'Nepakeista', en: 'Unchanged' },
+  NewKeys: { lt: 'Nauji skaitiklių raktai', en: 'New meter keys' },
+  ChangedKeys: { lt: 'Pakeisti skaitiklių raktai', en: 'Changed meter keys' },
+  Collector: { lt: 'Kolektorius', en: 'Collector' },
+  Meters: { lt: 'Skaitiklių', en: 'Meters' },
+  KeysOf: { lt: 'Perduoti raktai', en: 'Keys sent' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */

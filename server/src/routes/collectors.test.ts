@@ -203,11 +203,11 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
         expect(rows[0]!.n, `${name} holds the key of ${id}`).toBe(0);
       }
     }
-    const audit = await t.db.query<{ after: { New: string[] } }>(
+    const audit = await t.db.query<{ after: { NewKeys: string[] } }>(
       "SELECT after FROM audit_log WHERE kind = 'meterKey.import'",
     );
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0]!.after.New.sort()).toEqual([A_METERS[0], A_METERS[1], BOTH, B_METERS[1]].sort());
+    expect(audit.rows[0]!.after.NewKeys.sort()).toEqual([A_METERS[0], A_METERS[1], BOTH, B_METERS[1]].sort());
   });
 
   it("gives each collector its own wmbusmeters files with its meters' keys, audited", async () => {

@@ -65,3 +65,6 @@ CREATE UNIQUE INDEX anomaly_unresolved ON anomaly (rule, building_id, coalesce(d
 INSERT INTO dq_setting (key, value) VALUES
   ('collector.silentMinutes', '60'),
   ('collector.clockSkewMinutes', '10');
+
+-- The `collectors` job (services/collectors/jobs.ts), due at once.
+INSERT INTO job (name) VALUES ('collectors') ON CONFLICT DO NOTHING;

@@ -176,8 +176,8 @@ async function storeKeys(
     entityId: null,
     before: null,
     after: {
-      New: write.filter((r) => r.Change === 'new').map((r) => r.MeterId),
-      Changed: write.filter((r) => r.Change === 'changed').map((r) => r.MeterId),
+      NewKeys: write.filter((r) => r.Change === 'new').map((r) => r.MeterId),
+      ChangedKeys: write.filter((r) => r.Change === 'changed').map((r) => r.MeterId),
     },
   });
 }
