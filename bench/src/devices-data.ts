@@ -4,7 +4,11 @@
  * 1. A throwaway PostgreSQL server with >= 10,000 devices and >= 20 M readings
  *    (COPY), then per selection (500, 5,000, all allocators, one month) the
  *    endpoint over HTTP, the service function, and a naive DISTINCT ON query
- *    computing the same answer, run side by side; the answers are compared.
+ *    computing the same answer, run side by side; the answers are compared, and
+ *    the benchmark fails (exit code 1) when they differ. In the same rounds: the
+ *    part statements with the midnight rule before and after it
+ *    (lib/devices-data-before.ts), and the naive query of earlier runs (7-day
+ *    look-back) to show what the correct baseline costs.
  * 2. The same on embedded PGlite (500 and 5,000; a smaller, same-shaped dataset).
  * 3. The first start of the default embedded database (`node server/dist/server.js`).
  *
@@ -24,8 +28,9 @@ import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-da
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset, firstBuildings } from './lib/dataset.js';
+import { runParts } from './lib/devices-data-before.js';
 import { machineInfo } from './lib/machine.js';
-import { NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
+import { NAIVE_7DAY_SQL, NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
 import { envInt, fmtMs, summarise, type Timing, timed } from './lib/stats.js';
@@ -150,11 +155,21 @@ interface Result {
   cold: Timing;
   handler: Timing;
   naive: Timing;
+  /** The naive query of earlier runs (7-day look-back, end before the midnight rule). */
+  naive7: Timing;
+  /** The part statements with the midnight rule (after) and as before it. */
+  partsAfter: Timing;
+  partsBefore: Timing;
   /** Mean CPU milliseconds per call, this process plus the database server's backends. */
-  cpu: Record<'http' | 'br' | 'gzip' | 'cold' | 'handler' | 'naive', number>;
+  cpu: Record<Sample, number>;
   responseKb: number;
   agree: string;
+  /** Devices whose row the midnight rule changes, and rows where the 7-day naive query differs from the product. */
+  ruleChanged: number;
+  naive7Differs: number;
 }
+
+type Sample = 'http' | 'br' | 'gzip' | 'cold' | 'handler' | 'naive' | 'naive7' | 'partsAfter' | 'partsBefore';
 
 /** HTTP, handler and naive query for one selection, interleaved round by round. */
 async function runSelection(db: Db, database: string, selection: Selection, month: ReturnType<typeof lastMonth>) {
@@ -192,6 +207,17 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
         server.app.devicesDataCaches,
       );
     const naive = () => db.query<{ DeviceId: number } & Answer>(NAIVE_SQL, [ALLOCATOR, null, selection.parents, f, t]);
+    const naive7 = () =>
+      db.query<{ DeviceId: number } & Answer>(NAIVE_7DAY_SQL, [ALLOCATOR, null, selection.parents, f, t]);
+    const partsInput = {
+      deviceTypeId: ALLOCATOR,
+      range: { from: month.dateFrom, till: month.dateTill },
+      scope: null,
+      parents: selection.parents,
+      timeZone: TIME_ZONE,
+    };
+    const partsAfter = () => runParts(db, partsInput, 'after');
+    const partsBefore = () => runParts(db, partsInput, 'before');
 
     const body = await http();
     const viaHttp = (JSON.parse(body) as ReadingRow[]).map((r) => ({ DeviceId: r.DeviceId, ...fromHttp(r) }));
@@ -204,6 +230,12 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
     // The naive query can take seconds: fewer runs of it (at least 3), about 20 s in all.
     const naiveRuns = Math.min(RUNS, Math.max(3, Math.ceil(20_000 / first.ms)));
     const diffs = [...compare(viaHttp, viaNaive), ...compare(viaHandler, viaNaive)];
+    // What the rule changes (information, not a failure): rows before and after it, and the 7-day naive query.
+    const [after, before] = [await partsAfter(), await partsBefore()];
+    if (after.size !== viaHttp.length)
+      diffs.push(`the part statements gave ${after.size} rows, HTTP ${viaHttp.length}`);
+    const ruleChanged = [...after].filter(([id, tail]) => before.get(id) !== tail).length;
+    const naive7Differs = new Set(compare(viaHttp, (await naive7()).rows).map((line) => line.replace(/:.*/, ''))).size;
     // The first call read every device's text; the second uses the texts kept: the same bytes.
     if ((await http()) !== body) diffs.push('a second call (device texts kept) answered differently from the first');
     for (const encoding of ['br', 'gzip'] as const) {
@@ -215,32 +247,53 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
     if (diffs.length > 0) log(`${database} ${selection.label}: answers differ:\n  ${diffs.slice(0, 10).join('\n  ')}`);
     const withValues = viaHttp.filter((r) => r.till !== null).length;
 
-    const samples = {
-      http: [] as number[],
-      br: [] as number[],
-      gzip: [] as number[],
-      cold: [] as number[],
-      handler: [] as number[],
-      naive: [] as number[],
+    const samples: Record<Sample, number[]> = {
+      http: [],
+      br: [],
+      gzip: [],
+      cold: [],
+      handler: [],
+      naive: [],
+      naive7: [],
+      partsAfter: [],
+      partsBefore: [],
     };
-    const cpu = { http: 0, br: 0, gzip: 0, cold: 0, handler: 0, naive: 0 };
+    const cpu: Record<Sample, number> = {
+      http: 0,
+      br: 0,
+      gzip: 0,
+      cold: 0,
+      handler: 0,
+      naive: 0,
+      naive7: 0,
+      partsAfter: 0,
+      partsBefore: 0,
+    };
     // What every master-data change does (migration 040's trigger): the texts kept for the devices are dropped.
     const changeMasterData = () => db.query('INSERT INTO master_change DEFAULT VALUES');
     let clock: () => Promise<number> = async () => 0;
     for (let round = 0; round < WARMUP + RUNS; round++) {
       // The pool has opened its connections by now: their backends are the ones to watch.
       if (round === WARMUP) clock = await cpuClock(db);
-      const fns: Array<[keyof typeof samples, () => Promise<unknown>]> = [
+      // Before and after the midnight rule in turn, in alternating order from round to round.
+      const rule: Array<[Sample, () => Promise<unknown>]> = [
+        ['partsAfter', partsAfter],
+        ['partsBefore', partsBefore],
+      ];
+      const fns: Array<[Sample, () => Promise<unknown>]> = [
         ['http', http],
         ['br', fetchAs('br')],
         ['gzip', fetchAs('gzip')],
         ['cold', http],
         ['handler', handler],
+        ...(round % 2 === 0 ? rule : rule.reverse()),
         ['naive', naive],
+        ['naive7', naive7],
       ];
       for (const [name, fn] of fns) {
-        const runs = name === 'naive' ? naiveRuns : RUNS;
-        if (name === 'naive' && (round < WARMUP - 1 || round >= WARMUP + runs)) continue;
+        const slow = name === 'naive' || name === 'naive7';
+        const runs = slow ? naiveRuns : RUNS;
+        if (slow && (round < WARMUP - 1 || round >= WARMUP + runs)) continue;
         if (name === 'cold') await changeMasterData();
         const before = await clock();
         const { ms } = await timed(fn);
@@ -259,7 +312,12 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
       cold: summarise(samples.cold),
       handler: summarise(samples.handler),
       naive: summarise(samples.naive),
+      naive7: summarise(samples.naive7),
+      partsAfter: summarise(samples.partsAfter),
+      partsBefore: summarise(samples.partsBefore),
       cpu,
+      ruleChanged,
+      naive7Differs,
       responseKb: Buffer.byteLength(body) / 1024,
       agree:
         diffs.length === 0
@@ -267,12 +325,36 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
           : `NO: ${diffs.length} differences`,
     };
     log(
-      `${database} ${selection.label}: http ${fmtMs(result.http.medianMs)} ms, handler ${fmtMs(result.handler.medianMs)} ms, naive ${fmtMs(result.naive.medianMs)} ms; agree ${result.agree}`,
+      `${database} ${selection.label}: http ${fmtMs(result.http.medianMs)} ms, handler ${fmtMs(result.handler.medianMs)} ms, ` +
+        `parts after/before ${fmtMs(result.partsAfter.medianMs)}/${fmtMs(result.partsBefore.medianMs)} ms, ` +
+        `naive ${fmtMs(result.naive.medianMs)} ms (7-day ${fmtMs(result.naive7.medianMs)}); agree ${result.agree}`,
     );
     return result;
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Readings stamped exactly at the period's bounds F and T (00:00 local), as CSV files with day-only
+ * times give them, for every 10th allocator: the rows the midnight rule changes (docs/domain.md §5).
+ * Each is the device's latest value before it plus one. Returns how many were added.
+ */
+async function addMidnightReadings(db: Db, month: ReturnType<typeof lastMonth>): Promise<number> {
+  const [f, t] = await periodBounds(db, month.dateFrom, month.dateTill);
+  const { rows } = await db.query<{ n: number }>(
+    `WITH added AS (
+       INSERT INTO reading (device_id, ts, value)
+       SELECT d.id, b.ts, coalesce((SELECT r.value FROM reading r WHERE r.device_id = d.id AND r.ts < b.ts
+                                    ORDER BY r.ts DESC LIMIT 1), 0) + 1
+         FROM device d CROSS JOIN (VALUES ($1::timestamptz), ($2::timestamptz)) AS b (ts)
+        WHERE d.device_type_id = ${ALLOCATOR} AND d.id % 10 = 0
+        ORDER BY 1, 2
+       ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT count(*)::int AS n FROM added`,
+    [f, t],
+  );
+  return rows[0]!.n;
 }
 
 /** COPY the master data and the readings; returns the reading count and the time taken. */
@@ -346,13 +428,15 @@ async function main() {
       postgresVersion = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
       log(`loading ${READINGS.toLocaleString('en-US')} readings with COPY`);
       const loaded = await load(db, dataset);
+      const midnight = await addMidnightReadings(db, month);
       const analyze = await timed(() => db.exec('ANALYZE'));
       const size = (await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('reading')) AS s`))
         .rows[0]!.s;
       notes.push(
         `PostgreSQL dataset: ${dataset.deviceCount.toLocaleString('en-US')} devices (${allocators.toLocaleString('en-US')} allocators), ` +
           `${loaded.readings.toLocaleString('en-US')} readings every ${dataset.intervalHours} h (${size} with the primary key), ` +
-          `loaded with COPY in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.readings / (loaded.ms / 1000)).toLocaleString('en-US')} rows/s), ANALYZE ${(analyze.ms / 1000).toFixed(1)} s.`,
+          `loaded with COPY in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.readings / (loaded.ms / 1000)).toLocaleString('en-US')} rows/s), ANALYZE ${(analyze.ms / 1000).toFixed(1)} s; ` +
+          `then ${midnight.toLocaleString('en-US')} readings added at exactly 00:00 of the period's bounds (every 10th allocator, as day-only CSV times give them).`,
       );
       log(notes.at(-1)!);
       for (const selection of [...selections, { label: 'all', parents: null, devices: allocators }]) {
@@ -386,6 +470,10 @@ async function main() {
           `loaded in ${(loaded.ms / 1000).toFixed(1)} s.`,
       );
       log(notes.at(-1)!);
+      const midnightPglite = await addMidnightReadings(db, month);
+      notes.push(
+        `PGlite: ${midnightPglite.toLocaleString('en-US')} readings added at exactly 00:00 of the period's bounds.`,
+      );
       await db.exec('ANALYZE');
       for (const selection of selections) {
         loads.push(loadavg()[0]!);
@@ -459,6 +547,40 @@ async function main() {
       ];
     }),
   );
+  // The midnight rule before and after, and what the correct naive baseline costs, from the same rounds.
+  const ruleHeader = [
+    'Database',
+    'Devices',
+    'Parts after median',
+    'after p95',
+    'after CPU',
+    'Parts before median',
+    'before p95',
+    'before CPU',
+    'After / before',
+    'Rows the rule changes',
+    'Naive median',
+    'Naive 7-day median',
+    'Naive / 7-day',
+    'Rows 7-day gets wrong',
+  ];
+  const ruleRows = results.map((r) => [
+    r.database,
+    `${r.selection.label === 'all' ? 'all ' : ''}${r.selection.devices.toLocaleString('en-US')}`,
+    fmtMs(r.partsAfter.medianMs),
+    fmtMs(r.partsAfter.p95Ms),
+    fmtMs(r.cpu.partsAfter),
+    fmtMs(r.partsBefore.medianMs),
+    fmtMs(r.partsBefore.p95Ms),
+    fmtMs(r.cpu.partsBefore),
+    `${(r.partsAfter.medianMs / r.partsBefore.medianMs).toFixed(2)}x`,
+    r.ruleChanged.toLocaleString('en-US'),
+    fmtMs(r.naive.medianMs),
+    fmtMs(r.naive7.medianMs),
+    `${(r.naive.medianMs / r.naive7.medianMs).toFixed(1)}x`,
+    r.naive7Differs.toLocaleString('en-US'),
+  ]);
+  const failed = results.filter((r) => !r.agree.startsWith('yes'));
   const pg5000 = results.find((r) => r.database === 'PostgreSQL' && r.selection === selections[1]);
   const out = [
     `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved (the naive query: 1 warm-up, then 3 to ${RUNS} runs, about 20 s).`,
@@ -469,10 +591,14 @@ async function main() {
     '',
     formatTable(compressionHeader, compressionRows),
     '',
+    'The midnight rule (docs/domain.md §5), before and after, and the cost of the correct naive baseline (the same rounds, interleaved; "parts": the part statements only, plan made each call, no texts; before = the end bound ts < T, bench/src/lib/devices-data-before.ts):',
+    '',
+    formatTable(ruleHeader, ruleRows),
+    '',
     `First start of the default embedded database (node server/dist/server.js, empty DATA_DIR, to the "running" line): ${(first.ms / 1000).toFixed(1)} s, ${first.readings.toLocaleString('en-US')} demo readings seeded.`,
     '',
     ...notes.map((n) => `- ${n}`),
-    `- Naive: DISTINCT ON over the period's readings plus a ${NAIVE_LOOKBACK} look-back for the start value, same device selection and columns.`,
+    `- Naive: DISTINCT ON over every reading of each device up to the period's end within its service life (no look-back limit: a meter silent for weeks keeps its start value), same device selection, columns and rule; HTTP, handler and naive must agree on every row or the benchmark fails. Naive 7-day: the query of earlier runs (the period's readings plus a ${NAIVE_LOOKBACK} look-back, end before the midnight rule), timed to show what the correct baseline costs; its wrong rows are counted, not required to be zero.`,
     '- CPU: mean CPU milliseconds per call of this process (client, server, PGlite) plus the PostgreSQL backends, from /proc: nearly independent of other load, unlike the wall times.',
     `- HTTP: fetch (undici) to buildApp listening on 127.0.0.1 with a real bearer token, until the whole body is read (res.text()); the texts of the devices' fixed fields (names, address, codes) kept from the previous call, as between two calls with no master-data change in between. HTTP cold: each call right after a master-data change (a row added to master_change, as its trigger does), so every device's text is read again; handler: the service as the route calls it (getDevicesDataJson: the JSON bytes the route sends); naive: the SQL only.`,
     ...(pg5000
@@ -489,9 +615,18 @@ async function main() {
       .join(', ')}, fsync off (throwaway cluster from scripts/pg-cluster.mjs)`,
     `- Load average (1 min) during the measurements: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} ` +
       `on ${cpus().length} cores${Math.max(...loads) > cpus().length ? ' (other work was running: figures are inflated)' : ''}`,
+    ...(failed.length
+      ? [
+          '',
+          `FAILED: the answers differ (${failed.map((r) => `${r.database} ${r.selection.label}: ${r.agree}`).join('; ')}): these figures are not evidence.`,
+        ]
+      : []),
   ];
   console.log(out.join('\n'));
-  if (results.some((r) => !r.agree.startsWith('yes'))) process.exitCode = 1;
+  if (failed.length) {
+    log('FAILED: HTTP, handler and naive query do not give the same answer');
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -20,7 +20,7 @@ import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { defineRoute } from '@rodmenys/server/routes/define.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
-import { parseIdList } from '@rodmenys/server/services/devices/period.js';
+import { parseIdList } from '@rodmenys/server/services/id-list.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';

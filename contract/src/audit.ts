@@ -106,6 +106,7 @@ export const getAuditLog = defineEndpoint({
   summary: 'The audit log, newest first, filtered by who, kind and period (provider-zone days). Group 1 only.',
   tags: ['audit'],
   auth: 'operator',
+  standbyMayAnswer: true,
   querystring: AuditQuery,
   response: Paged(AuditEntry),
 });
@@ -116,6 +117,7 @@ export const exportAuditLog = defineEndpoint({
   summary: 'The filtered audit log as auditLog.xlsx or auditLog.csv (headers in `lang`). Group 1 only.',
   tags: ['audit'],
   auth: 'operator',
+  standbyMayAnswer: true,
   querystring: Type.Object({
     actor: AuditQuery.properties.actor,
     kind: AuditQuery.properties.kind,

@@ -1,10 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, Id, Nullable, Ok, Timestamp } from './common.js';
-import { IdList } from './devices.js';
+import { Day, Id, IdList, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-
-/** A month, YYYY-MM. */
-export const MonthParam = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 
 /**
  * Where a month-end value comes from, in order of preference (docs/data-quality.md):
@@ -205,6 +201,7 @@ export const listAnomalies = defineEndpoint({
   summary: 'Anomalies in the caller’s scope, newest first, at most 5,000 (docs/data-quality.md).',
   tags: ['data-quality'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(AnomalyFilter),
   response: Type.Array(Anomaly),
 });
@@ -225,6 +222,7 @@ export const countAnomalies = defineEndpoint({
   summary: 'Anomaly counts per building and rule in the caller’s scope, with the same filters as the list.',
   tags: ['data-quality'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(AnomalyFilter),
   response: Type.Array(AnomalyCount),
 });

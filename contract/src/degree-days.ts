@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, Nullable } from './common.js';
-import { MonthParam } from './data-quality.js';
+import { Id, MonthParam, Nullable } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 /**

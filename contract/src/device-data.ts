@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
-import { DataLoadProc, DeviceType, IdList, ReadingRow } from './devices.js';
+import { DayParam, Id, IdList, Nullable, Timestamp, UserIdQuery } from './common.js';
+import { DataLoadProc, DeviceType, ReadingRow } from './devices.js';
 import { defineEndpoint } from './endpoint.js';
 
 /** A device type found in a selection, with how many of its devices are there. */
@@ -77,6 +77,7 @@ export const getDeviceHistory = defineEndpoint({
     '404 when the device is outside the caller scope.',
   tags: ['devices'],
   auth: 'user',
+  standbyMayAnswer: true,
   params: Type.Object({ id: Id }),
   querystring: Type.Object({ dateFrom: DayParam, dateTill: DayParam, ...UserIdQuery }),
   response: DeviceHistory,

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Day, DayParam, Id, Nullable, Timestamp, UserIdQuery } from './common.js';
+import { Day, DayParam, Id, IdList, Nullable, Timestamp, UserIdQuery } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const DataLoadProc = Type.Union([Type.Literal('allocator'), Type.Literal('energy'), Type.Literal('volume')]);
@@ -142,9 +142,6 @@ export const getDeviceTypeLookUp = defineEndpoint({
   response: Type.Array(DeviceType),
 });
 
-/** Comma-separated location ids, e.g. `12,40`; the parameter may also repeat. */
-export const IdList = Type.String({ pattern: '^\\d{1,10}(,\\d{1,10}){0,999}$', description: 'comma-separated ids' });
-
 export const getDevicesData = defineEndpoint({
   method: 'GET',
   path: '/devices/GetDevicesData',
@@ -153,6 +150,7 @@ export const getDevicesData = defineEndpoint({
     'Days are taken in the provider time zone.',
   tags: ['devices'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object({
     dateFrom: DayParam,
     dateTill: DayParam,

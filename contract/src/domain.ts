@@ -40,6 +40,8 @@ export type LocationLevel = (typeof LOCATION_LEVEL)[keyof typeof LOCATION_LEVEL]
  */
 export const ADDRESS_COLUMNS = ['country', 'county', 'region', 'city', 'street', 'building', 'flat'] as const;
 export type AddressColumn = (typeof ADDRESS_COLUMNS)[number];
+/** Address parts by their `location` column, each optional (a filter). */
+export type AddressFilter = Partial<Record<AddressColumn, string>>;
 
 /** A building's address levels as the API names them (type-ahead filters, register columns), in tree order. */
 export const ADDRESS_LEVELS = ['Country', 'County', 'Region', 'City', 'Street', 'Building'] as const;

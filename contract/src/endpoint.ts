@@ -56,6 +56,13 @@ export interface Endpoint {
   produces?: string;
   /** Largest request body in bytes; default DEFAULT_BODY_BYTES (input.ts). Only bulk uploads raise it. */
   maxBodyBytes?: number;
+  /**
+   * A heavy read that a streaming standby may answer when one is configured (DATABASE_READ_URL;
+   * docs/scaling.md). Default false: the primary answers. Only for reads (GET) that may lag
+   * the primary by moments; a user's reads still go to the primary until the standby has
+   * their last change.
+   */
+  standbyMayAnswer?: boolean;
 }
 
 /** Keeps the literal types of an endpoint declaration. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readingFlags } from './readings.js';
 
-const end = new Date('2026-03-31T23:59:59+03:00');
+// The end T of a period through 31 March: 1 April 00:00, whose reading ends the period.
+const end = new Date('2026-04-01T00:00:00+03:00');
 const now = new Date('2026-06-01T00:00:00Z');
 const row = (TimeTill: string | null, Difference: number | null, RemovedAt: string | null = null) => ({
   TimeTill,
@@ -14,8 +15,8 @@ describe('readingFlags', () => {
     expect(readingFlags(row(null, null), end, now)).toEqual(['NO_READING']);
   });
   it('accepts an end reading exactly 4 days old and flags one just older', () => {
-    expect(readingFlags(row('2026-03-27T23:59:59+03:00', 1), end, now)).toEqual([]);
-    expect(readingFlags(row('2026-03-27T23:59:58+03:00', 1), end, now)).toEqual(['STALE']);
+    expect(readingFlags(row('2026-03-28T00:00:00+03:00', 1), end, now)).toEqual([]);
+    expect(readingFlags(row('2026-03-27T23:59:59+03:00', 1), end, now)).toEqual(['STALE']);
   });
   it('caps the end of the period at now', () => {
     const today = new Date('2026-03-10T12:00:00+02:00');

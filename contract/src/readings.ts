@@ -7,7 +7,8 @@ const DAY_MS = 86_400_000;
  * Why a readings row is suspicious (docs/domain.md §7): no end reading; an end reading
  * more than 4 days older than the end of the period (capped at now, and at the
  * removal of a device taken out inside the period); a negative difference.
- * `periodEnd` is the end of the last day of the period in the provider's zone.
+ * `periodEnd` is the period's end T: 00:00 of the day after its last day in the provider's
+ * zone, whose reading (if any) still ends the period (docs/domain.md §5).
  */
 export function readingFlags(
   row: { TimeTill: string | null; Difference: number | null; RemovedAt: string | null },

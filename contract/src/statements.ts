@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, Nullable, Timestamp } from './common.js';
-import { MonthEndSource, MonthParam } from './data-quality.js';
-import { IdList } from './devices.js';
+import { Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
+import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 
 /**
@@ -39,9 +38,48 @@ export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low'] as c
 export type StatementMarker = (typeof STATEMENT_MARKERS)[number];
 export const StatementMarker = Type.Union(STATEMENT_MARKERS.map((m) => Type.Literal(m)));
 
-/** How allocators' kWh were found: shared from the building heat meter by Qrad, or not at all. */
-export const KWH_METHODS = ['buildingMeterByQrad', 'noBuildingMeter', 'incompleteBuilding'] as const;
+/**
+ * How allocators' kWh were found: shared from the building heat meter by Qrad; not at all (no
+ * building meter, or a value behind the sharing missing); or 0 for every allocator flat because
+ * the building's allocators counted nothing in M (ΣQrad = 0, nothing missing).
+ */
+export const KWH_METHODS = [
+  'buildingMeterByQrad',
+  'noBuildingMeter',
+  'incompleteBuilding',
+  'noAllocatorConsumption',
+] as const;
 export type KwhMethod = (typeof KWH_METHODS)[number];
+
+/** A flat with its own heat meter, whose energy in M is subtracted from the building meter's. */
+export const StatementSubtractedFlat = Type.Object({
+  FlatId: Id,
+  Flat: Type.String(),
+  /** The flat heat meter's energy in M; null when it has no value (E is then unknown). */
+  Kwh: Nullable(Type.Number()),
+});
+export type StatementSubtractedFlat = Static<typeof StatementSubtractedFlat>;
+
+/**
+ * The building line of allocators' kWh in M (docs/statements.md): the building heat meter's
+ * energy, what was subtracted for the flats with their own heat meter, and E, the energy left
+ * for the allocator flats; what the shares add up to and what was not shared.
+ */
+export const StatementBuildingLine = Type.Object({
+  /** The building heat meter's energy in M; null when it has no value. */
+  MeterKwh: Nullable(Type.Number()),
+  /** The flats with their own heat meter, in address order. */
+  Subtracted: Type.Array(StatementSubtractedFlat),
+  /** Their energy together; null when one of them has no value. */
+  SubtractedKwh: Nullable(Type.Number()),
+  /** E = MeterKwh − SubtractedKwh: the energy of the allocator flats; null when unknown. */
+  AllocatorKwh: Nullable(Type.Number()),
+  /** What the allocator flats' kWh add up to: E when shared, 0 when the allocators counted nothing; else null. */
+  SharedKwh: Nullable(Type.Number()),
+  /** E that was not shared (the allocators counted nothing): E − SharedKwh; null when unknown. */
+  UnsharedKwh: Nullable(Type.Number()),
+});
+export type StatementBuildingLine = Static<typeof StatementBuildingLine>;
 
 export const StatementKindFigures = Type.Object({
   Kind: StatementKind,
@@ -64,8 +102,13 @@ export const StatementKindFigures = Type.Object({
   Qrad: Nullable(Type.Number()),
   /** Allocators: how kWh were found (null for meters). */
   KwhMethod: Nullable(Type.Union(KWH_METHODS.map((m) => Type.Literal(m)))),
-  /** The building heat meter's energy in M that allocators' kWh share (null without one). */
+  /**
+   * The building heat meter's energy in M (null without one, or without its value), before the
+   * flats' own heat meters are subtracted: E is `BuildingLine.AllocatorKwh`.
+   */
   BuildingKwh: Nullable(Type.Number()),
+  /** Allocators in a building with a heat meter in M: the building line (null otherwise). */
+  BuildingLine: Nullable(StatementBuildingLine),
   Markers: Type.Array(StatementMarker),
 });
 export type StatementKindFigures = Static<typeof StatementKindFigures>;
@@ -127,6 +170,7 @@ export const getStatementFigures = defineEndpoint({
     'Qrad and kWh. A published building answers its frozen figures.',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object(Selection),
   response: Type.Object({ Month: MonthParam, Rows: Type.Array(StatementRow) }),
 });
@@ -137,6 +181,7 @@ export const getFlatStatement = defineEndpoint({
   summary: "One flat's statement for a month: its figures and the last 13 months per kind. 404 outside the scope.",
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   params: Type.Object({ flatId: Id }),
   querystring: Type.Object({ month: MonthParam }),
   response: FlatStatement,
@@ -152,6 +197,7 @@ export const getStatementsPdf = defineEndpoint({
     'PDF per building (docs/statements.md).',
   tags: ['statements'],
   auth: 'user',
+  standbyMayAnswer: true,
   querystring: Type.Object({ ...Selection, lang: Type.Optional(StatementLanguage) }),
   response: Type.String(),
   produces: 'application/pdf',

@@ -1,6 +1,12 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_BODY_BYTES, jsonDepthExceeded, MAX_JSON_DEPTH } from '@rodmenys/contract';
+import {
+  CALENDAR_DAY_FORMAT,
+  DEFAULT_BODY_BYTES,
+  isCalendarDay,
+  jsonDepthExceeded,
+  MAX_JSON_DEPTH,
+} from '@rodmenys/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db } from './db/db.js';
 import { type ReadRouting, readRouting } from './db/read-routing.js';
@@ -56,7 +62,9 @@ export async function buildApp({
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
     bodyLimit: DEFAULT_BODY_BYTES,
     trustProxy: config.trustProxy,
-    ajv: { customOptions: { allErrors: true } },
+    // The contract's own formats (contract/src/common.ts): a calendar day.
+    ajv: { customOptions: { allErrors: true, formats: { [CALENDAR_DAY_FORMAT]: isCalendarDay } } },
+    serializerOpts: { ajv: { formats: { [CALENDAR_DAY_FORMAT]: isCalendarDay } } },
   });
   app.decorate('db', db);
   app.decorate('config', config);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import type { ThrottleSettings } from './services/users/sign-in-throttle.js';
 
 /** Configuration, read and validated once. Every variable is listed in README.md. */
 export interface Config {
@@ -53,6 +52,25 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return n;
+}
+
+/** How sign-ins and registrations are throttled (services/users/sign-in-throttle.ts; docs/security.md). */
+export interface ThrottleSettings {
+  /** Failures of one account from one address before delays start. */
+  signInFreeFailures: number;
+  /** Failures of one account from addresses it never signed in from, before delays start there. */
+  signInAccountFreeFailures: number;
+  /** Failures from one address, whatever the account, before delays start. */
+  signInAddressFreeFailures: number;
+  /** The first delay; each further failure doubles it. */
+  signInDelaySeconds: number;
+  /** The longest delay. */
+  signInMaxDelaySeconds: number;
+  /** A counter without failures for this long starts again from zero. */
+  signInForgetSeconds: number;
+  /** Self-registrations from one address per window. */
+  registerLimit: number;
+  registerWindowSeconds: number;
 }
 
 /** The throttling settings of README.md's table; `{}` gives the defaults. */

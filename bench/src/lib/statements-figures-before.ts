@@ -17,7 +17,7 @@ import {
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { buildingOrder } from '@rodmenys/server/services/devices/device-row.js';
 import { inScope } from '@rodmenys/server/services/sql.js';
-import { shareByQrad } from '@rodmenys/server/services/statements/kwh-share.js';
+import { type BuildingKwh, buildingKwh } from '@rodmenys/server/services/statements/kwh.js';
 
 /** Which flats: the caller's scope and subtrees (as GetDevicesData), or given flats. */
 type FlatSelection =
@@ -155,8 +155,6 @@ async function loadFlats(db: Queryable, selection: FlatSelection): Promise<FlatM
   return rows;
 }
 
-const sumOrNull = (xs: ReadonlyArray<number | null>): number | null =>
-  xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 interface Cell {
@@ -218,17 +216,8 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
         ? 'allocator'
         : null;
 
-  // Allocators' kWh per building and month: the building meter's energy, less the flats' own heat
-  // meters, shared by Qrad among the allocator flats. Partial when any value behind it is.
-  const kwh = new Map<
-    string,
-    {
-      method: 'buildingMeterByQrad' | 'noBuildingMeter' | 'incompleteBuilding';
-      energy: number | null;
-      share: Map<number, number>;
-      partial: boolean;
-    }
-  >();
+  // Allocators' kWh per building and month: the server's own sharing rules (kwh.ts), so that both
+  // paths answer the same bytes; it reads the parts through the same lookup.
   const buildings = new Map<number, FlatMeta[]>();
   for (const f of flats) {
     const list = buildings.get(f.building_id) ?? [];
@@ -236,35 +225,15 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
     buildings.set(f.building_id, list);
   }
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProc(f.flat_id)]));
-  for (const [building, members] of buildings) {
-    for (const m of months) {
-      const meter = part(building, 'building', 'energy', m);
-      const allocFlats = members.filter((f) => heating.get(f.flat_id) === 'allocator');
-      const allocParts = allocFlats.map((f) => part(f.flat_id, 'heating', 'allocator', m));
-      const meterFlats = members.filter((f) => heating.get(f.flat_id) === 'energy');
-      const meterParts = meterFlats.map((f) => part(f.flat_id, 'heating', 'energy', m));
-      const partial = [meter, ...allocParts, ...meterParts].some((p) => p?.sources.some((s) => NOT_MEASURED.has(s)));
-      const key = `${building}|${m}`;
-      if (!meter) {
-        kwh.set(key, { method: 'noBuildingMeter', energy: null, share: new Map(), partial });
-        continue;
-      }
-      const flatMeters = sumOrNull(meterParts.map((p) => p?.value ?? 0));
-      const qrads = allocParts.map((p) => (p ? p.qrad : 0));
-      const energy = meter.value === null || flatMeters === null ? null : meter.value - flatMeters;
-      const shares = energy === null || qrads.some((q) => q === null) ? null : shareByQrad(energy, qrads as number[]);
-      if (!shares) {
-        kwh.set(key, { method: 'incompleteBuilding', energy: meter.value, share: new Map(), partial });
-        continue;
-      }
-      kwh.set(key, {
-        method: 'buildingMeterByQrad',
-        energy: meter.value,
-        share: new Map(allocFlats.map((f, i) => [f.flat_id, shares[i]!])),
-        partial,
-      });
-    }
-  }
+  const lookup = {
+    get: (loc: number, kind: string, proc: string, m: string) => {
+      const p = part(loc, kind, proc, m);
+      return p && { ...p, partial: p.sources.some((s) => NOT_MEASURED.has(s)) };
+    },
+  };
+  const kwh = new Map<string, BuildingKwh>();
+  for (const [building, members] of buildings)
+    for (const m of months) kwh.set(`${building}|${m}`, buildingKwh(lookup, building, members, heating, m));
 
   /** A flat's cell of one kind and month, in the kind's unit. */
   const cell = (f: FlatMeta, kind: StatementKind, m: string): { cell: Cell | undefined; unit: StatementUnit } => {
@@ -282,7 +251,7 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
           value: share ?? null,
           partial: !!k?.partial,
           incomplete: share === undefined,
-          sources: cellOf(p).sources,
+          sources: k?.sources ?? cellOf(p).sources,
         },
         unit: 'kWh',
       };
@@ -369,6 +338,7 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
         Qrad: allocPart?.qrad == null ? null : round3(allocPart.qrad),
         KwhMethod: k ? k.method : null,
         BuildingKwh: k?.energy == null ? null : round3(k.energy),
+        BuildingLine: k?.line ?? null,
         Markers: markers,
       });
       history.push({

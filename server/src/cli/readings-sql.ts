@@ -8,7 +8,8 @@ import { openDb } from '../db/open.js';
 import { loadConfig } from '../env.js';
 import { devicesDataStatements } from '../services/devices/devices-data/index.js';
 import { printable } from '../services/devices/devices-data/sql.js';
-import { parseDayRange, parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
+import { parseDayRange } from '../services/time.js';
 import { runCli } from './run.js';
 
 const USAGE =
@@ -46,8 +47,8 @@ async function main(argv: string[]): Promise<number> {
     const statements = await devicesDataStatements(db, {
       deviceTypeId: type,
       range,
-      scope: parseIdList(values.scope),
-      parents: parseIdList(values.parents),
+      scope: parseIdList(values.scope, 'scope'),
+      parents: parseIdList(values.parents, 'parents'),
       timeZone: config.timeZone,
       ...(parts ? { parts } : {}),
     });

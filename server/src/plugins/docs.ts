@@ -3,6 +3,28 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/**
+ * The contract's schemas are JSON Schema draft 7, as the validator reads them; OpenAPI 3.0.3
+ * writes a few keywords its own way. `exclusiveMinimum: 0` (a number) becomes
+ * `minimum: 0, exclusiveMinimum: true` (and so for the maximum), in a copy for the document.
+ */
+export function toOpenApi30(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toOpenApi30);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[key] = toOpenApi30(inner);
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof out[exclusive] === 'number') {
+      out[bound] = out[exclusive];
+      out[exclusive] = true;
+    }
+  }
+  return out;
+}
+
 /** The OpenAPI 3 document (`/api/docs/json`) and a browsable page (`/api/docs`), built from the contract's schemas. */
 export default fp(async function docs(app: FastifyInstance) {
   await app.register(swagger, {
@@ -23,6 +45,10 @@ export default fp(async function docs(app: FastifyInstance) {
         },
       },
     },
+    transformObject: (documentObject) =>
+      toOpenApi30(
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+      ) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 });

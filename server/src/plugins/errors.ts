@@ -1,4 +1,4 @@
-import { type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
+import { CALENDAR_DAY_FORMAT, type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type FieldError, HttpError } from '../errors.js';
@@ -28,11 +28,23 @@ const KEYWORD_CODES: Record<string, ErrorCode> = {
  * 'body/password' and ajv's minLength issue become { field: 'password', code: 'tooShort',
  * params: { field: 'password', limit: '6' }, message: 'password must NOT have fewer than 6 characters' }.
  */
-function describe(issue: ValidationIssue, context: string | undefined): FieldError {
+function describe(issue: ValidationIssue, context: string | undefined, input: unknown): FieldError {
   const missing = issue.params?.missingProperty as string | undefined;
   const additional = issue.params?.additionalProperty as string | undefined;
   const pathPart = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const field = [pathPart, missing ?? additional].filter(Boolean).join('.') || context || 'request';
+  if (issue.keyword === 'format' && issue.params?.format === CALENDAR_DAY_FORMAT) {
+    // The day as sent: the value at the issue's path in the request part it came from.
+    const value = (issue.instancePath ?? '')
+      .split('/')
+      .filter(Boolean)
+      .reduce<unknown>(
+        (at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined),
+        input,
+      );
+    const params = { field, value: String(value ?? '').slice(0, 10) };
+    return { field, code: 'notCalendarDay', params, message: errorText('notCalendarDay', params) };
+  }
   const code = KEYWORD_CODES[issue.keyword ?? ''] ?? 'invalid';
   const params: ErrorParams = { field };
   if (issue.params?.limit !== undefined) params.limit = String(issue.params.limit);
@@ -65,7 +77,16 @@ export default fp(async function errors(app: FastifyInstance) {
         .send({ code: err.code, params: err.params, message: err.message, errors: err.errors });
     }
     if (err.validation) {
-      const errors = err.validation.map((v) => describe(v as ValidationIssue, err.validationContext));
+      const context = err.validationContext;
+      const input =
+        context === 'querystring'
+          ? request.query
+          : context === 'params'
+            ? request.params
+            : context === 'body'
+              ? request.body
+              : undefined;
+      const errors = err.validation.map((v) => describe(v as ValidationIssue, context, input));
       const first = errors[0];
       return reply.status(400).send({
         code: errors.length === 1 && first ? first.code : 'badRequest',

@@ -17,7 +17,6 @@ import {
   updateDqSetting,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { scopeFor } from '../services/auth/caller.js';
 import {
   changeAnomaly,
   countAnomalies as countAnomaliesInScope,
@@ -36,7 +35,8 @@ import {
   setMonthEnd as setManualMonthEnd,
 } from '../services/data-quality/list-month-ends.js';
 import { listJobs as listJobRows, listSettings, updateSetting } from '../services/data-quality/settings-jobs.js';
-import { parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
+import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 /** Month-end values, anomalies, their settings and the scheduled work (docs/data-quality.md). */

@@ -1,18 +1,10 @@
+import * as contract from '@rodmenys/contract';
 import {
   type BodyOf,
-  countAnomalies,
   DEFAULT_BODY_BYTES,
   type Endpoint,
   ErrorBody,
-  exportAuditLog,
-  getAuditLog,
-  getDeviceHistory,
-  getDevicesData,
-  getFlatStatement,
-  getStatementFigures,
-  getStatementsPdf,
   inputProblems,
-  listAnomalies,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -39,22 +31,33 @@ export interface Ctx<E extends Endpoint> {
 
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 500] as const;
 
+const isEndpoint = (v: unknown): v is Endpoint =>
+  typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'auth' in v && 'response' in v;
+
 /**
- * The read-only work a streaming standby may answer (DATABASE_READ_URL; db/read-routing.ts):
- * readings, anomalies, statements and the audit log, the heavy reads. Everything else,
- * and a user's reads until the standby has their last change, goes to the primary.
+ * Each endpoint's OpenAPI operationId, derived once from its name in the contract:
+ * `getDevicesData`, and for an endpoint of an exported group (`typeaheadEndpoints.City`)
+ * the group's name without `Endpoints` and the key (`typeaheadCity`).
  */
-const REPLICA_READS: ReadonlySet<Endpoint> = new Set<Endpoint>([
-  getDevicesData,
-  getDeviceHistory,
-  listAnomalies,
-  countAnomalies,
-  getStatementFigures,
-  getFlatStatement,
-  getStatementsPdf,
-  getAuditLog,
-  exportAuditLog,
-]);
+export const OPERATION_IDS: ReadonlyMap<Endpoint, string> = (() => {
+  const ids = new Map<Endpoint, string>();
+  for (const [name, value] of Object.entries(contract as Record<string, unknown>)) {
+    if (isEndpoint(value)) {
+      if (!ids.has(value)) ids.set(value, name);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value))
+        if (isEndpoint(inner) && !ids.has(inner)) ids.set(inner, `${name.replace(/Endpoints$/, '')}${key}`);
+    }
+  }
+  return ids;
+})();
+
+/** A file download's 2xx answer in the OpenAPI document: the bytes of its content type. */
+const fileAnswer = (produces: string) => ({
+  description: 'The file',
+  content: { [produces]: { schema: { type: 'string', format: 'binary' } } },
+});
+
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -100,7 +103,7 @@ export function defineRoute<E extends Endpoint>(
 ): void {
   const status = endpoint.status ?? 200;
   const response: Record<number, unknown> = {};
-  if (!endpoint.produces) response[status] = endpoint.response;
+  response[status] = endpoint.produces ? fileAnswer(endpoint.produces) : endpoint.response;
   for (const code of ERROR_STATUSES) response[code] = ErrorBody;
   const authenticate = app.authenticators[endpoint.auth];
   app.route({
@@ -110,10 +113,9 @@ export function defineRoute<E extends Endpoint>(
     bodyLimit: endpoint.maxBodyBytes ?? DEFAULT_BODY_BYTES,
     schema: {
       summary: endpoint.summary,
+      ...(OPERATION_IDS.has(endpoint) ? { operationId: OPERATION_IDS.get(endpoint) } : {}),
       tags: [...endpoint.tags],
-      ...(endpoint.auth === 'none'
-        ? {}
-        : { security: [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }] }),
+      security: endpoint.auth === 'none' ? [] : [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }],
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
@@ -125,7 +127,8 @@ export function defineRoute<E extends Endpoint>(
     onRequest: (request) => authenticate(request),
     preHandler: async (request) => checkInput(request),
     handler: async (request, reply) => {
-      const db = REPLICA_READS.has(endpoint) ? await app.reads.reader(request.caller?.id) : app.db;
+      // A read the contract lets a standby answer (db/read-routing.ts); everything else on the primary.
+      const db = endpoint.standbyMayAnswer ? await app.reads.reader(request.caller?.id) : app.db;
       const result = await handler({
         params: request.params as ParamsOf<E>,
         query: request.query as QueryOf<E>,

@@ -168,19 +168,20 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
     expect(h.Points).toHaveLength(365);
     // The start is the reading exactly at 2025-01-01 00:00 local (22:00 UTC, the 35th hour).
     expect(h.Start).toEqual({ Time: '2025-01-01T00:00:00+02:00', Value: 1002.5 });
+    // A reading exactly at a day's 00:00 ends the day before (docs/domain.md §5): the day holds 01:00 … 24:00.
     expect(h.Points[0]).toEqual({
       Time: '2025-01-01T00:00:00+02:00',
-      Value: 1002.5 + 23 * 0.25,
-      Consumption: 23 * 0.25,
+      Value: 1002.5 + 24 * 0.25,
+      Consumption: 24 * 0.25,
       FirstReadingTime: '2025-01-01T01:00:00+02:00',
-      LastReadingTime: '2025-01-01T23:00:00+02:00',
-      Readings: 23,
+      LastReadingTime: '2025-01-02T00:00:00+02:00',
+      Readings: 24,
     });
     const day = (d: string) => h.Points.find((p) => p.Time.startsWith(d))!;
     expect(day('2025-03-30').Readings).toBe(23); // spring forward
     expect(day('2025-10-26').Readings).toBe(25); // fall back
     expect(day('2025-07-01')).toMatchObject({ Time: '2025-07-01T00:00:00+03:00', Consumption: 6, Readings: 24 });
-    expect(h.Points.reduce((n, p) => n + p.Readings, 0)).toBe(8759);
+    expect(h.Points.reduce((n, p) => n + p.Readings, 0)).toBe(8760);
 
     const data = await inject(t.app, contract.getDevicesData, {
       query: `deviceTypeId=1&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
@@ -196,8 +197,15 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
   it('short periods are hourly; long ones weekly, then monthly', async () => {
     const short = await history(dev.hourly!, '2025-03-01', '2025-03-03');
     expect(short.Bucket).toBe('hour');
-    expect(short.Points).toHaveLength(3 * 24 - 1);
-    expect(short.Points[0]).toMatchObject({ Time: '2025-03-01T01:00:00+02:00', Consumption: 0.25, Readings: 1 });
+    // The reading at 01:00 ends the hour from 00:00; the one at 00:00 on 4 March ends the period.
+    expect(short.Points).toHaveLength(3 * 24);
+    expect(short.Points[0]).toMatchObject({
+      Time: '2025-03-01T00:00:00+02:00',
+      Consumption: 0.25,
+      LastReadingTime: '2025-03-01T01:00:00+02:00',
+      Readings: 1,
+    });
+    expect(short.Points.at(-1)).toMatchObject({ LastReadingTime: '2025-03-04T00:00:00+02:00' });
     const twoYears = await history(dev.hourly!, '2024-06-01', '2026-05-31');
     expect(twoYears.Bucket).toBe('week');
     expect(twoYears.Points.length).toBeLessThanOrEqual(60);

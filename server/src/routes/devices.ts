@@ -11,7 +11,6 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
-import { scopeFor } from '../services/auth/caller.js';
 import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
 import { getDevicesDataJson } from '../services/devices/devices-data/index.js';
 import { listFlaggedDevices } from '../services/devices/flagged-devices.js';
@@ -21,10 +20,11 @@ import {
   listDevicesInScope,
   listDeviceTypes,
 } from '../services/devices/list-devices.js';
-import { parseDayRange, parseIdList } from '../services/devices/period.js';
 import { listTypesInSelection } from '../services/devices/types-in-selection.js';
+import { parseIdList } from '../services/id-list.js';
 import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
-import { findReachableAccount } from '../services/users/account-scope.js';
+import { parseDayRange } from '../services/time.js';
+import { findReachableAccount, scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 export default async function devicesRoutes(app: FastifyInstance) {

@@ -107,7 +107,8 @@ function shaped(schema: TSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
       const pattern = String(s.pattern ?? '');
       if (s.format === 'date-time' || pattern.includes('\\d{4}-\\d{2}-\\d{2}'))
         return fc.constantFrom('2026-01-01', '2026-01-31 23:59:59', '2025-12-01T00:00', '2026-01-15T10:00:00+02:00');
-      if (pattern.includes('\\d{1,10}')) return fc.constantFrom('1', '1,2,3', '2147483647');
+      if (kindOf(schema) === 'idList') return fc.constantFrom('1', '1,2,3', '2147483647');
+      if (kindOf(schema) === 'month') return fc.constantFrom('2026-01', '2025-12', '1990-01');
       return fc.oneof(
         fc.string({ minLength: Number(s.minLength ?? 0), maxLength: 12 }),
         fc.constantFrom('Lietuva', 'Vilnius', 'operator', 'password1', 'A-1'),
@@ -267,6 +268,109 @@ function requests(endpoint: Endpoint): fc.Arbitrary<Request> {
   }));
 }
 
+/** What a parameter's schema says it is, read from the schema (its pattern, format and bounds). */
+type Kind = 'id' | 'idList' | 'month' | 'day' | 'other';
+function kindOf(schema: TSchema | undefined): Kind {
+  const s = (schema ?? {}) as Record<string, unknown>;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === 'integer') return 'id';
+  if (type !== 'string' || typeof s.pattern !== 'string') return 'other';
+  const re = new RegExp(s.pattern, 'u');
+  if (re.test('1,2') && re.test('12')) return 'idList';
+  if (re.test('2026-01') && !re.test('2026-01-01')) return 'month';
+  if (re.test('2026-01-01') && !re.test('2026-01')) return 'day';
+  return 'other';
+}
+
+const BOUNDARY_INTEGERS = ['0', '-1', '2147483647', '2147483648', '9999999999'];
+/** The boundary values of each kind: ids at and beyond PostgreSQL `integer`, years 0000 and 9999, impossible days. */
+const BOUNDARIES: Record<Exclude<Kind, 'other'>, string[]> = {
+  id: BOUNDARY_INTEGERS,
+  idList: [...BOUNDARY_INTEGERS, '1,2147483648', '2147483647,1', '00000000001'],
+  month: ['0000-01', '9999-12', '2026-13', '2026-00', '2024-02', '1989-12', '2201-01'],
+  day: [
+    '0000-01-01',
+    '9999-12-31',
+    '2024-02-29',
+    '2026-02-29',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '0000-01-01 00:00:00',
+    '2026-02-30 23:59:59',
+  ],
+};
+
+/** A valid value of a schema (the first enum value, the lower bound, a plain day, month or id). */
+function validValue(schema: TSchema | undefined, name = ''): unknown {
+  const s = (schema ?? {}) as Record<string, unknown>;
+  if (Array.isArray(s.anyOf)) return validValue((s.anyOf as TSchema[])[0], name);
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if ('const' in s) return s.const;
+  if ('default' in s) return s.default;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return Math.max(1, Number(s.minimum ?? 1));
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, TSchema>;
+      const required = (s.required as string[] | undefined) ?? [];
+      return Object.fromEntries(required.map((k) => [k, validValue(props[k], k)]));
+    }
+    case 'string': {
+      const kind = kindOf(schema);
+      if (kind === 'month') return '2026-01';
+      if (kind === 'day') return /till|to$/i.test(name) ? '2026-01-31' : '2026-01-01';
+      if (kind === 'idList') return '1';
+      if (s.format === 'date-time' || String(s.pattern ?? '').includes('\\d{4}')) return '2026-01-01T00:00:00+02:00';
+      return 'x'.repeat(Math.max(1, Number(s.minLength ?? 1)));
+    }
+    default:
+      return 'x';
+  }
+}
+
+/** For every path, query and top-level body parameter of an id, id-list, month or day type, its boundary requests. */
+function boundaryRequests(endpoint: Endpoint): { what: string; url: string; payload?: string }[] {
+  const parts = { params: endpoint.params, querystring: endpoint.querystring, body: endpoint.body } as const;
+  const valid = Object.fromEntries(
+    Object.entries(parts).map(([part, schema]) => [part, (validValue(schema) ?? {}) as Record<string, unknown>]),
+  ) as Record<keyof typeof parts, Record<string, unknown>>;
+  const out: { what: string; url: string; payload?: string }[] = [];
+  for (const [part, schema] of Object.entries(parts) as [keyof typeof parts, TSchema | undefined][]) {
+    const props = ((schema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<string, TSchema>;
+    for (const [name, prop] of Object.entries(props)) {
+      const kind = kindOf(
+        (prop as Record<string, unknown>).anyOf ? ((prop as Record<string, unknown>).anyOf as TSchema[])[0] : prop,
+      );
+      if (kind === 'other') continue;
+      for (const value of BOUNDARIES[kind]) {
+        const input = {
+          ...valid,
+          [part]: { ...valid[part], [name]: part === 'body' && kind === 'id' ? Number(value) : value },
+        };
+        const path = contract.fillPath(
+          endpoint.path,
+          Object.fromEntries(Object.entries(input.params).map(([k, v]) => [k, String(v)])),
+        );
+        const query = queryText(input.querystring);
+        out.push({
+          what: `${part}.${name}=${value}`,
+          url: `/api${path}${query ? `?${query}` : ''}`,
+          ...(endpoint.body ? { payload: JSON.stringify(input.body) } : {}),
+        });
+      }
+    }
+  }
+  return out;
+}
+
 describe(`every endpoint with generated and hostile input (${dbKind()})`, () => {
   const t = useApp();
   const callers: { name: string; headers: Record<string, string> }[] = [];
@@ -335,5 +439,36 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     const fresh = await makeSignedIn(t.app, { groupId: 3 });
     expect((await inject(t.app, contract.getUser, { params: { id: fresh.id }, token: fresh.token })).status).toBe(200);
     expect((await t.db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+  it('answers no 5xx to the boundary values of every id, id list, month and day parameter', {
+    timeout: 600_000,
+  }, async () => {
+    let sent = 0;
+    const failures: string[] = [];
+    for (const endpoint of endpoints()) {
+      if (endpoint.method !== 'GET' && endpoint.consumes && !endpoint.consumes.includes('application/json')) continue;
+      const roles = callers.filter((c) => c.name !== 'collector' || endpoint.auth === 'collector');
+      for (const req of boundaryRequests(endpoint)) {
+        for (const caller of roles) {
+          const res = await t.app.inject({
+            method: endpoint.method,
+            url: req.url,
+            headers: {
+              ...caller.headers,
+              ...(req.payload === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(req.payload === undefined ? {} : { payload: req.payload }),
+          });
+          sent++;
+          if (res.statusCode >= 500)
+            failures.push(
+              `${caller.name} ${endpoint.method} ${endpoint.path} ${req.what} → ${res.statusCode} ${res.body.slice(0, 160)}`,
+            );
+        }
+      }
+    }
+    console.log(`boundaries (${dbKind()}): ${sent} requests, ${failures.length} answered 5xx`);
+    expect(sent).toBeGreaterThan(500);
+    expect(failures).toEqual([]);
   });
 });

@@ -8,8 +8,8 @@ import {
   typeaheadEndpoints,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
-import { scopeFor } from '../services/auth/caller.js';
 import { listObjects, listUserObjects, locationTree, suggestNames } from '../services/locations/list-objects.js';
+import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 export default async function locationDataRoutes(app: FastifyInstance) {

@@ -122,9 +122,9 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
     expect(text).toContain('3,125');
     expect(text).toContain('2,500');
     expect(text).toContain('pastato šilumos skaitiklio energija');
-    // Last month's values are interpolated between the readings: marked by source and explained.
-    expect(text).toMatch(/Praėjęs mėnuo\s+816,230 I\s+2,467 I/);
-    expect(text).toContain('I – interpoliuota tarp rodmenų');
+    // Last month's values are interpolated between the readings: marked `*` and explained.
+    expect(text).toMatch(/Praėjęs mėnuo\s+816,230 \*\s+2,467 \*/);
+    expect(text).toContain('* – interpoliuota tarp rodmenų');
     // The bars' labels and the footer (page of the building's file).
     expect(text).toMatch(/pernai\s+šis mėn\.\s+vidurkis/);
     expect(text).toMatch(/Rodmenys · sudaryta \d{4}-\d{2}-\d{2} · 1 \/ 1/);
@@ -138,8 +138,8 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
     expect(enText).toContain('October 2026');
     expect(enText).toContain('1,234.567');
     expect(enText).toMatch(/Heating\s+Hot water/);
-    expect(enText).toMatch(/Previous month\s+816\.230 I\s+2\.467 I/);
-    expect(enText).toContain('I – interpolated between readings');
+    expect(enText).toMatch(/Previous month\s+816\.230 \*\s+2\.467 \*/);
+    expect(enText).toContain('* – interpolated between readings');
   });
 
   it('answers several buildings as a zip of one PDF per building', async () => {

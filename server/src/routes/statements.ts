@@ -10,14 +10,14 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
-import { scopeFor } from '../services/auth/caller.js';
-import { parseIdList } from '../services/devices/period.js';
+import { parseIdList } from '../services/id-list.js';
 import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { statementsPdf } from '../services/statements/pdf.js';
 import { publishStatements as publish } from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
 import { flatStatement, statementRows } from '../services/statements/snapshots.js';
+import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */

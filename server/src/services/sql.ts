@@ -19,5 +19,9 @@ export const inScope = (alias: string, param: string) =>
  */
 export const buildingIdOf = (alias: string) => `${alias}.path[${LOCATION_LEVEL.building}]`;
 
+/** Buildings in address order (numbers naturally: 2 < 10 < 10A), over a location alias. */
+export const buildingOrder = (a: string) =>
+  `${a}.country, ${a}.county, ${a}.region, ${a}.city, ${a}.street, building_number(${a}.building), ${a}.building`;
+
 /** The id of the city a location lies in (degree-days are per city; docs/data-quality.md). */
 export const cityIdOf = (alias: string) => `${alias}.path[${LOCATION_LEVEL.city}]`;

@@ -5,6 +5,9 @@
  * time of the provider's zone (docs/domain.md §5): PostgreSQL reads it in the session's.
  */
 
+import { FIRST_YEAR, LAST_YEAR, MAX_RANGE_DAYS } from '@rodmenys/contract';
+import { badRequest } from '../errors.js';
+
 /** The fields of a wall-clock time (month 1–12). */
 export interface WallClock {
   year: number;
@@ -147,4 +150,32 @@ export function wallClockOf(iso: string): WallClock | undefined {
   if (!m) return undefined;
   const t = fields(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]);
   return isRealTime(t) ? t : undefined;
+}
+
+/* Days a request names (the contract's Day and DayParam). */
+
+/** A period of whole days: 'YYYY-MM-DD' (a trailing time, as the old client sends, is ignored). */
+export interface DayRange {
+  from: string;
+  till: string;
+}
+
+/** The day of a request's `field` ('YYYY-MM-DD', a trailing time ignored): 400 unless a real day of FIRST_YEAR–LAST_YEAR. */
+export function parseDay(value: string, field: string): string {
+  const day = value.slice(0, 10);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  const t = m && fields(m[1]!, m[2]!, m[3]!);
+  if (!t || !isRealTime(t) || t.year < 1) throw badRequest('notCalendarDay', { value: day }, field);
+  if (t.year < FIRST_YEAR || t.year > LAST_YEAR) throw badRequest('yearOutOfRange', {}, field);
+  return day;
+}
+
+/** Validates a day range: real calendar days, from <= till, at most MAX_RANGE_DAYS long. */
+export function parseDayRange(dateFrom: string, dateTill: string): DayRange {
+  const from = parseDay(dateFrom, 'dateFrom');
+  const till = parseDay(dateTill, 'dateTill');
+  if (from > till) throw badRequest('fromAfterTill', {}, 'dateFrom');
+  const days = (Date.parse(till) - Date.parse(from)) / 86_400_000 + 1;
+  if (days > MAX_RANGE_DAYS) throw badRequest('periodTooLong', { max: String(MAX_RANGE_DAYS) }, 'dateTill');
+  return { from, till };
 }

@@ -52,6 +52,7 @@ export function kindFigures(
     Qrad: null,
     KwhMethod: null,
     BuildingKwh: null,
+    BuildingLine: null,
     Markers: [],
     ...overrides,
   };

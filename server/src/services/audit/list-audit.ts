@@ -11,10 +11,9 @@ import ExcelJS from 'exceljs';
 import type { Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import { toCsv } from '../csv.js';
-import { parseDayRange } from '../devices/period.js';
 import { paged } from '../paging.js';
 import { prefixPattern } from '../sql.js';
-import { wallClockMs, wallClockOf } from '../time.js';
+import { parseDayRange, wallClockMs, wallClockOf } from '../time.js';
 
 export type AuditFilter = Pick<AuditQuery, 'actor' | 'kind' | 'dateFrom' | 'dateTill'>;
 

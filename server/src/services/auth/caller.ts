@@ -1,6 +1,5 @@
 import { seesEverything } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { findReachableAccount } from '../users/account-scope.js';
 import type { TokenClaims } from './tokens.js';
 
 /**
@@ -45,36 +44,4 @@ export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Ca
     scope: seesEverything(row.group_id) ? null : row.rights,
     token: claims,
   };
-}
-
-/**
- * The scope a data query runs with when the client names a `userId`: the
- * caller's own, or another account's that the caller may reach
- * (services/users/account-scope.ts; else 404), narrowed to what the caller may see.
- */
-export async function scopeFor(db: Queryable, caller: Caller, userId: number | undefined): Promise<number[] | null> {
-  if (userId === undefined || userId === caller.id) return caller.scope;
-  const target = await findReachableAccount(db, caller, userId);
-  return intersectScopes(db, caller.scope, seesEverything(target.GroupId) ? null : await rightsOf(db, userId));
-}
-
-async function rightsOf(db: Queryable, userId: number): Promise<number[]> {
-  const { rows } = await db.query<{ location_id: number }>(
-    'SELECT location_id FROM location_right WHERE user_id = $1',
-    [userId],
-  );
-  return rows.map((r) => r.location_id);
-}
-
-/** The locations visible under both scopes, as roots of subtrees. */
-export async function intersectScopes(db: Queryable, a: number[] | null, b: number[] | null): Promise<number[] | null> {
-  if (a === null) return b;
-  if (b === null) return a;
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT id FROM location WHERE id = ANY($1::int[]) AND path && $2::int[]
-     UNION
-     SELECT id FROM location WHERE id = ANY($2::int[]) AND path && $1::int[]`,
-    [a, b],
-  );
-  return rows.map((r) => r.id);
 }

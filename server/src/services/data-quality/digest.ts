@@ -10,6 +10,7 @@ import {
   readOptIn,
   writeOptIn,
 } from '../mail/index.js';
+import { inScope } from '../sql.js';
 
 /** The digest's opt-in (services/mail): opting in starts from now, so the first digest lists only what is new. */
 const DIGEST: OptIn = {
@@ -95,7 +96,7 @@ export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
               a.evidence ->> 'collector' AS collector, a.evidence -> 'buildings' AS buildings
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
-          AND ($1::int[] IS NULL OR b.path && $1::int[])
+          AND ${inScope('b', '$1')}
         ORDER BY b.path, a.rule, a.id LIMIT 500`,
       [user.scope, user.since, now],
     );

@@ -6,14 +6,15 @@ import type { DqSettings } from './settings.js';
  * Computes the month-end values of one month for the given devices (null = every
  * device in service at that month end) and stores them (table `month_end`,
  * migration 060; docs/data-quality.md). The month end is the first instant of
- * the next month in the provider's zone (the session's), so "at or before the
- * month end" is "before that instant", DST included. Per device, in order:
+ * the next month in the provider's zone (the session's), DST included; a reading
+ * stamped exactly then is the state at that boundary and belongs to the month
+ * that ended (the midnight rule, docs/domain.md §5). Per device, in order:
  *
- * 1. measured: the latest reading before the month end, if at most
+ * 1. measured: the latest reading at or before the month end, if at most
  *    `monthEnd.toleranceDays` old;
  * 2. memory: the value the meter stored for the month's last day or the next
  *    month's first day (set-day and monthly history values, `device_memory`);
- * 3. interpolated: between the last reading before and the first after, by
+ * 3. interpolated: between the last reading before and the first after it, by
  *    time, or for allocators by heating degree-days when every day is known;
  * 4. estimated: the previous month end (or the last reading) plus the same
  *    month last year scaled by the recent trend, else the building's average
@@ -46,11 +47,11 @@ export async function computeMonthEnds(
          FROM dev CROSS JOIN p
          LEFT JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
-            WHERE r.device_id = dev.id AND r.ts < p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
+            WHERE r.device_id = dev.id AND r.ts <= p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
             ORDER BY r.ts DESC LIMIT 1) b ON true
          LEFT JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
-            WHERE r.device_id = dev.id AND r.ts >= p.e AND r.ts <= coalesce(dev.removed_at, 'infinity')
+            WHERE r.device_id = dev.id AND r.ts > p.e AND r.ts <= coalesce(dev.removed_at, 'infinity')
             ORDER BY r.ts LIMIT 1) a ON true
          LEFT JOIN LATERAL (
            SELECT dm.value FROM device_memory dm
@@ -115,7 +116,7 @@ export async function computeMonthEnds(
                                  AND coalesce(prev.method, '') NOT LIKE 'backward%'
          LEFT JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
-            WHERE r.device_id = dev.id AND r.ts < p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
+            WHERE r.device_id = dev.id AND r.ts <= p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
             ORDER BY r.ts DESC LIMIT 1) b ON prev.value IS NULL
      ), hist AS (
        -- The device's own month ends: last year's month, and the trend of the last three months against a year before.
@@ -206,17 +207,17 @@ export async function computeMonthEndsBackward(
        -- Its first reading in service is after the month end. What the estimate counts back from: that reading
        -- if it falls in the next month, else the next month end.
        SELECT dev.*, p.month, f.ts AS f_ts,
-              CASE WHEN f.ts < p.e2 THEN f.value ELSE nxt.value END AS base_v,
-              CASE WHEN f.ts < p.e2 THEN extract(epoch FROM f.ts - p.e) / extract(epoch FROM p.e2 - p.e) ELSE 1 END
+              CASE WHEN f.ts <= p.e2 THEN f.value ELSE nxt.value END AS base_v,
+              CASE WHEN f.ts <= p.e2 THEN extract(epoch FROM f.ts - p.e) / extract(epoch FROM p.e2 - p.e) ELSE 1 END
                 AS fraction
          FROM dev CROSS JOIN p
          JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
             WHERE r.device_id = dev.id AND r.ts >= coalesce(dev.installed_at, '-infinity')
               AND r.ts <= coalesce(dev.removed_at, 'infinity')
-            ORDER BY r.ts LIMIT 1) f ON f.ts >= p.e
+            ORDER BY r.ts LIMIT 1) f ON f.ts > p.e
          LEFT JOIN month_end nxt ON nxt.device_id = dev.id AND nxt.month = (p.month + interval '1 month')::date
-        WHERE f.ts < p.e2 OR nxt.value IS NOT NULL
+        WHERE f.ts <= p.e2 OR nxt.value IS NOT NULL
      ), peers AS (
        -- The building's devices of the type with a real consumption (neither end estimated nor manual) in the
        -- next month (k = 1), else in the month before the month end (k = 0).

@@ -105,7 +105,7 @@ export async function refreshMonthEnds(
 async function devicesToCompute(tx: Queryable, month: string, queued: number[], anyMissing: boolean) {
   if (!anyMissing) return { forward: queued, backward: queued };
   const { rows } = await tx.query<{ id: number; before: boolean }>(
-    `SELECT d.id, f.ts < ($1::date + interval '1 month')::timestamp::timestamptz AS before FROM device d
+    `SELECT d.id, f.ts <= ($1::date + interval '1 month')::timestamp::timestamptz AS before FROM device d
        -- The first reading in service (a device without any has nothing to start from: listed as missing).
        JOIN LATERAL (SELECT r.ts FROM reading r WHERE r.device_id = d.id
                        AND r.ts >= coalesce(d.installed_at, '-infinity') AND r.ts <= coalesce(d.removed_at, 'infinity')

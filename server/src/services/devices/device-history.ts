@@ -2,7 +2,7 @@ import type { DeviceHistory, HistoryBucket, HistoryPoint } from '@rodmenys/contr
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
-import type { DayRange } from './period.js';
+import type { DayRange } from '../time.js';
 
 export interface DeviceHistoryInput {
   deviceId: number;
@@ -54,11 +54,12 @@ export async function getDeviceHistory(db: Queryable, input: DeviceHistoryInput)
   const { start_ts, start_v, start_exact, ...fields } = device;
   const { rows } = await db.query<HistoryPoint>(
     `WITH b AS (
-       SELECT date_trunc($5, r.ts, $4) AS bucket, min(r.ts) AS first_ts, max(r.ts) AS last_ts, count(*)::int AS n,
+       -- A reading exactly at a bucket's start is the state at that boundary: it ends the bucket before.
+       SELECT date_trunc($5, r.ts - interval '1 microsecond', $4) AS bucket, min(r.ts) AS first_ts, max(r.ts) AS last_ts, count(*)::int AS n,
               (array_agg(r.value ORDER BY r.ts DESC))[1] AS last_v, (array_agg(r.value ORDER BY r.ts))[1] AS first_v
          FROM device d JOIN reading r ON r.device_id = d.id
         WHERE d.id = $1
-          AND r.ts > ($2::date::timestamp AT TIME ZONE $4) AND r.ts < (($3::date + 1)::timestamp AT TIME ZONE $4)
+          AND r.ts > ($2::date::timestamp AT TIME ZONE $4) AND r.ts <= (($3::date + 1)::timestamp AT TIME ZONE $4)
           AND r.ts >= coalesce(d.installed_at, '-infinity') AND r.ts <= coalesce(d.removed_at, 'infinity')
         GROUP BY 1
      )

@@ -1,3 +1,4 @@
+import { buildingOrder } from '../sql.js';
 import { DEVICE_ROW_FIELDS } from './devices-data/fields.js';
 
 export { DEVICE_JOINS } from './devices-data/fields.js';
@@ -11,9 +12,7 @@ export const DEVICE_COLUMNS = DEVICE_ROW_FIELDS.map(
   ({ name, sql, kind }) => `${kind === 'numeric' ? `(${sql})::float8` : sql} AS "${name}"`,
 ).join(',\n  ');
 
-/** Buildings in address order (numbers naturally: 2 < 10 < 10A), over a location alias. */
-export const buildingOrder = (a: string) =>
-  `${a}.country, ${a}.county, ${a}.region, ${a}.city, ${a}.street, building_number(${a}.building), ${a}.building`;
+export { buildingOrder };
 
 /** Address order: area names, then buildings by number, flats by their order, then the devices. */
 export const DEVICE_ORDER = `${buildingOrder('l')}, l.flat_order NULLS FIRST, l.flat, d.device_type_id, d.description, d.device_code`;

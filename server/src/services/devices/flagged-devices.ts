@@ -1,7 +1,7 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
+import type { DayRange } from '../time.js';
 import { type DevicesDataCaches, getDevicesDataJson } from './devices-data/index.js';
-import type { DayRange } from './period.js';
 import { listTypesInSelection } from './types-in-selection.js';
 
 export interface FlaggedDevicesInput {

@@ -1,4 +1,4 @@
-import { ADDRESS_COLUMNS, type AddressColumn, type DeviceRow } from '@rodmenys/contract';
+import { ADDRESS_COLUMNS, type AddressFilter, type DeviceRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
@@ -33,8 +33,7 @@ export async function listDevicesByLocation(
   return rows;
 }
 
-/** Address parts by their `location` column (docs/domain.md §3). */
-export type AddressFilter = Partial<Record<AddressColumn, string>>;
+export type { AddressFilter };
 
 /** Devices whose address matches every given part exactly, ignoring case. */
 export async function listDevicesByAddress(

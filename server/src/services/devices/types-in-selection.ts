@@ -1,7 +1,7 @@
 import type { DeviceTypeInSelection } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { inScope } from '../sql.js';
-import type { DayRange } from './period.js';
+import type { DayRange } from '../time.js';
 
 export interface TypesInSelectionInput {
   /** The caller's scope (null = all). */

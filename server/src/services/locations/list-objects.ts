@@ -1,5 +1,6 @@
 import {
   ADDRESS_COLUMNS,
+  type AddressFilter,
   LOCATION_LEVEL,
   LOCATIONS_PAGE_SIZE,
   type LocationRow,
@@ -7,10 +8,8 @@ import {
   type UserObjectRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { buildingOrder } from '../devices/device-row.js';
-import type { AddressFilter } from '../devices/list-devices.js';
 import { paged } from '../paging.js';
-import { buildingIdOf, inScope, prefixPattern } from '../sql.js';
+import { buildingIdOf, buildingOrder, inScope, prefixPattern } from '../sql.js';
 import { ANCESTORS_CTE, isVisible } from './visible.js';
 
 const BUILDING_ORDER = buildingOrder('l');

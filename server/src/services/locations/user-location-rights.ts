@@ -1,5 +1,6 @@
 import { GROUP, LOCATION_LEVEL, type VisibleLocation } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { inScope } from '../sql.js';
 
 /**
  * A user's selectable objects (docs/domain.md §3): a granted building or flat
@@ -29,8 +30,8 @@ export async function userLocationRights(
      SELECT r.id AS root_id, r.level AS root_level, address_label(r) AS root_label, b.id, address_label(b) AS label
        FROM roots r
        LEFT JOIN location b ON r.level < ${LOCATION_LEVEL.building} AND b.level = ${LOCATION_LEVEL.building} AND b.path && ARRAY[r.id]
-                           AND ($2::int[] IS NULL OR b.path && $2::int[])
-      WHERE $2::int[] IS NULL OR r.path && $2::int[]
+                           AND ${inScope('b', '$2')}
+      WHERE ${inScope('r', '$2')}
       ORDER BY r.country, r.county NULLS FIRST, r.region NULLS FIRST, r.city NULLS FIRST, r.street NULLS FIRST,
                building_number(r.building), r.building NULLS FIRST, r.flat_order NULLS FIRST, r.id,
                b.street, building_number(b.building), b.building`,

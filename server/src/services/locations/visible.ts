@@ -1,3 +1,5 @@
+import { inScope } from '../sql.js';
+
 /**
  * A location is visible when it lies in a granted subtree, or is an ancestor of
  * a granted location (so a user granted one building sees its city, street and
@@ -8,4 +10,4 @@ export const ANCESTORS_CTE = (scopeParam: string) =>
   `ancestors AS (SELECT DISTINCT unnest(path) AS id FROM location WHERE id = ANY(coalesce(${scopeParam}::int[], '{}')))`;
 
 export const isVisible = (alias: string, scopeParam: string) =>
-  `(${scopeParam}::int[] IS NULL OR ${alias}.path && ${scopeParam}::int[] OR ${alias}.id IN (SELECT id FROM ancestors))`;
+  `(${inScope(alias, scopeParam)} OR ${alias}.id IN (SELECT id FROM ancestors))`;

@@ -64,7 +64,10 @@ export function readingsStatement(w: ReadingsWrite): string {
     w.onConflict === 'keep'
       ? 'ON CONFLICT DO NOTHING'
       : 'ON CONFLICT (device_id, ts) DO UPDATE SET value = excluded.value';
-  const months = "SELECT device_id, date_trunc('month', ts)::date FROM written";
+  // A reading's month, and for one stamped exactly at a month's first instant also the month before: it is
+  // that month's end value (the midnight rule, docs/data-quality.md).
+  const months = `SELECT device_id, m::date FROM written,
+       LATERAL (VALUES (date_trunc('month', ts)), (date_trunc('month', ts - interval '1 microsecond'))) AS x(m)`;
   return `WITH ${w.with ? `${w.with},` : ''}
      written AS (
        INSERT INTO reading (device_id, ts, meter_ts, value)

@@ -79,7 +79,12 @@ function allocatorCell(
   const k = ctx.kwh.get(kwhKey(f.building_id, m));
   const share = k?.share.get(f.flat_id);
   return {
-    cell: { value: share ?? null, partial: !!k?.partial, incomplete: share === undefined, sources: p.sources },
+    cell: {
+      value: share ?? null,
+      partial: !!k?.partial,
+      incomplete: share === undefined,
+      sources: k?.sources ?? p.sources,
+    },
     unit: 'kWh',
   };
 }

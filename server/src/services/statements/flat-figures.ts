@@ -62,6 +62,7 @@ function allocatorFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind
     Qrad: part?.qrad == null ? null : round3(part.qrad),
     KwhMethod: k ? k.method : null,
     BuildingKwh: k?.energy == null ? null : round3(k.energy),
+    BuildingLine: k?.line ?? null,
   };
 }
 

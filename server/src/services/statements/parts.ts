@@ -83,7 +83,7 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
            ms.value AS ms_v, ms.bit AS ms_bit, me.value AS me_v, me.bit AS me_bit,
            CASE WHEN NOT dm.from_start THEN
              (SELECT r.value FROM reading r
-               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts < dm.e
+               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts <= dm.e
                  AND r.ts <= coalesce(dm.removed_at, 'infinity')
                ORDER BY r.ts LIMIT 1) END AS ini_v,
            CASE WHEN NOT dm.to_end THEN

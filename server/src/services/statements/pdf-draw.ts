@@ -1,6 +1,6 @@
 import type { FlatStatement, StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
-import { fig, fmt, type Lang, MARKED, markedSources, T } from './pdf-texts.js';
+import { fig, fmt, fmtPlain, type Lang, MARKED, T } from './pdf-texts.js';
 
 /*
  * One flat's page of the statements PDF (docs/statements.md), drawn with pdfkit top down: the
@@ -86,32 +86,53 @@ function drawTable(doc: Doc, r: StatementRow, lang: Lang, top: number): number {
     doc
       .font(label === t.current ? 'bold' : 'regular')
       .fontSize(10)
-      .fillColor('#000')
-      .text(label, LEFT, y, { width: LABEL_W });
+      .fillColor('#000');
+    // A label that wraps (a long one in Lithuanian) makes its row taller: the next row starts below it.
+    const labelW = LABEL_W - 8;
+    const height = doc.heightOfString(label, { width: labelW });
+    doc.text(label, LEFT, y, { width: labelW });
     r.Kinds.forEach((k, i) => {
-      doc.text(value(k), LEFT + LABEL_W + i * colW, y, { width: colW - 6, align: 'right' });
+      doc.text(value(k), LEFT + LABEL_W + i * colW, y, { width: colW - 6, align: 'right', lineBreak: false });
     });
-    y += 16;
+    y += Math.max(16, height + 4);
   }
   return y + 6;
 }
 
-/** The notes under the table: how kWh were found, the degree-days, the markers used. */
-function notesOf(s: FlatStatement, lang: Lang): string[] {
+/** The building line of allocators' kWh: the meter, what was subtracted for which flats, E; and the method. */
+function kwhNotes(k: StatementKindFigures, lang: Lang): string[] {
   const t = T[lang];
-  const r = s.Row;
+  if (!k.KwhMethod) return [];
+  const line = k.BuildingLine;
+  const f = (v: number | null) => fmt(v, lang);
   const notes: string[] = [];
-  for (const k of r.Kinds) if (k.KwhMethod) notes.push(t.methods[k.KwhMethod](fmt(k.BuildingKwh, lang)));
-  if (s.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null))
-    notes.push(t.degreeDays(s.DegreeDays.Current, s.DegreeDays.LastYear));
-  // One note per marker used on the page; `*` only for a partial figure whose sources are not known.
+  if (line?.Subtracted.length) {
+    const flats = line.Subtracted.map((s) => t.subtractedFlat(s.Flat, f(s.Kwh))).join(', ');
+    notes.push(t.buildingLine(f(line.MeterKwh), f(line.SubtractedKwh), flats, f(line.AllocatorKwh)));
+  } else if (line) notes.push(t.buildingLineNoFlats(f(line.MeterKwh)));
+  notes.push(t.methods[k.KwhMethod](f(line?.AllocatorKwh ?? null)));
+  return notes;
+}
+
+/** The note on `*`: what the partial values on the page are made of. */
+function partialNote(r: StatementRow, lang: Lang): string[] {
+  const t = T[lang];
   const shown = r.Kinds.flatMap((k) => [k.Current, k.Previous, k.LastYear]).filter(
     (f) => f.Partial && f.Value !== null,
   );
+  if (!shown.length) return [];
   const used = MARKED.filter((m) => shown.some((f) => f.Sources.includes(m)));
-  if (used.length) notes.push(used.map((m) => t.markNotes[m]).join('; '));
-  if (shown.some((f) => !markedSources(f).length)) notes.push(t.partial);
-  return notes;
+  return [used.length ? `* – ${used.map((m) => t.sourceNotes[m]).join('; ')}` : t.partial];
+}
+
+/** The notes under the table: how kWh were found, the degree-days, what `*` stands for. */
+function notesOf(s: FlatStatement, lang: Lang): string[] {
+  const t = T[lang];
+  const r = s.Row;
+  const notes = r.Kinds.flatMap((k) => kwhNotes(k, lang));
+  if (s.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null))
+    notes.push(t.degreeDays(fmtPlain(s.DegreeDays.Current, lang), fmtPlain(s.DegreeDays.LastYear, lang)));
+  return [...notes, ...partialNote(r, lang)];
 }
 
 function drawNotes(doc: Doc, s: FlatStatement, lang: Lang, top: number): number {
@@ -125,10 +146,12 @@ function drawNotes(doc: Doc, s: FlatStatement, lang: Lang, top: number): number 
 }
 
 /** One kind's three bars: last year (corrected when known), this month, the building average. */
-function drawKindBars(doc: Doc, k: StatementKindFigures, lang: Lang, x0: number, y: number, groupW: number): void {
+function drawKindBars(doc: Doc, k: StatementKindFigures, lang: Lang, x0: number, y: number, groupW: number): number {
   const t = T[lang];
   const pairH = 70;
   const barW = 30;
+  // Each bar's slot holds its value and its label; a label wider than the slot wraps inside it.
+  const slotW = Math.min(64, (groupW - 20) / 3);
   const bars = [
     {
       v: k.LastYearCorrected ?? k.LastYear.Value,
@@ -139,30 +162,39 @@ function drawKindBars(doc: Doc, k: StatementKindFigures, lang: Lang, x0: number,
     { v: k.BuildingAverage, color: AVERAGE, label: t.barAverage },
   ];
   const max = Math.max(1e-9, ...bars.map((b) => Math.max(0, b.v ?? 0)));
-  rule(doc, x0 - 4, x0 + 3 * (barW + 14) - 10, y + pairH);
+  rule(doc, x0, x0 + 3 * slotW, y + pairH);
+  let below = y + pairH + 12;
   bars.forEach((b, j) => {
     const h = b.v === null ? 0 : (Math.max(0, b.v) / max) * pairH;
-    const x = x0 + j * (barW + 14);
+    const x = x0 + j * slotW;
     if (h > 0)
       doc
-        .rect(x, y + pairH - h, barW, h)
+        .rect(x + (slotW - barW) / 2, y + pairH - h, barW, h)
         .fillColor(b.color)
         .fill();
     doc
       .font('regular')
       .fontSize(7)
       .fillColor('#000')
-      .text(fmt(b.v, lang), x - 7, y + pairH + 3, { width: barW + 14, align: 'center', lineBreak: false });
+      .text(fmt(b.v, lang), x, y + pairH + 3, { width: slotW - 2, align: 'center', lineBreak: false });
     doc
       .fontSize(6.5)
       .fillColor('#666')
-      .text(b.label, x - 7, y + pairH + 12, { width: barW + 14, align: 'center', lineBreak: false });
+      .text(b.label, x, y + pairH + 12, { width: slotW - 2, align: 'center' });
+    below = Math.max(below, doc.y);
   });
+  return below;
+}
+
+/** A kind's caption under its bars. */
+function drawKindCaption(doc: Doc, k: StatementKindFigures, lang: Lang, x0: number, y: number, groupW: number): number {
+  const t = T[lang];
   doc
     .font('bold')
     .fontSize(8)
     .fillColor('#333')
-    .text(`${t.kinds[k.Kind]} (${t.units[k.Unit]})`, x0 - 4, y + pairH + 24, { width: groupW - 20 });
+    .text(`${t.kinds[k.Kind]} (${t.units[k.Unit]})`, x0, y, { width: groupW - 20 });
+  return doc.y;
 }
 
 /** Bars: this month against the same month last year and the building average, each kind on its own scale. */
@@ -170,10 +202,11 @@ function drawYearBars(doc: Doc, r: StatementRow, lang: Lang, top: number): numbe
   const y = top + 10;
   doc.font('bold').fontSize(10).fillColor('#000').text(T[lang].chartYear, LEFT, y);
   const groupW = contentWidth(doc) / r.Kinds.length;
-  r.Kinds.forEach((k, i) => {
-    drawKindBars(doc, k, lang, LEFT + i * groupW + 10, y + 18, groupW);
-  });
-  return y + 18 + 70 + 46;
+  const x = (i: number) => LEFT + i * groupW + 6;
+  // The captions on one line, below the lowest bar label (a label may wrap).
+  const labels = Math.max(...r.Kinds.map((k, i) => drawKindBars(doc, k, lang, x(i), y + 18, groupW)));
+  const captions = r.Kinds.map((k, i) => drawKindCaption(doc, k, lang, x(i), labels + 3, groupW));
+  return Math.max(...captions) + 14;
 }
 
 /** The history chart's legend. */
@@ -256,9 +289,10 @@ function drawHistory(doc: Doc, s: FlatStatement, lang: Lang, top: number): void 
   drawLegend(doc, lang, top + 14);
   let y = top + 30;
   for (const h of s.History) {
+    // A row (its bars and month labels, 60 pt) only where it ends above the footer.
+    if (y + 60 > doc.page.height - 50) break;
     drawHistoryRow(doc, h, lang, y);
     y += 50 + 18;
-    if (y > doc.page.height - 110) break;
   }
 }
 

@@ -22,19 +22,25 @@ export const T = {
     unitsRow: 'Daliklių vienetai',
     qradRow: 'Qrad (vienetai × koeficientas)',
     methods: {
-      buildingMeterByQrad: (kwh: string) =>
-        `kWh: pastato šilumos skaitiklio energija (${kwh} kWh) padalyta butams pagal jų Qrad.`,
+      buildingMeterByQrad: (e: string) =>
+        `kWh: pastato šilumos skaitiklio energija, likusi butams su dalikliais (E = ${e} kWh), padalyta jiems pagal jų Qrad.`,
       noBuildingMeter: () => 'Pastate nėra šilumos skaitiklio: šildymas pateikiamas Qrad, kWh neskaičiuojamos.',
       incompleteBuilding: () => 'kWh neskaičiuojamos: trūksta pastato prietaisų mėnesio pabaigos reikšmių.',
+      noAllocatorConsumption: (e: string) =>
+        `0 kWh: pastato dalikliai šį mėnesį nieko nesuskaičiavo (ΣQrad = 0); E = ${e} kWh nepadalyta.`,
     },
-    degreeDays: (c: number, l: number) =>
+    buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
+      `Pastato šilumos skaitiklis ${meter} kWh − butai su savo šilumos skaitikliais ${subtracted} kWh (${flats}) = E ${e} kWh.`,
+    buildingLineNoFlats: (meter: string) =>
+      `Pastato šilumos skaitiklis ${meter} kWh; butų su savo šilumos skaitikliais nėra, tad E = ${meter} kWh.`,
+    subtractedFlat: (flat: string, kwh: string) => `butas ${flat}: ${kwh}`,
+    degreeDays: (c: string, l: string) =>
       `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
     partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
-    marks: { interpolated: 'I', estimated: 'Į', manual: 'R' },
-    markNotes: {
-      interpolated: 'I – interpoliuota tarp rodmenų',
-      estimated: 'Į – įvertinta (rodmenų nėra)',
-      manual: 'R – įvesta rankiniu būdu',
+    sourceNotes: {
+      interpolated: 'interpoliuota tarp rodmenų',
+      estimated: 'įvertinta (rodmenų nėra)',
+      manual: 'įvesta rankiniu būdu',
     },
     missing: '–',
     chartYear: 'Šis mėnuo, tas pats mėnuo pernai ir pastato vidurkis',
@@ -68,19 +74,25 @@ export const T = {
     unitsRow: 'Allocator units',
     qradRow: 'Qrad (units × rating factor)',
     methods: {
-      buildingMeterByQrad: (kwh: string) =>
-        `kWh: the building heat meter's energy (${kwh} kWh) shared among the flats by their Qrad.`,
+      buildingMeterByQrad: (e: string) =>
+        `kWh: the building heat meter's energy left to the allocator flats (E = ${e} kWh), shared among them by their Qrad.`,
       noBuildingMeter: () => 'The building has no heat meter: heating is given in Qrad, no kWh are computed.',
       incompleteBuilding: () => 'No kWh: month-end values of devices in the building are missing.',
+      noAllocatorConsumption: (e: string) =>
+        `0 kWh: the building's allocators counted nothing this month (ΣQrad = 0); E = ${e} kWh was not shared.`,
     },
-    degreeDays: (c: number, l: number) =>
+    buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
+      `Building heat meter ${meter} kWh − flats with their own heat meter ${subtracted} kWh (${flats}) = E ${e} kWh.`,
+    buildingLineNoFlats: (meter: string) =>
+      `Building heat meter ${meter} kWh; no flat has its own heat meter, so E = ${meter} kWh.`,
+    subtractedFlat: (flat: string, kwh: string) => `flat ${flat}: ${kwh}`,
+    degreeDays: (c: string, l: string) =>
       `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
     partial: '* value interpolated, estimated or set by hand',
-    marks: { interpolated: 'I', estimated: 'E', manual: 'M' },
-    markNotes: {
-      interpolated: 'I – interpolated between readings',
-      estimated: 'E – estimated (no readings)',
-      manual: 'M – set by hand',
+    sourceNotes: {
+      interpolated: 'interpolated between readings',
+      estimated: 'estimated (no readings)',
+      manual: 'set by hand',
     },
     missing: '–',
     chartYear: 'This month, the same month last year and the building average',
@@ -108,16 +120,16 @@ export const fmt = (v: number | null | undefined, lang: Lang, digits = 3) =>
         minimumFractionDigits: digits,
         maximumFractionDigits: digits,
       });
+/** The sources that make a figure partial, in the order the note names them. */
 export const MARKED = ['interpolated', 'estimated', 'manual'] as const;
-export type Marked = (typeof MARKED)[number];
-/** The sources that make a figure partial, each once, in a fixed order. */
-export const markedSources = (f: StatementFigure): Marked[] => MARKED.filter((m) => f.Sources.includes(m));
-/** A figure with its markers: the letter of each substituted source (`*` if the sources are not known). */
-export const fig = (f: StatementFigure, lang: Lang) => {
-  if (f.Value === null || !f.Partial) return fmt(f.Value, lang);
-  const marks = markedSources(f).map((m) => T[lang].marks[m]);
-  return `${fmt(f.Value, lang)} ${marks.length ? marks.join('') : '*'}`;
-};
+
+/** A number in the language's format with as many decimals as it has (up to 3): 302,4 in lt. */
+export const fmtPlain = (v: number, lang: Lang) =>
+  v.toLocaleString(lang === 'lt' ? 'lt-LT' : 'en-GB', { maximumFractionDigits: 3 });
+
+/** A figure; a partial one (some value behind it interpolated, estimated or set by hand) marked `*`. */
+export const fig = (f: StatementFigure, lang: Lang) =>
+  f.Value !== null && f.Partial ? `${fmt(f.Value, lang)} *` : fmt(f.Value, lang);
 
 /** A building's PDF file name: the month and its address in ASCII. */
 export const fileName = (name: string, month: string) =>

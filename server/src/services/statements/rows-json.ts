@@ -1,4 +1,10 @@
-import type { StatementFigure, StatementKindFigures, StatementPublication, StatementRow } from '@rodmenys/contract';
+import type {
+  StatementBuildingLine,
+  StatementFigure,
+  StatementKindFigures,
+  StatementPublication,
+  StatementRow,
+} from '@rodmenys/contract';
 import { JsonText } from '../../json-text.js';
 
 /*
@@ -15,12 +21,20 @@ const strings = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).
 const figure = (f: StatementFigure) =>
   `{"Value":${num(f.Value)},"Partial":${f.Partial},"Incomplete":${f.Incomplete},"Sources":${strings(f.Sources)}}`;
 
+const buildingLine = (l: StatementBuildingLine | null) =>
+  l === null
+    ? 'null'
+    : `{"MeterKwh":${num(l.MeterKwh)},"Subtracted":[${l.Subtracted.map(
+        (f) => `{"FlatId":${num(f.FlatId)},"Flat":${str(f.Flat)},"Kwh":${num(f.Kwh)}}`,
+      ).join(',')}],"SubtractedKwh":${num(l.SubtractedKwh)},"AllocatorKwh":${num(l.AllocatorKwh)},` +
+      `"SharedKwh":${num(l.SharedKwh)},"UnsharedKwh":${num(l.UnsharedKwh)}}`;
+
 const kind = (k: StatementKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Devices":${num(k.Devices)},"Current":${figure(k.Current)},` +
   `"Previous":${figure(k.Previous)},"LastYear":${figure(k.LastYear)},"LastYearCorrected":${num(k.LastYearCorrected)},` +
   `"BuildingAverage":${num(k.BuildingAverage)},"BuildingAveragePerM2":${num(k.BuildingAveragePerM2)},` +
   `"Units":${num(k.Units)},"Qrad":${num(k.Qrad)},"KwhMethod":${str(k.KwhMethod)},"BuildingKwh":${num(k.BuildingKwh)},` +
-  `"Markers":${strings(k.Markers)}}`;
+  `"BuildingLine":${buildingLine(k.BuildingLine)},"Markers":${strings(k.Markers)}}`;
 
 const publication = (p: StatementPublication | null) =>
   p === null

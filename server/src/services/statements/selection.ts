@@ -1,7 +1,6 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { buildingOrder } from '../devices/device-row.js';
-import { buildingIdOf, cityIdOf, inScope } from '../sql.js';
+import { buildingIdOf, buildingOrder, cityIdOf, inScope } from '../sql.js';
 
 /*
  * Which flats a statement request covers (docs/statements.md): the selection SQL of the
@@ -110,7 +109,7 @@ export async function selectionBuildings(
        FROM location b
       WHERE b.level = ${LOCATION_LEVEL.building} AND EXISTS (
         SELECT FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = b.id
-           AND ($1::int[] IS NULL OR f.path && $1::int[]) AND ($2::int[] IS NULL OR f.path && $2::int[]))
+           AND ${inScope('f', '$1')} AND ${inScope('f', '$2')})
       ORDER BY ${buildingOrder('b')}`,
     [scope, parents],
   );
@@ -126,7 +125,7 @@ export async function buildingFlatIds(
 ): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT f.id FROM location f WHERE f.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('f')} = $1
-        AND ($2::int[] IS NULL OR f.path && $2::int[]) AND ($3::int[] IS NULL OR f.path && $3::int[])`,
+        AND ${inScope('f', '$2')} AND ${inScope('f', '$3')}`,
     [buildingId, scope, parents],
   );
   return rows.map((r) => r.id);

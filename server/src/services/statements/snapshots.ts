@@ -14,9 +14,15 @@ const publicationOf = (s: PublishedFlat): StatementPublication | null =>
     ? null
     : { BuildingId: s.building_id, Version: s.version!, PublishedAt: s.published_at!, PublishedBy: s.published_by };
 
-/** A snapshot's statement as stored (jsonb, parsed or not by the driver). */
-export const storedStatement = (s: FlatStatement | string): FlatStatement =>
-  typeof s === 'string' ? (JSON.parse(s) as FlatStatement) : s;
+/**
+ * A snapshot's statement as stored (jsonb, parsed or not by the driver). Snapshots published
+ * before the building line existed get it as null: what was published is shown, nothing added.
+ */
+export function storedStatement(stored: FlatStatement | string): FlatStatement {
+  const s = typeof stored === 'string' ? (JSON.parse(stored) as FlatStatement) : stored;
+  if (s.Row.Kinds.every((k) => k.BuildingLine !== undefined)) return s;
+  return { ...s, Row: { ...s.Row, Kinds: s.Row.Kinds.map((k) => ({ ...k, BuildingLine: k.BuildingLine ?? null })) } };
+}
 
 /** The published flats' snapshots, each with its publication; without History unless `withHistory`. */
 async function readSnapshots(

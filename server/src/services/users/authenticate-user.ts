@@ -1,9 +1,10 @@
 import type { UserSession } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import type { ThrottleSettings } from '../../env.js';
 import { badRequest } from '../../errors.js';
 import { verifyNothing, verifyPassword } from '../auth/password.js';
 import { issueToken } from '../auth/tokens.js';
-import { countSignInAttempt, isKnownAddress, signInSucceeded, type ThrottleSettings } from './sign-in-throttle.js';
+import { countSignInAttempt, isKnownAddress, signInSucceeded } from './sign-in-throttle.js';
 import { USER_COLUMNS } from './user-row.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import type { ThrottleSettings } from '../../env.js';
 import { tooManyRequests } from '../../errors.js';
 
 /**
@@ -12,23 +13,6 @@ import { tooManyRequests } from '../../errors.js';
  * in from before, and a new password (the owner's or an administrator's
  * reset) clears the account's counters.
  */
-export interface ThrottleSettings {
-  /** Failures of one account from one address before delays start. */
-  signInFreeFailures: number;
-  /** Failures of one account from addresses it never signed in from, before delays start there. */
-  signInAccountFreeFailures: number;
-  /** Failures from one address, whatever the account, before delays start. */
-  signInAddressFreeFailures: number;
-  /** The first delay; each further failure doubles it. */
-  signInDelaySeconds: number;
-  /** The longest delay. */
-  signInMaxDelaySeconds: number;
-  /** A counter without failures for this long starts again from zero. */
-  signInForgetSeconds: number;
-  /** Self-registrations from one address per window. */
-  registerLimit: number;
-  registerWindowSeconds: number;
-}
 
 export interface SignInAttempt {
   /** The user name as typed, lower-cased (whether or not the account exists). */

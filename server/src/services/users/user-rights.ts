@@ -2,6 +2,7 @@ import type { UserRight } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { inScope } from '../sql.js';
 import { assertManagesAccounts, assertMayGrant, findReachableAccount, locationInScopeSql } from './account-scope.js';
 
 /** A user's granted locations, only those inside the caller's scope (`caller` omitted: all). */
@@ -38,7 +39,7 @@ export async function setRights(db: Db, caller: Caller, userId: number, location
     // A group 2 manager replaces only the grants inside its own scope.
     await tx.query(
       `DELETE FROM location_right r USING location l
-        WHERE r.user_id = $1 AND l.id = r.location_id AND ($2::int[] IS NULL OR l.path && $2::int[])`,
+        WHERE r.user_id = $1 AND l.id = r.location_id AND ${inScope('l', '$2')}`,
       [userId, caller.scope],
     );
     await tx.query(

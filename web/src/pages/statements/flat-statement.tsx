@@ -79,6 +79,39 @@ export function FlatStatementDrawer({
   );
 }
 
+/**
+ * How allocators' kWh were found: the building line (the building meter's energy, what was
+ * subtracted for the flats with their own heat meter, E) and the method.
+ */
+function KwhNotes({ k }: { k: StatementKindFigures }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const kwh = (v: number | null) => (v === null ? t('statements.missing') : num(v, language));
+  const line = k.BuildingLine;
+  const flats = line?.Subtracted.map((f) => t('statements.subtractedFlat', { flat: f.Flat, kwh: kwh(f.Kwh) })).join(
+    ', ',
+  );
+  return (
+    <>
+      {line && (
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+          {line.Subtracted.length
+            ? t('statements.buildingLine', {
+                meter: kwh(line.MeterKwh),
+                subtracted: kwh(line.SubtractedKwh),
+                flats,
+                e: kwh(line.AllocatorKwh),
+              })
+            : t('statements.buildingLineNoFlats', { meter: kwh(line.MeterKwh) })}
+        </Typography.Paragraph>
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+        {t(`statements.method.${k.KwhMethod}`, { kwh: kwh(line?.AllocatorKwh ?? null) })}
+      </Typography.Paragraph>
+    </>
+  );
+}
+
 function StatementView({ statement }: { statement: FlatStatement }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -154,18 +187,12 @@ function StatementView({ statement }: { statement: FlatStatement }) {
             ]}
           />
           <div style={{ marginTop: 8 }}>
-            {r.Kinds.map((k) =>
-              k.KwhMethod ? (
-                <Typography.Paragraph key={k.Kind} type="secondary" style={{ marginBottom: 4 }}>
-                  {t(`statements.method.${k.KwhMethod}`, { kwh: num(k.BuildingKwh, language) })}
-                </Typography.Paragraph>
-              ) : null,
-            )}
+            {r.Kinds.map((k) => (k.KwhMethod ? <KwhNotes key={k.Kind} k={k} /> : null))}
             {statement.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null) && (
               <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
                 {t('statements.degreeDays', {
-                  current: statement.DegreeDays.Current,
-                  lastYear: statement.DegreeDays.LastYear,
+                  current: statement.DegreeDays.Current.toLocaleString(language),
+                  lastYear: statement.DegreeDays.LastYear.toLocaleString(language),
                 })}
               </Typography.Paragraph>
             )}

@@ -36,8 +36,10 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       ['2026-01-30T10:00:00+02:00', 100], // before the period
       ['2026-01-31T23:00:00+02:00', 110, '2026-01-31T22:55:00+02:00'], // latest at or before F: the start
       ['2026-02-10T10:00:00+02:00', 130],
-      ['2026-02-28T21:00:00+02:00', 150, '2026-02-28T20:58:00+02:00'], // latest before T: the end
-      ['2026-03-01T00:00:00+02:00', 999], // first instant after the period: not counted
+      ['2026-02-28T21:00:00+02:00', 150, '2026-02-28T20:58:00+02:00'],
+      // Exactly T (00:00 of the day after the period): the state at the boundary, the period's end.
+      ['2026-03-01T00:00:00+02:00', 155, '2026-02-28T23:58:00+02:00'],
+      ['2026-03-01T00:00:01+02:00', 999], // after T: not counted
     ]);
     ids.inside = await makeDevice(t.db, flat1, { typeId: 1, code: 'A-INSIDE', ratingFactor: 0.8 });
     await makeReadings(t.db, ids.inside, [
@@ -70,7 +72,8 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
     await makeReadings(t.db, ids.autumn, [
       ['2026-10-24T21:00:00Z', 2000], // 2026-10-25 00:00 local (+03)
       ['2026-10-25T21:30:00Z', 2025], // 23:30 local (+02) on the 25th (a 25-hour day): inside
-      ['2026-10-25T22:00:00Z', 2050], // 00:00 local on the 26th: outside
+      ['2026-10-25T22:00:00Z', 2050], // 00:00 local on the 26th: the boundary, the 25th's end
+      ['2026-10-25T22:30:00Z', 2060], // 00:30 local on the 26th: outside
     ]);
   });
 
@@ -80,16 +83,16 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
     return Object.fromEntries((res.body as ReadingRow[]).map((r) => [r.DeviceCode, r]));
   };
 
-  it('takes the latest reading at or before the start, and the latest before the end', async () => {
+  it('takes the latest reading at or before the start, and the latest at or before the end', async () => {
     const rows = await get('dateFrom=2026-02-01 00:00:00&dateTill=2026-02-28 23:59:59&deviceTypeId=1');
     const r = rows['A-BEFORE']!;
     expect(r.TimeFrom).toBe('2026-01-31T23:00:00+02:00');
-    expect(r.TimeTill).toBe('2026-02-28T21:00:00+02:00');
+    expect(r.TimeTill).toBe('2026-03-01T00:00:00+02:00');
     expect(r.TimePointFrom).toBe('2026-01-31T22:55:00+02:00');
-    expect(r.TimePointTill).toBe('2026-02-28T20:58:00+02:00');
-    expect([r.UnitsForHCAFrom, r.UnitsForHCATill, r.Difference]).toEqual([110, 150, 40]);
+    expect(r.TimePointTill).toBe('2026-02-28T23:58:00+02:00');
+    expect([r.UnitsForHCAFrom, r.UnitsForHCATill, r.Difference]).toEqual([110, 155, 45]);
     // Qrad = units x rating factor 1.5
-    expect([r.QradFrom, r.QradTill, r.DifferenceQrad]).toEqual([165, 225, 60]);
+    expect([r.QradFrom, r.QradTill, r.DifferenceQrad]).toEqual([165, 232.5, 67.5]);
     expect(r.Flags).toEqual([]);
   });
 
@@ -101,10 +104,10 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
 
   it('sums the flat: FlatDifference and FlatDifferenceQrad over the devices of the type in the flat', async () => {
     const rows = await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1');
-    // flat 1: 40 + 25 units; 60 + 20 Qrad
-    expect(rows['A-BEFORE']!.FlatDifference).toBe(65);
-    expect(rows['A-INSIDE']!.FlatDifference).toBe(65);
-    expect(rows['A-INSIDE']!.FlatDifferenceQrad).toBe(80);
+    // flat 1: 45 + 25 units; 67.5 + 20 Qrad
+    expect(rows['A-BEFORE']!.FlatDifference).toBe(70);
+    expect(rows['A-INSIDE']!.FlatDifference).toBe(70);
+    expect(rows['A-INSIDE']!.FlatDifferenceQrad).toBe(87.5);
     // flat 2: the silent device adds nothing; the reset one is 12.5 - 500
     expect(rows['A-RESET']!.FlatDifference).toBe(-487.5);
     expect(rows['A-SILENT']!.FlatDifference).toBe(-487.5);
@@ -127,10 +130,10 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   });
 
   it('flags an end reading more than 4 days before the end of the period', async () => {
-    // Period to 2026-03-10: A-BEFORE's last counted reading is 2026-03-01 00:00 (value 999)... which is
-    // 9 days before the end of 2026-03-10.
+    // Period to 2026-03-10: A-BEFORE's last reading is 2026-03-01 00:00:01 (value 999)... which is
+    // more than 9 days before the end of 2026-03-10.
     const r = (await get('dateFrom=2026-03-01&dateTill=2026-03-10&deviceTypeId=1'))['A-BEFORE']!;
-    expect(r.TimeTill).toBe('2026-03-01T00:00:00+02:00');
+    expect(r.TimeTill).toBe('2026-03-01T00:00:01+02:00');
     expect(r.Flags).toEqual(['STALE']);
   });
 
@@ -154,8 +157,11 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   it('takes day bounds in the provider zone on the last Sunday of October (a 25-hour day)', async () => {
     const r = (await get('dateFrom=2026-10-25&dateTill=2026-10-25&deviceTypeId=2'))['E-AUTUMN']!;
     expect(r.TimeFrom).toBe('2026-10-25T00:00:00+03:00');
-    expect(r.TimeTill).toBe('2026-10-25T23:30:00+02:00');
-    expect(r.Difference).toBe(25);
+    expect(r.TimeTill).toBe('2026-10-26T00:00:00+02:00');
+    expect(r.Difference).toBe(50);
+    // And the start of the 26th: the two days chain.
+    const next = (await get('dateFrom=2026-10-26&dateTill=2026-10-26&deviceTypeId=2'))['E-AUTUMN']!;
+    expect([next.TimeFrom, next.Difference]).toEqual(['2026-10-26T00:00:00+02:00', 10]);
   });
 
   it('answers the fields of each computation only', async () => {
@@ -250,8 +256,8 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
   const t = useDb();
   let flat: number;
   const period = { from: '2026-02-01', till: '2026-02-28' };
-  /** The last instant of the period, as `readingFlags` takes it. */
-  const periodEnd = new Date('2026-02-28T23:59:59+02:00');
+  /** The period's end T (1 March 00:00, whose reading ends it), as `readingFlags` takes it. */
+  const periodEnd = new Date('2026-03-01T00:00:00+02:00');
   const input = (deviceTypeId: number, now: Date, parts?: number) => ({
     deviceTypeId,
     range: period,
@@ -273,10 +279,11 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
     // Allocators: every case of the flags, and the edges of "more than 4 days before the end".
     await device('NONE');
     await makeReadings(t.db, await device('OK'), [start, ['2026-02-28T20:00:00+02:00', 120]]);
-    await makeReadings(t.db, await device('EDGE-96H'), [start, ['2026-02-24T23:59:59+02:00', 110]]);
-    await makeReadings(t.db, await device('EDGE-96H-1S'), [start, ['2026-02-24T23:59:58+02:00', 110]]);
-    // Shown as 23:59:58, and compared as shown.
-    await makeReadings(t.db, await device('EDGE-FRACTION'), [start, ['2026-02-24T23:59:58.900+02:00', 110]]);
+    // The period ends at T = 1 March 00:00 (a reading then still ends it): 96 hours before is 25 February 00:00.
+    await makeReadings(t.db, await device('EDGE-96H'), [start, ['2026-02-25T00:00:00+02:00', 110]]);
+    await makeReadings(t.db, await device('EDGE-96H-1S'), [start, ['2026-02-24T23:59:59+02:00', 110]]);
+    // Shown as 23:59:59, and compared as shown.
+    await makeReadings(t.db, await device('EDGE-FRACTION'), [start, ['2026-02-24T23:59:59.900+02:00', 110]]);
     // Compared at whole seconds with a `now` that has milliseconds: 12:00:00(.700) < 12:00:00.500.
     await makeReadings(t.db, await device('NOW-FRACTION'), [start, ['2026-02-16T12:00:00.700+02:00', 110]]);
     await makeReadings(t.db, await device('NEGATIVE'), [start, ['2026-02-28T12:00:00+02:00', 3.5]]);

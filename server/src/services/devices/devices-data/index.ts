@@ -48,8 +48,8 @@ function partStatements(db: Queryable | Db, input: DevicesDataInput, planned: Pl
   const devices = planned.buildings.reduce((n, [, count]) => n + count, 0);
   const parts =
     input.parts ?? ('kind' in db && db.kind === 'postgres' && devices >= PARALLEL_MIN_DEVICES ? PARALLEL_PARTS : 1);
-  // Flags are measured against the last instant of the period, or now if that is earlier.
-  const reference = new Date(Math.min(planned.t.getTime() - 1000, (input.now ?? new Date()).getTime()));
+  // Flags are measured against the period's end T (its last instant: a reading at T ends it), or now if earlier.
+  const reference = new Date(Math.min(planned.t.getTime(), (input.now ?? new Date()).getTime()));
   return splitBuildings(planned.buildings, parts).map((buildings, i) => ({
     name: `part ${i + 1}`,
     sql: PART_SQL[planned.proc],

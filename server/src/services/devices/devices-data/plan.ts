@@ -1,7 +1,7 @@
 import type { DataLoadProc } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import { badRequest, notFound } from '../../../errors.js';
-import type { DayRange } from '../period.js';
+import type { DayRange } from '../../time.js';
 import { PLAN_SQL, type Statement } from './sql.js';
 
 export interface DevicesDataInput {

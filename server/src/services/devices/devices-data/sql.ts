@@ -67,8 +67,10 @@ export const PLAN_SQL = `WITH ${ANCESTORS_CTE('$2')},
  *
  * Readings per device (docs/domain.md §5): F is the start of the first day and T the
  * start of the day after the last one, in the provider's zone. Start reading:
- * the latest with ts <= F, else the earliest with F < ts < T. End reading: the
- * latest with ts < T. A device removed inside the period ends at its removal;
+ * the latest with ts <= F, else the earliest with F < ts <= T. End reading: the
+ * latest with ts <= T: a reading stamped exactly at a day's 00:00 is the state at
+ * that boundary, the end of the day before and the start of that day, so
+ * periods chain. A device removed inside the period ends at its removal;
  * a device installed inside it starts at its installation. Each bound is an
  * index probe of the (device_id, ts) primary key, never a scan of the period;
  * the backward ones look near their bound first (NEAR_PROBE), then further.
@@ -97,16 +99,16 @@ const partSql = (proc: DataLoadProc) => `WITH dev AS MATERIALIZED (
       LEFT JOIN LATERAL (
         SELECT ts, meter_ts, value FROM reading
          WHERE s0.ts IS NULL AND s1.ts IS NULL AND device_id = dev.id
-           AND ts > $4 AND ts < $5 AND ts >= dev.since AND ts <= dev.until
+           AND ts > $4 AND ts <= $5 AND ts >= dev.since AND ts <= dev.until
          ORDER BY ts LIMIT 1) s2 ON true
       LEFT JOIN LATERAL (
         SELECT ts, meter_ts, value FROM reading
-         WHERE device_id = dev.id AND ts < $5 AND ts <= dev.until
+         WHERE device_id = dev.id AND ts <= $5 AND ts <= dev.until
            AND ts >= greatest(dev.since, $5::timestamptz - interval '${NEAR_PROBE}')
          ORDER BY ts DESC LIMIT 1) e0 ON true
       LEFT JOIN LATERAL (
         SELECT ts, meter_ts, value FROM reading
-         WHERE e0.ts IS NULL AND device_id = dev.id AND ts < $5 AND ts >= dev.since AND ts <= dev.until
+         WHERE e0.ts IS NULL AND device_id = dev.id AND ts <= $5 AND ts >= dev.since AND ts <= dev.until
          ORDER BY ts DESC LIMIT 1) e1 ON true
   ), f AS (
     SELECT r.*, r.till_v - r.from_v AS diff,
