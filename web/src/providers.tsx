@@ -26,6 +26,8 @@ const THEME: ThemeConfig = {
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
     colorError: '#cf1322',
     colorSuccess: '#389e0d',
+    // Success tags' text ("Active", "Sending"): the derived green is under 4.5:1 on its light background.
+    colorSuccessText: '#237804',
     colorWarning: '#ad6800',
     borderRadius: 6,
   },
