@@ -25,9 +25,8 @@ const THEME: ThemeConfig = {
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
     colorError: '#cf1322',
-    colorSuccess: '#389e0d',
-    // Success tags' text ("Active", "Sending"): the derived green is under 4.5:1 on its light background.
-    colorSuccessText: '#237804',
+    // Success tags write their text in colorSuccess on its light background: #389e0d was 3.5:1 there.
+    colorSuccess: '#237804',
     colorWarning: '#ad6800',
     borderRadius: 6,
   },
