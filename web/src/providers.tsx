@@ -25,8 +25,7 @@ const THEME: ThemeConfig = {
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
     colorError: '#cf1322',
-    // Success tags write their text in colorSuccess on its light background: #389e0d was 3.5:1 there.
-    colorSuccess: '#237804',
+    colorSuccess: '#389e0d',
     colorWarning: '#ad6800',
     borderRadius: 6,
   },
