@@ -101,7 +101,7 @@ function CollectorKeys() {
                 k.RevokedAt ? (
                   <Tag>{t('collectors.revoked', { date: formatDateTime(k.RevokedAt) })}</Tag>
                 ) : (
-                  <Tag color="success">{t('collectors.active')}</Tag>
+                  <Tag>{t('collectors.active')}</Tag>
                 ),
             },
             {

@@ -64,7 +64,7 @@ function CollectorMeters({ collector }: { collector: CollectorHealth }) {
           key: 'key',
           render: (_, m) =>
             m.HasKey ? (
-              <Tag color="success">{t('fleet.hasKey', { date: formatDateTime(m.KeySince) })}</Tag>
+              <Tag>{t('fleet.hasKey', { date: formatDateTime(m.KeySince) })}</Tag>
             ) : (
               <Tag>{t('fleet.noKey')}</Tag>
             ),
@@ -202,7 +202,7 @@ export function FleetHealth() {
               render: (name: string, c) => (
                 <Space direction="vertical" size={0}>
                   <Typography.Text strong>{name}</Typography.Text>
-                  {c.Silent ? <Tag color="error">{t('fleet.silent')}</Tag> : <Tag color="success">{t('fleet.ok')}</Tag>}
+                  {c.Silent ? <Tag color="error">{t('fleet.silent')}</Tag> : <Tag>{t('fleet.ok')}</Tag>}
                 </Space>
               ),
             },
