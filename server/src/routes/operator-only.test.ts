@@ -29,7 +29,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
       token,
     });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, data-quality settings, degree-days and statement publishing endpoints', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days and statement publishing endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -37,6 +37,10 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'GET /collector-keys',
         'POST /collector-keys',
         'DELETE /collector-keys/:id',
+        'POST /meter-keys/import',
+        'GET /collectors/health',
+        'GET /collectors/:id/meters',
+        'PUT /collectors/:id/locations',
         'GET /ingest/unmatched',
         'POST /ingest/csv',
         'GET /masterData/clients',
