@@ -10,8 +10,8 @@
  * some day, a meter reset, a gap of a few days.
  */
 
-import { CITIES, COUNTRY, MALE_FIRST, ROOMS, SURNAMES } from '@rodmenys/server/db/demo/names.js';
-import { Rng } from '@rodmenys/server/db/demo/random.js';
+import { CITIES, COUNTRY, MALE_FIRST, ROOMS, SURNAMES } from '@rodmenys/server/demo/names.js';
+import { Rng } from '@rodmenys/server/demo/random.js';
 
 const HOUR = 3_600_000;
 

@@ -1,7 +1,7 @@
 import { type FlatStatement, getStatementFigures, type ReadingRow } from '@rodmenys/contract';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../db/demo/generate.js';
+import { seedDemo } from '../../demo/generate.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';

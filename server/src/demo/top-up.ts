@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/db.js';
 import { META, readDemoCases } from './cases.js';
 import { type DeviceTypeId, READING_COPY, renderSeries, timeline } from './readings.js';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.js';
+import type { Queryable } from '../db/db.js';
 
 /** Keys of the demo facts in `app_meta`. */
 export const META = {

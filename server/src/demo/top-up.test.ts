@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dbKind, useDb } from '../../test/db.js';
-import { lastSeenMismatches } from '../../test/factories.js';
+import { createTestDb, dbKind, useDb } from '../test/db.js';
+import { lastSeenMismatches } from '../test/factories.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { seedDemo } from './generate.js';
 import { topUpDemo } from './top-up.js';
