@@ -9,8 +9,11 @@ describe(`accountsAt (${dbKind()})`, () => {
   const t = useApp();
 
   const client = async (code: string) =>
-    (await t.db.query<{ id: number }>("INSERT INTO client (code, name) VALUES ($1, $1 || ' name') RETURNING id", [code]))
-      .rows[0]!.id;
+    (
+      await t.db.query<{ id: number }>("INSERT INTO client (code, name) VALUES ($1, $1 || ' name') RETURNING id", [
+        code,
+      ])
+    ).rows[0]!.id;
 
   it('gives each month the account of the flat’s last occupancy that month', async () => {
     const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Sąskaitų g.', number: '1' });
