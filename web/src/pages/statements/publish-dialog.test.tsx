@@ -28,7 +28,12 @@ describe('PublishDialog', () => {
       }),
     ]);
     await render(
-      <PublishDialog month="2026-03" locations={[]} rows={[statementRow({ FlatId: 7 })]} onClose={() => {}} />,
+      <PublishDialog
+        month="2026-03"
+        locations={[]}
+        rows={[statementRow({ FlatId: 7, Flat: '1' })]}
+        onClose={() => {}}
+      />,
       {
         language: 'en',
       },
