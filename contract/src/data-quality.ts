@@ -134,6 +134,7 @@ export const RULE_CODES = [
   'SENTINEL',
   'BUILDING_BALANCE',
   'ESTIMATED_SHARE',
+  'COLLECTOR_SILENT',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -152,6 +153,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   SENTINEL: { lt: 'Reikšmė „nėra duomenų“', en: 'Sentinel value' },
   BUILDING_BALANCE: { lt: 'Pastato balansas', en: 'Building balance' },
   ESTIMATED_SHARE: { lt: 'Per daug įvertintų reikšmių', en: 'Too many estimated values' },
+  COLLECTOR_SILENT: { lt: 'Kolektorius nutilo', en: 'Collector silent' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

@@ -125,6 +125,10 @@ export const ERROR_MESSAGES = {
   collectorKeyUnknown: 'Unknown or revoked collector key',
   collectorKeyNotFound: 'Collector key not found',
   collectorKeyNameTaken: 'There is already a collector key named "{{name}}"',
+  // Collector fleet: meter keys, assignments.
+  collectorLocationNotFound: 'Location {{id}} does not exist',
+  collectorLocationLevel: 'Location {{id}} is not a building or a street',
+  keyEncryptionMissing: 'Meter keys cannot be stored or read: KEY_ENCRYPTION_KEY is not set',
   malformedJson: 'Malformed JSON at line {{line}}, column {{column}} (character {{offset}}): {{reason}}',
   telegramTooLong: 'Telegram {{n}} is longer than {{max}} characters',
   lineTooLong: 'Line {{n}} is longer than {{max}} characters',

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { createCollectorKey, getDeviceDataByUserId } from '@rodmenys/contract';
 import { api, baseURL, DEMO, expect, session, signIn, test } from './fixtures';
 import { openFirstFlat } from './screens';
@@ -9,6 +10,10 @@ const postTelegram = (key: string, id: string, at = new Date()) =>
     headers: { 'content-type': 'application/json', 'x-collector-key': key },
     body: JSON.stringify({ _: 'telegram', meter: 'iperl', id, total_m3: 1.5, timestamp: at.toISOString() }),
   });
+
+/** The collector keys' card (the fleet's health table above it lists the keys too). */
+const keysCard = (page: Page) =>
+  page.locator('.ant-card').filter({ has: page.getByText('Kolektorių raktai', { exact: true }) });
 
 test.describe('collectors', () => {
   test('a second key of the same name (any case) is refused with a Lithuanian message', async ({ page }) => {
@@ -24,7 +29,11 @@ test.describe('collectors', () => {
     await expect(page.getByRole('alert')).toContainText(
       `Kolektoriaus raktas pavadinimu „${name.toUpperCase()}“ jau yra`,
     );
-    await expect(page.getByRole('row').filter({ hasText: new RegExp(name, 'i') })).toHaveCount(1);
+    await expect(
+      keysCard(page)
+        .getByRole('row')
+        .filter({ hasText: new RegExp(name, 'i') }),
+    ).toHaveCount(1);
   });
 
   test('an operator creates a key (shown once), sees unmatched meters, revokes the key', async ({ page }) => {
@@ -48,7 +57,7 @@ test.describe('collectors', () => {
 
     await page.reload();
     await expect(page.getByRole('row').filter({ hasText: meterId })).toContainText('iperl');
-    const keyRow = page.getByRole('row').filter({ hasText: name });
+    const keyRow = keysCard(page).getByRole('row').filter({ hasText: name });
     await expect(keyRow).toContainText('Galioja');
     await expect(keyRow).not.toContainText(key);
     await keyRow.getByRole('button', { name: 'Panaikinti' }).click();

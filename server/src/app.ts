@@ -17,6 +17,7 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import headers from './plugins/headers.js';
 import web from './plugins/web.js';
+import collectorRoutes from './routes/collectors.js';
 import dataQualityRoutes from './routes/data-quality.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
@@ -100,6 +101,7 @@ export async function buildApp({
       await api.register(devicesRoutes);
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
+      await api.register(collectorRoutes);
       await api.register(masterDataRoutes);
       await api.register(occupancyRoutes);
       await api.register(dataQualityRoutes);

@@ -13,6 +13,8 @@ export interface Config {
   databaseReadUrl?: string | undefined;
   dataDir: string;
   tokenSecret: Uint8Array;
+  /** 32 bytes that encrypt meter keys at rest (AES-256-GCM; docs/collectors.md); undefined = none (tests that need none). */
+  keyEncryptionKey?: Buffer | undefined;
   /** Lifetime of a sign-in token, in seconds. */
   tokenTtlSeconds: number;
   /** The provider's time zone: day bounds of every period are taken there. */
@@ -138,6 +140,30 @@ function tokenSecret(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+/**
+ * The key that encrypts meter keys at rest: KEY_ENCRYPTION_KEY (64 hex characters, or 32 bytes
+ * in base64), else a random one kept in the data folder (like the token secret). Losing it
+ * loses the stored meter keys: back it up with the database, but not in the same place.
+ */
+function keyEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  const given = env.KEY_ENCRYPTION_KEY?.trim();
+  if (given) {
+    const key = /^[0-9a-fA-F]{64}$/.test(given) ? Buffer.from(given, 'hex') : Buffer.from(given, 'base64');
+    if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(given) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(given))) {
+      throw new ConfigError('KEY_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or 44 base64 characters');
+    }
+    return key;
+  }
+  const file = path.join(dataDir, 'key-encryption-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  if (key.length !== 32) throw new ConfigError(`${file} must hold 64 hex characters`);
+  return key;
+}
+
 function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   const url = env.SMTP_URL || undefined;
   if (url && !/^smtps?:\/\//.test(url)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
@@ -168,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReadUrl,
     dataDir,
     tokenSecret: tokenSecret(env, dataDir),
+    keyEncryptionKey: keyEncryptionKey(env, dataDir),
     tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60, 30 * 24 * 3600),
     timeZone,
     demoSize,

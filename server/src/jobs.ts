@@ -1,4 +1,5 @@
 import { billingJobs } from './services/billing/deliver.js';
+import { collectorJobs } from './services/collectors/jobs.js';
 import { dataQualityJobs } from './services/data-quality/jobs.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
@@ -8,4 +9,10 @@ import { statementJobs } from './services/statements/notify.js';
  * Every scheduled job of the product, each declared by its feature (docs/ARCHITECTURE.md,
  * "Jobs and mail"); services/jobs runs them. A new feature adds its list here.
  */
-export const JOBS: readonly JobDef[] = [...dataQualityJobs, ...partitionJobs, ...statementJobs, ...billingJobs];
+export const JOBS: readonly JobDef[] = [
+  ...dataQualityJobs,
+  ...partitionJobs,
+  ...statementJobs,
+  ...billingJobs,
+  ...collectorJobs,
+];

@@ -16,6 +16,9 @@ import { makeDevice, makePlace, makeReadings, makeSignedIn } from '../test/facto
  * locations, devices and accounts outside the caller's scope.
  */
 
+/** The day of the move the occupancy samples make on Alfa's first flat. */
+const MOVE_DAY = '2026-01-15';
+
 const ROLES = ['anonymous', 'fresh', 'group3', 'group2Alfa', 'group2Beta', 'group1'] as const;
 type Role = (typeof ROLES)[number];
 
@@ -231,6 +234,47 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         [`receiver ${++serial}`],
       )
     ).rows[0]!.id;
+  /** A move on Alfa's first flat (its devices get moving-day values), made once by the operator. */
+  let moved: Promise<void> | undefined;
+  const move = () => {
+    // A move needs someone moving out: the flat's client has lived there since 2025.
+    moved ??= t.db
+      .query(
+        `INSERT INTO occupancy (location_id, client_id, name, move_in)
+         SELECT $1, id, 'Klientas-A1', DATE '2025-01-01' FROM client WHERE code = 'CLIENT-A1'`,
+        [ids.flatA1],
+      )
+      .then(() =>
+        inject(t.app, contract.recordMove, {
+          params: { id: ids.flatA1! },
+          body: { day: MOVE_DAY, clientCode: 'CLIENT-A1-NEXT', name: 'Klientas-A1-next' },
+          token: tokens.group1!,
+        }),
+      )
+      .then((r) => expect(r.status).toBe(201));
+    return moved;
+  };
+  /** A manual moving-day value on Alfa's first device, made for one removal. */
+  const manualMoveValue = async () => {
+    await move();
+    const r = await inject(t.app, contract.setMoveValue, {
+      params: { deviceId: ids.deviceA1!, day: MOVE_DAY },
+      body: { value: 11, reason: 'Read on site' },
+      token: tokens.group1!,
+    });
+    expect(r.status).toBe(200);
+    return { params: { deviceId: ids.deviceA1!, day: MOVE_DAY } };
+  };
+  /** A two-day occupancy of Beta's second flat long ago, made for one edit. */
+  const occupancy = async () =>
+    (
+      await t.db.query<{ id: number; move_in: string; move_out: string }>(
+        `INSERT INTO occupancy (location_id, client_id, name, move_in, move_out)
+         SELECT $1, id, 'Klientas-B2', DATE '1990-01-01' + 2 * $2::int, DATE '1990-01-02' + 2 * $2::int
+         FROM client WHERE code = 'CLIENT-B2' RETURNING id, move_in::text, move_out::text`,
+        [ids.flatB2, ++serial],
+      )
+    ).rows[0]!;
   const city = async () =>
     (await t.db.query<{ id: number }>('SELECT path[4] AS id FROM location WHERE id = $1', [ids.buildingA1])).rows[0]!
       .id;
@@ -321,6 +365,12 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /collector-keys': { request: () => ({}) },
     'POST /collector-keys': { request: () => ({ body: { name: `key ${++serial}` } }) },
     'DELETE /collector-keys/:id': { request: () => ({ params: { id: collectorKeyId } }) },
+    'POST /meter-keys/import': { request: () => ({ raw: { type: 'text/csv', text: 'manufacturer;meter id;key\n' } }) },
+    'GET /collectors/health': { request: () => ({}) },
+    'GET /collectors/:id/meters': { request: () => ({ params: { id: collectorKeyId } }) },
+    'PUT /collectors/:id/locations': { request: () => ({ params: { id: collectorKeyId }, body: { locationIds: [] } }) },
+    'GET /collectors/config': { request: () => ({}) },
+    'POST /collectors/alarms': { request: () => ({ query: { type: 'DeviceInactivity' } }) },
     'GET /audit': { request: () => ({}) },
     'GET /audit/export': { request: () => ({}) },
     'POST /masterData/register/preview': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
@@ -385,6 +435,44 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /statements/deliveries': { request: () => ({}) },
     'GET /statements/notification': { request: () => ({}) },
     'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
+    'GET /occupancies/flats/:id': {
+      request: () => ({ params: { id: ids.flatA1! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'POST /occupancies/flats/:id/moves': {
+      request: () => ({
+        params: { id: ids.flatA2! },
+        body: {
+          day: '2025-06-10',
+          clientCode: 'CLIENT-A2',
+          name: 'Klientas-A2',
+        },
+      }),
+    },
+    'PUT /occupancies/:id': {
+      request: async () => {
+        const o = await occupancy();
+        return {
+          params: { id: o.id },
+          body: { clientCode: 'CLIENT-B2', name: 'Klientas-B2', moveIn: o.move_in, moveOut: o.move_out },
+        };
+      },
+    },
+    'PUT /occupancies/move-values/:deviceId/:day': {
+      request: async () => {
+        await move();
+        return { params: { deviceId: ids.deviceA1!, day: MOVE_DAY }, body: { value: 11, reason: 'Read on site' } };
+      },
+    },
+    'DELETE /occupancies/move-values/:deviceId/:day': { request: manualMoveValue },
+    'GET /data-quality/move-values/:deviceId': {
+      request: () => ({ params: { deviceId: ids.deviceA1! } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
+    'GET /statements/flats/:flatId/occupancies': {
+      request: () => ({ params: { flatId: ids.flatA1! }, query: { month: '2026-01' } }),
+      expect: { fresh: 404, group2Beta: 404 },
+    },
     'GET /integrations/keys': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'POST /integrations/keys': {
       request: () => ({ body: { name: `key ${++serial}`, locationIds: [ids.buildingA1!], expiresOn: '2027-06-30' } }),

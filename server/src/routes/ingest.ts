@@ -7,6 +7,7 @@ import {
   revokeCollectorKey,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
+import { noteCollectorRequest } from '../services/collectors/heard.js';
 import {
   createCollectorKey as create,
   listCollectorKeys as list,
@@ -32,7 +33,13 @@ async function bodiesAsText(app: FastifyInstance) {
     { parseAs: 'string' },
     (_request, body, done) => done(null, body),
   );
-  defineRoute(app, ingestWmbusmeters, async ({ body, db }) => ingestTelegrams(db, await parseTelegramBody(body)));
+  defineRoute(app, ingestWmbusmeters, async ({ body, db, request }) => {
+    const items = await parseTelegramBody(body);
+    const result = await ingestTelegrams(db, items);
+    // The collector's health (docs/collectors.md): after the telegrams are stored, so it never delays them.
+    await noteCollectorRequest(db, request.collector!.id, items);
+    return result;
+  });
   defineRoute(app, importCsv, ({ body, db }) => importCsvText(db, body));
   defineRoute(app, listUnmatchedMeters, ({ query, db }) => listUnmatched(db, query));
 }

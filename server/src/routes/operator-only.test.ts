@@ -25,11 +25,11 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
 
   const ask = (endpoint: Endpoint, token?: string) =>
     inject(t.app, endpoint, {
-      params: { id: 1, deviceId: 1, cityId: 1, month: '2026-01', key: 'window.days' } as never,
+      params: { id: 1, deviceId: 1, cityId: 1, month: '2026-01', day: '2026-01-15', key: 'window.days' } as never,
       token,
     });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, data-quality settings, degree-days and statement publishing endpoints', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver and occupancy-editing endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -37,6 +37,10 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'GET /collector-keys',
         'POST /collector-keys',
         'DELETE /collector-keys/:id',
+        'POST /meter-keys/import',
+        'GET /collectors/health',
+        'GET /collectors/:id/meters',
+        'PUT /collectors/:id/locations',
         'GET /ingest/unmatched',
         'POST /ingest/csv',
         'GET /masterData/clients',
@@ -62,6 +66,14 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'POST /statements/publications',
         'GET /statements/difference',
         'GET /statements/deliveries',
+        'GET /integrations/receivers',
+        'POST /integrations/receivers',
+        'POST /integrations/receivers/:id/disable',
+        'GET /integrations/deliveries',
+        'POST /occupancies/flats/:id/moves',
+        'PUT /occupancies/:id',
+        'PUT /occupancies/move-values/:deviceId/:day',
+        'DELETE /occupancies/move-values/:deviceId/:day',
       ].sort(),
     );
   });

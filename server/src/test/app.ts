@@ -22,6 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: undefined,
     dataDir: '/nonexistent',
     tokenSecret: new TextEncoder().encode('test-secret-test-secret-test-secret-0123456789'),
+    keyEncryptionKey: Buffer.alloc(32, 7),
     tokenTtlSeconds: 3600,
     timeZone: 'Europe/Vilnius',
     demoSize: 'none',

@@ -146,15 +146,16 @@ export async function call<E extends Endpoint>(
   return (await jsonOf(response)) as ResponseOf<E>;
 }
 
-/** Sends a file as the raw body of an upload endpoint; the answer is the endpoint's JSON. */
+/** Sends a file as the raw body of an upload endpoint (with the endpoint's query, if any); the answer is its JSON. */
 export async function uploadFile<E extends Endpoint>(
   endpoint: E,
   file: File,
   contentType: string,
+  query?: QueryOf<E>,
 ): Promise<ResponseOf<E>> {
   const response = await send(
     endpoint,
-    {},
+    { query: query as RawArgs['query'] },
     {
       headers: {
         Accept: 'application/json',

@@ -57,6 +57,16 @@ const DIGEST_MAIL: MailTemplate<DigestParams> = {
 };
 
 const DEVICE = { lt: 'prietaisas', en: 'device' };
+const COLLECTOR = { lt: 'kolektorius', en: 'collector' };
+
+/** What a digest line is about: a silent collector by name with its buildings, else the address and device. */
+function digestSubject(
+  a: { address: string; device_code: string | null; collector: string | null; buildings: string[] | null },
+  lang: 'lt' | 'en',
+): string {
+  if (a.collector !== null) return `${COLLECTOR[lang]} ${a.collector} (${(a.buildings ?? [a.address]).join('; ')})`;
+  return `${a.address}${a.device_code ? `, ${DEVICE[lang]} ${a.device_code}` : ''}`;
+}
 
 /**
  * Sends each opted-in active user with an e-mail address the anomalies opened
@@ -74,8 +84,16 @@ export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
   );
   let sent = 0;
   for (const user of users) {
-    const { rows } = await db.query<{ id: number; rule: RuleCode; address: string; device_code: string | null }>(
-      `SELECT a.id, a.rule, address_label(b) AS address, d.device_code
+    const { rows } = await db.query<{
+      id: number;
+      rule: RuleCode;
+      address: string;
+      device_code: string | null;
+      collector: string | null;
+      buildings: string[] | null;
+    }>(
+      `SELECT a.id, a.rule, address_label(b) AS address, d.device_code,
+              a.evidence ->> 'collector' AS collector, a.evidence -> 'buildings' AS buildings
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
           AND ${inScope('b', '$1')}
@@ -85,8 +103,7 @@ export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
     if (rows.length > 0) {
       const lang = user.language;
       const lines = rows.map(
-        (a) =>
-          `- ${RULE_NAMES[a.rule][lang]}: ${a.address}${a.device_code ? `, ${DEVICE[lang]} ${a.device_code}` : ''}\n  ${mailer.link(`/anomalies?id=${a.id}`)}`,
+        (a) => `- ${RULE_NAMES[a.rule][lang]}: ${digestSubject(a, lang)}\n  ${mailer.link(`/anomalies?id=${a.id}`)}`,
       );
       const outcome = await mailer.send(user.email, lang, DIGEST_MAIL, { lines, all: mailer.link('/anomalies') });
       // A digest that did not go out is tried again at the next run: the job records the error.

@@ -34,6 +34,10 @@ export interface DqSettings {
   'schedule.validateMinutes': number;
   /** Hour (0–23, provider zone) the daily digest is sent. */
   'schedule.digestHour': number;
+  /** Minutes without any request from a collector before it is silent (docs/collectors.md). */
+  'collector.silentMinutes': number;
+  /** A collector's clock off by more than this many minutes is flagged. */
+  'collector.clockSkewMinutes': number;
 }
 
 export type DqSettingKey = keyof DqSettings;
@@ -93,6 +97,10 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return int(1, 1440);
     case 'schedule.digestHour':
       return int(0, 23);
+    case 'collector.silentMinutes':
+      return int(1, 7 * 24 * 60);
+    case 'collector.clockSkewMinutes':
+      return int(1, 24 * 60);
   }
 }
 

@@ -12,7 +12,7 @@ import { type DqSettings, loadSettings } from './settings.js';
  * in the session's zone, the provider's.
  */
 const DEV = `dev AS (
-  SELECT d.id, d.device_type_id AS type_id, d.installed_at, ${buildingIdOf('l')} AS building_id,
+  SELECT d.id, d.device_type_id AS type_id, d.installed_at, ${buildingIdOf('l')} AS building_id, l.path,
          ds.last_seen, ds.flags,
          extract(month FROM $2::timestamptz)::int = ANY (
            SELECT jsonb_array_elements_text($3::jsonb -> 'heatingSeasonMonths')::int) AS in_season
@@ -48,13 +48,17 @@ const latestReading = (alias: string, op: '<' | '<=', till: string, from: string
 
 /** Rules about a device's present state and its recent readings. */
 const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
-  // No reading for N days (per type); allocators are exempt outside the heating season.
+  // No reading for N days (per type); allocators are exempt outside the heating season, and so are
+  // the meters of a silent collector.
   SILENT: `SELECT 'SILENT' AS rule, dev.building_id, dev.id AS device_id, ${CURRENT} AS month,
       jsonb_build_object('lastSeen', iso(dev.last_seen), 'limitDays', lim.days) AS evidence
     FROM dev CROSS JOIN LATERAL (SELECT ($3::jsonb -> 'silent.days' ->> dev.type_id::text)::int AS days) lim
    WHERE lim.days IS NOT NULL AND (dev.type_id <> ${DEVICE_TYPE.allocator} OR dev.in_season)
      AND coalesce(dev.last_seen, '-infinity') < $2::timestamptz - make_interval(days => lim.days)
-     AND coalesce(dev.installed_at, '-infinity') < $2::timestamptz - make_interval(days => lim.days)`,
+     AND coalesce(dev.installed_at, '-infinity') < $2::timestamptz - make_interval(days => lim.days)
+     -- A silent collector's meters: their silence is its anomaly (services/collectors/silence.ts).
+     AND NOT EXISTS (SELECT FROM anomaly ca JOIN collector_location cl ON cl.collector_id = ca.collector_id
+                      WHERE ca.rule = 'COLLECTOR_SILENT' AND ca.state <> 'resolved' AND cl.location_id = ANY (dev.path))`,
   // Status flags of the latest telegram: leak, burst, backflow, tamper, power.
   METER_STATUS: `SELECT 'METER_STATUS', dev.building_id, dev.id, ${CURRENT},
       jsonb_build_object('flags', to_jsonb(f.alarms))

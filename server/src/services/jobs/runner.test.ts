@@ -57,13 +57,22 @@ describe(`scheduled work (${dbKind()})`, () => {
     ]);
     expect(ran.flat().sort()).toEqual([
       'billing-delivery',
+      'collectors',
       'digest',
       'month-ends',
       'partitions',
       'statement-mail',
       'validate',
     ]);
-    for (const name of ['billing-delivery', 'digest', 'month-ends', 'partitions', 'statement-mail', 'validate'])
+    for (const name of [
+      'billing-delivery',
+      'collectors',
+      'digest',
+      'month-ends',
+      'partitions',
+      'statement-mail',
+      'validate',
+    ])
       expect((await job(dbs.first, name)).runs).toBe(1);
     // The next digest is at 07:00 in the provider's zone, on the night the clocks go forward.
     expect((await job(dbs.first, 'digest')).next_run_at).toBe('2026-03-29T07:00:00+03:00');
@@ -82,7 +91,14 @@ describe(`scheduled work (${dbKind()})`, () => {
       [NOW],
     );
     const ran = await new Scheduler(dbs.second, JOBS).tick(() => NOW);
-    expect(ran.sort()).toEqual(['billing-delivery', 'digest', 'partitions', 'statement-mail', 'validate']);
+    expect(ran.sort()).toEqual([
+      'billing-delivery',
+      'collectors',
+      'digest',
+      'partitions',
+      'statement-mail',
+      'validate',
+    ]);
     expect((await job(dbs.first, 'month-ends')).runs).toBe(0);
   });
 

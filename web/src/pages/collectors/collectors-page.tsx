@@ -8,6 +8,8 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { usePagerNames } from '../../components/pagination';
 import { formatDateTime } from '../../format';
+import { FleetHealth } from './fleet-health';
+import { MeterKeyImport } from './meter-key-import';
 
 type CreatedKey = ResponseOf<typeof createCollectorKey>;
 
@@ -100,7 +102,7 @@ function CollectorKeys() {
                 k.RevokedAt ? (
                   <Tag>{t('collectors.revoked', { date: formatDateTime(k.RevokedAt) })}</Tag>
                 ) : (
-                  <Tag color="success">{t('collectors.active')}</Tag>
+                  <Tag>{t('collectors.active')}</Tag>
                 ),
             },
             {
@@ -173,7 +175,10 @@ function UnmatchedMeters() {
   );
 }
 
-/** Group 1: collector keys (create, shown once; list; revoke) and the unmatched meters inbox. */
+/**
+ * Group 1: the fleet's health (docs/collectors.md), collector keys (create, shown once; list;
+ * revoke), meter keys, and the unmatched meters inbox.
+ */
 export default function CollectorsPage() {
   const { t } = useTranslation();
   return (
@@ -181,7 +186,9 @@ export default function CollectorsPage() {
       <Typography.Title level={1} className="page-title">
         {t('nav.collectors')}
       </Typography.Title>
+      <FleetHealth />
       <CollectorKeys />
+      <MeterKeyImport />
       <UnmatchedMeters />
     </>
   );
