@@ -212,6 +212,13 @@ export const StatementChange = Type.Object({
   Field: Type.Union([Type.Literal('Current'), Type.Literal('Previous'), Type.Literal('LastYear')]),
   Published: Nullable(Type.Number()),
   Live: Nullable(Type.Number()),
+  /**
+   * A figure of one occupant's part of the flat's month (docs/occupancies.md): the occupancy, its account
+   * and its days of the month; absent for a figure of the whole flat.
+   */
+  Occupancy: Type.Optional(
+    Type.Object({ OccupancyId: Id, ClientCode: Type.String(), From: Type.String(), Till: Type.String() }),
+  ),
 });
 export type StatementChange = Static<typeof StatementChange>;
 

@@ -7,20 +7,26 @@ export interface Account {
 }
 
 /**
- * The account valid for each flat in month `month` (YYYY-MM): today the flat's client, the only account
- * the data model knows. This is the one place to change when flats have occupants over time (the
- * account held at that time, docs/integration.md "Accounts"): every export row takes its account here.
+ * The account valid for each flat in month `month` (YYYY-MM): the account of the flat's last occupancy
+ * that month (docs/occupancies.md, "Accounts in time"), as the flat's statement carries it; a flat
+ * without occupancies keeps its client. Every export row takes its account here.
  */
 export async function accountsAt(
   db: Queryable,
   flatIds: readonly number[],
-  _month: string,
+  month: string,
 ): Promise<Map<number, Account>> {
   if (!flatIds.length) return new Map();
   const { rows } = await db.query<{ flat_id: number; code: string; name: string }>(
-    `SELECT l.id AS flat_id, c.code, c.name FROM location l JOIN client c ON c.id = l.client_id
+    `SELECT l.id AS flat_id, c.code, c.name
+       FROM location l
+       LEFT JOIN LATERAL (
+         SELECT o.client_id FROM occupancy o
+          WHERE o.location_id = l.id AND coalesce(o.move_in, '-infinity') < ($2::date + interval '1 month')::date
+          ORDER BY o.move_in DESC NULLS LAST LIMIT 1) oc ON true
+       JOIN client c ON c.id = coalesce(oc.client_id, l.client_id)
       WHERE l.id = ANY ($1::int[])`,
-    [flatIds],
+    [flatIds, `${month}-01`],
   );
   return new Map(rows.map((r) => [r.flat_id, { code: r.code, name: r.name }]));
 }

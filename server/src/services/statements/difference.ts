@@ -1,6 +1,13 @@
-import type { StatementChange, StatementKindFigures, StatementRow } from '@rodmenys/contract';
+import type {
+  OccupancyKindFigures,
+  OccupancyStatement,
+  StatementChange,
+  StatementKindFigures,
+  StatementRow,
+} from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { computeRows } from './figures.js';
+import { flatsWithMoves, splitOccupancies } from './occupancy-figures.js';
 import { selectPublishedFlats } from './selection.js';
 import { loadSelection } from './snapshots.js';
 
@@ -44,6 +51,95 @@ export function statementChanges(before: readonly StatementRow[], after: readonl
   });
 }
 
+const occupancyValue = (k: OccupancyKindFigures | undefined, field: (typeof FIELDS)[number]) =>
+  (field === 'Current' ? k?.Current : k?.[field])?.Value ?? null;
+
+/**
+ * The changed figures of one flat's occupants between two versions of its split (docs/occupancies.md),
+ * matched by occupancy; an occupancy on one side only has null on the other. `row`: the flat's new row.
+ */
+export function occupancyChanges(
+  row: StatementRow,
+  before: readonly OccupancyStatement[],
+  after: readonly OccupancyStatement[],
+): StatementChange[] {
+  const out: StatementChange[] = [];
+  const old = new Map(before.map((o) => [o.OccupancyId, o]));
+  const now = new Map(after.map((o) => [o.OccupancyId, o]));
+  for (const id of new Set([...old.keys(), ...now.keys()])) {
+    const a = old.get(id);
+    const b = now.get(id);
+    const o = (b ?? a)!;
+    const kinds = new Set([...(a?.Kinds ?? []), ...(b?.Kinds ?? [])].map((k) => k.Kind));
+    for (const kind of kinds) {
+      const ka = a?.Kinds.find((k) => k.Kind === kind);
+      const kb = b?.Kinds.find((k) => k.Kind === kind);
+      for (const field of FIELDS) {
+        const published = occupancyValue(ka, field);
+        const live = occupancyValue(kb, field);
+        if (published !== live)
+          out.push({
+            FlatId: row.FlatId,
+            BuildingId: row.BuildingId,
+            Address: address(row),
+            Kind: kind,
+            Field: field,
+            Published: published,
+            Live: live,
+            Occupancy: { OccupancyId: id, ClientCode: o.ClientCode, From: o.From, Till: o.Till },
+          });
+      }
+    }
+  }
+  return out;
+}
+
+/** A stored split (jsonb, parsed or not by the driver); null: none frozen. */
+export const storedOccupancies = (v: OccupancyStatement[] | string | null): OccupancyStatement[] | null =>
+  typeof v === 'string' ? (JSON.parse(v) as OccupancyStatement[]) : v;
+
+/** The frozen splits of published flats, by flat. */
+async function frozenSplits(
+  db: Queryable,
+  flats: readonly { publication_id: number | null; flat_id: number }[],
+): Promise<Map<number, OccupancyStatement[]>> {
+  const { rows } = await db.query<{ flat_id: number; occupancies: OccupancyStatement[] | string }>(
+    `SELECT s.flat_id, s.occupancies FROM statement_snapshot s
+       JOIN unnest($1::int[], $2::int[]) AS w(publication_id, flat_id)
+         ON w.publication_id = s.publication_id AND w.flat_id = s.flat_id
+      WHERE s.occupancies IS NOT NULL`,
+    [flats.map((f) => f.publication_id), flats.map((f) => f.flat_id)],
+  );
+  return new Map(rows.map((r) => [r.flat_id, storedOccupancies(r.occupancies) ?? []]));
+}
+
+/**
+ * The per-occupancy changes of flats `rows` (their new rows) against the splits frozen before
+ * (`frozen`, by flat); `splits` receives the new splits of the flats with a move in the month.
+ */
+export async function splitChanges(
+  db: Queryable,
+  month: string,
+  rows: readonly StatementRow[],
+  frozen: ReadonlyMap<number, OccupancyStatement[]> | null,
+  splits = new Map<number, OccupancyStatement[]>(),
+): Promise<StatementChange[]> {
+  for (const id of await flatsWithMoves(
+    db,
+    month,
+    rows.map((r) => r.FlatId),
+  )) {
+    const row = rows.find((r) => r.FlatId === id)!;
+    splits.set(id, await splitOccupancies(db, month, id, row));
+  }
+  if (!frozen) return [];
+  return rows.flatMap((row) => {
+    const before = frozen.get(row.FlatId) ?? [];
+    const after = splits.get(row.FlatId) ?? [];
+    return before.length || after.length ? occupancyChanges(row, before, after) : [];
+  });
+}
+
 /** Published against live figures of the selection's published flats: what publishing again would change. */
 export async function statementDifference(
   db: Queryable,
@@ -57,9 +153,12 @@ export async function statementDifference(
   const live = await computeRows(db, month, published);
   return {
     Published: new Set(flats.map((f) => f.building_id)).size,
-    Changes: statementChanges(
-      frozen.filter((s) => s.Row.Published).map((s) => s.Row),
-      live,
-    ),
+    Changes: [
+      ...statementChanges(
+        frozen.filter((s) => s.Row.Published).map((s) => s.Row),
+        live,
+      ),
+      ...(await splitChanges(db, month, live, await frozenSplits(db, flats))),
+    ],
   };
 }

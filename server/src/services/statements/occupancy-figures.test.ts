@@ -30,6 +30,7 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
   let allocatorFlat: number;
   let heatMeter: number;
   let hotWater: number;
+  let coldWaterId: number;
   const NOW = new Date('2026-11-26T12:00:00Z');
 
   const statements = async (flatId: number, month: string, token = operator.token) => {
@@ -72,6 +73,7 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     const mar = '2026-03-31T23:00:00+03:00';
     // Measured at the move: a reading exactly at 15 March 00:00.
     const coldWater = await makeDevice(t.db, meterFlat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'OS-CW' });
+    coldWaterId = coldWater;
     await makeReadings(t.db, coldWater, [
       [feb, 100],
       ['2026-03-15T00:00:00+02:00', 110.25],
@@ -238,5 +240,54 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     const res = await statements(meterFlat, '2026-03', outsider.token);
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('Aistė');
+  });
+
+  it('publishing freezes each occupant’s figures; a late reading changes the live ones, listed per occupancy', async () => {
+    const published = await inject(t.app, contract.publishStatements, {
+      body: { month: '2026-03' },
+      token: operator.token,
+    });
+    expect(published.status, published.text).toBe(200);
+    const frozen = (await statements(meterFlat, '2026-03')).body.Occupancies;
+    expect(frozen.map((o) => kind(o, 'coldWater').Current.Value)).toEqual([10.25, 15.25]);
+    // A late reading raises March's month end of the cold water meter: 125.5 becomes 127.
+    await makeReadings(t.db, coldWaterId, [['2026-03-31T23:30:00+03:00', 127]]);
+    await t.db.query("INSERT INTO dq_pending (device_id, month) VALUES ($1, '2026-03-01') ON CONFLICT DO NOTHING", [
+      coldWaterId,
+    ]);
+    await refreshMonthEnds(t.db, NOW, { ensure: false });
+    // The published month still answers what was published, per occupant.
+    const after = (await statements(meterFlat, '2026-03')).body.Occupancies;
+    expect(after).toEqual(frozen);
+    // The difference lists the new occupant's changed figure, with the flat's; the predecessor's is unchanged.
+    const diff = await inject(t.app, contract.getStatementDifference, {
+      query: { month: '2026-03' },
+      token: operator.token,
+    });
+    expect(diff.status, diff.text).toBe(200);
+    const cold = diff.body.Changes.filter((c) => c.FlatId === meterFlat && c.Kind === 'coldWater');
+    expect(cold).toEqual([
+      expect.objectContaining({ Field: 'Current', Published: 25.5, Live: 27 }),
+      expect.objectContaining({
+        Field: 'Current',
+        Published: 15.25,
+        Live: 16.75,
+        Occupancy: {
+          OccupancyId: frozen[1]!.OccupancyId,
+          ClientCode: `NEW-${meterFlat}`,
+          From: '2026-03-15',
+          Till: '2026-03-31',
+        },
+      }),
+    ]);
+    // Republishing freezes the new figures and answers the same per-occupancy change.
+    const again = await inject(t.app, contract.publishStatements, {
+      body: { month: '2026-03' },
+      token: operator.token,
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.Changes.filter((c) => c.FlatId === meterFlat && c.Kind === 'coldWater')).toEqual(cold);
+    const republished = (await statements(meterFlat, '2026-03')).body.Occupancies;
+    expect(republished.map((o) => kind(o, 'coldWater').Current.Value)).toEqual([10.25, 16.75]);
   });
 });

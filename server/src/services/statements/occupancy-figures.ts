@@ -1,16 +1,19 @@
 import {
   DEVICE_TYPE,
+  type FlatStatement,
   LOCATION_LEVEL,
   type MonthEndSource,
   type OccupancyKindFigures,
   type OccupancyStatement,
   type StatementFigure,
   type StatementKindFigures,
+  type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
 import { computeStatements } from './figures.js';
+import { storedStatement } from './snapshots.js';
 
 /*
  * A flat's month split between its occupants (docs/occupancies.md): each occupancy's days of the
@@ -85,7 +88,49 @@ export async function occupancyStatements(
     [flatId, scope],
   );
   if (!rowCount) throw notFound('flatNotFound');
-  const [flat] = await computeStatements(db, month, { flatIds: [flatId], scope: null });
+  // A published month answers what was published: the frozen split, else the published flat's figures split.
+  const { rows: snap } = await db.query<{
+    statement: FlatStatement | string;
+    occupancies: OccupancyStatement[] | string | null;
+  }>(
+    `SELECT s.statement - 'History' AS statement, s.occupancies FROM statement_snapshot s
+       JOIN statement_publication p ON p.id = s.publication_id
+      WHERE s.flat_id = $1 AND p.month = $2::date ORDER BY p.version DESC LIMIT 1`,
+    [flatId, `${month}-01`],
+  );
+  const frozen = snap[0]?.occupancies;
+  if (frozen)
+    return {
+      Month: month,
+      FlatId: flatId,
+      Occupancies: typeof frozen === 'string' ? (JSON.parse(frozen) as OccupancyStatement[]) : frozen,
+    };
+  const flat = snap[0]
+    ? storedStatement(snap[0].statement)
+    : (await computeStatements(db, month, { flatIds: [flatId], scope: null }))[0];
+  return { Month: month, FlatId: flatId, Occupancies: flat ? await splitOccupancies(db, month, flatId, flat.Row) : [] };
+}
+
+/** The flats among `flatIds` with more than one occupancy in month M: those whose split publishing freezes. */
+export async function flatsWithMoves(db: Queryable, month: string, flatIds: readonly number[]): Promise<number[]> {
+  if (!flatIds.length) return [];
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT o.location_id AS id FROM occupancy o
+      WHERE o.location_id = ANY ($1::int[]) AND coalesce(o.move_in, '-infinity') < ($2::date + interval '1 month')::date
+        AND coalesce(o.move_out, 'infinity') > $2::date
+      GROUP BY o.location_id HAVING count(*) > 1`,
+    [flatIds, `${month}-01`],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The flat's month (`row`: its statement's row, live or published) split between its occupancies of the month. */
+export async function splitOccupancies(
+  db: Queryable,
+  month: string,
+  flatId: number,
+  row: Pick<StatementRow, 'Kinds'>,
+): Promise<OccupancyStatement[]> {
   const { rows: segments } = await db.query<Segment>(
     `WITH p AS (SELECT $2::date AS s, ($2::date + interval '1 month')::date AS e,
                        ($2::date - interval '1 month')::date AS prev, ($2::date - interval '12 months')::date AS ly)
@@ -99,7 +144,7 @@ export async function occupancyStatements(
       ORDER BY o.move_in NULLS FIRST`,
     [flatId, `${month}-01`],
   );
-  if (!flat || !segments.length) return { Month: month, FlatId: flatId, Occupancies: [] };
+  if (!segments.length) return [];
   const devices = await loadDeviceBounds(db, flatId, month);
   const monthStart = `${month}-01`;
   const nextMonthStart = `${nextMonth(month)}-01`;
@@ -114,7 +159,7 @@ export async function occupancyStatements(
     const m = d.moves?.[day];
     return m ? { v: units4(m.value), source: m.source } : null;
   };
-  const kinds = flat.Row.Kinds;
+  const kinds = row.Kinds;
   const perKind = kinds.map((k) => kindSegments(k, devices, segments, valueAt));
   const occupancies = segments.map((seg, i) => ({
     OccupancyId: seg.id,
@@ -139,7 +184,7 @@ export async function occupancyStatements(
       } satisfies OccupancyKindFigures;
     }),
   }));
-  return { Month: month, FlatId: flatId, Occupancies: occupancies };
+  return occupancies;
 }
 
 /** The device types of a kind as the flat's statement counts them (a flat heat meter before allocators). */

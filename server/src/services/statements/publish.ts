@@ -1,4 +1,10 @@
-import { type FlatStatement, GROUP, LOCATION_LEVEL, type StatementChange } from '@rodmenys/contract';
+import {
+  type FlatStatement,
+  GROUP,
+  LOCATION_LEVEL,
+  type OccupancyStatement,
+  type StatementChange,
+} from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -6,7 +12,7 @@ import type { Caller } from '../auth/caller.js';
 import { queueBillingNotices } from '../billing/receivers.js';
 import { freezeBillingExport } from '../billing/snapshot.js';
 import { buildingIdOf } from '../sql.js';
-import { statementChanges } from './difference.js';
+import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
 import { computeStatements } from './figures.js';
 import { storedStatement } from './snapshots.js';
 
@@ -31,25 +37,40 @@ function groupByBuilding(statements: readonly FlatStatement[]): Map<number, Flat
   return out;
 }
 
-/** The building's latest version of the month and what the new one changes against it. */
-async function previousVersion(tx: Queryable, month: string, building: number, list: readonly FlatStatement[]) {
+/**
+ * The building's latest version of the month and what the new one changes against it: the flats'
+ * figures and their occupants' (`splits` receives the new per-occupancy splits, docs/occupancies.md).
+ */
+async function previousVersion(
+  tx: Queryable,
+  month: string,
+  building: number,
+  list: readonly FlatStatement[],
+  splits: Map<number, OccupancyStatement[]>,
+) {
   const { rows: prev } = await tx.query<{ id: number; version: number }>(
     `SELECT id, version FROM statement_publication WHERE month = $1::date AND building_id = $2
       ORDER BY version DESC LIMIT 1`,
     [`${month}-01`, building],
   );
-  if (!prev[0]) return { prev: null, changed: [] as StatementChange[] };
-  const { rows } = await tx.query<{ statement: FlatStatement | string }>(
-    'SELECT statement FROM statement_snapshot WHERE publication_id = $1',
-    [prev[0].id],
-  );
-  const before = rows.map((r) => storedStatement(r.statement).Row);
+  const rows = list.map((s) => s.Row);
+  if (!prev[0]) {
+    await splitChanges(tx, month, rows, null, splits);
+    return { prev: null, changed: [] as StatementChange[] };
+  }
+  const { rows: snaps } = await tx.query<{
+    statement: FlatStatement | string;
+    occupancies: OccupancyStatement[] | string | null;
+  }>('SELECT statement, occupancies FROM statement_snapshot WHERE publication_id = $1', [prev[0].id]);
+  const before = snaps.map((r) => storedStatement(r.statement).Row);
+  const frozen = new Map<number, OccupancyStatement[]>();
+  snaps.forEach((r, i) => {
+    const o = storedOccupancies(r.occupancies);
+    if (o) frozen.set(before[i]!.FlatId, o);
+  });
   return {
     prev: prev[0],
-    changed: statementChanges(
-      before,
-      list.map((s) => s.Row),
-    ),
+    changed: [...statementChanges(before, rows), ...(await splitChanges(tx, month, rows, frozen, splits))],
   };
 }
 
@@ -62,7 +83,8 @@ async function publishBuilding(
   list: readonly FlatStatement[],
   force: boolean,
 ): Promise<{ republished: boolean; changed: StatementChange[]; version: number; publishedAt: string } | null> {
-  const { prev, changed } = await previousVersion(tx, month, building, list);
+  const splits = new Map<number, OccupancyStatement[]>();
+  const { prev, changed } = await previousVersion(tx, month, building, list, splits);
   // The same figures again: nothing to freeze anew and nothing to tell anyone, unless asked.
   if (prev && changed.length === 0 && !force) return null;
   const version = (prev?.version ?? 0) + 1;
@@ -76,6 +98,13 @@ async function publishBuilding(
      SELECT $1, f, s FROM unnest($2::int[], $3::jsonb[]) AS x(f, s)`,
     [pub[0]!.id, list.map((s) => s.Row.FlatId), list.map((s) => JSON.stringify(s))],
   );
+  // Each occupant's figures of a flat with a move in the month, frozen with the flat's (docs/occupancies.md).
+  if (splits.size)
+    await tx.query(
+      `UPDATE statement_snapshot s SET occupancies = x.o FROM unnest($2::int[], $3::jsonb[]) AS x(f, o)
+        WHERE s.publication_id = $1 AND s.flat_id = x.f`,
+      [pub[0]!.id, [...splits.keys()], [...splits.values()].map((o) => JSON.stringify(o))],
+    );
   // The billing export of this version, frozen with it (docs/integration.md).
   await freezeBillingExport(tx, {
     publicationId: pub[0]!.id,

@@ -97,11 +97,19 @@ function ChangesTable({ changes, language }: { changes: StatementChange[]; langu
   return (
     <Table<StatementChange>
       size="small"
-      rowKey={(c) => `${c.FlatId}.${c.Kind}.${c.Field}`}
+      rowKey={(c) => `${c.FlatId}.${c.Occupancy?.OccupancyId ?? ''}.${c.Kind}.${c.Field}`}
       dataSource={changes}
       pagination={{ ...pager, pageSize: 10 }}
       columns={[
-        { title: t('statements.address'), dataIndex: 'Address' },
+        {
+          title: t('statements.address'),
+          dataIndex: 'Address',
+          // An occupant's part of the flat's month (docs/occupancies.md): their account and days.
+          render: (a: string, c) =>
+            c.Occupancy
+              ? `${a} · ${t('statements.changeOccupant', { code: c.Occupancy.ClientCode, from: c.Occupancy.From, till: c.Occupancy.Till })}`
+              : a,
+        },
         { title: t('statements.kind'), dataIndex: 'Kind', render: (k: string) => t(`statements.kinds.${k}`) },
         {
           title: t('statements.field'),

@@ -1,0 +1,46 @@
+import { getStatementDifference } from '@rodmenys/contract';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { route, stubApi } from '../../test/api-stub';
+import { statementRow } from '../../test/fixtures';
+import { render } from '../../test/render';
+import { PublishDialog } from './publish-dialog';
+
+const change = { FlatId: 7, BuildingId: 100, Address: 'Vilnius, Architektų g. 3, 1', Kind: 'coldWater' as const };
+
+describe('PublishDialog', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists an occupant’s changed figure with their account and days, beside the flat’s', async () => {
+    stubApi([
+      route(getStatementDifference, {
+        Published: 1,
+        Changes: [
+          { ...change, Field: 'Current', Published: 25.5, Live: 27 },
+          {
+            ...change,
+            Field: 'Current',
+            Published: 15.25,
+            Live: 16.75,
+            Occupancy: { OccupancyId: 3, ClientCode: 'NEW-7', From: '2026-03-15', Till: '2026-03-31' },
+          },
+        ],
+      }),
+    ]);
+    await render(
+      <PublishDialog
+        month="2026-03"
+        locations={[]}
+        rows={[statementRow({ FlatId: 7, Flat: '1' })]}
+        onClose={() => {}}
+      />,
+      {
+        language: 'en',
+      },
+    );
+    expect(
+      await screen.findByText('Vilnius, Architektų g. 3, 1 · occupant NEW-7, 2026-03-15 – 2026-03-31'),
+    ).toBeTruthy();
+    expect(screen.getByText('Vilnius, Architektų g. 3, 1')).toBeTruthy();
+  });
+});
