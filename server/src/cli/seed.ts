@@ -1,8 +1,8 @@
 // npm run db:seed -w server -- [--size small|medium|large] [--seed N] [--force]
 // Fills the configured database (DATABASE_URL, else the embedded one in DATA_DIR) with demo data.
 import { parseArgs } from 'node:util';
-import { DEMO_SIZES, type DemoSize, formatDemoSummary, seedDemo } from '../demo/generate.js';
 import { openDb } from '../db/open.js';
+import { DEMO_SIZES, type DemoSize, formatDemoSummary, seedDemo } from '../demo/generate.js';
 import { loadConfig } from '../env.js';
 import { runCli } from './run.js';
 

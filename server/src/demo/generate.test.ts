@@ -1,10 +1,10 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
 import { verifyPassword } from '../services/auth/password.js';
 import { DevicesDataCaches, getDevicesDataJson } from '../services/devices/devices-data/index.js';
 import { createTestDb, dbKind, useDb } from '../test/db.js';
 import { lastSeenMismatches } from '../test/factories.js';
-import type { Db } from '../db/db.js';
 import { type DemoCases, readDemoCases } from './cases.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoCounts, type DemoSummary, seedDemo } from './generate.js';
 

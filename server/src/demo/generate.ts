@@ -12,9 +12,9 @@
 //   hourly readings over ~3.7 months, 205 s (30 s of it JavaScript CPU).
 
 import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
+import type { Db, Tx } from '../db/db.js';
 import { hashPassword } from '../services/auth/password.js';
 import { createMonthPartitions, monthsBetween } from '../services/partitions/partitions.js';
-import type { Db, Tx } from '../db/db.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import {
   CITIES,
