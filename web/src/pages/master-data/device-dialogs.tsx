@@ -8,7 +8,7 @@ import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from
 import { useEndpointQuery } from '../../api/query';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { formatDateTime, providerNow } from '../../format';
+import { decimalSeparator, formatDateTime, providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
 
@@ -141,7 +141,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
     .filter((ty) => deviceLevel(ty.Id) === (dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
     .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
   const number = (
-    <InputNumber controls={false} min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />
+    <InputNumber controls={false} min={0} decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
   );
 
   return (
