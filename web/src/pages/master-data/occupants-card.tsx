@@ -239,7 +239,12 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
       columns={[
         { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
         { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
-        { title: t('anomalies.value'), dataIndex: 'Value', align: 'right', render: (v: number) => formatNumber(v, language) },
+        {
+          title: t('anomalies.value'),
+          dataIndex: 'Value',
+          align: 'right',
+          render: (v: number) => formatNumber(v, language),
+        },
         {
           title: t('anomalies.source'),
           render: (_, v) => (
