@@ -10,6 +10,7 @@ import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { usePagerNames } from '../../components/pagination';
+import { decimalSeparator, monthName as monthTitle } from '../../format';
 import { useLanguage } from '../../i18n';
 
 /**
@@ -28,6 +29,7 @@ const cityName = (c: DegreeDayCity) => (c.Region ? `${c.Name} (${c.Region})` : c
 
 function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const update = useSetDegreeDays();
@@ -73,7 +75,15 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
           validateStatus={serverError ? 'error' : undefined}
           help={serverError ?? undefined}
         >
-          <InputNumber controls={false} autoFocus min={0} max={2000} step={0.1} style={{ width: '100%' }} />
+          <InputNumber
+            controls={false}
+            autoFocus
+            min={0}
+            max={2000}
+            step={0.1}
+            decimalSeparator={decimalSeparator(language)}
+            style={{ width: '100%' }}
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -149,9 +159,13 @@ export function DegreeDaysCard() {
             <Button
               type="link"
               size="small"
-              onClick={() => setEditing({ city: c, month, monthName: `${name.long} ${year}`, value })}
+              onClick={() => setEditing({ city: c, month, monthName: monthTitle(month, language), value })}
               // The visible value first, then what editing it changes.
-              aria-label={t('degreeDays.cellLabel', { value: shown, city: cityName(c), month: `${name.long} ${year}` })}
+              aria-label={t('degreeDays.cellLabel', {
+                value: shown,
+                city: cityName(c),
+                month: monthTitle(month, language),
+              })}
             >
               {shown}
             </Button>

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL, useConfirm } from '../../components/modal-host';
-import { formatDateTime } from '../../format';
+import { decimalSeparator, formatDateTime, monthName } from '../../format';
+import { useLanguage } from '../../i18n';
 
 /**
  * The operator's side of data quality (group 1; the server checks it again): the rules' settings,
@@ -203,6 +204,7 @@ type MonthEndActionRow = Pick<MonthEndListRow, 'Month' | 'Source' | 'Value'>;
 /** Sets a month-end value by hand (source manual) with the reason; the operator's site reading. */
 function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: MonthEndActionRow; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const errorText = useErrorText();
   const set = useSetMonthEnd();
   const [form] = Form.useForm<{ value: number; reason: string }>();
@@ -222,7 +224,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
     <Modal
       open
       {...STATIC_MODAL}
-      title={t('anomalies.manual.title', { month: row.Month })}
+      title={t('anomalies.manual.title', { month: monthName(row.Month, language) })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
@@ -236,7 +238,12 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
           label={t('anomalies.value')}
           rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
         >
-          <InputNumber controls={false} style={{ width: '100%' }} step={0.001} />
+          <InputNumber
+            controls={false}
+            style={{ width: '100%' }}
+            step={0.001}
+            decimalSeparator={decimalSeparator(language)}
+          />
         </Form.Item>
         <Form.Item
           name="reason"
@@ -253,6 +260,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
 /** The operator's actions on a month-end row: set it by hand; remove a manual value (it is computed again). */
 export function MonthEndActions({ deviceId, row }: { deviceId: number; row: MonthEndActionRow }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const confirm = useConfirm();
@@ -260,7 +268,7 @@ export function MonthEndActions({ deviceId, row }: { deviceId: number; row: Mont
   const [open, setOpen] = useState(false);
   const remove = async () => {
     const yes = await confirm({
-      title: t('anomalies.manual.clearTitle', { month: row.Month }),
+      title: t('anomalies.manual.clearTitle', { month: monthName(row.Month, language) }),
       content: t('anomalies.manual.clearText'),
       okText: t('anomalies.manual.clear'),
     });
