@@ -155,6 +155,8 @@ export function DegreeDaysCard() {
         render: (_: unknown, c: DegreeDayCity) => {
           const value = values.get(`${c.Id}/${month}`) ?? null;
           const shown = value === null ? '–' : value.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB');
+          // The visible dash first (the name starts with what is seen), then what it means.
+          const spoken = value === null ? `${shown} (${t('degreeDays.missing')})` : shown;
           return (
             <Button
               type="link"
@@ -162,7 +164,7 @@ export function DegreeDaysCard() {
               onClick={() => setEditing({ city: c, month, monthName: monthTitle(month, language), value })}
               // The visible value first, then what editing it changes.
               aria-label={t('degreeDays.cellLabel', {
-                value: shown,
+                value: spoken,
                 city: cityName(c),
                 month: monthTitle(month, language),
               })}
@@ -236,6 +238,14 @@ export function DegreeDaysCard() {
           }
         />
       )}
+      {degreeDays.data && degreeDays.data.Cities.length > 0 && degreeDays.data.Values.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('degreeDays.noneForYear', { year, next: year + 1 })}
+        />
+      )}
       {degreeDays.error && <LoadError error={degreeDays.error} onRetry={() => void degreeDays.refetch()} />}
       <Table<DegreeDayCity>
         size="small"
@@ -246,6 +256,11 @@ export function DegreeDaysCard() {
         pagination={{ ...pager, pageSize: 20, hideOnSinglePage: true }}
         scroll={{ x: true }}
       />
+      {degreeDays.data && degreeDays.data.Values.length < degreeDays.data.Cities.length * 12 && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          {t('degreeDays.missingNote')}
+        </Typography.Paragraph>
+      )}
       {editing && <EditDialog editing={editing} onClose={() => setEditing(null)} />}
     </Card>
   );
