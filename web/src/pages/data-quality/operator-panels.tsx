@@ -4,9 +4,10 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
+import { useDeviceTypes } from '../../api/devices';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL, useConfirm } from '../../components/modal-host';
-import { decimalSeparator, formatDateTime, monthName } from '../../format';
+import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
 
 /**
@@ -14,8 +15,113 @@ import { useLanguage } from '../../i18n';
  * the scheduled work with its last run, and month-end values set by hand. docs/data-quality.md.
  */
 
-/** A setting's value as it is edited and shown: JSON (a number, a list, per device type). */
+/** A setting's value as it is edited: JSON (a number, a list). */
 const valueText = (value: unknown) => JSON.stringify(value);
+
+/** Days per device type ({"1": 7, "3": 3}): edited as one field per type, named. */
+const isPerType = (value: unknown): value is Record<string, number> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A device type's name in the UI language (its number when the names are not known). */
+function useTypeName() {
+  const language = useLanguage();
+  const types = useDeviceTypes();
+  return (id: number | string) => {
+    const type = types.data?.find((ty) => ty.Id === Number(id));
+    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(id);
+  };
+}
+
+/** A setting's value as the table shows it: numbers in the UI language, days per type by the type's name. */
+function SettingValue({ value }: { value: unknown }) {
+  const language = useLanguage();
+  const typeName = useTypeName();
+  if (isPerType(value))
+    return (
+      <>
+        {Object.entries(value)
+          .map(([id, days]) => `${typeName(id)}: ${formatDecimal(days, language)}`)
+          .join('; ')}
+      </>
+    );
+  if (typeof value === 'number') return <>{formatDecimal(value, language)}</>;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number'))
+    return <>{value.map((v) => formatDecimal(v, language)).join('; ')}</>;
+  return <code style={{ wordBreak: 'break-all' }}>{valueText(value)}</code>;
+}
+
+/** Days per device type, one named field per type (the lookup's types and any the value names); empty: not checked. */
+function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const update = useUpdateDqSetting();
+  const types = useDeviceTypes();
+  const typeName = useTypeName();
+  const value = isPerType(setting.Value) ? setting.Value : {};
+  const ids = [...new Set([...(types.data ?? []).map((ty) => String(ty.Id)), ...Object.keys(value)])].sort(
+    (a, b) => Number(a) - Number(b),
+  );
+  const [form] = Form.useForm<Record<string, number | null>>();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const save = async (days: Record<string, number | null | undefined>) => {
+    setServerError(null);
+    const body = Object.fromEntries(
+      Object.entries(days).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
+    try {
+      await update.mutateAsync({ params: { key: setting.Key }, body: { value: body } });
+      message.success(t('anomalies.settings.saved'));
+      onClose();
+    } catch (error) {
+      setServerError(errorText(error));
+    }
+  };
+  return (
+    <Modal
+      open
+      {...STATIC_MODAL}
+      title={t('anomalies.settings.editTitle', { name: t(`anomalies.settingNames.${setting.Key}`) })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={update.isPending}
+    >
+      <Typography.Paragraph type="secondary">{t('anomalies.settings.perTypeHelp')}</Typography.Paragraph>
+      {serverError && (
+        <Typography.Paragraph type="danger" role="alert">
+          {serverError}
+        </Typography.Paragraph>
+      )}
+      <Form
+        form={form}
+        layout="horizontal"
+        labelCol={{ span: 14 }}
+        wrapperCol={{ span: 10 }}
+        initialValues={value}
+        onFinish={save}
+      >
+        {ids.map((id, i) => (
+          <Form.Item
+            key={id}
+            name={id}
+            label={typeName(id)}
+            rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
+          >
+            <InputNumber
+              controls={false}
+              autoFocus={i === 0}
+              precision={0}
+              placeholder={t('anomalies.settings.notChecked')}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
+}
 
 function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
   const { t } = useTranslation();
@@ -106,7 +212,11 @@ export function SettingsCard() {
             title: t('anomalies.settings.value'),
             dataIndex: 'Value',
             // Long lists (the sentinel values) wrap instead of pushing Edit off the screen.
-            render: (v: unknown) => <code style={{ wordBreak: 'break-all' }}>{valueText(v)}</code>,
+            render: (v: unknown) => (
+              <span style={{ wordBreak: 'break-word' }}>
+                <SettingValue value={v} />
+              </span>
+            ),
           },
           { title: t('anomalies.settings.updated'), dataIndex: 'UpdatedAt', render: formatDateTime },
           {
@@ -126,7 +236,12 @@ export function SettingsCard() {
           },
         ]}
       />
-      {editing && <SettingDialog setting={editing} onClose={() => setEditing(null)} />}
+      {editing &&
+        (isPerType(editing.Value) ? (
+          <PerTypeDialog setting={editing} onClose={() => setEditing(null)} />
+        ) : (
+          <SettingDialog setting={editing} onClose={() => setEditing(null)} />
+        ))}
     </Card>
   );
 }
