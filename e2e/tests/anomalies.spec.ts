@@ -82,7 +82,8 @@ test.describe('anomalies', () => {
     await dialog.getByLabel(lt.anomalies.settings.value).fill('2.5');
     await dialog.getByRole('button', { name: lt.common.save }).click();
     await expect(dialog).toBeHidden();
-    await expect(tolerance).toContainText('2.5');
+    // Shown in Lithuanian numbers.
+    await expect(tolerance).toContainText('2,5');
     const stored = (await api(listDqSettings, { token: (await session(DEMO.operator)).Token })).body;
     expect(stored.find((x) => x.Key === 'monthEnd.toleranceDays')?.Value).toBe(2.5);
 
@@ -132,7 +133,7 @@ test.describe('heating degree-days', () => {
     await expect(failed).toContainText('Faile klaidingų eilučių: 2; niekas neišsaugota');
     await expect(failed).toContainText('3 eilutė: miesto „Atlantida“ nėra');
     await expect(failed).toContainText('4 eilutė: „2025-13“ nėra mėnuo');
-    await expect(vilnius.getByRole('button', { name: /^–: Vilnius/ }).first()).toBeVisible();
+    await expect(vilnius.getByRole('button', { name: /^– \(neįvesta\): Vilnius/ }).first()).toBeVisible();
 
     await upload('Vilnius;2025-01;512,3\nKaunas;2025-02;430\n');
     await expect(card).toContainText('2 eil.: pridėta 2, pakeista 0, nepakito 0');

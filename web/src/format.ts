@@ -22,3 +22,20 @@ export function providerNow(timeZone: string | undefined, now: Date = new Date()
   if (!timeZone) return dayjs(now);
   return dayjs(dayjs(now).tz(timeZone).format('YYYY-MM-DDTHH:mm:ss.SSS'));
 }
+
+/** A number with `digits` decimals in the UI language ("1 381,000" in lt), '' when there is none. */
+export const formatNumber = (v: number | null | undefined, language: string, digits = 3) =>
+  v === null || v === undefined
+    ? ''
+    : v.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** A number as exact as it is stored (up to `maxDigits` decimals, no trailing zeros) in the UI language: 1,381 in lt. */
+export const formatDecimal = (v: number | null | undefined, language: string, maxDigits = 6) =>
+  v === null || v === undefined ? '' : v.toLocaleString(language, { maximumFractionDigits: maxDigits });
+
+/** The decimal separator number fields use in the UI language (a comma in lt). */
+export const decimalSeparator = (language: string) => (language === 'en' ? '.' : ',');
+
+/** A month's name in the UI language ("2026 m. spalis", "October 2026") for titles. */
+export const monthName = (month: string, language: string) =>
+  new Date(`${month}-15T12:00:00Z`).toLocaleDateString(language, { year: 'numeric', month: 'long', timeZone: 'UTC' });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { changeLanguage } from '../i18n';
 import en from '../i18n/en.json';
 import lt from '../i18n/lt.json';
-import { fieldLabel, translateServerError } from './error-text';
+import { fieldLabel, settingLabel, translateServerError } from './error-text';
 
 // Every field name an endpoint can name in a 400 (its path, query and body properties, nested
 // ones included), and every error code with such a field, reads fully in the UI language.
@@ -74,5 +74,18 @@ describe('server errors in the UI language', () => {
     expect(fieldLabel('no.such')).toBe('no.such');
     await changeLanguage('lt');
     expect(fieldLabel('devices.3.installedAt')).toBe(`${lt.fields.installedAt}, 4`);
+  });
+
+  it('a data-quality setting is named in the UI language, not by its key', async () => {
+    const error = { code: 'settingNumber', params: { key: 'monthEnd.toleranceDays', min: '0', max: '31' } };
+    await changeLanguage('lt');
+    const ltText = translateServerError(error);
+    expect(ltText).toContain(`„${lt.anomalies.settingNames.monthEnd.toleranceDays}“`);
+    expect(ltText).not.toContain('monthEnd.toleranceDays');
+    await changeLanguage('en');
+    const enText = translateServerError(error);
+    expect(enText).toContain(en.anomalies.settingNames.monthEnd.toleranceDays);
+    expect(enText).not.toContain('monthEnd.toleranceDays');
+    expect(settingLabel('no.such')).toBe('no.such');
   });
 });

@@ -18,16 +18,23 @@ export function fieldLabel(field: string): string {
   return index === undefined ? label : `${label}, ${Number(index) + 1}`;
 }
 
+/** The name of a data-quality setting (`monthEnd.toleranceDays`) in the UI language; the key when it has none. */
+export function settingLabel(key: string): string {
+  return i18n.exists(`anomalies.settingNames.${key}`) ? i18n.t(`anomalies.settingNames.${key}`) : key;
+}
+
 /**
  * A server error in the UI language: the translation of its code (`serverErrors.<code>`), with
- * a field name in its params shown by its label (`fields.<name>`); the server's English message
- * only when the code has no translation (docs/ARCHITECTURE.md, "Errors").
+ * a field name in its params shown by its label (`fields.<name>`) and a setting's key by its name
+ * (`anomalies.settingNames.<key>`); the server's English message only when the code has no
+ * translation (docs/ARCHITECTURE.md, "Errors").
  */
 export function translateServerError(error: Coded, fallback = ''): string {
   const message = error.message || fallback;
   if (!error.code || !i18n.exists(`serverErrors.${error.code}`)) return message;
   const params = { ...error.params };
   if (params.field) params.field = fieldLabel(params.field);
+  if (params.key) params.key = settingLabel(params.key);
   return i18n.t(`serverErrors.${error.code}`, params);
 }
 

@@ -10,6 +10,7 @@ import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { usePagerNames } from '../../components/pagination';
+import { decimalSeparator, monthName as monthTitle } from '../../format';
 import { useLanguage } from '../../i18n';
 
 /**
@@ -28,6 +29,7 @@ const cityName = (c: DegreeDayCity) => (c.Region ? `${c.Name} (${c.Region})` : c
 
 function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const update = useSetDegreeDays();
@@ -73,7 +75,15 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
           validateStatus={serverError ? 'error' : undefined}
           help={serverError ?? undefined}
         >
-          <InputNumber controls={false} autoFocus min={0} max={2000} step={0.1} style={{ width: '100%' }} />
+          <InputNumber
+            controls={false}
+            autoFocus
+            min={0}
+            max={2000}
+            step={0.1}
+            decimalSeparator={decimalSeparator(language)}
+            style={{ width: '100%' }}
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -145,13 +155,19 @@ export function DegreeDaysCard() {
         render: (_: unknown, c: DegreeDayCity) => {
           const value = values.get(`${c.Id}/${month}`) ?? null;
           const shown = value === null ? '–' : value.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB');
+          // The visible dash first (the name starts with what is seen), then what it means.
+          const spoken = value === null ? `${shown} (${t('degreeDays.missing')})` : shown;
           return (
             <Button
               type="link"
               size="small"
-              onClick={() => setEditing({ city: c, month, monthName: `${name.long} ${year}`, value })}
+              onClick={() => setEditing({ city: c, month, monthName: monthTitle(month, language), value })}
               // The visible value first, then what editing it changes.
-              aria-label={t('degreeDays.cellLabel', { value: shown, city: cityName(c), month: `${name.long} ${year}` })}
+              aria-label={t('degreeDays.cellLabel', {
+                value: spoken,
+                city: cityName(c),
+                month: monthTitle(month, language),
+              })}
             >
               {shown}
             </Button>
@@ -222,6 +238,14 @@ export function DegreeDaysCard() {
           }
         />
       )}
+      {degreeDays.data && degreeDays.data.Cities.length > 0 && degreeDays.data.Values.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('degreeDays.noneForYear', { year, next: year + 1 })}
+        />
+      )}
       {degreeDays.error && <LoadError error={degreeDays.error} onRetry={() => void degreeDays.refetch()} />}
       <Table<DegreeDayCity>
         size="small"
@@ -232,6 +256,11 @@ export function DegreeDaysCard() {
         pagination={{ ...pager, pageSize: 20, hideOnSinglePage: true }}
         scroll={{ x: true }}
       />
+      {degreeDays.data && degreeDays.data.Values.length < degreeDays.data.Cities.length * 12 && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          {t('degreeDays.missingNote')}
+        </Typography.Paragraph>
+      )}
       {editing && <EditDialog editing={editing} onClose={() => setEditing(null)} />}
     </Card>
   );

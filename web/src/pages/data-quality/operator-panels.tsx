@@ -4,17 +4,124 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
+import { useDeviceTypes } from '../../api/devices';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL, useConfirm } from '../../components/modal-host';
-import { formatDateTime } from '../../format';
+import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
+import { useLanguage } from '../../i18n';
 
 /**
  * The operator's side of data quality (group 1; the server checks it again): the rules' settings,
  * the scheduled work with its last run, and month-end values set by hand. docs/data-quality.md.
  */
 
-/** A setting's value as it is edited and shown: JSON (a number, a list, per device type). */
+/** A setting's value as it is edited: JSON (a number, a list). */
 const valueText = (value: unknown) => JSON.stringify(value);
+
+/** Days per device type ({"1": 7, "3": 3}): edited as one field per type, named. */
+const isPerType = (value: unknown): value is Record<string, number> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A device type's name in the UI language (its number when the names are not known). */
+function useTypeName() {
+  const language = useLanguage();
+  const types = useDeviceTypes();
+  return (id: number | string) => {
+    const type = types.data?.find((ty) => ty.Id === Number(id));
+    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(id);
+  };
+}
+
+/** A setting's value as the table shows it: numbers in the UI language, days per type by the type's name. */
+function SettingValue({ value }: { value: unknown }) {
+  const language = useLanguage();
+  const typeName = useTypeName();
+  if (isPerType(value))
+    return (
+      <>
+        {Object.entries(value)
+          .map(([id, days]) => `${typeName(id)}: ${formatDecimal(days, language)}`)
+          .join('; ')}
+      </>
+    );
+  if (typeof value === 'number') return <>{formatDecimal(value, language)}</>;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number'))
+    return <>{value.map((v) => formatDecimal(v, language)).join('; ')}</>;
+  return <code style={{ wordBreak: 'break-all' }}>{valueText(value)}</code>;
+}
+
+/** Days per device type, one named field per type (the lookup's types and any the value names); empty: not checked. */
+function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const update = useUpdateDqSetting();
+  const types = useDeviceTypes();
+  const typeName = useTypeName();
+  const value = isPerType(setting.Value) ? setting.Value : {};
+  const ids = [...new Set([...(types.data ?? []).map((ty) => String(ty.Id)), ...Object.keys(value)])].sort(
+    (a, b) => Number(a) - Number(b),
+  );
+  const [form] = Form.useForm<Record<string, number | null>>();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const save = async (days: Record<string, number | null | undefined>) => {
+    setServerError(null);
+    const body = Object.fromEntries(
+      Object.entries(days).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
+    try {
+      await update.mutateAsync({ params: { key: setting.Key }, body: { value: body } });
+      message.success(t('anomalies.settings.saved'));
+      onClose();
+    } catch (error) {
+      setServerError(errorText(error));
+    }
+  };
+  return (
+    <Modal
+      open
+      {...STATIC_MODAL}
+      title={t('anomalies.settings.editTitle', { name: t(`anomalies.settingNames.${setting.Key}`) })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={update.isPending}
+    >
+      <Typography.Paragraph type="secondary">{t('anomalies.settings.perTypeHelp')}</Typography.Paragraph>
+      {serverError && (
+        <Typography.Paragraph type="danger" role="alert">
+          {serverError}
+        </Typography.Paragraph>
+      )}
+      <Form
+        form={form}
+        layout="horizontal"
+        labelCol={{ span: 14 }}
+        wrapperCol={{ span: 10 }}
+        initialValues={value}
+        onFinish={save}
+      >
+        {ids.map((id, i) => (
+          <Form.Item
+            key={id}
+            name={id}
+            label={typeName(id)}
+            rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
+          >
+            <InputNumber
+              controls={false}
+              autoFocus={i === 0}
+              precision={0}
+              placeholder={t('anomalies.settings.notChecked')}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
+}
 
 function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
   const { t } = useTranslation();
@@ -105,7 +212,11 @@ export function SettingsCard() {
             title: t('anomalies.settings.value'),
             dataIndex: 'Value',
             // Long lists (the sentinel values) wrap instead of pushing Edit off the screen.
-            render: (v: unknown) => <code style={{ wordBreak: 'break-all' }}>{valueText(v)}</code>,
+            render: (v: unknown) => (
+              <span style={{ wordBreak: 'break-word' }}>
+                <SettingValue value={v} />
+              </span>
+            ),
           },
           { title: t('anomalies.settings.updated'), dataIndex: 'UpdatedAt', render: formatDateTime },
           {
@@ -125,7 +236,12 @@ export function SettingsCard() {
           },
         ]}
       />
-      {editing && <SettingDialog setting={editing} onClose={() => setEditing(null)} />}
+      {editing &&
+        (isPerType(editing.Value) ? (
+          <PerTypeDialog setting={editing} onClose={() => setEditing(null)} />
+        ) : (
+          <SettingDialog setting={editing} onClose={() => setEditing(null)} />
+        ))}
     </Card>
   );
 }
@@ -203,6 +319,7 @@ type MonthEndActionRow = Pick<MonthEndListRow, 'Month' | 'Source' | 'Value'>;
 /** Sets a month-end value by hand (source manual) with the reason; the operator's site reading. */
 function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: MonthEndActionRow; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const errorText = useErrorText();
   const set = useSetMonthEnd();
   const [form] = Form.useForm<{ value: number; reason: string }>();
@@ -222,7 +339,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
     <Modal
       open
       {...STATIC_MODAL}
-      title={t('anomalies.manual.title', { month: row.Month })}
+      title={t('anomalies.manual.title', { month: monthName(row.Month, language) })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
@@ -236,7 +353,12 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
           label={t('anomalies.value')}
           rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
         >
-          <InputNumber controls={false} style={{ width: '100%' }} step={0.001} />
+          <InputNumber
+            controls={false}
+            style={{ width: '100%' }}
+            step={0.001}
+            decimalSeparator={decimalSeparator(language)}
+          />
         </Form.Item>
         <Form.Item
           name="reason"
@@ -253,6 +375,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
 /** The operator's actions on a month-end row: set it by hand; remove a manual value (it is computed again). */
 export function MonthEndActions({ deviceId, row }: { deviceId: number; row: MonthEndActionRow }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const confirm = useConfirm();
@@ -260,7 +383,7 @@ export function MonthEndActions({ deviceId, row }: { deviceId: number; row: Mont
   const [open, setOpen] = useState(false);
   const remove = async () => {
     const yes = await confirm({
-      title: t('anomalies.manual.clearTitle', { month: row.Month }),
+      title: t('anomalies.manual.clearTitle', { month: monthName(row.Month, language) }),
       content: t('anomalies.manual.clearText'),
       okText: t('anomalies.manual.clear'),
     });

@@ -1,4 +1,11 @@
-import { type DeviceRow, deviceLevel, LOCATION_LEVEL, listUnmatchedMeters } from '@rodmenys/contract';
+import {
+  type DataLoadProc,
+  type DeviceRow,
+  deviceLevel,
+  getDeviceHistory,
+  LOCATION_LEVEL,
+  listUnmatchedMeters,
+} from '@rodmenys/contract';
 import { Alert, App, DatePicker, Form, type FormInstance, Input, InputNumber, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
@@ -8,7 +15,7 @@ import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from
 import { useEndpointQuery } from '../../api/query';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { formatDateTime, providerNow } from '../../format';
+import { decimalSeparator, formatDateTime, formatDecimal, providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
 
@@ -63,6 +70,40 @@ function InboxHint({ form }: { form: FormInstance<Values> }) {
   );
 }
 
+/**
+ * The device's last reading with its unit (the latest at or before now), so the final reading of a
+ * removal or replacement can be checked against it.
+ */
+function LastReading({ device, unit }: { device: DeviceRow; unit: string }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const now = useProviderNow();
+  const today = now().format('YYYY-MM-DD');
+  const history = useEndpointQuery(getDeviceHistory, {
+    params: { id: device.DeviceId },
+    query: { dateFrom: today, dateTill: today },
+  });
+  if (!history.data) return null;
+  const point = history.data.Points.at(-1);
+  const last = point ? { Time: point.LastReadingTime, Value: point.Value } : history.data.Start;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      style={{ marginBottom: 16 }}
+      title={
+        last
+          ? t('masterData.device.lastReading', {
+              value: formatDecimal(last.Value, language),
+              unit,
+              time: formatDateTime(last.Time),
+            })
+          : t('masterData.device.noReading')
+      }
+    />
+  );
+}
+
 /** The add / edit / remove / replace dialogs of the location screen. */
 export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -77,6 +118,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const types = useDeviceTypes();
   const now = useProviderNow();
   const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
+  const chosenType = Form.useWatch('deviceTypeId', form);
   if (!dialog) return null;
 
   const required = [{ required: true, message: t('masterData.device.required') }];
@@ -140,8 +182,16 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
     // A building heat meter goes on a building, every other type on a flat; a replacement keeps a flat's types.
     .filter((ty) => deviceLevel(ty.Id) === (dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
     .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
+  // The unit of the readings: the device's, or in the add form the chosen type's.
+  const loadProc: DataLoadProc | undefined =
+    device?.DataLoadProc ?? types.data?.find((ty) => ty.Id === chosenType)?.DataLoadProc;
+  const unit = loadProc ? t(`deviceData.units.${loadProc}`) : null;
+  const readingLabel = (key: 'finalReading' | 'initialReading') =>
+    unit
+      ? t('masterData.device.withUnit', { label: t(`masterData.device.${key}`), unit })
+      : t(`masterData.device.${key}`);
   const number = (
-    <InputNumber controls={false} min={0} decimalSeparator={language === 'lt' ? ',' : '.'} style={{ width: '100%' }} />
+    <InputNumber controls={false} min={0} decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
   );
 
   return (
@@ -203,8 +253,11 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
           </Form.Item>
         )}
+        {device && unit && (dialog.kind === 'remove' || dialog.kind === 'replace') && (
+          <LastReading device={device} unit={unit} />
+        )}
         {(dialog.kind === 'remove' || dialog.kind === 'replace') && (
-          <Form.Item name="finalReading" label={t('masterData.device.finalReading')} rules={required}>
+          <Form.Item name="finalReading" label={readingLabel('finalReading')} rules={required}>
             {number}
           </Form.Item>
         )}
@@ -216,7 +269,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         {(dialog.kind === 'add' || dialog.kind === 'replace') && (
           <Form.Item
             name="initialReading"
-            label={t('masterData.device.initialReading')}
+            label={readingLabel('initialReading')}
             rules={dialog.kind === 'replace' ? required : []}
           >
             {number}

@@ -29,7 +29,7 @@ import { call } from '../../api/call';
 import { useDeviceTypes } from '../../api/devices';
 import { useLocation, useSetFlatClient, useUpdateLocation } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { formatDateTime } from '../../format';
+import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
 import { OccupantsCard } from './occupants-card';
@@ -189,7 +189,14 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           )}
           {isFlat && (
             <Form.Item name="areaM2" label={t('masterData.tree.area')}>
-              <InputNumber controls={false} min={0.01} max={FLAT_AREA_MAX} step={0.01} precision={2} />
+              <InputNumber
+                controls={false}
+                min={0.01}
+                max={FLAT_AREA_MAX}
+                step={0.01}
+                precision={2}
+                decimalSeparator={decimalSeparator(language)}
+              />
             </Form.Item>
           )}
           <Button htmlType="submit" loading={updateLocation.isPending}>
@@ -235,7 +242,12 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
               { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
               { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
               { title: t('masterData.device.description'), dataIndex: 'DeviceDescription' },
-              { title: t('masterData.device.ratingFactor'), dataIndex: 'RatingFactor', align: 'right' },
+              {
+                title: t('masterData.device.ratingFactor'),
+                dataIndex: 'RatingFactor',
+                align: 'right',
+                render: (v: number | null) => formatDecimal(v, language),
+              },
               { title: t('masterData.device.installedAt'), dataIndex: 'InstalledAt', render: formatDateTime },
               {
                 title: t('masterData.device.removedAt'),

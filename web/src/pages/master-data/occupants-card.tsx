@@ -32,6 +32,7 @@ import {
   useUpdateOccupancy,
 } from '../../api/occupancies';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { decimalSeparator, formatNumber } from '../../format';
 import { useLanguage } from '../../i18n';
 
 interface OccupantFields {
@@ -238,7 +239,12 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
       columns={[
         { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
         { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
-        { title: t('anomalies.value'), dataIndex: 'Value', align: 'right', render: (v: number) => v.toFixed(3) },
+        {
+          title: t('anomalies.value'),
+          dataIndex: 'Value',
+          align: 'right',
+          render: (v: number) => formatNumber(v, language),
+        },
         {
           title: t('anomalies.source'),
           render: (_, v) => (
@@ -266,6 +272,7 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
 /** Sets (or removes) a moving-day value by hand, with a reason. */
 function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const set = useSetMoveValue();
@@ -310,7 +317,7 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
         onFinish={(v) => run(() => set.mutateAsync({ params, body: { value: v.value, reason: v.reason.trim() } }))}
       >
         <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
-          <InputNumber style={{ width: '100%' }} />
+          <InputNumber decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
           <Input.TextArea maxLength={500} />

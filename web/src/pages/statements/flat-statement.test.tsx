@@ -1,4 +1,10 @@
-import { type FlatStatement, GROUP, getFlatStatement, type StatementBuildingLine } from '@rodmenys/contract';
+import {
+  type FlatStatement,
+  GROUP,
+  getFlatStatement,
+  getOccupancyStatements,
+  type StatementBuildingLine,
+} from '@rodmenys/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
@@ -49,7 +55,11 @@ const SHARED: StatementBuildingLine = {
 
 async function show(s: FlatStatement, language: 'lt' | 'en') {
   signIn(GROUP.user);
-  const api = stubApi([route(getFlatStatement, s)]);
+  // A flat without occupancies recorded: the statement has no per-occupant part.
+  const api = stubApi([
+    route(getFlatStatement, s),
+    route(getOccupancyStatements, { Month: MONTH, FlatId: 7, Occupancies: [] }),
+  ]);
   await render(<FlatStatementDrawer flatId={7} month={MONTH} onClose={() => {}} />, { language });
   await screen.findByText(/^(Pastato šilumos skaitiklis|Building heat meter)/);
   expect(api.unanswered).toEqual([]);

@@ -12,6 +12,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { OccupantStatements } from './occupant-statements';
 import { flatFileName } from './statement-files';
@@ -26,6 +27,21 @@ const num = (v: number | null | undefined, language: string, digits = 3) =>
   v === null || v === undefined
     ? ''
     : v.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** Room above the plot for the unit. */
+const CHART_MARGIN = { top: 26, right: 5, bottom: 5, left: 5 };
+
+/**
+ * A chart's value axis: ticks in the UI language and the unit written above it (unrotated, clear
+ * of the top tick, so a printed page keeps every text box apart).
+ */
+const valueAxis = (unit: string, language: string, width: number) => (
+  <YAxis
+    width={width}
+    tickFormatter={(v: number) => formatDecimal(v, language)}
+    label={{ value: unit, position: 'top', offset: 14, fontSize: 11 }}
+  />
+);
 
 /** One flat's statement for the month: figures, notes and charts; printable and as PDF. */
 export function FlatStatementDrawer({
@@ -240,6 +256,7 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                 >
                   <ResponsiveContainer width="100%" height="100%">
                     <BarChart
+                      margin={CHART_MARGIN}
                       data={[
                         { name: t('statements.lastYear'), value: k.LastYearCorrected ?? k.LastYear.Value },
                         { name: t('statements.current'), value: k.Current.Value },
@@ -247,7 +264,7 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                     >
                       <CartesianGrid strokeDasharray="3 3" />
                       <XAxis dataKey="name" tick={{ fontSize: 11 }} />
-                      <YAxis width={64} />
+                      {valueAxis(t(`statements.units.${k.Unit}`), language, 64)}
                       <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
                       <Bar
                         dataKey="value"
@@ -270,10 +287,10 @@ function StatementView({ statement }: { statement: FlatStatement }) {
               style={{ margin: '0 0 12px', height: 180 }}
             >
               <ResponsiveContainer width="100%" height="100%">
-                <BarChart data={h.Months.map((m) => ({ month: m.Month, value: m.Value }))}>
+                <BarChart margin={CHART_MARGIN} data={h.Months.map((m) => ({ month: m.Month, value: m.Value }))}>
                   <CartesianGrid strokeDasharray="3 3" />
                   <XAxis dataKey="month" interval={0} tick={{ fontSize: 11 }} />
-                  <YAxis width={80} />
+                  {valueAxis(t(`statements.units.${h.Unit}`), language, 80)}
                   <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
                   <Bar
                     dataKey="value"

@@ -8,6 +8,8 @@ import type {
 } from '@rodmenys/contract';
 import type { TFunction } from 'i18next';
 
+export { formatNumber, monthName } from '../../format';
+
 /** A flat's figures of one kind, if it has that kind. */
 export const kindOf = (r: StatementRow, kind: StatementKind): StatementKindFigures | undefined =>
   r.Kinds.find((k) => k.Kind === kind);
@@ -32,22 +34,12 @@ export function formatFigure(f: StatementFigure, language: string, t: TFunction,
   return f.Partial ? `${text}*` : text;
 }
 
-/** A number with `digits` decimals in the UI language, '' when there is none. */
-export const formatNumber = (v: number | null | undefined, language: string, digits = 3) =>
-  v === null || v === undefined
-    ? ''
-    : v.toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 /** A building's street and number ("Architektų g. 3"). */
 export const buildingOf = (r: StatementRow) => [r.Street, r.Building].filter(Boolean).join(' ');
 
 /** A flat's address line: city, street and building number. */
 export const addressOf = (r: StatementRow) =>
   [r.City, [r.Street, r.Building].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-
-/** A month's name in the UI language ("2026 m. spalis", "October 2026") for titles. */
-export const monthName = (month: string, language: string) =>
-  new Date(`${month}-15T12:00:00Z`).toLocaleDateString(language, { year: 'numeric', month: 'long', timeZone: 'UTC' });
 
 /** Whether any flat has a figure for the month, the month before or last year: else there is nothing to show. */
 export const hasFigures = (rows: readonly StatementRow[]) =>
