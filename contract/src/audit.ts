@@ -228,6 +228,10 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Collector: { lt: 'Kolektorius', en: 'Collector' },
   Meters: { lt: 'Skaitiklių', en: 'Meters' },
   KeysOf: { lt: 'Perduoti raktai', en: 'Keys sent' },
+  Kind: { lt: 'Rūšis', en: 'Kind' },
+  Url: { lt: 'URL adresas', en: 'URL' },
+  LocationIds: { lt: 'Vietos', en: 'Locations' },
+  ExpiresAt: { lt: 'Galioja iki', en: 'Valid until' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */
