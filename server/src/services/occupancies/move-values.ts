@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { boundaryValueUpsert } from '../data-quality/month-ends.js';
 import { loadSettings } from '../data-quality/settings.js';
 import { cityIdOf } from '../sql.js';
 
@@ -108,20 +109,7 @@ export async function computeMoveValues(
            HAVING count(*) = ch.a_ts::date - ch.b_ts::date + 1 AND sum(h.value) > 0) dd ON true
         WHERE ch.source IS NOT NULL
      )
-     INSERT INTO move_value AS mv (device_id, day, value, source, reading_ts, next_ts, method)
-     SELECT id, day, value, source, reading_ts, next_ts, method FROM valued ORDER BY id, day
-     ON CONFLICT (device_id, day) DO UPDATE SET
-       value = excluded.value, source = excluded.source, reading_ts = excluded.reading_ts,
-       next_ts = excluded.next_ts, method = excluded.method, computed_at = now(),
-       previous_value = CASE WHEN (mv.value, mv.source) IS DISTINCT FROM (excluded.value, excluded.source)
-                             THEN mv.value ELSE mv.previous_value END,
-       previous_source = CASE WHEN (mv.value, mv.source) IS DISTINCT FROM (excluded.value, excluded.source)
-                              THEN mv.source ELSE mv.previous_source END,
-       changed_at = CASE WHEN (mv.value, mv.source) IS DISTINCT FROM (excluded.value, excluded.source)
-                         THEN now() ELSE mv.changed_at END
-     WHERE mv.source <> 'manual'
-       AND (mv.value, mv.source, mv.reading_ts, mv.next_ts, mv.method)
-           IS DISTINCT FROM (excluded.value, excluded.source, excluded.reading_ts, excluded.next_ts, excluded.method)`,
+     ${boundaryValueUpsert('move_value', 'day')}`,
     [scope.flatIds ?? null, scope.deviceIds ?? null, settings['monthEnd.toleranceDays']],
   );
   return r.rowCount;
