@@ -10,6 +10,7 @@ import {
   updateDqSetting,
 } from '@rodmenys/contract';
 import { api, baseURL, DEMO, expect, session, test } from './fixtures';
+import { settle } from './screens';
 
 // The Collectors page with a silent collector, keyboard only, in both languages, axe clean.
 // The silence is real: the built server's scheduler opens the anomaly once the key has sent
@@ -159,6 +160,7 @@ test.describe('collectors: the fleet at a glance', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: t.dialog(name) });
       await expect(dialog).toBeVisible();
+      await settle(page);
       const axeDialog = await new AxeBuilder({ page }).analyze();
       // The product's dialogs do not close on Escape (a static backdrop): Cancel does.
       await tabTo(page, dialog.getByRole('button', { name: t.cancel }));
