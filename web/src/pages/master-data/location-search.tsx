@@ -5,10 +5,11 @@ import {
   TYPEAHEAD_DELAY_MS,
   TYPEAHEAD_MIN_CHARS,
 } from '@rodmenys/contract';
-import { Form, Select, Spin } from 'antd';
+import { Form, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchLocations } from '../../api/master-data';
+import { useTypeaheadStatus } from '../../components/typeahead-status';
 import { useDebounced } from '../../components/use-debounced';
 
 /**
@@ -22,6 +23,7 @@ export function LocationSearch({ onPick }: { onPick: (location: LocationNode) =>
   const enabled = debounced.length >= TYPEAHEAD_MIN_CHARS;
   const found = useSearchLocations(debounced, enabled);
   const waiting = text.trim() !== debounced || found.isFetching;
+  const status = useTypeaheadStatus(text, TYPEAHEAD_MIN_CHARS, waiting);
   const rows = enabled ? (found.data ?? []) : [];
   const label = t('masterData.search.label');
   const describe = (n: LocationNode) => {
@@ -52,15 +54,7 @@ export function LocationSearch({ onPick }: { onPick: (location: LocationNode) =>
           setText('');
         }}
         suffixIcon={null}
-        notFoundContent={
-          text.trim().length < TYPEAHEAD_MIN_CHARS ? null : waiting ? (
-            <span>
-              <Spin size="small" /> {t('typeahead.searching')}
-            </span>
-          ) : (
-            t('typeahead.noResult')
-          )
-        }
+        notFoundContent={status}
       />
     </Form.Item>
   );
