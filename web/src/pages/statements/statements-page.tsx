@@ -29,6 +29,7 @@ import { exportInput } from './statement-export';
 import { extensionOf, selectionFileName } from './statement-files';
 import { hasFigures, kindOf, monthName } from './statement-format';
 import { StatementsFilters } from './statements-filters';
+import './statements.css';
 
 /** The month and the open flat live in the address (`?month=2026-10&flat=7`), so a statement can be linked. */
 function useStatementAddress() {
@@ -167,6 +168,7 @@ export default function StatementsPage() {
           </Typography.Paragraph>
         )}
         <Table<StatementRow>
+          className="statements-table"
           size="small"
           rowKey="FlatId"
           loading={figures.isFetching}
