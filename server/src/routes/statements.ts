@@ -15,7 +15,7 @@ import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
 import { figuresOccupancies } from '../services/statements/occupancy-figures.js';
 import { statementsPdf } from '../services/statements/pdf.js';
-import { publishStatements as publish } from '../services/statements/publish.js';
+import * as publishing from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
 import { flatStatement, statementRows } from '../services/statements/snapshots.js';
 import { scopeFor } from '../services/users/account-scope.js';
@@ -47,7 +47,13 @@ export default async function statementRoutes(app: FastifyInstance) {
       .send(file.stream);
   });
   defineRoute(app, publishStatements, ({ caller, body, db }) =>
-    publish(db, caller, body.month, body.locationIds?.length ? body.locationIds : null, body.force ?? false),
+    publishing.publishStatements(
+      db,
+      caller,
+      body.month,
+      body.locationIds?.length ? body.locationIds : null,
+      body.force ?? false,
+    ),
   );
   defineRoute(app, getStatementDifference, ({ caller, query, db }) =>
     statementDifference(db, query.month, { scope: caller.scope, parents: parseIdList(query.locationParentId) }),

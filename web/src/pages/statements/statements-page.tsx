@@ -29,6 +29,7 @@ import { extensionOf, selectionFileName } from './statement-files';
 import { hasFigures, kindOf, monthName } from './statement-format';
 import { flatIdsOf, type StatementTableRow, tableRows } from './statement-rows';
 import { StatementsFilters } from './statements-filters';
+import './statements.css';
 
 /** The month and the open flat live in the address (`?month=2026-10&flat=7`), so a statement can be linked. */
 function useStatementAddress() {
@@ -168,6 +169,7 @@ export default function StatementsPage() {
           </Typography.Paragraph>
         )}
         <Table<StatementTableRow>
+          className="statements-table"
           size="small"
           rowKey="Key"
           loading={figures.isFetching}
