@@ -11,6 +11,7 @@ import {
   removeDevice,
   replaceDevice,
   searchClients,
+  searchLocations,
   setFlatClient,
   updateDevice,
   updateLocation,
@@ -59,6 +60,7 @@ export default async function masterDataRoutes(app: FastifyInstance) {
   });
 
   defineRoute(app, listLocationChildren, ({ db, query }) => locations.listLocationChildren(db, query.parentId));
+  defineRoute(app, searchLocations, ({ db, query }) => locations.searchLocations(db, query.text));
   defineRoute(app, getLocation, ({ db, params }) => locations.getLocation(db, params.id));
   defineRoute(app, updateLocation, ({ caller, db, params, body }) =>
     locations.updateLocation(db, caller, params.id, body),
