@@ -37,7 +37,7 @@ describe(`issueLink, issueLetterCode (${dbKind()})`, () => {
     occupancy = await makeOccupancy(t.db, flat);
   });
 
-  it('issues 256-bit link tokens, several valid at once, and stores only their SHA-256', async () => {
+  it('gives out 256-bit link tokens, several valid at once, and stores only their SHA-256', async () => {
     const a = await issueLink(t.db, occupancy);
     const b = await issueLink(t.db, occupancy);
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
