@@ -412,7 +412,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'POST /masterData/register/apply': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
     'GET /masterData/register/template': { request: () => ({ query: { format: 'csv' } }) },
     'GET /masterData/locations': { request: () => ({}) },
-    'GET /masterData/locations/search': { request: () => ({ query: { text: 'a' } }) },
+    'GET /masterData/locations/search': { request: () => ({ query: { text: 'Alfa' } }) },
     'GET /masterData/locations/:id': { request: () => ({ params: { id: ids.buildingA1! } }) },
     'PUT /masterData/locations/:id': { request: () => ({ params: { id: ids.flatA1! }, body: { flatOrder: 1 } }) },
     'PUT /masterData/locations/:id/client': {
