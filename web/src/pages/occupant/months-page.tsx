@@ -1,5 +1,6 @@
-import { RightOutlined } from '@ant-design/icons';
-import { App, Card, Skeleton, Switch, Typography } from 'antd';
+import { CheckCircleOutlined, RightOutlined } from '@ant-design/icons';
+import { Alert, Card, Skeleton, Switch, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOccupantMonths, useOccupantProfile, useUpdateOccupantConsent } from '../../api/occupant';
@@ -82,15 +83,21 @@ function ConsentCard({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { message } = App.useApp();
   const errorText = useErrorText();
   const update = useUpdateOccupantConsent();
-  const change = (on: boolean) =>
+  // Said in the card, not in a toast: on a phone a toast covers the header's buttons.
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const change = (on: boolean) => {
+    setOutcome(null);
     update.mutate(on, {
       onSuccess: (profile) =>
-        void message.success(t(profile.Electronic ? 'occupant.consent.savedOn' : 'occupant.consent.savedOff')),
-      onError: (error) => void message.error(errorText(error)),
+        setOutcome({
+          ok: true,
+          text: t(profile.Electronic ? 'occupant.consent.savedOn' : 'occupant.consent.savedOff'),
+        }),
+      onError: (error) => setOutcome({ ok: false, text: errorText(error) }),
     });
+  };
   const state = electronic
     ? email
       ? t('occupant.consent.on', { email })
@@ -108,10 +115,20 @@ function ConsentCard({
         />
         <label htmlFor="occupant-consent">{t('occupant.consent.label')}</label>
       </div>
-      <Typography.Paragraph id="occupant-consent-state" style={{ marginTop: 12, marginBottom: 0 }} aria-live="polite">
+      <Typography.Paragraph id="occupant-consent-state" style={{ marginTop: 12, marginBottom: 0 }}>
         {state}
         {electronic && consentAt && ` ${t('occupant.consent.since', { day: formatDay(consentAt, language) })}`}
       </Typography.Paragraph>
+      <div role="status" className="occupant-consent-outcome">
+        {outcome &&
+          (outcome.ok ? (
+            <Typography.Text type="success">
+              <CheckCircleOutlined aria-hidden /> {outcome.text}
+            </Typography.Text>
+          ) : (
+            <Alert type="error" showIcon title={outcome.text} />
+          ))}
+      </div>
     </Card>
   );
 }
