@@ -10,7 +10,15 @@ import { OCCUPANT_HOME, OCCUPANT_MONTHS } from './paths';
 import { signInErrorText } from './sign-in-error';
 
 /** The token of the link: the address's fragment (`#<token>`), which the browser never sends to the server. */
-export const tokenOf = (hash: string) => decodeURIComponent(hash.replace(/^#/, '')).trim();
+export function tokenOf(hash: string): string {
+  const raw = hash.replace(/^#/, '');
+  try {
+    return decodeURIComponent(raw).trim();
+  } catch {
+    // A mangled escape (a mail client's rewriting): the server says whether the text as it is opens anything.
+    return raw.trim();
+  }
+}
 
 /**
  * Where an e-mail's link lands (docs/occupant-access.md): reads the token from the fragment,

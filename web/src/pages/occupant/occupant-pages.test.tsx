@@ -19,6 +19,7 @@ import { AppProviders } from '../../providers';
 import { routes } from '../../routes';
 import { route, stubApi } from '../../test/api-stub';
 import { figure, signIn } from '../../test/fixtures';
+import { tokenOf } from './link-page';
 import { getOccupantSession, setOccupantSession } from './occupant-session';
 
 const MONTH = '2026-10';
@@ -143,6 +144,13 @@ describe('the code page', { timeout: 30_000 }, () => {
 });
 
 describe('the link page', { timeout: 30_000 }, () => {
+  it('reads the token from the fragment, also when a mail client mangled an escape', () => {
+    expect(tokenOf('#abc_DEF-123')).toBe('abc_DEF-123');
+    expect(tokenOf('#abc%2D1')).toBe('abc-1');
+    expect(tokenOf('#abc%E0%A4%A')).toBe('abc%E0%A4%A');
+    expect(tokenOf('')).toBe('');
+  });
+
   it('exchanges the fragment’s token in a POST, takes it out of the address, opens the months in the occupancy’s language', async () => {
     window.history.replaceState(null, '', '/occupant/open#tok-123');
     const posted: unknown[] = [];
