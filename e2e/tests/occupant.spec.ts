@@ -131,6 +131,13 @@ for (const [index, language] of (['lt', 'en'] as const).entries()) {
     const o = await occupant(language, index);
     const monthTitle = new RegExp(t.statement.title.replace('{{month}}', '.+'));
 
+    // The pages call the occupant's endpoints only: nothing of the back office.
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/')) calls.push(`${r.method()} ${path}`);
+    });
+
     // The e-mail's link: the token leaves the address, the months open in the occupancy's language.
     await page.goto(`/occupant/open#${o.Token}`);
     await expect(page.getByRole('heading', { level: 1, name: t.months.title })).toBeVisible();
@@ -185,6 +192,9 @@ for (const [index, language] of (['lt', 'en'] as const).entries()) {
     const operator = await session(DEMO.operator);
     const flat = (await api(getFlatOccupancies, { token: operator.Token, params: { id: o.flatId } })).body;
     expect(flat.Occupancies.find((x) => x.Id === o.occupancyId)?.ConsentAt).toBeNull();
+
+    expect(calls.filter((c) => !/^\w+ \/api\/occupant\//.test(c))).toEqual([]);
+    expect(calls.some((c) => c.includes(o.Token))).toBe(false);
 
     // The language switch, and back.
     await page.getByRole('link', { name: other.toUpperCase(), exact: true }).click();
