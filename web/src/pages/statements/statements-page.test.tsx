@@ -5,6 +5,7 @@ import {
   getStatementFigures,
   getStatementsPdf,
   LOCATION_LEVEL,
+  listOccupantDeliveries,
   listStatementDeliveries,
   type StatementRow,
 } from '@rodmenys/contract';
@@ -50,6 +51,7 @@ function server() {
     route(getLocationTree, tree),
     route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows })),
     route(listStatementDeliveries, { MailConfigured: true, Deliveries: [] }),
+    route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
     route(getStatementsPdf, '%PDF-1.7', 'application/pdf'),
   ]);
