@@ -322,6 +322,8 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
     expect(text).not.toContain('Jane New');
     // The leaver's page is their own part of the month, never the flat's whole history.
     expect(text).toContain('Gyventojas: Senas Gyventojas');
+    expect(text).not.toContain('Preliminari');
+    expect(text.match(/Paskelbta \(versija 1\)/g)).toHaveLength(2);
     // Petras's statement is the flat's page (he lived there all along).
     expect(text).toContain('Mėnesio suvartojimo ataskaita');
     const codes = (t: string) =>
