@@ -222,8 +222,8 @@ export const revokeOccupantAccess = defineEndpoint({
 /** New secrets, shown once: the database keeps only their hashes. */
 export const ReissuedOccupantAccess = Type.Object({
   Access: OccupantAccess,
-  /** The new link (null when PUBLIC_URL is not set: then only Token). */
-  Link: Nullable(Type.String()),
+  /** The new link: under PUBLIC_URL, else this request's own address. */
+  Link: Type.String(),
   Token: Type.String(),
   /** The new letter code, as printed (ABCDE-FGHJK). */
   LetterCode: Type.String(),
