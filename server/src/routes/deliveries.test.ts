@@ -52,13 +52,15 @@ interface Occupant {
   moveOut?: string;
 }
 
-describe(`occupant delivery on publication: notices, log, print list (${dbKind()})`, () => {
+// Letter codes are hashed with scrypt and PDFs drawn: slow on a busy machine.
+describe(`occupant delivery on publication: notices, log, print list (${dbKind()})`, { timeout: 120_000 }, () => {
   let operator: SignedIn;
   let admin: SignedIn;
   let user: SignedIn;
   let buildingA: number;
   let buildingB: number;
   const occ: Record<string, number> = {};
+  const flatIdOf: Record<string, number> = {};
 
   /** A flat with a hot-water meter counting in October 2026 and its occupants. */
   async function flatWith(building: Awaited<ReturnType<typeof makeBuilding>>, flat: string, occupants: Occupant[]) {
@@ -89,6 +91,7 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
         ],
       );
       occ[o.name] = rows[0]!.id;
+      flatIdOf[o.name] = f.id;
     }
   }
 
@@ -167,6 +170,29 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
         }[d.to[0]!]!;
         expect(rows).toEqual([{ occupancy_id: occ[owner] }]);
       }
+      // The link works: exchanged on the occupant's sign-in, it opens their own occupancy.
+      const session = await inject(t.app, contract.signInOccupantByLink, { body: { token: links[0]! } });
+      expect(session.status).toBe(201);
+      const profile = await t.app.inject({
+        method: 'GET',
+        url: '/api/occupant/profile',
+        headers: { authorization: `Bearer ${session.body.Token}` },
+      });
+      expect(profile.statusCode).toBe(200);
+      expect(profile.json().Name).toBe(
+        {
+          'ona@example.lt': 'Ona Onaitė',
+          'john@example.com': 'John Smith',
+          'jane@example.com': 'Jane New',
+          'bob@example.com': 'Bob Other',
+        }[smtp.delivered[0]!.to[0]!],
+      );
+      const months = await t.app.inject({
+        method: 'GET',
+        url: '/api/occupant/months',
+        headers: { authorization: `Bearer ${session.body.Token}` },
+      });
+      expect(months.json().map((m: { Month: string }) => m.Month)).toEqual([MONTH]);
       // No attachment: a single text part.
       for (const d of smtp.delivered) {
         expect(d.raw).not.toMatch(/Content-Disposition: attachment/i);
@@ -357,6 +383,13 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
     expect(stored.map((r) => r.revoked)).toEqual([true, false]);
     expect(await verifyPassword(second[0]!, stored[1]!.code_hash)).toBe(true);
     expect(await verifyPassword(first[0]!, stored[1]!.code_hash)).toBe(false);
+    // On the code page: the reprint's code opens Petras's pages, the first letter's no longer does.
+    const byCode = (code: string) =>
+      inject(t.app, contract.signInOccupantByCode, { body: { flat: flatIdOf['Petras Petraitis']!, code } });
+    expect((await byCode(first[0]!)).status).toBe(401);
+    expect((await byCode(second[0]!)).status).toBe(201);
+    // The letter names the number the code page asks for: the flat's id.
+    expect(text).toContain(`numerį ${flatIdOf['Petras Petraitis']} (jūsų buto numeris mūsų sistemoje)`);
     const { rows: audit } = await t.db.query<{ after: { Letters: number } }>(
       "SELECT after FROM audit_log WHERE kind = 'printList.download' AND entity_id = $1",
       [String(buildingA)],

@@ -16,6 +16,8 @@ export interface Letter {
   street: string;
   city: string;
   flat: string;
+  /** The number the code page asks for with the code: the flat's id in Rodmenys (contract/src/occupant.ts). */
+  flatNumber: number;
   month: string;
   code: string;
   /** The page where the code is typed (absolute). */
@@ -27,7 +29,10 @@ const LT = {
   flat: 'butas',
   intro: (month: string) =>
     `Siunčiame jūsų buto ${month} suvartojimo informaciją (kitame lape). Ją ir ankstesnius mėnesius galite matyti internete:`,
-  steps: (url: string, flat: string) => [`1. Atidarykite ${url}`, `2. Įveskite buto numerį ${flat} ir šį kodą:`],
+  steps: (url: string, number: number) => [
+    `1. Atidarykite ${url}`,
+    `2. Įveskite numerį ${number} (jūsų buto numeris mūsų sistemoje) ir šį kodą:`,
+  ],
   replaces:
     'Šis kodas pakeičia anksčiau jums siųstą kodą: senasis nebegalioja. Kodą saugokite ir neperduokite kitiems.',
   why:
@@ -39,7 +44,10 @@ const EN: typeof LT = {
   flat: 'flat',
   intro: (month: string) =>
     `Here is the consumption information of your flat for ${month} (next page). You can also see it, and earlier months, online:`,
-  steps: (url: string, flat: string) => [`1. Open ${url}`, `2. Type your flat number ${flat} and this code:`],
+  steps: (url: string, number: number) => [
+    `1. Open ${url}`,
+    `2. Type the number ${number} (your flat's number in our system) and this code:`,
+  ],
   replaces: 'This code replaces any code sent to you before: the old one no longer works. Keep it to yourself.',
   why:
     'You get this letter because we have no e-mail address for you or no consent to electronic delivery. ' +
@@ -61,7 +69,7 @@ export function drawLetter(doc: Doc, l: Letter, lang: Lang): void {
     .text(`${monthName(l.month, lang)} · ${t.flat} ${l.flat}`, LEFT, 246, { width });
   doc.text(t.intro(monthName(l.month, lang)), LEFT, 280, { width });
   doc.moveDown(0.5);
-  for (const step of t.steps(l.codeUrl, l.flat)) doc.text(step, { width });
+  for (const step of t.steps(l.codeUrl, l.flatNumber)) doc.text(step, { width });
   doc.moveDown(0.5);
   doc.font('bold').fontSize(22).text(l.code, { width });
   doc.moveDown(0.5);

@@ -134,6 +134,7 @@ export async function printList(
       street: row.street,
       city: row.city,
       flat: row.flat,
+      flatNumber: row.flat_id,
       month,
       code: formatLetterCode(code),
       codeUrl: `${input.baseUrl}${OCCUPANT_CODE_PATH}`,

@@ -155,7 +155,12 @@ export function OccupantDeliveriesCard({
   const deliveries = useOccupantDeliveries({ month, ...(locationParentId ? { locationParentId } : {}) }, true);
   const buildings = deliveries.data?.Buildings ?? [];
   return (
-    <Card size="small" style={{ marginTop: 16 }} title={t('statements.occupantDeliveries.title')}>
+    <Card
+      size="small"
+      className="occupant-deliveries"
+      style={{ marginTop: 16 }}
+      title={t('statements.occupantDeliveries.title')}
+    >
       <Typography.Paragraph type="secondary">{t('statements.occupantDeliveries.help')}</Typography.Paragraph>
       {deliveries.error && <LoadError error={deliveries.error} onRetry={() => void deliveries.refetch()} />}
       {deliveries.data && !deliveries.data.MailConfigured && (
