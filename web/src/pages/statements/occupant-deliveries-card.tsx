@@ -122,16 +122,7 @@ function PrintListButton({ month, building }: { month: string; building: Buildin
     }
   };
   return (
-    <Button
-      icon={<FilePdfOutlined aria-hidden />}
-      loading={busy}
-      onClick={(e) => {
-        // The button sits in the panel's header: it must not open or close the panel.
-        e.stopPropagation();
-        void download();
-      }}
-      onKeyDown={(e) => e.stopPropagation()}
-    >
+    <Button icon={<FilePdfOutlined aria-hidden />} loading={busy} onClick={() => void download()}>
       {t('statements.occupantDeliveries.printList', { count: building.Letters })}
     </Button>
   );
@@ -194,8 +185,18 @@ export function OccupantDeliveriesCard({
                 </Typography.Text>
               </Space>
             ),
-            extra: canPrint && b.Letters > 0 ? <PrintListButton month={month} building={b} /> : undefined,
-            children: <BuildingTable building={b} />,
+            // The download sits in the panel, not its header: a button inside the header's button is
+            // not reachable by every screen reader.
+            children: (
+              <>
+                {canPrint && b.Letters > 0 && (
+                  <div style={{ marginBottom: 12 }}>
+                    <PrintListButton month={month} building={b} />
+                  </div>
+                )}
+                <BuildingTable building={b} />
+              </>
+            ),
           }))}
         />
       )}
