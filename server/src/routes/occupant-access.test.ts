@@ -114,6 +114,7 @@ describe(`the occupant's access (${dbKind()})`, () => {
         ['2026-03-15T00:00:00+02:00', 125],
         ['2026-03-31T23:00:00+03:00', 131],
         ['2026-04-30T23:00:00+03:00', 140],
+        ['2026-05-31T23:00:00+03:00', 150],
       ]);
     }
     await refreshMonthEnds(t.db, new Date('2026-11-26T12:00:00Z'));
@@ -128,8 +129,8 @@ describe(`the occupant's access (${dbKind()})`, () => {
     });
     expect(moved.status, moved.text).toBe(201);
     newOcc = moved.body.Occupancies.find((o) => o.ClientCode === 'NEW-1')!.Id;
-    // January to March published; April computed but not published.
-    for (const month of ['2026-01', '2026-02', '2026-03']) {
+    // January to April published; May computed but not published.
+    for (const month of ['2026-01', '2026-02', '2026-03', '2026-04']) {
       const pub = await inject(t.app, contract.publishStatements, { body: { month }, token: operator.token });
       expect(pub.status, pub.text).toBe(200);
     }
@@ -167,9 +168,11 @@ describe(`the occupant's access (${dbKind()})`, () => {
 
   describe('GET /api/occupant/months', () => {
     it("lists exactly the occupancy's published months", async () => {
-      expect((await months(await session('new'))).body.map((m) => m.Month)).toEqual(['2026-03']);
+      expect((await months(await session('new'))).body.map((m) => m.Month)).toEqual(['2026-04', '2026-03']);
+      // Not April: the old occupant had moved out.
       expect((await months(await session('old'))).body.map((m) => m.Month)).toEqual(['2026-03', '2026-02', '2026-01']);
       expect((await months(await session('neighbour'))).body.map((m) => m.Month)).toEqual([
+        '2026-04',
         '2026-03',
         '2026-02',
         '2026-01',
@@ -204,18 +207,18 @@ describe(`the occupant's access (${dbKind()})`, () => {
       expect(old.text).not.toContain('Aistė');
     });
 
-    it('answers 404 for another month: before the occupancy, unpublished, long ago', async () => {
+    it('answers 404 for another month: before the occupancy, after the move-out, unpublished, long ago', async () => {
       const token = await session('new');
-      for (const month of ['2026-02', '2026-01', '2026-04', '2025-12']) {
+      for (const month of ['2026-02', '2026-01', '2026-05', '2025-12']) {
         const res = await inject(t.app, contract.getOccupantStatement, { params: { month }, token });
         expect(res.status, month).toBe(404);
         expect(res.error.code).toBe('occupantMonthNotFound');
       }
-      const old = await inject(t.app, contract.getOccupantStatement, {
-        params: { month: '2026-04' },
-        token: await session('old'),
-      });
-      expect(old.status).toBe(404);
+      const oldToken = await session('old');
+      for (const month of ['2026-04', '2026-05']) {
+        const old = await inject(t.app, contract.getOccupantStatement, { params: { month }, token: oldToken });
+        expect(old.status, month).toBe(404);
+      }
     });
 
     it("reaches no other flat: the back office's statement endpoints refuse the session", async () => {
