@@ -57,7 +57,7 @@ export const BuildingDeliveries = Type.Object({
   Sent: Type.Integer({ minimum: 0 }),
   Failed: Type.Integer({ minimum: 0 }),
   Printed: Type.Integer({ minimum: 0 }),
-  /** Letters of the print list (printed already or not). */
+  /** Letters of the print list, printed already or not: the letters, and the e-mails given up. */
   Letters: Type.Integer({ minimum: 0 }),
   Deliveries: Type.Array(OccupantDelivery),
 });
@@ -85,7 +85,8 @@ export const getPrintList = defineEndpoint({
   path: '/deliveries/print/:buildingId',
   summary:
     "A building's print list of month `month` as one PDF (docs/delivery.md): a letter per occupant without an " +
-    'e-mail address or consent (address, flat, a new letter code that replaces the earlier one, their statement). ' +
+    'e-mail address or consent, or whose e-mail was given up (address, flat, a new letter code that replaces the ' +
+    'earlier one, their statement). ' +
     'Downloading it marks those deliveries printed. 404 when the building has no letter for the month. Group 1 only.',
   tags: ['deliveries'],
   auth: 'operator',

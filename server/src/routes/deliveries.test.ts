@@ -317,6 +317,18 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
       NextAttemptAt: null,
       Error: 'SMTP_URL is not set',
     });
+    // Given up: the print list takes it, a letter in the occupant's language.
+    expect(log.body.Buildings[0]).toMatchObject({ Letters: 1 });
+    const letter = await t.app.inject({
+      method: 'GET',
+      url: `/api/deliveries/print/${buildingB}?month=${MONTH}&lang=lt`,
+      headers: { authorization: `Bearer ${operator.token}` },
+    });
+    expect(letter.statusCode).toBe(200);
+    const text = pdfText(letter.rawPayload, 'given-up.pdf');
+    expect(text).toContain('Bob Other');
+    expect(text).toContain('Your monthly consumption information');
+    expect(text.match(/This code replaces any code sent to you before/g)).toHaveLength(1);
     // Given up: never tried again.
     expect(await sendOccupantNotices(t.db, new Date(late.getTime() + 86_400_000), undefined)).toEqual({
       sent: 0,
@@ -398,8 +410,9 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
   });
 
   it('answers 404 for a building without letters and 400 for a bad month', async () => {
+    const unpublished = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '11' });
     const none = await inject(t.app, contract.getPrintList, {
-      params: { buildingId: buildingB },
+      params: { buildingId: unpublished.id },
       query: { month: MONTH },
       token: operator.token,
     });

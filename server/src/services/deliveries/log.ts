@@ -47,7 +47,8 @@ export async function listOccupantDeliveries(
     else if (d.Status === 'sent') b.Sent++;
     else if (d.Status === 'failed') b.Failed++;
     else b.Printed++;
-    if (d.Channel === 'print') b.Letters++;
+    // The print list: letters, and e-mails given up (the print list takes them too).
+    if (d.Channel === 'print' || (d.GivenUp && (d.Status === 'failed' || d.Status === 'printed'))) b.Letters++;
   }
   return out;
 }

@@ -40,7 +40,9 @@ async function lettersOf(tx: Queryable, month: string, buildingId: number): Prom
        JOIN occupancy o ON o.id = d.occupancy_id
        JOIN location f ON f.id = d.flat_id
        JOIN location b ON b.id = d.building_id
-      WHERE d.month = $1::date AND d.building_id = $2 AND d.channel = 'print'
+      WHERE d.month = $1::date AND d.building_id = $2
+        -- A letter, or an e-mail given up (failed to the last attempt, or the consent withdrawn meanwhile).
+        AND (d.channel = 'print' OR d.given_up AND d.status IN ('failed', 'printed'))
         AND d.version = (SELECT max(version) FROM occupant_delivery WHERE month = $1::date AND building_id = $2)
       ORDER BY f.flat_order NULLS FIRST, f.flat, f.id, o.move_in NULLS FIRST, d.id
       FOR UPDATE OF d`,
@@ -93,7 +95,7 @@ function render(
 
 /**
  * A building's print list of month M (docs/delivery.md): a letter per occupant whose delivery is
- * by post, each with a new letter code (replacing the earlier one, as the letter says) and their
+ * by post or whose e-mail was given up, each with a new letter code (replacing the earlier one, as the letter says) and their
  * statement. Issuing the codes, marking the deliveries printed and the audit entry commit before
  * the PDF is drawn. 404 when the building has no letter for the month. `lang` names the file.
  */
