@@ -290,6 +290,7 @@ describe(`the occupant's access (${dbKind()})`, () => {
     });
   });
 
+  // Every attempt that passes the throttle costs two scrypt checks: slow on a loaded machine, hence the timeouts.
   describe('POST /api/occupant/sessions/code', () => {
     const byCode = (flatId: number, code: string, remoteAddress = '10.9.0.1') =>
       inject(t.app, contract.signInOccupantByCode, { body: { flat: flatId, code }, remoteAddress });
@@ -308,7 +309,7 @@ describe(`the occupant's access (${dbKind()})`, () => {
       );
     });
 
-    it('answers a wrong code, another flat and a flat that does not exist alike', async () => {
+    it('answers a wrong code, another flat and a flat that does not exist alike', { timeout: 180_000 }, async () => {
       const answers = [
         await byCode(flat, wrongCode(codes.new!), '10.9.1.1'),
         await byCode(otherFlat, codes.new!, '10.9.1.2'),
@@ -319,7 +320,9 @@ describe(`the occupant's access (${dbKind()})`, () => {
       expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     });
 
-    it('answers 429 with Retry-After after 5 attempts on one flat, whatever the address, even to the right code', async () => {
+    it('answers 429 with Retry-After after 5 attempts on one flat, whatever the address, even to the right code', {
+      timeout: 180_000,
+    }, async () => {
       const limits = throttleSettings({});
       const statuses: number[] = [];
       for (let i = 0; i < 30; i++)
@@ -336,7 +339,7 @@ describe(`the occupant's access (${dbKind()})`, () => {
       expect(limits.occupantCodeFlatAttempts / 32 ** LETTER_CODE_LENGTH).toBeLessThan(1e-14);
     });
 
-    it('answers 429 after 20 attempts from one address, across flats', async () => {
+    it('answers 429 after 20 attempts from one address, across flats', { timeout: 180_000 }, async () => {
       const limits = throttleSettings({});
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) statuses.push((await byCode(1_000_000 + i, wrongCode(''), '10.7.0.1')).status);
@@ -492,7 +495,7 @@ describe(`the occupant's code page, overall limit (${dbKind()})`, () => {
   const OVERALL = 12;
   const t = useApp({ throttle: { ...throttleSettings({}), occupantCodeAllAttempts: OVERALL } });
 
-  it('answers 429 to everyone after the overall limit, across flats and addresses', async () => {
+  it('answers 429 to everyone after the overall limit, across flats and addresses', { timeout: 180_000 }, async () => {
     const statuses: number[] = [];
     for (let i = 0; i < OVERALL + 8; i++) {
       const res = await inject(t.app, contract.signInOccupantByCode, {
