@@ -473,6 +473,12 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     },
     'GET /statements/difference': { request: () => ({ query: { month: '2026-01' } }) },
     'GET /statements/deliveries': { request: () => ({}) },
+    'GET /deliveries': { request: () => ({ query: { month: '2026-01' } }), expect: { fresh: 403, group3: 403 } },
+    // Building B1 has no publication in the matrix's world: no letters to print.
+    'GET /deliveries/print/:buildingId': {
+      request: () => ({ params: { buildingId: ids.buildingB1! }, query: { month: '2026-01' } }),
+      expect: { group1: 404 },
+    },
     'GET /statements/notification': { request: () => ({}) },
     'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
     'GET /occupancies/flats/:id': {
