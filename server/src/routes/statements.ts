@@ -10,6 +10,7 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
+import { PUBLICATION_FOLLOWERS } from '../publication.js';
 import { parseIdList } from '../services/id-list.js';
 import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
@@ -53,6 +54,7 @@ export default async function statementRoutes(app: FastifyInstance) {
       body.month,
       body.locationIds?.length ? body.locationIds : null,
       body.force ?? false,
+      PUBLICATION_FOLLOWERS,
     ),
   );
   defineRoute(app, getStatementDifference, ({ caller, query, db }) =>

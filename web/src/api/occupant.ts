@@ -17,7 +17,7 @@ import {
   updateOccupantConsent,
 } from '@rodmenys/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getOccupantSession, setOccupantSession } from '../pages/occupant/occupant-session';
+import { getOccupantSession, setOccupantSession } from '../occupant-session';
 import { ApiError, type CallArgs, call, downloadFile } from './call';
 
 /** The occupant's bearer value, or '' (no Authorization header at all: never the back office's token). */

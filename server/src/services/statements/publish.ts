@@ -9,12 +9,10 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { queueBillingNotices } from '../billing/receivers.js';
-import { freezeBillingExport } from '../billing/snapshot.js';
-import { queueOccupantDeliveries } from '../deliveries/queue.js';
 import { buildingIdOf } from '../sql.js';
 import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
 import { computeStatements } from './figures.js';
+import type { PublicationFollower } from './followers.js';
 import { storedStatement } from './snapshots.js';
 
 /* Publishing a month (docs/statements.md): per building a new version with its flats' snapshots. */
@@ -83,6 +81,7 @@ async function publishBuilding(
   building: number,
   list: readonly FlatStatement[],
   force: boolean,
+  followers: readonly PublicationFollower[],
 ): Promise<{ republished: boolean; changed: StatementChange[]; version: number; publishedAt: string } | null> {
   const splits = new Map<number, OccupancyStatement[]>();
   const { prev, changed } = await previousVersion(tx, month, building, list, splits);
@@ -106,15 +105,16 @@ async function publishBuilding(
         WHERE s.publication_id = $1 AND s.flat_id = x.f`,
       [pub[0]!.id, [...splits.keys()], [...splits.values()].map((o) => JSON.stringify(o))],
     );
-  // The billing export of this version, frozen with it (docs/integration.md).
-  await freezeBillingExport(tx, {
-    publicationId: pub[0]!.id,
-    month,
-    buildingId: building,
-    version,
-    publishedAt: pub[0]!.at,
-    flats: list.map((s) => s.Row),
-  });
+  // What is built on this version follows it (the billing export is frozen with it: docs/integration.md).
+  for (const follower of followers)
+    await follower.building?.(tx, {
+      publicationId: pub[0]!.id,
+      month,
+      buildingId: building,
+      version,
+      publishedAt: pub[0]!.at,
+      flats: list.map((s) => s.Row),
+    });
   await recordAudit(tx, {
     actor: caller,
     kind: 'statement.publish',
@@ -131,7 +131,8 @@ async function publishBuilding(
  * next version with every flat's statement frozen as computed now, one audit entry per building
  * (the version, the flats, how many figures changed), and an e-mail queued for each opted-in user
  * whose scope holds a published flat (services/statements/notify.ts sends them), and each occupant's
- * delivery queued (services/deliveries: a notice with their link, or a letter). A building
+ * delivery queued (services/deliveries: a notice with their link, or a letter); those two and the
+ * billing export are `followers` (server/src/publication.ts). A building
  * already published whose figures are the same is left alone (no version, no mail) unless `force`.
  */
 export async function publishStatements(
@@ -139,7 +140,8 @@ export async function publishStatements(
   caller: Caller,
   month: string,
   locationIds: number[] | null,
-  force = false,
+  force: boolean,
+  followers: readonly PublicationFollower[],
 ): Promise<{ Buildings: number; Flats: number; Republished: number; Unchanged: number; Changes: StatementChange[] }> {
   return db.transaction(async (tx) => {
     // One publisher at a time per database: versions are numbered without gaps or duplicates.
@@ -152,7 +154,7 @@ export async function publishStatements(
     let republished = 0;
     let flats = 0;
     for (const [building, list] of buildings) {
-      const done = await publishBuilding(tx, caller, month, building, list, force);
+      const done = await publishBuilding(tx, caller, month, building, list, force, followers);
       if (!done) continue;
       flats += list.length;
       if (done.republished) republished++;
@@ -161,10 +163,8 @@ export async function publishStatements(
     }
     const buildingIds = published.map((p) => p.buildingId);
     if (buildingIds.length) await queueNotifications(tx, month, buildingIds);
-    // The billing system's receivers (webhooks, e-mails) are told in the same transaction.
-    if (published.length) await queueBillingNotices(tx, month, published);
-    // Each occupant of the buildings published: an e-mail notice or a letter (docs/delivery.md).
-    await queueOccupantDeliveries(tx, month, published);
+    // The billing system's receivers and the occupants' deliveries, in the same transaction.
+    for (const follower of followers) await follower.published?.(tx, month, published);
     return {
       Buildings: published.length,
       Flats: flats,

@@ -2,6 +2,7 @@ import { type FlatStatement, getStatementFigures, type ReadingRow } from '@rodme
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../demo/generate.js';
+import { PUBLICATION_FOLLOWERS } from '../../publication.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
@@ -284,7 +285,7 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
   it('publishing freezes the figures; a late reading changes the live ones; republishing shows the difference', async () => {
     const operator = await makeUser(t.db, { groupId: 1 });
     const caller = { id: operator.id, username: operator.username } as Parameters<typeof publishStatements>[1];
-    const first = await publishStatements(t.db, caller, MONTH, [buildingId]);
+    const first = await publishStatements(t.db, caller, MONTH, [buildingId], false, PUBLICATION_FOLLOWERS);
     expect(first).toMatchObject({ Buildings: 1, Flats: 3, Republished: 0, Changes: [] });
     const before = await loadStatements(t.db, MONTH, { scope: null, parents: [buildingId] });
     expect(before[0]!.Row.Published).toMatchObject({ Version: 1, BuildingId: buildingId });
@@ -312,7 +313,7 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
       }),
     ]);
 
-    const again = await publishStatements(t.db, caller, MONTH, [buildingId]);
+    const again = await publishStatements(t.db, caller, MONTH, [buildingId], false, PUBLICATION_FOLLOWERS);
     expect(again).toMatchObject({ Buildings: 1, Republished: 1 });
     expect(again.Changes).toHaveLength(1);
     const after = (await loadStatements(t.db, MONTH, { scope: null, parents: [buildingId] }))[0]!;

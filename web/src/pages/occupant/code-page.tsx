@@ -7,7 +7,7 @@ import { signInOccupant } from '../../api/occupant';
 import { useAlert } from '../../components/alert';
 import { useErrorText } from '../../components/load-error';
 import { changeLanguage } from '../../i18n';
-import { useOccupantSession } from './occupant-session';
+import { useOccupantSession } from '../../occupant-session';
 import { usePageTitle } from './page-title';
 import { OCCUPANT_MONTHS } from './paths';
 import { signInErrorText } from './sign-in-error';

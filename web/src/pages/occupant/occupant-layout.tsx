@@ -7,7 +7,7 @@ import { signOutOccupantSession } from '../../api/occupant';
 import { AlertMessage } from '../../components/alert';
 import { LanguageSelector } from '../../components/language-selector';
 import { PageSuspense } from '../../components/page-spinner';
-import { useOccupantSession } from './occupant-session';
+import { useOccupantSession } from '../../occupant-session';
 import './occupant.css';
 
 /**

@@ -15,12 +15,12 @@ import { createQueryClient } from '../../api/query';
 import { changeLanguage } from '../../i18n';
 import en from '../../i18n/en.json';
 import lt from '../../i18n/lt.json';
+import { getOccupantSession, setOccupantSession } from '../../occupant-session';
 import { AppProviders } from '../../providers';
 import { routes } from '../../routes';
 import { route, stubApi } from '../../test/api-stub';
 import { figure, signIn } from '../../test/fixtures';
 import { tokenOf } from './link-page';
-import { getOccupantSession, setOccupantSession } from './occupant-session';
 
 const MONTH = '2026-10';
 const SESSION = { Token: 'rmo_test', ExpiresAt: '2999-01-01T00:00:00+02:00', Language: 'en' as const };

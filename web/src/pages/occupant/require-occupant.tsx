@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { AlertState } from '../../components/alert';
-import { occupantEndReason, useOccupantSession } from './occupant-session';
+import { occupantEndReason, useOccupantSession } from '../../occupant-session';
 import { OCCUPANT_HOME } from './paths';
 
 /** The pages behind an occupant session: without one, the code page, saying why (ended, or never started). */

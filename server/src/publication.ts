@@ -1,0 +1,25 @@
+import { queueBillingNotices } from './services/billing/receivers.js';
+import { freezeBillingExport } from './services/billing/snapshot.js';
+import { queueOccupantDeliveries } from './services/deliveries/queue.js';
+import type { PublicationFollower } from './services/statements/followers.js';
+
+/**
+ * What follows every publication of statements, in its transaction (docs/statements.md,
+ * "Publishing"). The features built on the statements are listed here, above both, so that
+ * publishing never imports them (docs/ARCHITECTURE.md, "Imports run downhill").
+ */
+export const PUBLICATION_FOLLOWERS: readonly PublicationFollower[] = [
+  // The billing export of each version, frozen with it, and its receivers told (docs/integration.md).
+  {
+    building: freezeBillingExport,
+    published: async (tx, month, buildings) => {
+      if (buildings.length) await queueBillingNotices(tx, month, buildings);
+    },
+  },
+  // Each occupant of the buildings published: an e-mail notice or a letter (docs/delivery.md).
+  {
+    published: async (tx, month, buildings) => {
+      await queueOccupantDeliveries(tx, month, buildings);
+    },
+  },
+];

@@ -1,0 +1,29 @@
+import type { StatementRow } from '@rodmenys/contract';
+import type { Queryable } from '../../db/db.js';
+
+/** One building's new version, as publishing has just written it. */
+export interface PublishedBuilding {
+  publicationId: number;
+  month: string;
+  buildingId: number;
+  version: number;
+  publishedAt: string;
+  flats: readonly StatementRow[];
+}
+
+/**
+ * What follows a publication in the same transaction (docs/statements.md, "Publishing"): the
+ * features built on the statements (the billing export and its receivers, the occupants'
+ * deliveries) sit above them, so publishing does not import them; server/src/publication.ts
+ * lists them and the route hands the list over.
+ */
+export interface PublicationFollower {
+  /** Per building published. */
+  building?: (tx: Queryable, published: PublishedBuilding) => Promise<void>;
+  /** Once per publication, with every building published (none when nothing changed). */
+  published?: (
+    tx: Queryable,
+    month: string,
+    buildings: readonly { buildingId: number; version: number; publishedAt: string }[],
+  ) => Promise<void>;
+}
