@@ -3,6 +3,7 @@ import { collectorJobs } from './services/collectors/jobs.js';
 import { dataQualityJobs } from './services/data-quality/jobs.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
+import { personalDataJobs } from './services/personal-data/jobs.js';
 import { statementJobs } from './services/statements/notify.js';
 
 /**
@@ -15,4 +16,5 @@ export const JOBS: readonly JobDef[] = [
   ...statementJobs,
   ...billingJobs,
   ...collectorJobs,
+  ...personalDataJobs,
 ];

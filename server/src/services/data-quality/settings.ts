@@ -38,6 +38,8 @@ export interface DqSettings {
   'collector.silentMinutes': number;
   /** A collector's clock off by more than this many minutes is flagged. */
   'collector.clockSkewMinutes': number;
+  /** Months after an occupancy's last billed month before its personal data is removed (docs/personal-data.md). */
+  'personalData.retentionMonths': number;
 }
 
 export type DqSettingKey = keyof DqSettings;
@@ -101,6 +103,8 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return int(1, 7 * 24 * 60);
     case 'collector.clockSkewMinutes':
       return int(1, 24 * 60);
+    case 'personalData.retentionMonths':
+      return int(1, 600);
   }
 }
 
