@@ -61,6 +61,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'digest',
       'month-ends',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ]);
@@ -70,6 +71,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'digest',
       'month-ends',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ])
@@ -96,6 +98,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'collectors',
       'digest',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ]);
