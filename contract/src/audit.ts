@@ -41,6 +41,9 @@ export const AUDIT_KINDS = [
   'occupancy.update',
   'occupancy.anonymise',
   'occupancy.export',
+  'occupantAccess.revoke',
+  'occupantAccess.reissue',
+  'occupantAccess.consent',
   'moveValue.set',
   'moveValue.clear',
   'integrationKey.create',
@@ -86,6 +89,15 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'occupancy.update': { lt: 'Pakeistas gyventojas', en: 'Occupancy changed' },
   'occupancy.anonymise': { lt: 'Gyventojo asmens duomenys pašalinti', en: 'Occupant’s personal data removed' },
   'occupancy.export': { lt: 'Gyventojo duomenys išduoti', en: 'Occupant’s data exported' },
+  'occupantAccess.revoke': { lt: 'Atšaukta gyventojo prieiga', en: "Occupant's access revoked" },
+  'occupantAccess.reissue': {
+    lt: 'Gyventojui išduota nauja nuoroda ir kodas',
+    en: 'New link and code issued to the occupant',
+  },
+  'occupantAccess.consent': {
+    lt: 'Gyventojas pakeitė elektroninį pristatymą',
+    en: 'Occupant changed electronic delivery',
+  },
   'moveValue.set': { lt: 'Rankiniu būdu nustatyta persikraustymo dienos reikšmė', en: 'Moving-day value set by hand' },
   'moveValue.clear': { lt: 'Pašalinta rankinė persikraustymo dienos reikšmė', en: 'Manual moving-day value removed' },
   'integrationKey.create': { lt: 'Sukurtas integracijos raktas', en: 'Integration key created' },
@@ -237,6 +249,8 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Url: { lt: 'URL adresas', en: 'URL' },
   LocationIds: { lt: 'Vietos', en: 'Locations' },
   ExpiresAt: { lt: 'Galioja iki', en: 'Valid until' },
+  RevokedSecrets: { lt: 'Atšauktos nuorodos ir kodai', en: 'Links and codes revoked' },
+  Issued: { lt: 'Išduota', en: 'Issued' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */

@@ -2,10 +2,10 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /**
  * Who may call an endpoint: anyone (`none`), a signed-in user (`user`), a signed-in
- * provider operator, group 1 (`operator`: anyone else signed in gets 403), or a
- * collector key (`collector`).
+ * provider operator, group 1 (`operator`: anyone else signed in gets 403), a
+ * collector key (`collector`), or an occupant session (`occupant`: docs/occupant-access.md).
  */
-export type Auth = 'none' | 'user' | 'operator' | 'collector';
+export type Auth = 'none' | 'user' | 'operator' | 'collector' | 'occupant';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 const ErrorParams = Type.Record(Type.String(), Type.String(), {

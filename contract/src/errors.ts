@@ -150,6 +150,14 @@ export const ERROR_MESSAGES = {
   receiverUrl: 'The address must start with http:// or https://',
   receiverEmail: 'Give an e-mail address',
   receiverNotFound: 'Receiver not found',
+  // The occupant's access (docs/occupant-access.md): the same answer whatever was wrong.
+  occupantSignInFailed: 'The link or the code is not valid (it may have been replaced or expired)',
+  occupantTooManyAttempts: 'Too many attempts; try again later',
+  occupantSignInFirst: 'Open your link or enter your code first',
+  occupantSessionEnded: 'Your session has ended; open your link or enter your code again',
+  occupantNotAllowed: "An occupant's session opens only the occupant's pages",
+  occupantMonthNotFound: 'No statement of this month',
+  occupantAccessAdminsOnly: "Only groups 1 and 2 manage occupants' access",
   billingVersionNotFound: 'No building of the selection has version {{version}} of {{month}}',
 } as const;
 

@@ -41,6 +41,18 @@ export const OccupantData = Type.Object({
       Kinds: Type.Array(OccupancyKindFigures),
     }),
   ),
+  /**
+   * The occupant's own access (docs/occupant-access.md): each link, letter code and session, when it
+   * was issued and when it ended (revoked, signed out or expired); never the secret, which is not kept.
+   */
+  Access: Type.Array(
+    Type.Object({
+      OccupancyId: Type.Integer(),
+      Kind: Type.Union([Type.Literal('link'), Type.Literal('letterCode'), Type.Literal('session')]),
+      IssuedAt: Timestamp,
+      EndedAt: Nullable(Timestamp),
+    }),
+  ),
   /** The audit log's entries about the occupancies and the account, oldest first. */
   AuditEntries: Type.Array(AuditEntry),
 });

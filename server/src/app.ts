@@ -26,6 +26,7 @@ import integrationRoutes from './routes/integrations.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import occupancyRoutes from './routes/occupancies.js';
+import occupantRoutes from './routes/occupant.js';
 import statementRoutes from './routes/statements.js';
 import usersRoutes from './routes/users.js';
 import { DevicesDataCaches } from './services/devices/devices-data/index.js';
@@ -104,6 +105,7 @@ export async function buildApp({
       await api.register(collectorRoutes);
       await api.register(masterDataRoutes);
       await api.register(occupancyRoutes);
+      await api.register(occupantRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
       await api.register(integrationRoutes);

@@ -71,6 +71,14 @@ export interface ThrottleSettings {
   /** Self-registrations from one address per window. */
   registerLimit: number;
   registerWindowSeconds: number;
+  /** The occupant's code page (docs/security.md, "The occupant's code page"): attempts per window per flat, */
+  occupantCodeFlatAttempts: number;
+  /** … per client address, */
+  occupantCodeAddressAttempts: number;
+  /** … and overall; */
+  occupantCodeAllAttempts: number;
+  /** the window. */
+  occupantCodeWindowSeconds: number;
 }
 
 /** The throttling settings of README.md's table; `{}` gives the defaults. */
@@ -84,6 +92,10 @@ export function throttleSettings(env: NodeJS.ProcessEnv): ThrottleSettings {
     signInForgetSeconds: intVar(env, 'SIGNIN_FORGET_SECONDS', 3600, 60, 30 * 86400),
     registerLimit: intVar(env, 'REGISTER_LIMIT', 10, 1, 100000),
     registerWindowSeconds: intVar(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 30 * 86400),
+    occupantCodeFlatAttempts: intVar(env, 'OCCUPANT_CODE_PER_FLAT', 5, 1, 1000),
+    occupantCodeAddressAttempts: intVar(env, 'OCCUPANT_CODE_PER_ADDRESS', 20, 1, 100000),
+    occupantCodeAllAttempts: intVar(env, 'OCCUPANT_CODE_OVERALL', 1000, 1, 1000000),
+    occupantCodeWindowSeconds: intVar(env, 'OCCUPANT_CODE_WINDOW_SECONDS', 3600, 60, 30 * 86400),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Auth, isOperator } from '@rodmenys/contract';
+import { type Auth, isOperator, OCCUPANT_SESSION_PREFIX } from '@rodmenys/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../errors.js';
@@ -6,6 +6,7 @@ import { type Caller, loadCaller } from '../services/auth/caller.js';
 import { readToken } from '../services/auth/tokens.js';
 import { authenticateIntegrationKey, isIntegrationKey } from '../services/billing/integration-keys.js';
 import { findCollectorKey } from '../services/ingest/collector-keys.js';
+import { findSession, type OccupantCaller } from '../services/occupant-access/sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     caller?: Caller;
     /** The collector key a request came with; set by the `collector` authenticator. */
     collector?: { id: number; name: string };
+    /** The occupancy of an occupant session; set by the `occupant` authenticator (docs/occupant-access.md). */
+    occupant?: OccupantCaller;
   }
   interface FastifyInstance {
     /** Checks a request for an endpoint's `auth` kind; throws 401 (not signed in) or 403 (not allowed). */
@@ -32,12 +35,15 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
   app.decorateRequest('collector', undefined);
+  app.decorateRequest('occupant', undefined);
   /** Sets and returns the caller of a valid bearer token; 401 otherwise. */
   const signedIn = async (request: FastifyRequest): Promise<Caller> => {
     const token = bearer(request);
     if (!token) throw unauthorized('signInFirst');
     // An integration key reaches only the endpoints that take `userOrIntegrationKey`.
     if (isIntegrationKey(token)) throw forbidden('integrationKeyNotAllowed');
+    // An occupant session reaches only the occupant endpoints (docs/occupant-access.md).
+    if (token.startsWith(OCCUPANT_SESSION_PREFIX)) throw forbidden('occupantNotAllowed');
     const claims = await readToken(app.config.tokenSecret, token);
     const caller = claims && (await loadCaller(app.db, claims));
     if (!caller) {
@@ -76,6 +82,13 @@ export default fp(async function auth(app: FastifyInstance) {
       const found = await findCollectorKey(app.db, key);
       if (!found) throw unauthorized('collectorKeyUnknown');
       request.collector = found;
+    },
+    occupant: async (request: FastifyRequest) => {
+      const token = bearer(request);
+      if (!token) throw unauthorized('occupantSignInFirst');
+      const found = await findSession(app.db, token);
+      if (!found) throw unauthorized('occupantSessionEnded');
+      request.occupant = found;
     },
   });
 });

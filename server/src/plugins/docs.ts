@@ -42,6 +42,11 @@ export default fp(async function docs(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           collectorKey: { type: 'http', scheme: 'bearer', description: 'A collector key (readings ingest)' },
+          occupantSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "An occupant session (rmo_…): one occupancy's own pages only (docs/occupant-access.md)",
+          },
           integrationKey: {
             type: 'http',
             scheme: 'bearer',

@@ -275,6 +275,30 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         [ids.flatB2, ++serial],
       )
     ).rows[0]!;
+  /** An occupancy of Alfa's second flat, made once if none, whose secrets the access samples revoke and reissue. */
+  let alfaOccupancy: Promise<number> | undefined;
+  const occupantAccess = async () => {
+    alfaOccupancy ??= t.db
+      .query<{ id: number }>(
+        // The flat's occupancy if another sample made one, else a new one.
+        `WITH made AS (INSERT INTO occupancy (location_id, client_id, name)
+                        SELECT $1, id, 'Klientas-A2' FROM client
+                         WHERE code = 'CLIENT-A2' AND NOT EXISTS (SELECT FROM occupancy WHERE location_id = $1)
+                        RETURNING id)
+         SELECT id FROM made UNION ALL (SELECT id FROM occupancy WHERE location_id = $1 ORDER BY id LIMIT 1)`,
+        [ids.flatA2],
+      )
+      .then((r) => r.rows[0]!.id);
+    return { params: { id: await alfaOccupancy } };
+  };
+  /** Who reaches an occupancy of Alfa's access: groups 1 and 2 of Alfa; group 3 is refused, Beta's group 2 finds nothing. */
+  const occupantAccessStatuses = (ok: number) => ({
+    fresh: 403,
+    group3: 403,
+    group2Beta: 404,
+    group2Alfa: ok,
+    group1: ok,
+  });
   const city = async () =>
     (await t.db.query<{ id: number }>('SELECT path[4] AS id FROM location WHERE id = $1', [ids.buildingA1])).rows[0]!
       .id;
@@ -491,6 +515,25 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     },
     'POST /integrations/receivers/:id/disable': { request: async () => ({ params: { id: await receiver() } }) },
     'GET /integrations/deliveries': { request: () => ({}) },
+    // The occupant's endpoints (docs/occupant-access.md): no back-office token opens them.
+    'POST /occupant/sessions/link': {
+      request: () => ({ body: { token: `not-a-token-${++serial}` } }),
+      expect: Object.fromEntries(ROLES.map((r) => [r, 401])),
+    },
+    'POST /occupant/sessions/code': {
+      // A flat that does not exist answers like a wrong code (another flat each time: the per-flat limit).
+      request: () => ({ body: { flat: 900_000 + ++serial, code: 'ABCDE-FGHJK' } }),
+      expect: Object.fromEntries(ROLES.map((r) => [r, 401])),
+    },
+    'DELETE /occupant/session': { request: () => ({}) },
+    'GET /occupant/profile': { request: () => ({}) },
+    'PUT /occupant/consent': { request: () => ({ body: { electronic: true } }) },
+    'GET /occupant/months': { request: () => ({}) },
+    'GET /occupant/months/:month': { request: () => ({ params: { month: '2026-01' } }) },
+    'GET /occupant/months/:month/pdf': { request: () => ({ params: { month: '2026-01' } }) },
+    'GET /occupancies/:id/access': { request: occupantAccess, expect: occupantAccessStatuses(200) },
+    'POST /occupancies/:id/access/revoke': { request: occupantAccess, expect: occupantAccessStatuses(200) },
+    'POST /occupancies/:id/access/reissue': { request: occupantAccess, expect: occupantAccessStatuses(201) },
     'PUT /masterData/devices/:id': {
       request: () => ({ params: { id: ids.deviceA1! }, body: { description: 'Virtuve' } }),
     },
@@ -520,6 +563,8 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         return role === 'anonymous' ? 401 : ok;
       case 'operator':
         return role === 'anonymous' ? 401 : role === 'group1' ? ok : 403;
+      case 'occupant':
+        return 401;
     }
   }
 

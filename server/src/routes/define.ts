@@ -142,7 +142,15 @@ export function defineRoute<E extends Endpoint>(
           ? []
           : keys
             ? [{ bearer: [] }, { integrationKey: [] }]
-            : [{ [endpoint.auth === 'collector' ? 'collectorKey' : 'bearer']: [] }],
+            : [
+                {
+                  [endpoint.auth === 'collector'
+                    ? 'collectorKey'
+                    : endpoint.auth === 'occupant'
+                      ? 'occupantSession'
+                      : 'bearer']: [],
+                },
+              ],
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.querystring ? { querystring: endpoint.querystring } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

@@ -94,6 +94,19 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
     }
   }
 
+  const { rows: access } = await db.query<OccupantData['Access'][number]>(
+    `SELECT occupancy_id AS "OccupancyId", 'link' AS "Kind", iso(issued_at) AS "IssuedAt", iso(revoked_at) AS "EndedAt"
+       FROM occupant_link WHERE occupancy_id = ANY ($1::int[])
+     UNION ALL
+     SELECT occupancy_id, 'letterCode', iso(issued_at), iso(revoked_at) FROM occupant_letter_code
+      WHERE occupancy_id = ANY ($1::int[])
+     UNION ALL
+     SELECT occupancy_id, 'session', iso(created_at), iso(coalesce(ended_at, CASE WHEN expires_at <= now() THEN expires_at END))
+       FROM occupant_session WHERE occupancy_id = ANY ($1::int[])
+     ORDER BY 3, 2`,
+    [ids],
+  );
+
   return db.transaction(async (tx) => {
     await recordAudit(tx, {
       actor: caller,
@@ -116,6 +129,7 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
       Account: { ClientCode: client.code, ClientName: client.name },
       Moves: moves,
       Statements: statements,
+      Access: access,
       AuditEntries: audit,
     };
   });

@@ -50,13 +50,15 @@ async function liveValues(tx: Tx, values: readonly string[]): Promise<Set<string
 export interface Anonymised {
   auditEntries: number;
   keptRows: number;
+  /** Sessions, links and letter codes deleted. */
+  secrets: number;
   client: boolean;
 }
 
 /**
  * Removes one expired occupancy's personal data (docs/personal-data.md) in one short transaction
  * that holds the flat's lock like every occupancy writer: the name becomes ANONYMISED, the contacts,
- * language and consent go; the account's name too when no kept occupancy is left on it; every copy of
+ * language, consent and access secrets go; the account's name too when no kept occupancy is left on it; every copy of
  * those values in the audit log, frozen publications and free text is replaced. Days, account code
  * and consumption stay with the flat. Audited (`occupancy.anonymise`, naming the occupancy by flat,
  * account and days, never the person). Null when it is not (or no longer) due: safe to repeat and to
@@ -89,6 +91,10 @@ export async function anonymiseOccupancy(db: Db, id: number, now: Date): Promise
               consent_channel = NULL, anonymised_at = $3::timestamptz WHERE id = $1`,
       [id, ANONYMISED, now.toISOString()],
     );
+    // The occupant's own access (docs/occupant-access.md) goes with them: sessions, links, letter codes.
+    let secrets = 0;
+    for (const table of ['occupant_session', 'occupant_link', 'occupant_letter_code'])
+      secrets += (await tx.query(`DELETE FROM ${table} WHERE occupancy_id = $1`, [id])).rowCount;
     const own: { entity: string; ids: number[] }[] = [{ entity: 'occupancy', ids: [id] }];
     // The account goes with its last kept occupancy: then nobody is billed under that name any more.
     const { rows: client } = await tx.query<{ name: string }>(
@@ -121,7 +127,7 @@ export async function anonymiseOccupancy(db: Db, id: number, now: Date): Promise
       before: which,
       after: { ...which, Anonymised: true },
     });
-    return { auditEntries, keptRows, client: !!client[0] };
+    return { auditEntries, keptRows, secrets, client: !!client[0] };
   });
 }
 

@@ -7,6 +7,7 @@ import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { issueLetterCode, issueLink } from '../occupant-access/secrets.js';
 import { anonymiseExpired, anonymiseOccupancy } from './anonymise.js';
 
 // Personal data (docs/personal-data.md). Aldona lives in the flat from 2026-01-01 and moves out on
@@ -149,6 +150,9 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
       token: operator.token,
     });
     expect(set.status, set.text).toBe(200);
+    // Her own access: a link and a letter code.
+    await issueLink(t.db, aldona);
+    await issueLetterCode(t.db, aldona);
     // February (her account) and March (both of them, frozen per occupant) published.
     for (const month of ['2026-02', '2026-03']) {
       const published = await inject(t.app, contract.publishStatements, {
@@ -192,6 +196,12 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
       const kinds = data.AuditEntries.map((e) => e.Kind);
       expect(kinds).toEqual(expect.arrayContaining(['client.create', 'occupancy.create', 'occupancy.update']));
       expect(JSON.stringify(data.AuditEntries)).toContain(OLD_PHONE);
+      expect(data.Access.map((a) => [a.OccupancyId, a.Kind, a.EndedAt])).toEqual(
+        expect.arrayContaining([
+          [aldona, 'link', null],
+          [aldona, 'letterCode', null],
+        ]),
+      );
       // Nothing of Bronius.
       expect(res.text).not.toContain(BRONIUS.name);
       const log = await inject(t.app, contract.getAuditLog, {
@@ -245,7 +255,12 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
     it('after it, removes her name and contacts from every table; the figures stay; the log says so', async () => {
       const before = await figures();
       const { rows: auditBefore } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log');
+      const secrets = `SELECT (SELECT count(*) FROM occupant_link WHERE occupancy_id = $1)
+        + (SELECT count(*) FROM occupant_letter_code WHERE occupancy_id = $1) AS n`;
+      expect(Number((await t.db.query<{ n: number }>(secrets, [aldona])).rows[0]!.n)).toBe(2);
       expect(await run(AFTER_EXPIRY)).toEqual({ anonymised: 1, clients: 1 });
+      // Her secrets are gone: nothing opens her pages any more.
+      expect(Number((await t.db.query<{ n: number }>(secrets, [aldona])).rows[0]!.n)).toBe(0);
       for (const value of [ALDONA.name, ALDONA.email, ALDONA.phone, OLD_PHONE])
         expect(await findEverywhere(t.db, value), value).toEqual([]);
       expect(await figures()).toBe(before);
@@ -321,6 +336,7 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
       expect(res.body.Account.ClientName).toBe(ANONYMISED);
       for (const value of [ALDONA.name, ALDONA.email, ALDONA.phone, OLD_PHONE]) expect(res.text).not.toContain(value);
       expect(res.body.Statements).toHaveLength(3);
+      expect(res.body.Access).toEqual([]);
     });
   });
 });

@@ -122,3 +122,15 @@ export async function statementsPdf(
   }
   return { kind: 'zip', name: `statements-${input.month}.zip`, stream: zipOfBuildings(db, input, buildings) };
 }
+
+/** One occupant's statement of a month as a PDF (docs/occupant-access.md): their page only, never the flat's history. */
+export function renderOccupantPdf(statement: FlatStatement, occupant: OccupancyStatement, lang: Lang): Readable {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, autoFirstPage: false, info: { Title: T[lang].title } });
+  doc.registerFont('regular', FONT);
+  doc.registerFont('bold', FONT_BOLD);
+  doc.addPage();
+  drawOccupantPage(doc, statement, occupant, lang);
+  drawFooter(doc, lang, 1, 1, new Date().toISOString().slice(0, 10));
+  doc.end();
+  return doc;
+}
