@@ -5,9 +5,14 @@
 // above it by indentation) and every path written with a slash anywhere in the document
 // (resolved against the repository root and the workspaces' usual roots). Placeholders
 // (`<resource>`, `*`) and URLs are not paths.
+//
+// It also fails when an import runs uphill (docs/ARCHITECTURE.md, "Imports run downhill"): the
+// rooms of the server's and the web's source (a first folder under src/, a folder of
+// services/, pages/ or components/, or a file of its own) must import one another without a
+// circle, and so must their files; then every room stands above all it imports.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const DOC = 'docs/ARCHITECTURE.md';
@@ -100,6 +105,138 @@ export function architectureProblems(text, root) {
   return problems;
 }
 
+/** Sources whose rooms must not import in a circle; `deep`: folders whose subfolders are rooms. */
+export const LAYERED = [
+  { src: 'server/src', deep: ['services'] },
+  { src: 'web/src', deep: ['pages', 'components'] },
+];
+
+/**
+ * Imports known to run uphill, each with why it stays for now: [importer, imported, why]. An entry
+ * that no longer matches an import is itself a problem, so the list only shrinks.
+ */
+export const KNOWN_UPHILL = [
+  [
+    'server/src/services/billing/rows.ts',
+    'server/src/services/statements/figures.ts',
+    'billing reads the statements figures while publishing (statements/publish.ts) freezes the billing export',
+  ],
+];
+
+const SOURCE = /\.(ts|tsx|mjs)$/;
+const NOT_A_ROOM = /(\.(test|spec|d)\.tsx?$)|(\.test\.mjs$)/;
+const IMPORT =
+  /(?:^|[\s;}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The room of `file` (relative to `src`). */
+function roomOf(rel, deep) {
+  const parts = rel.split('/');
+  if (parts.length > 2 && deep.includes(parts[0])) return `${parts[0]}/${parts[1]}/`;
+  return parts.length > 1 ? `${parts[0]}/` : rel;
+}
+
+/** The strongly connected parts (Tarjan) of a graph given as Map<node, Set<node>> with more than one node. */
+function circles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const out = [];
+  const visit = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const part = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        part.push(w);
+      } while (w !== v);
+      if (part.length > 1) out.push(part.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+/**
+ * The imports between the files of each `layers` source (tests and the test harness aside) that run
+ * uphill: rooms or files that import one another in a circle, one message each, the known ones aside.
+ */
+export function importProblems(root, layers = LAYERED, known = KNOWN_UPHILL) {
+  const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((f) => f && SOURCE.test(f) && !NOT_A_ROOM.test(f) && existsSync(join(root, f)));
+  const problems = [];
+  const seenKnown = new Set();
+  for (const { src, deep } of layers) {
+    const files = new Set(tracked.filter((f) => f.startsWith(`${src}/`) && !f.startsWith(`${src}/test/`)));
+    const resolve = (from, spec) => {
+      if (!spec.startsWith('.')) return null;
+      const base = posix.join(posix.dirname(from), spec).replace(/\.(js|mjs|jsx)$/, '');
+      const found = ['.ts', '.tsx', '.mjs', '/index.ts', '/index.tsx', ''].map((e) => base + e);
+      return found.find((f) => files.has(f)) ?? null;
+    };
+    const fileGraph = new Map();
+    const roomGraph = new Map();
+    /** room -> room -> the file imports that make the arrow. */
+    const why = new Map();
+    for (const file of files) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|(?<![:'"`])\/\/.*$/gm, '');
+      fileGraph.set(file, new Set());
+      for (const m of text.matchAll(IMPORT)) {
+        const target = resolve(file, m[1] ?? m[2]);
+        if (!target || target === file) continue;
+        if (known.some(([a, b]) => a === file && b === target)) {
+          seenKnown.add(`${file} -> ${target}`);
+          continue;
+        }
+        fileGraph.get(file).add(target);
+        const [ra, rb] = [roomOf(file.slice(src.length + 1), deep), roomOf(target.slice(src.length + 1), deep)];
+        if (ra === rb) continue;
+        if (!roomGraph.has(ra)) roomGraph.set(ra, new Set());
+        roomGraph.get(ra).add(rb);
+        const key = `${ra} -> ${rb}`;
+        if (!why.has(key)) why.set(key, []);
+        why.get(key).push(`${file} -> ${target}`);
+      }
+    }
+    for (const part of circles(roomGraph)) {
+      const inPart = new Set(part);
+      const arrows = [...why.entries()]
+        .filter(([k]) => {
+          const [a, b] = k.split(' -> ');
+          return inPart.has(a) && inPart.has(b);
+        })
+        .flatMap(([, list]) => list);
+      problems.push(
+        `${src}: the rooms ${part.join(', ')} import one another in a circle, so an import runs uphill ` +
+          `(move the shared piece down): ${arrows.join('; ')}`,
+      );
+    }
+    for (const part of circles(fileGraph))
+      problems.push(`${src}: the files ${part.join(', ')} import one another in a circle`);
+  }
+  for (const [a, b] of known) {
+    if (!seenKnown.has(`${a} -> ${b}`) && layers === LAYERED)
+      problems.push(`scripts/check-architecture.mjs: ${a} no longer imports ${b}: take it off KNOWN_UPHILL`);
+  }
+  return problems;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const problems = architectureProblems(readFileSync(join(root, DOC), 'utf8'), root);
@@ -108,5 +245,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`\n${problems.length} path(s) in ${DOC} that the repository does not have: make the map true.`);
     process.exit(1);
   }
-  console.log(`check-architecture: every path ${DOC} names exists`);
+  const uphill = importProblems(root);
+  if (uphill.length) {
+    console.error(uphill.join('\n'));
+    console.error(`\n${uphill.length} circle(s) of imports: every import must run downhill (${DOC}).`);
+    process.exit(1);
+  }
+  console.log(
+    `check-architecture: every path ${DOC} names exists; imports run downhill (${KNOWN_UPHILL.length} known exception(s))`,
+  );
 }

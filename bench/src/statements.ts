@@ -78,6 +78,7 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
         Month: query.month,
         Rows: await statementFiguresBefore(db, query.month, parseIdList(query.locationParentId)),
+        Occupancies: [],
       })),
   });
   try {

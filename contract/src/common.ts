@@ -9,7 +9,8 @@ import { MAX_PAGE_SIZE } from './limits.js';
  */
 export function Nullable<T extends TSchema>(t: T): TUnsafe<Static<T> | null> {
   const type = (t as { type?: unknown }).type;
-  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+  // A constant (a union of one literal) or an enum would refuse null with `type` widened alone.
+  if (typeof type === 'string' && type !== 'object' && type !== 'array' && !('const' in t) && !('enum' in t)) {
     return Type.Unsafe<Static<T> | null>({ ...t, type: [type, 'null'] });
   }
   return Type.Unsafe<Static<T> | null>(Type.Union([t, Type.Null()]));

@@ -212,6 +212,21 @@ export const listLocationChildren = defineEndpoint({
   response: Type.Array(LocationNode),
 });
 
+/** The most locations one address search answers. */
+export const LOCATION_SEARCH_LIMIT = 50;
+
+export const searchLocations = defineEndpoint({
+  method: 'GET',
+  path: '/masterData/locations/search',
+  summary:
+    'Buildings and flats whose address (or building object code) holds every word of `text`, case-insensitive: ' +
+    'buildings first, then flats, in address order, at most 50. Group 1 only.',
+  tags: ['master data'],
+  auth: 'operator',
+  querystring: Type.Object({ text: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }),
+  response: Type.Array(LocationNode),
+});
+
 export const LocationDetail = Type.Object({
   Location: LocationNode,
   /** Its ancestors from the country down, for the breadcrumb. */

@@ -3,7 +3,7 @@ import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 import { NAME_MAX_LENGTH } from './limits.js';
-import { StatementFigure, StatementKind, StatementUnit } from './statements.js';
+import { OccupancyStatement } from './statements.js';
 
 /** How an occupant agreed to electronic delivery (docs/occupancies.md). */
 export const CONSENT_CHANNELS = ['email', 'portal', 'paper'] as const;
@@ -168,42 +168,6 @@ export const getDeviceMoveValues = defineEndpoint({
   params: Type.Object({ deviceId: Id }),
   response: Type.Array(MoveValueRow),
 });
-
-/** Why an occupant's statement has no comparison with a month (docs/occupancies.md). */
-export const NO_COMPARISON_REASONS = ['otherOccupancy'] as const;
-export const NoComparisonReason = Type.Union(NO_COMPARISON_REASONS.map((r) => Type.Literal(r)));
-
-/** One kind of an occupant's statement: their days of the month, in the flat's unit of the kind. */
-export const OccupancyKindFigures = Type.Object({
-  Kind: StatementKind,
-  Unit: StatementUnit,
-  /** The occupant's consumption on their days; the occupants' figures add up to the flat's. */
-  Current: StatementFigure,
-  /** The month before and the same month last year, only when the occupancy covered the whole of it. */
-  Previous: Nullable(StatementFigure),
-  PreviousMissing: Nullable(NoComparisonReason),
-  LastYear: Nullable(StatementFigure),
-  LastYearMissing: Nullable(NoComparisonReason),
-  /** The flat's building average of the kind in the month (per flat, not per occupant). */
-  BuildingAverage: Nullable(Type.Number()),
-  /** Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units. */
-  Units: Nullable(Type.Number()),
-  Qrad: Nullable(Type.Number()),
-});
-export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
-
-/** An occupant's statement of a month: their days [From, Till] and their figures. */
-export const OccupancyStatement = Type.Object({
-  OccupancyId: Id,
-  ClientCode: Type.String(),
-  Name: Type.String(),
-  /** The first and the last day of the month the occupant lived there. */
-  From: Day,
-  Till: Day,
-  Days: Type.Integer({ minimum: 1 }),
-  Kinds: Type.Array(OccupancyKindFigures),
-});
-export type OccupancyStatement = Static<typeof OccupancyStatement>;
 
 export const getOccupancyStatements = defineEndpoint({
   method: 'GET',

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
+import { Day, Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 
@@ -153,6 +153,58 @@ export const FlatStatement = Type.Object({
 });
 export type FlatStatement = Static<typeof FlatStatement>;
 
+/** Why an occupant's statement has no comparison with a month (docs/occupancies.md). */
+export const NO_COMPARISON_REASONS = ['otherOccupancy'] as const;
+export const NoComparisonReason = Type.Union(NO_COMPARISON_REASONS.map((r) => Type.Literal(r)));
+
+/** One kind of an occupant's statement: their days of the month, in the flat's unit of the kind. */
+export const OccupancyKindFigures = Type.Object({
+  Kind: StatementKind,
+  Unit: StatementUnit,
+  /** The occupant's consumption on their days; the occupants' figures add up to the flat's. */
+  Current: StatementFigure,
+  /** The month before and the same month last year, only when the occupancy covered the whole of it. */
+  Previous: Nullable(StatementFigure),
+  PreviousMissing: Nullable(NoComparisonReason),
+  LastYear: Nullable(StatementFigure),
+  LastYearMissing: Nullable(NoComparisonReason),
+  /** The flat's building average of the kind in the month (per flat, not per occupant). */
+  BuildingAverage: Nullable(Type.Number()),
+  /** Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units. */
+  Units: Nullable(Type.Number()),
+  Qrad: Nullable(Type.Number()),
+});
+export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
+
+/** An occupant's statement of a month: their days [From, Till] and their figures. */
+export const OccupancyStatement = Type.Object({
+  OccupancyId: Id,
+  ClientCode: Type.String(),
+  Name: Type.String(),
+  /** The first and the last day of the month the occupant lived there. */
+  From: Day,
+  Till: Day,
+  Days: Type.Integer({ minimum: 1 }),
+  Kinds: Type.Array(OccupancyKindFigures),
+});
+export type OccupancyStatement = Static<typeof OccupancyStatement>;
+
+/**
+ * One occupant's part of a flat's month in the figures of a selection: the flat's row is split into
+ * one row per occupancy when more than one occupant lived there in the month (docs/occupancies.md).
+ */
+export const FlatOccupancyStatement = Type.Object({
+  FlatId: Id,
+  OccupancyId: Id,
+  ClientCode: Type.String(),
+  Name: Type.String(),
+  From: Day,
+  Till: Day,
+  Days: Type.Integer({ minimum: 1 }),
+  Kinds: Type.Array(OccupancyKindFigures),
+});
+export type FlatOccupancyStatement = Static<typeof FlatOccupancyStatement>;
+
 const Selection = {
   month: MonthParam,
   /** Subtrees to include (location ids); absent = everything in scope. */
@@ -167,12 +219,18 @@ export const getStatementFigures = defineEndpoint({
   summary:
     'The monthly figures of every flat of a selection for month `month` (docs/statements.md): consumption in the ' +
     'month, the month before and the same month a year before per kind, the building average, allocators in units, ' +
-    'Qrad and kWh. A published building answers its frozen figures.',
+    'Qrad and kWh. A published building answers its frozen figures. A flat with more than one occupant in the ' +
+    "month also has each occupant's part in `Occupancies`, in the flat's order (docs/occupancies.md).",
   tags: ['statements'],
   auth: 'user',
   standbyMayAnswer: true,
   querystring: Type.Object(Selection),
-  response: Type.Object({ Month: MonthParam, Rows: Type.Array(StatementRow) }),
+  response: Type.Object({
+    Month: MonthParam,
+    Rows: Type.Array(StatementRow),
+    /** The occupants' parts of the flats with a move in the month (their rows on the page), in the rows' order. */
+    Occupancies: Type.Array(FlatOccupancyStatement),
+  }),
 });
 
 export const getFlatStatement = defineEndpoint({

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import {
   createCollectorKey,
+  getDevicesByLocationId,
   getLocationTree,
   LOCATION_LEVEL,
   listCollectorHealth,
@@ -10,6 +11,7 @@ import {
   updateDqSetting,
 } from '@rodmenys/contract';
 import { api, baseURL, DEMO, expect, session, test } from './fixtures';
+import { dialogSettled, screenReady, seriousViolations, signInAs, TEXTS } from './screens';
 
 // The Collectors page with a silent collector, keyboard only, in both languages, axe clean.
 // The silence is real: the built server's scheduler opens the anomaly once the key has sent
@@ -158,7 +160,7 @@ test.describe('collectors: the fleet at a glance', () => {
       await tabTo(page, row.getByRole('button', { name: t.assign(name) }));
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: t.dialog(name) });
-      await expect(dialog).toBeVisible();
+      await dialogSettled(page, dialog);
       const axeDialog = await new AxeBuilder({ page }).analyze();
       // The product's dialogs do not close on Escape (a static backdrop): Cancel does.
       await tabTo(page, dialog.getByRole('button', { name: t.cancel }));
@@ -171,6 +173,37 @@ test.describe('collectors: the fleet at a glance', () => {
         .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       expect(serious).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { pointerUsed?: string }).pointerUsed)).toBeUndefined();
+    });
+  }
+  for (const language of ['lt', 'en'] as const) {
+    test(`the meter key card, axe clean with refused lines and with a good file, ${language}`, async ({ page }) => {
+      const t = TEXTS[language];
+      const operator = await session(DEMO.operator);
+      const tree = await api(getLocationTree, { token: operator.Token, query: { maxLevel: LOCATION_LEVEL.building } });
+      const building = tree.body.find((n) => n.Level === LOCATION_LEVEL.building)!;
+      const devices = await api(getDevicesByLocationId, { token: operator.Token, query: { locationId: building.Id } });
+      const serial = devices.body.find((d) => d.RemovedAt === null)!.DeviceCode;
+      await signInAs(page, 'operator', language);
+      await page.goto('/collectors');
+      await screenReady(page);
+      const card = page.locator('.ant-card', { has: page.getByText(t.meterKeys.title, { exact: true }) });
+      await expect(card).toBeVisible();
+      const file = page.locator('input[type=file]');
+      const send = (name: string, text: string) =>
+        file.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
+
+      // Refused lines: the problems table, each line named.
+      await send('blogas.csv', `KAM;${serial};xyz\nK;NOPE-${Date.now()};${'0'.repeat(32)}\n`);
+      await expect(card.getByRole('row')).toHaveCount(3);
+      await expect(card).toContainText(t.meterKeys.problems.malformedKey);
+      await dialogSettled(page, card);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // A good file, checked and not stored: the lines with their change tags.
+      await send('geras.csv', `KAM;${serial};${'0123456789abcdef'.repeat(2)}\n`);
+      await expect(card.locator('.ant-tag')).toHaveCount(1);
+      await dialogSettled(page, card);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 });

@@ -1,6 +1,16 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { getAuditLog, getDevicesData, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import {
+  getAuditLog,
+  getDevicesData,
+  getLocation,
+  LOCATION_LEVEL,
+  listLocationChildren,
+  REGISTER_COLUMNS,
+  type RegisterColumn,
+} from '@rodmenys/contract';
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
+import { settle } from './screens';
 
 // Master data (docs/domain.md §2, docs/master-data.md) driven as the operator does it: a register file in, a
 // meter replaced in the tree, and what the readings arithmetic makes of it.
@@ -157,6 +167,52 @@ test.describe('master data', () => {
       .click();
     const found = page.locator('.ant-table-row', { hasText: 'E2E-W-1N' }).first();
     await expect(found.getByRole('img', { name: 'Replaces an earlier meter since 2026-02-10 12:00' })).toBeVisible();
+  });
+
+  test('a flat found by address, keyboard only: the tree opens down to it and shows it', async ({ page }) => {
+    // A demo flat: the first child at every level, from the countries down.
+    const me = await session(DEMO.operator);
+    let parentId: number | undefined;
+    let id = 0;
+    for (let level: number = LOCATION_LEVEL.country; level <= LOCATION_LEVEL.flat; level++) {
+      const { body } = await api(listLocationChildren, { query: { parentId }, token: me.Token });
+      id = body[0]!.Id;
+      parentId = id;
+    }
+    const { body: flat } = await api(getLocation, { params: { id }, token: me.Token });
+    const street = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.street)!.Name;
+    const building = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.building)!.Name;
+
+    await signIn(page, DEMO.operator);
+    await page.getByRole('link', { name: 'EN', exact: true }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Master data' }).click();
+    const tab = page.getByRole('tab', { name: 'Locations and devices' });
+    await tab.focus();
+    await page.keyboard.press('Enter');
+    const search = page.getByRole('combobox', { name: 'Find by address' });
+    await search.focus();
+    await expect(search).toBeFocused();
+    await page.keyboard.type(`${street} ${building}-${flat.Location.Name}`);
+    // Buildings come first: walk down the answers with the arrow keys to the flat, then Enter.
+    const wanted = `Flat: ${flat.Location.Path}`;
+    const active = page.locator('.ant-select-item-option-active');
+    await expect(page.locator('.ant-select-item-option', { hasText: wanted })).toHaveCount(1);
+    for (let i = 0; i < 20 && (await active.textContent()) !== wanted; i++) await page.keyboard.press('ArrowDown');
+    await expect(active).toHaveText(wanted);
+    await page.keyboard.press('Enter');
+
+    // The flat is chosen: its details beside the tree, its node visible and selected in the opened tree.
+    await expect(page.getByRole('button', { name: 'Record a move' })).toBeVisible();
+    const chosen = page.locator('.ant-tree-treenode-selected');
+    await expect(chosen).toHaveText(flat.Location.Name);
+    await expect(chosen).toBeInViewport();
+    for (const a of flat.Ancestors) {
+      await expect(treeNode(page, a.Name).first()).toHaveAttribute('aria-expanded', 'true');
+    }
+    await settle(page);
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 
   test('only the operator sees master data and the audit log', async ({ page }) => {

@@ -280,6 +280,27 @@ test.describe('the monthly job', () => {
       expect(seen).toBeGreaterThan(0);
       // The page itself does not scroll sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      // The table does when it is wider than the screen, and says so: a shadow at the edge with more beyond.
+      const edges = () =>
+        page.evaluate(() => {
+          const table = document.querySelector('.statements-table .ant-table')!;
+          const body = document.querySelector<HTMLElement>('.statements-table .ant-table-body')!;
+          const end = getComputedStyle(table.querySelector('.ant-table-container')!, '::after');
+          const start = getComputedStyle(table.querySelector('tbody .ant-table-cell-fix-start')!, '::after');
+          return {
+            wider: body.scrollWidth > body.clientWidth,
+            end: table.classList.contains('ant-table-fix-end-shadow-show') ? end.backgroundImage : 'none',
+            start: table.classList.contains('ant-table-fix-start-shadow-show') ? start.backgroundImage : 'none',
+          };
+        });
+      const before = await edges();
+      if (width === 768) expect(before.wider).toBe(true);
+      if (before.wider) {
+        expect(before).toMatchObject({ end: expect.stringContaining('linear-gradient'), start: 'none' });
+        await page.locator('.statements-table .ant-table-body').evaluate((b) => b.scrollTo({ left: b.scrollWidth }));
+        await expect.poll(edges).toMatchObject({ end: 'none', start: expect.stringContaining('linear-gradient') });
+      }
     });
   }
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { getLocation, getStatementFigures } from '@rodmenys/contract';
 import { api, DEMO, expect, session, test } from './fixtures';
-import { signInAs } from './screens';
+import { dialogSettled, seriousViolations, settle, signInAs } from './screens';
 
 // Occupants (docs/occupancies.md): the operator records a move on a flat's timeline, and the flat's
 // statement of that month shows both occupants' parts, in Lithuanian and in English.
@@ -87,6 +87,13 @@ for (const [language, n] of [
 
     await page.getByRole('button', { name: text.recordMove }).click();
     const dialog = page.getByRole('dialog', { name: text.recordMove });
+    // axe on the dialog once it has stopped moving, empty and then with a refused save.
+    await dialogSettled(page, dialog);
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: text.save }).click();
+    await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible();
+    await settle(page);
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel(text.day).fill(`${lastMonth()}-15`);
     await dialog.getByLabel(text.day).press('Enter');
     await dialog.getByLabel(text.code).fill(`E2E-MOVE-${language}`);

@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
 import {
   addDevice,
   DEVICE_TYPE,
@@ -60,6 +61,36 @@ export async function settle(page: Page) {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+}
+
+/**
+ * A dialog or drawer open and still: visible, no antd motion class left (zoom, fade, move) and
+ * no animation running. axe measures colours as they are drawn, so a scan mid-animation finds
+ * half-faded text and fails on contrast that is fine.
+ */
+export async function dialogSettled(page: Page, dialog: Locator) {
+  await expect(dialog).toBeVisible();
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        '.ant-zoom-enter, .ant-zoom-appear, .ant-zoom-leave, .ant-fade-enter, .ant-fade-appear, .ant-fade-leave, ' +
+          '.ant-move-up-enter, .ant-move-up-appear, .ant-move-up-leave, .ant-slide-up-enter, .ant-slide-up-appear',
+      ),
+  );
+  await settle(page);
+}
+
+/** axe-core's critical and serious findings on the page (or inside `include`), one line each. */
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.slice(0, 300)).join(', ')}`,
+    );
 }
 
 /** The user's building with the most device types, as the location tree titles it ("Street No., City"). */

@@ -8,19 +8,19 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { collectorConfig } from '../services/collectors/config.js';
-import { listCollectorHealth as health, listCollectorMeters as meters } from '../services/collectors/health.js';
+import * as health from '../services/collectors/health.js';
 import { noteCollectorAlarm } from '../services/collectors/heard.js';
-import { setCollectorLocations as setLocations } from '../services/collectors/locations.js';
-import { importMeterKeys as importKeys } from '../services/collectors/meter-keys.js';
+import * as collectorLocations from '../services/collectors/locations.js';
+import * as meterKeys from '../services/collectors/meter-keys.js';
 import { defineRoute } from './define.js';
 
 /** The collector fleet (docs/collectors.md): meter keys, buildings per collector, its configuration, health. */
 export default async function collectorRoutes(app: FastifyInstance) {
   await app.register(keyFiles);
-  defineRoute(app, listCollectorHealth, ({ db }) => health(db));
-  defineRoute(app, listCollectorMeters, ({ params, db }) => meters(db, params.id));
+  defineRoute(app, listCollectorHealth, ({ db }) => health.listCollectorHealth(db));
+  defineRoute(app, listCollectorMeters, ({ params, db }) => health.listCollectorMeters(db, params.id));
   defineRoute(app, setCollectorLocations, ({ params, body, caller, db }) =>
-    setLocations(db, params.id, body.locationIds, caller),
+    collectorLocations.setCollectorLocations(db, params.id, body.locationIds, caller),
   );
   defineRoute(app, getCollectorConfig, ({ request, config, db }) => {
     const header = request.headers['x-collector-key'];
@@ -42,6 +42,6 @@ async function keyFiles(app: FastifyInstance) {
     done(null, body),
   );
   defineRoute(app, importMeterKeys, ({ query, body, caller, config, db }) =>
-    importKeys(db, config.keyEncryptionKey, body, query.apply ?? false, caller),
+    meterKeys.importMeterKeys(db, config.keyEncryptionKey, body, query.apply ?? false, caller),
   );
 }

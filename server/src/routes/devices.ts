@@ -11,7 +11,7 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
-import { getDeviceHistory as computeDeviceHistory } from '../services/devices/device-history.js';
+import * as deviceHistory from '../services/devices/device-history.js';
 import { getDevicesDataJson } from '../services/devices/devices-data/index.js';
 import { listFlaggedDevices } from '../services/devices/flagged-devices.js';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../services/devices/list-devices.js';
 import { listTypesInSelection } from '../services/devices/types-in-selection.js';
 import { parseIdList } from '../services/id-list.js';
-import { userLocationRights as listUserLocationRights } from '../services/locations/user-location-rights.js';
+import * as locationRights from '../services/locations/user-location-rights.js';
 import { parseDayRange } from '../services/time.js';
 import { findReachableAccount, scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
@@ -81,7 +81,7 @@ export default async function devicesRoutes(app: FastifyInstance) {
     ),
   );
   defineRoute(app, getDeviceHistory, async ({ caller, params, query, db, config }) =>
-    computeDeviceHistory(db, {
+    deviceHistory.getDeviceHistory(db, {
       deviceId: params.id,
       range: parseDayRange(query.dateFrom, query.dateTill),
       scope: await scopeFor(db, caller, query.userId),
@@ -90,6 +90,6 @@ export default async function devicesRoutes(app: FastifyInstance) {
   );
   defineRoute(app, userLocationRights, async ({ caller, params, db }) => {
     if (params.userId !== caller.id) await findReachableAccount(db, caller, params.userId);
-    return listUserLocationRights(db, params.userId, caller.scope);
+    return locationRights.userLocationRights(db, params.userId, caller.scope);
   });
 }

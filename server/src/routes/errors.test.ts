@@ -1,82 +1,80 @@
-import { ERROR_MESSAGES, errorText } from '@rodmenys/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.js';
-import { buildTestApp, call } from '../test/app.js';
-import { createTestDb, dbKind } from '../test/db.js';
-import { createUser } from '../test/fixtures.js';
+import {
+  authenticate,
+  ERROR_MESSAGES,
+  errorText,
+  GROUP,
+  getAllUsers,
+  listCollectorKeys,
+  register,
+  updateUser,
+} from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, injectUrl, useApp } from '../test/app.js';
+import { dbKind } from '../test/db.js';
+import { makeSignedIn, type SignedIn } from '../test/factories.js';
 
 // Every error answer carries a stable code the web app translates, its params, and the
 // English message (docs/ARCHITECTURE.md, "Errors").
-let db: Db;
-let app: FastifyInstance;
-let user: Awaited<ReturnType<typeof createUser>>;
+const t = useApp();
+let user: SignedIn;
 
 beforeAll(async () => {
-  db = await createTestDb();
-  app = await buildTestApp(db);
-  user = await createUser(app, { groupId: 3, username: 'taken' });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await db?.close();
+  user = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'taken' });
 });
 
 describe(`error codes (${dbKind()})`, () => {
   it('POST /api/users/authenticate: a wrong password is wrongCredentials', async () => {
-    const res = await call(app, 'POST', '/api/users/authenticate', { body: { username: 'taken', password: 'nope12' } });
+    const res = await inject(t.app, authenticate, { body: { username: 'taken', password: 'nope12' } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'wrongCredentials', message: ERROR_MESSAGES.wrongCredentials });
+    expect(res.error).toMatchObject({ code: 'wrongCredentials', message: ERROR_MESSAGES.wrongCredentials });
   });
 
   it('POST /api/users/register: a taken user name is usernameTaken, naming the field and the name', async () => {
-    const res = await call(app, 'POST', '/api/users/register', {
+    const res = await inject(t.app, register, {
       body: { username: 'taken', password: 'secret12', firstName: 'A', lastName: 'B' },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({
+    expect(res.error).toMatchObject({
       code: 'usernameTaken',
       params: { username: 'taken' },
       errors: [{ field: 'username', code: 'usernameTaken', params: { username: 'taken' } }],
     });
-    expect(res.body.message).toBe('The user name "taken" is already taken');
+    expect(res.error.message).toBe('The user name "taken" is already taken');
   });
 
   it('PUT /api/users/:id: a wrong current password is wrongCurrentPassword on currentPassword', async () => {
-    const res = await call(app, 'PUT', `/api/users/${user.id}`, {
+    const res = await inject(t.app, updateUser, {
+      params: { id: user.id },
       token: user.token,
       body: { currentPassword: 'wrong-one', password: 'another12' },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'wrongCurrentPassword', errors: [{ field: 'currentPassword' }] });
+    expect(res.error).toMatchObject({ code: 'wrongCurrentPassword', errors: [{ field: 'currentPassword' }] });
   });
 
   it('a schema check names the field with a code and its limit', async () => {
-    const res = await call(app, 'POST', '/api/users/register', {
+    const res = await inject(t.app, register, {
       body: { username: 'someone', password: 'x', firstName: 'A', lastName: 'B' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('tooShort');
-    expect(res.body.errors).toEqual([
+    expect(res.error.code).toBe('tooShort');
+    expect(res.error.errors).toEqual([
       expect.objectContaining({
         field: 'password',
         code: 'tooShort',
         params: { field: 'password', limit: expect.any(String) },
       }),
     ]);
-    const missing = await call(app, 'POST', '/api/users/register', {
-      body: { username: 'someone', password: 'secret12' },
-    });
-    expect(missing.body.errors.map((e: { code: string }) => e.code)).toEqual(['required', 'required']);
+    const missing = await inject(t.app, register, { payload: { username: 'someone', password: 'secret12' } });
+    expect(missing.error.errors?.map((e) => e.code)).toEqual(['required', 'required']);
   });
 
   it('401, 403, 404 and an unknown endpoint answer codes', async () => {
-    expect((await call(app, 'GET', '/api/users/getAll')).body.code).toBe('signInFirst');
-    expect((await call(app, 'GET', '/api/users/getAll', { token: user.token })).body.code).toBe('listUsersByManagers');
-    expect((await call(app, 'GET', '/api/collector-keys', { token: user.token })).body.code).toBe('operatorsOnly');
-    expect((await call(app, 'GET', '/api/nothing-here')).body.code).toBe('notFound');
-    const malformed = await app.inject({
+    expect((await inject(t.app, getAllUsers)).error.code).toBe('signInFirst');
+    expect((await inject(t.app, getAllUsers, { token: user.token })).error.code).toBe('listUsersByManagers');
+    expect((await inject(t.app, listCollectorKeys, { token: user.token })).error.code).toBe('operatorsOnly');
+    expect((await injectUrl(t.app, 'GET', '/api/nothing-here')).error.code).toBe('notFound');
+    const malformed = await t.app.inject({
       method: 'POST',
       url: '/api/users/authenticate',
       headers: { 'content-type': 'application/json' },

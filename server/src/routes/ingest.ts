@@ -8,12 +8,8 @@ import {
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { noteCollectorRequest } from '../services/collectors/heard.js';
-import {
-  createCollectorKey as create,
-  listCollectorKeys as list,
-  revokeCollectorKey as revoke,
-} from '../services/ingest/collector-keys.js';
-import { importCsv as importCsvText } from '../services/ingest/import-csv.js';
+import * as collectorKeys from '../services/ingest/collector-keys.js';
+import * as csv from '../services/ingest/import-csv.js';
 import { ingestTelegrams } from '../services/ingest/ingest-telegrams.js';
 import { listUnmatched } from '../services/ingest/list-unmatched.js';
 import { parseTelegramBody } from '../services/ingest/parse-body.js';
@@ -40,16 +36,16 @@ async function bodiesAsText(app: FastifyInstance) {
     await noteCollectorRequest(db, request.collector!.id, items);
     return result;
   });
-  defineRoute(app, importCsv, ({ body, db }) => importCsvText(db, body));
+  defineRoute(app, importCsv, ({ body, db }) => csv.importCsv(db, body));
   defineRoute(app, listUnmatchedMeters, ({ query, db }) => listUnmatched(db, query));
 }
 
 async function collectorKeyRoutes(app: FastifyInstance) {
-  defineRoute(app, listCollectorKeys, ({ db }) => list(db));
+  defineRoute(app, listCollectorKeys, ({ db }) => collectorKeys.listCollectorKeys(db));
   defineRoute(app, createCollectorKey, ({ caller, body, db }) =>
-    db.transaction((tx) => create(tx, body.name, caller.id, caller)),
+    db.transaction((tx) => collectorKeys.createCollectorKey(tx, body.name, caller.id, caller)),
   );
   defineRoute(app, revokeCollectorKey, ({ caller, params, db }) =>
-    db.transaction((tx) => revoke(tx, params.id, caller)),
+    db.transaction((tx) => collectorKeys.revokeCollectorKey(tx, params.id, caller)),
   );
 }

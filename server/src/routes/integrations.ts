@@ -19,17 +19,8 @@ import {
   type ExportRequest,
   exportBuildings,
 } from '../services/billing/export.js';
-import {
-  createIntegrationKey as createKey,
-  listIntegrationKeys as listKeys,
-  revokeIntegrationKey as revokeKey,
-} from '../services/billing/integration-keys.js';
-import {
-  createReceiver,
-  disableReceiver,
-  listBillingDeliveries as listDeliveries,
-  listReceivers,
-} from '../services/billing/receivers.js';
+import * as integrationKeys from '../services/billing/integration-keys.js';
+import * as receivers from '../services/billing/receivers.js';
 import { parseIdList } from '../services/id-list.js';
 import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
@@ -53,17 +44,23 @@ const exportRequest = async (db: Db, caller: Caller, q: ExportQuery): Promise<Ex
 
 /** Integration keys, publication receivers and the billing export (docs/integration.md). */
 export default async function integrationRoutes(app: FastifyInstance) {
-  defineRoute(app, listIntegrationKeys, async ({ caller, db }) => ({ Keys: await listKeys(db, caller) }));
-  defineRoute(app, createIntegrationKey, ({ caller, body, db }) => createKey(db, caller, body));
-  defineRoute(app, revokeIntegrationKey, ({ caller, params, db }) => revokeKey(db, caller, params.id));
-  defineRoute(app, listBillingReceivers, async ({ db }) => ({ Receivers: await listReceivers(db) }));
-  defineRoute(app, createBillingReceiver, ({ caller, body, db }) => createReceiver(db, caller, body));
+  defineRoute(app, listIntegrationKeys, async ({ caller, db }) => ({
+    Keys: await integrationKeys.listIntegrationKeys(db, caller),
+  }));
+  defineRoute(app, createIntegrationKey, ({ caller, body, db }) =>
+    integrationKeys.createIntegrationKey(db, caller, body),
+  );
+  defineRoute(app, revokeIntegrationKey, ({ caller, params, db }) =>
+    integrationKeys.revokeIntegrationKey(db, caller, params.id),
+  );
+  defineRoute(app, listBillingReceivers, async ({ db }) => ({ Receivers: await receivers.listReceivers(db) }));
+  defineRoute(app, createBillingReceiver, ({ caller, body, db }) => receivers.createReceiver(db, caller, body));
   defineRoute(app, disableBillingReceiver, async ({ caller, params, db }) => {
-    await disableReceiver(db, caller, params.id);
+    await receivers.disableReceiver(db, caller, params.id);
     return { message: 'Receiver switched off' };
   });
   defineRoute(app, listBillingDeliveries, async ({ query, db }) => ({
-    Deliveries: await listDeliveries(db, query.receiverId),
+    Deliveries: await receivers.listBillingDeliveries(db, query.receiverId),
   }));
   defineRoute(app, getBillingExport, async ({ caller, query, db, reply }) => {
     const chunks = await exportBuildings(db, await exportRequest(db, caller, query));

@@ -496,6 +496,55 @@ describe(`master data editing (${dbKind()})`, () => {
     });
   });
 
+  describe('GET /api/masterData/locations/search', () => {
+    beforeAll(async () => {
+      const three = await makeBuilding(t.db, { city: 'Kaunas', street: 'Architektų g.', number: '3' });
+      await makeFlat(t.db, three, { name: '12', order: 12 });
+      await makeFlat(t.db, three, { name: '2', order: 2 });
+      await makeFlat(t.db, await makeBuilding(t.db, { city: 'Kaunas', street: 'Architektų g.', number: '13' }), {
+        name: '12',
+      });
+    });
+    const search = async (text: string) => {
+      const res = await inject(t.app, contract.searchLocations, {
+        query: `text=${encodeURIComponent(text)}`,
+        token: operator.token,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as contract.LocationNode[]).map((n) => n.Path);
+    };
+
+    it('finds buildings first, then flats, by the start of address words, in any order and case', async () => {
+      // A word matches the start of an address word: 3 is not 13.
+      expect(await search('ARCHITEKTŲ 3')).toEqual([
+        'Kaunas m. sav., Kaunas, Architektų g. 3',
+        'Kaunas m. sav., Kaunas, Architektų g. 3-2',
+        'Kaunas m. sav., Kaunas, Architektų g. 3-12',
+      ]);
+      expect(await search('archit 1')).toEqual([
+        'Kaunas m. sav., Kaunas, Architektų g. 13',
+        'Kaunas m. sav., Kaunas, Architektų g. 3-12',
+        'Kaunas m. sav., Kaunas, Architektų g. 13-12',
+      ]);
+      expect(await search('3-12 architektų')).toEqual(['Kaunas m. sav., Kaunas, Architektų g. 3-12']);
+      // Neither countries nor streets, and LIKE wildcards are plain text.
+      expect(await search('Kaunas')).not.toContain('Kaunas m. sav., Kaunas, Architektų g.');
+      expect(await search('%')).toEqual([]);
+      expect(await search('Architektų g. 3 nėra')).toEqual([]);
+    });
+
+    it('answers 400 naming the field for a blank or too long text', async () => {
+      for (const text of ['', '   ', 'x'.repeat(101)]) {
+        const res = await inject(t.app, contract.searchLocations, {
+          query: `text=${encodeURIComponent(text)}`,
+          token: operator.token,
+        });
+        expect(res.status, text).toBe(400);
+        expect(JSON.stringify(res.body), text).toContain('text');
+      }
+    });
+  });
+
   describe('GET /api/audit and /api/audit/export', () => {
     it('records who changed what, before and after, and filters by who, kind and period', async () => {
       const res = await inject(t.app, contract.getAuditLog, { query: 'kind=device.replace', token: operator.token });
@@ -644,12 +693,13 @@ describe(`master data editing (${dbKind()})`, () => {
 
   describe('authorisation: only group 1 changes master data or reads the audit log', () => {
     it('answers 403 to groups 2 and 3 and 401 without a token on every endpoint', async () => {
-      const calls: [Endpoint, { params?: { id: number }; payload?: object }][] = [
+      const calls: [Endpoint, { params?: { id: number }; payload?: object; query?: string }][] = [
         [contract.listLocationChildren, {}],
         [contract.getLocation, { params: { id: flat } }],
         [contract.updateLocation, { params: { id: flat }, payload: { name: 'X' } }],
         [contract.setFlatClient, { params: { id: flat }, payload: { clientCode: null } }],
         [contract.searchClients, {}],
+        [contract.searchLocations, { query: 'text=Gedimino' }],
         [contract.addDevice, { payload: { locationId: flat, deviceTypeId: 3, deviceCode: 'NOPE' } }],
         [contract.updateDevice, { params: { id: 1 }, payload: { description: 'x' } }],
         [contract.removeDevice, { params: { id: 1 }, payload: { removedAt: '2026-01-01T00:00', finalReading: 1 } }],

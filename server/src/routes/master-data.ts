@@ -11,6 +11,7 @@ import {
   removeDevice,
   replaceDevice,
   searchClients,
+  searchLocations,
   setFlatClient,
   updateDevice,
   updateLocation,
@@ -20,7 +21,7 @@ import { badRequest } from '../errors.js';
 import { exportAudit, listAudit } from '../services/audit/list-audit.js';
 import * as devices from '../services/master-data/edit-devices.js';
 import * as locations from '../services/master-data/edit-locations.js';
-import { registerTemplate as buildTemplate } from '../services/master-data/register-file.js';
+import * as registerFile from '../services/master-data/register-file.js';
 import { importRegister } from '../services/master-data/register-import/index.js';
 import { defineRoute } from './define.js';
 
@@ -51,7 +52,7 @@ export default async function masterDataRoutes(app: FastifyInstance) {
   );
   defineRoute(app, registerTemplate, async ({ query, reply }) => {
     const format = query.format ?? 'xlsx';
-    const body = await buildTemplate(query.lang ?? 'lt', format);
+    const body = await registerFile.registerTemplate(query.lang ?? 'lt', format);
     return reply
       .header('content-type', format === 'xlsx' ? XLSX : 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="register.${format}"`)
@@ -59,6 +60,7 @@ export default async function masterDataRoutes(app: FastifyInstance) {
   });
 
   defineRoute(app, listLocationChildren, ({ db, query }) => locations.listLocationChildren(db, query.parentId));
+  defineRoute(app, searchLocations, ({ db, query }) => locations.searchLocations(db, query.text));
   defineRoute(app, getLocation, ({ db, params }) => locations.getLocation(db, params.id));
   defineRoute(app, updateLocation, ({ caller, db, params, body }) =>
     locations.updateLocation(db, caller, params.id, body),

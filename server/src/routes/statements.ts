@@ -13,8 +13,9 @@ import { notFound } from '../errors.js';
 import { parseIdList } from '../services/id-list.js';
 import { statementDifference } from '../services/statements/difference.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
+import { figuresOccupancies } from '../services/statements/occupancy-figures.js';
 import { statementsPdf } from '../services/statements/pdf.js';
-import { publishStatements as publish } from '../services/statements/publish.js';
+import * as publishing from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
 import { flatStatement, statementRows } from '../services/statements/snapshots.js';
 import { scopeFor } from '../services/users/account-scope.js';
@@ -22,15 +23,13 @@ import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */
 export default async function statementRoutes(app: FastifyInstance) {
-  defineRoute(app, getStatementFigures, async ({ caller, query, db }) =>
-    statementFiguresJson(
-      query.month,
-      await statementRows(db, query.month, {
-        scope: await scopeFor(db, caller, query.userId),
-        parents: parseIdList(query.locationParentId),
-      }),
-    ),
-  );
+  defineRoute(app, getStatementFigures, async ({ caller, query, db }) => {
+    const rows = await statementRows(db, query.month, {
+      scope: await scopeFor(db, caller, query.userId),
+      parents: parseIdList(query.locationParentId),
+    });
+    return statementFiguresJson(query.month, rows, await figuresOccupancies(db, query.month, rows));
+  });
   defineRoute(app, getFlatStatement, ({ caller, params, query, db }) =>
     flatStatement(db, query.month, params.flatId, caller.scope),
   );
@@ -48,7 +47,13 @@ export default async function statementRoutes(app: FastifyInstance) {
       .send(file.stream);
   });
   defineRoute(app, publishStatements, ({ caller, body, db }) =>
-    publish(db, caller, body.month, body.locationIds?.length ? body.locationIds : null, body.force ?? false),
+    publishing.publishStatements(
+      db,
+      caller,
+      body.month,
+      body.locationIds?.length ? body.locationIds : null,
+      body.force ?? false,
+    ),
   );
   defineRoute(app, getStatementDifference, ({ caller, query, db }) =>
     statementDifference(db, query.month, { scope: caller.scope, parents: parseIdList(query.locationParentId) }),

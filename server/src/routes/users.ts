@@ -1,14 +1,14 @@
 import {
   authenticate,
-  deleteUser as deleteUserEndpoint,
+  deleteUser,
   getAllUsers,
   getUser,
   getUserRights,
   logout,
   register,
   setUserRights,
-  signOutEverywhere as signOutEverywhereEndpoint,
-  updateUser as updateUserEndpoint,
+  signOutEverywhere,
+  updateUser,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { assertManagesAccounts, findReachableAccount } from '../services/users/account-scope.js';
@@ -17,7 +17,7 @@ import { listUsers } from '../services/users/list-users.js';
 import { logoutUser } from '../services/users/logout-user.js';
 import { registerUser } from '../services/users/register-user.js';
 import { countRegistration } from '../services/users/sign-in-throttle.js';
-import { deleteUser, signOutEverywhere, updateUser } from '../services/users/update-user.js';
+import * as accounts from '../services/users/update-user.js';
 import { getRights, setRights } from '../services/users/user-rights.js';
 import { defineRoute } from './define.js';
 
@@ -50,13 +50,13 @@ export default async function usersRoutes(app: FastifyInstance) {
     return listUsers(db, caller, query);
   });
   defineRoute(app, getUser, ({ caller, params, db }) => findReachableAccount(db, caller, params.id));
-  defineRoute(app, updateUserEndpoint, ({ caller, params, body, db }) => updateUser(db, caller, params.id, body));
-  defineRoute(app, deleteUserEndpoint, async ({ caller, params, db }) => {
-    await deleteUser(db, caller, params.id);
+  defineRoute(app, updateUser, ({ caller, params, body, db }) => accounts.updateUser(db, caller, params.id, body));
+  defineRoute(app, deleteUser, async ({ caller, params, db }) => {
+    await accounts.deleteUser(db, caller, params.id);
     return { message: 'User deleted' };
   });
-  defineRoute(app, signOutEverywhereEndpoint, async ({ caller, params, db }) => {
-    await signOutEverywhere(db, caller, params.id);
+  defineRoute(app, signOutEverywhere, async ({ caller, params, db }) => {
+    await accounts.signOutEverywhere(db, caller, params.id);
     return { message: 'Signed out everywhere' };
   });
   defineRoute(app, getUserRights, ({ caller, params, db }) => getRights(db, caller, params.id));

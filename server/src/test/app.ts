@@ -162,22 +162,3 @@ export async function injectUrl<E extends Endpoint = Endpoint>(
 export function inject<E extends Endpoint>(app: FastifyInstance, endpoint: E, args: InjectArgs<E> = {}) {
   return injectUrl<E>(app, endpoint.method, urlOf(endpoint, args), args);
 }
-
-/**
- * @deprecated The untyped helper of the first test files, kept while test files written
- * beside the harness land: use `inject(app, endpoint, …)` (or `injectUrl`).
- */
-export async function call(
-  app: FastifyInstance,
-  method: InjectOptions['method'],
-  url: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-  // biome-ignore lint/suspicious/noExplicitAny: the untyped helper that `inject` replaces
-): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
-  const res = await injectUrl(app, method, url, {
-    token: options.token,
-    payload: options.body as InjectOptions['payload'],
-    headers: options.headers,
-  });
-  return { status: res.status, body: res.body, headers: res.headers };
-}

@@ -10,6 +10,7 @@ import {
   previewRegisterImport,
   removeDevice,
   replaceDevice,
+  searchLocations,
   setFlatClient,
   updateDevice,
   updateLocation,
@@ -17,10 +18,13 @@ import {
 import { uploadFile } from './call';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
-const changesDevices: Endpoint[] = [getLocation, getDeviceDataByUserId, getDevicesData, getAuditLog];
+const changesDevices: Endpoint[] = [getLocation, getDeviceDataByUserId, getDevicesData, getAuditLog, searchLocations];
 
 export const useLocation = (id: number | undefined) =>
   useEndpointQuery(getLocation, { params: { id: id ?? 0 } }, { enabled: !!id });
+/** Buildings and flats by address words (the search above the Master data tree). */
+export const useSearchLocations = (text: string, enabled: boolean) =>
+  useEndpointQuery(searchLocations, { query: { text } }, { enabled, staleTime: 30_000 });
 export const useUpdateLocation = () => useEndpointMutation(updateLocation, changesDevices);
 export const useSetFlatClient = () => useEndpointMutation(setFlatClient, changesDevices);
 export const useAddDevice = () => useEndpointMutation(addDevice, changesDevices);

@@ -1,7 +1,7 @@
 import type { CollectorHealth, CollectorMeter } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
-import { loadSettings } from '../data-quality/settings.js';
+import { loadSettings } from '../settings.js';
 import { EXPECTED_DEVICES } from './config.js';
 
 /** Alarm events listed per collector. */

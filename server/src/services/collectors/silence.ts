@@ -1,6 +1,6 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
-import { loadSettings } from '../data-quality/settings.js';
+import { loadSettings } from '../settings.js';
 
 /** Days of collector_heard kept (the health looks at 24 hours; a week back helps an investigation). */
 const KEEP_HEARD_DAYS = 8;

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { DEVICE_TYPE, GROUP, getDigestSubscription, updateDigestSubscription } from '@rodmenys/contract';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.js';
-import { buildTestApp, call } from '../../test/app.js';
-import { createTestDb, dbKind } from '../../test/db.js';
+import { buildTestApp, inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
 import { addReadings, address, createDevice, createPath, createUser } from '../../test/fixtures.js';
 import { type Delivered, decodeMail as decode, startSmtp } from '../../test/smtp.js';
 import { Mailer } from '../mail/index.js';
@@ -11,15 +10,12 @@ import { sendDigests } from './digest.js';
 import { validate } from './validate.js';
 
 describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
-  let db: Db;
-  let app: FastifyInstance;
+  const t = useApp({ smtpUrl: 'smtp://127.0.0.1:1' });
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let port: number;
   let delivered: Delivered[];
 
   beforeAll(async () => {
-    db = await createTestDb();
-    app = await buildTestApp(db, { smtpUrl: 'smtp://127.0.0.1:1' });
     // A real SMTP server in this process: every message is kept as it arrived.
     smtp = await startSmtp();
     port = smtp.port;
@@ -27,19 +23,18 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
   });
   afterAll(async () => {
     await smtp.close();
-    await app.close();
-    await db.close();
   });
 
   it('sends each subscriber the new anomalies of their scope, in their language, with links; once', async () => {
+    const { app, db } = t;
     const [a, b] = [
       await createPath(db, address('Klaipėda', 'Tiltų g.', '1', '1'), 1),
       await createPath(db, address('Klaipėda', 'Tiltų g.', '2', '1'), 1),
     ];
     const buildingA = a.at(-2)!;
-    const manager = await createUser(app, { groupId: 3, rights: [buildingA] });
-    const operator = await createUser(app, { groupId: 1 });
-    const quiet = await createUser(app, { groupId: 3, rights: [buildingA] });
+    const manager = await createUser(app, { groupId: GROUP.user, rights: [buildingA] });
+    const operator = await createUser(app, { groupId: GROUP.operator });
+    const quiet = await createUser(app, { groupId: GROUP.user, rights: [buildingA] });
     for (const [user, email] of [
       [manager, 'manager@example.lt'],
       [operator, 'operator@example.lt'],
@@ -47,26 +42,26 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
     ] as const) {
       await db.query('UPDATE app_user SET email = $2 WHERE id = $1', [user.id, email]);
     }
-    const noMail = await createUser(app, { groupId: 3, rights: [buildingA] });
-    const refused = await call(app, 'PUT', '/api/data-quality/digest', {
+    const noMail = await createUser(app, { groupId: GROUP.user, rights: [buildingA] });
+    const refused = await inject(app, updateDigestSubscription, {
       token: noMail.token,
       body: { optIn: true, language: 'en' },
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0].field).toBe('optIn');
-    const on = await call(app, 'PUT', '/api/data-quality/digest', {
+    expect(refused.error.errors?.[0]?.field).toBe('optIn');
+    const on = await inject(app, updateDigestSubscription, {
       token: manager.token,
       body: { optIn: true, language: 'en' },
     });
     expect(on.body).toMatchObject({ OptIn: true, Language: 'en', MailConfigured: true });
-    await call(app, 'PUT', '/api/data-quality/digest', {
+    await inject(app, updateDigestSubscription, {
       token: operator.token,
       body: { optIn: true, language: 'lt' },
     });
 
     // Two silent water meters, one per building.
-    const inA = await createDevice(db, { typeId: 3, locationId: a.at(-1)!, code: 'DIGEST-A' });
-    const inB = await createDevice(db, { typeId: 3, locationId: b.at(-1)!, code: 'DIGEST-B' });
+    const inA = await createDevice(db, { typeId: DEVICE_TYPE.coldWaterMeter, locationId: a.at(-1)!, code: 'DIGEST-A' });
+    const inB = await createDevice(db, { typeId: DEVICE_TYPE.coldWaterMeter, locationId: b.at(-1)!, code: 'DIGEST-B' });
     const longAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
     await addReadings(db, inA, [[longAgo, 1]]);
     await addReadings(db, inB, [[longAgo, 1]]);
@@ -102,9 +97,10 @@ describe(`daily anomaly digest by e-mail (${dbKind()})`, () => {
   });
 
   it('says when the server cannot send mail (no SMTP_URL)', async () => {
-    const plain = await buildTestApp(db);
-    const user = await createUser(plain, { groupId: 3 });
-    const res = await call(plain, 'GET', '/api/data-quality/digest', { token: user.token });
+    // The same database, an app without SMTP_URL.
+    const plain = await buildTestApp(t.db);
+    const user = await createUser(plain, { groupId: GROUP.user });
+    const res = await inject(plain, getDigestSubscription, { token: user.token });
     expect(res.body).toMatchObject({ OptIn: false, MailConfigured: false });
     await plain.close();
   });

@@ -3,9 +3,9 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { loadSettings } from '../settings.js';
 import { inScope } from '../sql.js';
 import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
-import { loadSettings } from './settings.js';
 
 const ROW = `me.device_id AS "DeviceId", to_char(me.month, 'YYYY-MM') AS "Month",
   iso((me.month + interval '1 month')::timestamp::timestamptz) AS "MonthEnd",

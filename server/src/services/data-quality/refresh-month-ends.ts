@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { computeMoveValues, refreshMoveValues } from '../occupancies/move-values.js';
+import { type DqSettings, loadSettings } from '../settings.js';
 import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
-import { type DqSettings, loadSettings } from './settings.js';
 
 export interface RefreshResult {
   /** Devices whose new readings or memory values were taken from the queue. */

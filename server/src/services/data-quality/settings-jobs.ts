@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { checkSetting, type DqSettingKey } from './settings.js';
+import { checkSetting, type DqSettingKey } from '../settings.js';
 
 const SETTING = `key AS "Key", value AS "Value", iso(updated_at) AS "UpdatedAt"`;
 

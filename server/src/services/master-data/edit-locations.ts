@@ -2,6 +2,7 @@ import {
   addressColumnOf,
   type ClientRow,
   LOCATION_LEVEL,
+  LOCATION_SEARCH_LIMIT,
   type LocationDetail,
   type LocationNode,
 } from '@rodmenys/contract';
@@ -31,6 +32,28 @@ export async function listLocationChildren(db: Queryable, parentId: number | und
     `${NODE_SELECT} WHERE coalesce(l.parent_id, 0) = $1
       ORDER BY l.flat_order NULLS LAST, building_number(l.name) NULLS FIRST, lower(l.name)`,
     [parentId ?? 0],
+  );
+  return rows;
+}
+
+/**
+ * Buildings and flats whose address line or building object code holds a word starting with each
+ * word of `text` (case-insensitive, in any order; punctuation separates words, so "architektų 3-12"
+ * finds flat 12 of Architektų g. 3 and not of 13), buildings first. Both sides are split by the same
+ * expression in SQL, so they agree whatever the database's locale calls a letter.
+ */
+export async function searchLocations(db: Queryable, text: string): Promise<LocationNode[]> {
+  const { rows } = await db.query<LocationNode>(
+    `${NODE_SELECT}
+      CROSS JOIN (SELECT (array_remove(regexp_split_to_array(lower($2), '[^[:alnum:]]+'), ''))[1:10] AS words) q
+      WHERE l.level >= $1
+        AND (SELECT bool_and(' ' || regexp_replace(lower(concat_ws(' ', address_label(l), o.code)), '[^[:alnum:]]+', ' ', 'g')
+                             LIKE '% ' || w || '%')
+               FROM unnest(q.words) w)
+      ORDER BY l.level, lower(l.city), lower(l.street), building_number(l.building) NULLS FIRST, lower(l.building),
+               l.flat_order NULLS LAST, building_number(l.flat) NULLS FIRST, lower(l.name)
+      LIMIT $3`,
+    [LOCATION_LEVEL.building, text, LOCATION_SEARCH_LIMIT],
   );
   return rows;
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.js';
-import { boundaryValueUpsert } from '../data-quality/month-ends.js';
-import { loadSettings } from '../data-quality/settings.js';
+import { boundaryValueUpsert } from '../boundary-values.js';
+import { loadSettings } from '../settings.js';
 import { cityIdOf } from '../sql.js';
 
 /**

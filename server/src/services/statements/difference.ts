@@ -7,7 +7,7 @@ import type {
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { computeRows } from './figures.js';
-import { flatsWithMoves, splitOccupancies } from './occupancy-figures.js';
+import { splitMoves } from './occupancy-figures.js';
 import { selectPublishedFlats } from './selection.js';
 import { loadSelection } from './snapshots.js';
 
@@ -124,14 +124,7 @@ export async function splitChanges(
   frozen: ReadonlyMap<number, OccupancyStatement[]> | null,
   splits = new Map<number, OccupancyStatement[]>(),
 ): Promise<StatementChange[]> {
-  for (const id of await flatsWithMoves(
-    db,
-    month,
-    rows.map((r) => r.FlatId),
-  )) {
-    const row = rows.find((r) => r.FlatId === id)!;
-    splits.set(id, await splitOccupancies(db, month, id, row));
-  }
+  for (const [id, split] of await splitMoves(db, month, rows)) splits.set(id, split);
   if (!frozen) return [];
   return rows.flatMap((row) => {
     const before = frozen.get(row.FlatId) ?? [];

@@ -31,6 +31,7 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
   let heatMeter: number;
   let hotWater: number;
   let coldWaterId: number;
+  let quietFlat: number;
   const NOW = new Date('2026-11-26T12:00:00Z');
 
   const statements = async (flatId: number, month: string, token = operator.token) => {
@@ -69,8 +70,25 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
         rows[0]!.id,
       ]);
     }
+    // A flat without a move: one occupant all month.
+    quietFlat = (await makeFlat(t.db, other, { name: '1', order: 1 })).id;
+    {
+      const { rows } = await t.db.query<{ id: number }>(
+        "INSERT INTO client (code, name) VALUES ('STAY-1', 'Ona Likusioji') RETURNING id",
+      );
+      await t.db.query('UPDATE location SET client_id = $2 WHERE id = $1', [quietFlat, rows[0]!.id]);
+      await t.db.query("INSERT INTO occupancy (location_id, client_id, name) VALUES ($1, $2, 'Ona Likusioji')", [
+        quietFlat,
+        rows[0]!.id,
+      ]);
+    }
     const feb = '2026-02-28T23:00:00+02:00';
     const mar = '2026-03-31T23:00:00+03:00';
+    const quietWater = await makeDevice(t.db, quietFlat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'OS-Q' });
+    await makeReadings(t.db, quietWater, [
+      [feb, 50],
+      [mar, 57],
+    ]);
     // Measured at the move: a reading exactly at 15 March 00:00.
     const coldWater = await makeDevice(t.db, meterFlat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'OS-CW' });
     coldWaterId = coldWater;
@@ -172,6 +190,42 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     expect(kind(after!, 'heating')).toMatchObject({ Units: 30, Current: { Value: 375 } });
   });
 
+  it('the figures of a selection give a flat with a move one part per occupant (one row each), others none', async () => {
+    const res = await inject(t.app, contract.getStatementFigures, {
+      query: { month: '2026-03' },
+      token: operator.token,
+    });
+    expect(res.status, res.text).toBe(200);
+    const { Rows, Occupancies } = res.body;
+    // The flats' rows stay one per flat, as before.
+    expect(Rows.map((r) => r.FlatId).sort()).toEqual([meterFlat, allocatorFlat, quietFlat].sort());
+    // Two parts for each flat with a move, in the rows' order, none for the flat without one.
+    const order = Rows.map((r) => r.FlatId).filter((id) => id !== quietFlat);
+    expect(Occupancies.map((o) => o.FlatId)).toEqual(order.flatMap((id) => [id, id]));
+    // The same parts as the flat's own per-occupant statements, adding up to the flat's row.
+    for (const id of order) {
+      const own = (await statements(id, '2026-03')).body.Occupancies;
+      const parts = Occupancies.filter((o) => o.FlatId === id);
+      expect(parts).toEqual(own.map((o) => ({ FlatId: id, ...o })));
+      const row = Rows.find((r) => r.FlatId === id)!;
+      for (const k of row.Kinds)
+        expect(
+          parts.reduce((sum, o) => sum + milli(kind(o, k.Kind).Current.Value), 0),
+          k.Kind,
+        ).toBe(milli(k.Current.Value));
+    }
+    expect(Occupancies.map((o) => o.Name)).not.toContain('Ona Likusioji');
+    // Someone who may see only the other building sees its flat, and nobody's name from this one.
+    const theirs = await inject(t.app, contract.getStatementFigures, {
+      query: { month: '2026-03' },
+      token: outsider.token,
+    });
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(theirs.body.Rows.map((r) => r.FlatId)).toEqual([quietFlat]);
+    expect(theirs.body.Occupancies).toEqual([]);
+    expect(theirs.text).not.toContain('Aistė');
+  });
+
   it('compares only within the same occupancy, and says why not', async () => {
     const [before, after] = (await statements(meterFlat, '2026-03')).body.Occupancies;
     // The one who moved out lived there all of February: the comparison is theirs.
@@ -256,9 +310,15 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
       coldWaterId,
     ]);
     await refreshMonthEnds(t.db, NOW, { ensure: false });
-    // The published month still answers what was published, per occupant.
+    // The published month still answers what was published, per occupant, in the selection's figures too.
     const after = (await statements(meterFlat, '2026-03')).body.Occupancies;
     expect(after).toEqual(frozen);
+    const figures = await inject(t.app, contract.getStatementFigures, {
+      query: { month: '2026-03', locationParentId: String(meterFlat) },
+      token: operator.token,
+    });
+    expect(figures.body.Rows[0]?.Published).not.toBeNull();
+    expect(figures.body.Occupancies).toEqual(frozen.map((o) => ({ FlatId: meterFlat, ...o })));
     // The difference lists the new occupant's changed figure, with the flat's; the predecessor's is unchanged.
     const diff = await inject(t.app, contract.getStatementDifference, {
       query: { month: '2026-03' },

@@ -1,5 +1,6 @@
 import {
   DEVICE_TYPE,
+  type FlatOccupancyStatement,
   type FlatStatement,
   LOCATION_LEVEL,
   type MonthEndSource,
@@ -24,6 +25,7 @@ const NOT_MEASURED: ReadonlySet<string> = new Set(['interpolated', 'estimated', 
 
 /** A device of the flat in service in the month, with its values at the month's bounds. */
 interface DeviceBounds {
+  location_id: number;
   id: number;
   type: number;
   rating_factor: number | null;
@@ -38,6 +40,7 @@ interface DeviceBounds {
 }
 
 interface Segment {
+  flat_id: number;
   id: number;
   client_code: string;
   name: string;
@@ -111,19 +114,6 @@ export async function occupancyStatements(
   return { Month: month, FlatId: flatId, Occupancies: flat ? await splitOccupancies(db, month, flatId, flat.Row) : [] };
 }
 
-/** The flats among `flatIds` with more than one occupancy in month M: those whose split publishing freezes. */
-export async function flatsWithMoves(db: Queryable, month: string, flatIds: readonly number[]): Promise<number[]> {
-  if (!flatIds.length) return [];
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT o.location_id AS id FROM occupancy o
-      WHERE o.location_id = ANY ($1::int[]) AND coalesce(o.move_in, '-infinity') < ($2::date + interval '1 month')::date
-        AND coalesce(o.move_out, 'infinity') > $2::date
-      GROUP BY o.location_id HAVING count(*) > 1`,
-    [flatIds, `${month}-01`],
-  );
-  return rows.map((r) => r.id);
-}
-
 /** The flat's month (`row`: its statement's row, live or published) split between its occupancies of the month. */
 export async function splitOccupancies(
   db: Queryable,
@@ -131,21 +121,141 @@ export async function splitOccupancies(
   flatId: number,
   row: Pick<StatementRow, 'Kinds'>,
 ): Promise<OccupancyStatement[]> {
+  return (await splitFlats(db, month, [{ FlatId: flatId, Kinds: row.Kinds }], false)).get(flatId) ?? [];
+}
+
+/**
+ * The splits of the flats among `rows` (their statements' rows, live or published) that had more than
+ * one occupant in month M, by flat: one query for the occupancies of every flat, one for the devices of
+ * those with a move, whatever their number (the Statements page of 5,000 flats, publishing).
+ */
+export function splitMoves(
+  db: Queryable,
+  month: string,
+  rows: readonly Pick<StatementRow, 'FlatId' | 'Kinds'>[],
+): Promise<Map<number, OccupancyStatement[]>> {
+  return splitFlats(db, month, rows, true);
+}
+
+/**
+ * The occupants' parts of the flats of a selection's figures (docs/occupancies.md), in the rows' order:
+ * a published flat's frozen split, else its row (live or published) split now; only flats with more than
+ * one occupant in the month (a frozen split always has more than one).
+ */
+export async function figuresOccupancies(
+  db: Queryable,
+  month: string,
+  rows: readonly StatementRow[],
+): Promise<FlatOccupancyStatement[]> {
+  if (!rows.length) return [];
+  const frozen = await frozenOfRows(db, month, rows);
+  const splits = await splitMoves(
+    db,
+    month,
+    rows.filter((r) => !frozen.has(r.FlatId)),
+  );
+  return rows.flatMap((r) =>
+    (frozen.get(r.FlatId) ?? splits.get(r.FlatId) ?? []).map(
+      (o): FlatOccupancyStatement => ({
+        FlatId: r.FlatId,
+        OccupancyId: o.OccupancyId,
+        ClientCode: o.ClientCode,
+        Name: o.Name,
+        From: o.From,
+        Till: o.Till,
+        Days: o.Days,
+        Kinds: o.Kinds,
+      }),
+    ),
+  );
+}
+
+/** The splits frozen with the published versions the rows show (`Row.Published`), by flat. */
+async function frozenOfRows(
+  db: Queryable,
+  month: string,
+  rows: readonly StatementRow[],
+): Promise<Map<number, OccupancyStatement[]>> {
+  const published = rows.filter((r) => r.Published);
+  if (!published.length) return new Map();
+  const { rows: stored } = await db.query<{ flat_id: number; occupancies: OccupancyStatement[] | string }>(
+    `SELECT s.flat_id, s.occupancies FROM statement_snapshot s
+       JOIN statement_publication p ON p.id = s.publication_id
+       JOIN unnest($1::int[], $2::int[], $3::int[]) AS w(flat_id, building_id, version)
+         ON w.flat_id = s.flat_id AND w.building_id = p.building_id AND w.version = p.version
+      WHERE p.month = $4::date AND s.occupancies IS NOT NULL`,
+    [
+      published.map((r) => r.FlatId),
+      published.map((r) => r.Published!.BuildingId),
+      published.map((r) => r.Published!.Version),
+      `${month}-01`,
+    ],
+  );
+  return new Map(
+    stored.map((r) => [
+      r.flat_id,
+      typeof r.occupancies === 'string' ? (JSON.parse(r.occupancies) as OccupancyStatement[]) : r.occupancies,
+    ]),
+  );
+}
+
+/**
+ * The splits of `rows`' flats, by flat: every flat with an occupancy in M, or only those with more than
+ * one (`onlyMoves`). Two queries for all of them.
+ */
+async function splitFlats(
+  db: Queryable,
+  month: string,
+  rows: readonly Pick<StatementRow, 'FlatId' | 'Kinds'>[],
+  onlyMoves: boolean,
+): Promise<Map<number, OccupancyStatement[]>> {
+  const out = new Map<number, OccupancyStatement[]>();
+  if (!rows.length) return out;
   const { rows: segments } = await db.query<Segment>(
     `WITH p AS (SELECT $2::date AS s, ($2::date + interval '1 month')::date AS e,
-                       ($2::date - interval '1 month')::date AS prev, ($2::date - interval '12 months')::date AS ly)
-     SELECT o.id, c.code AS client_code, o.name,
+                       ($2::date - interval '1 month')::date AS prev, ($2::date - interval '12 months')::date AS ly),
+     o AS (SELECT o.*, count(*) OVER (PARTITION BY o.location_id) AS n
+             FROM occupancy o, p
+            WHERE o.location_id = ANY ($1::int[])
+              AND coalesce(o.move_in, '-infinity') < p.e AND coalesce(o.move_out, 'infinity') > p.s)
+     SELECT o.location_id AS flat_id, o.id, c.code AS client_code, o.name,
             greatest(coalesce(o.move_in, p.s), p.s)::text AS from, least(coalesce(o.move_out, p.e), p.e)::text AS till,
             coalesce(o.move_in, '-infinity') <= p.prev AND coalesce(o.move_out, 'infinity') >= p.s AS whole_previous,
             coalesce(o.move_in, '-infinity') <= p.ly
               AND coalesce(o.move_out, 'infinity') >= (p.ly + interval '1 month')::date AS whole_last_year
-       FROM occupancy o JOIN client c ON c.id = o.client_id, p
-      WHERE o.location_id = $1 AND coalesce(o.move_in, '-infinity') < p.e AND coalesce(o.move_out, 'infinity') > p.s
-      ORDER BY o.move_in NULLS FIRST`,
-    [flatId, `${month}-01`],
+       FROM o JOIN client c ON c.id = o.client_id, p
+      WHERE o.n > $3
+      ORDER BY o.location_id, o.move_in NULLS FIRST`,
+    [rows.map((r) => r.FlatId), `${month}-01`, onlyMoves ? 1 : 0],
   );
-  if (!segments.length) return [];
-  const devices = await loadDeviceBounds(db, flatId, month);
+  if (!segments.length) return out;
+  const byFlat = groupBy(segments, (s) => s.flat_id);
+  const devices = groupBy(await loadDeviceBounds(db, [...byFlat.keys()], month), (d) => d.location_id);
+  for (const r of rows) {
+    const segs = byFlat.get(r.FlatId);
+    if (segs) out.set(r.FlatId, splitOf(month, r.Kinds, segs, devices.get(r.FlatId) ?? []));
+  }
+  return out;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/** One flat's month (its kinds' figures `kinds`) split between its occupancies `segments`. */
+function splitOf(
+  month: string,
+  kinds: readonly StatementKindFigures[],
+  segments: readonly Segment[],
+  devices: readonly DeviceBounds[],
+): OccupancyStatement[] {
   const monthStart = `${month}-01`;
   const nextMonthStart = `${nextMonth(month)}-01`;
   const valueAt = (d: DeviceBounds, day: string): { v: number; source: MonthEndSource | null } | null => {
@@ -159,9 +269,8 @@ export async function splitOccupancies(
     const m = d.moves?.[day];
     return m ? { v: units4(m.value), source: m.source } : null;
   };
-  const kinds = row.Kinds;
   const perKind = kinds.map((k) => kindSegments(k, devices, segments, valueAt));
-  const occupancies = segments.map((seg, i) => ({
+  return segments.map((seg, i) => ({
     OccupancyId: seg.id,
     ClientCode: seg.client_code,
     Name: seg.name,
@@ -184,7 +293,6 @@ export async function splitOccupancies(
       } satisfies OccupancyKindFigures;
     }),
   }));
-  return occupancies;
 }
 
 /** The device types of a kind as the flat's statement counts them (a flat heat meter before allocators). */
@@ -259,12 +367,12 @@ function kindSegments(
   });
 }
 
-/** The flat's devices in service in the month, their values at its bounds (as the statements read them) and at its moves. */
-async function loadDeviceBounds(db: Queryable, flatId: number, month: string): Promise<DeviceBounds[]> {
+/** The flats' devices in service in the month, their values at its bounds (as the statements read them) and at its moves. */
+async function loadDeviceBounds(db: Queryable, flatIds: readonly number[], month: string): Promise<DeviceBounds[]> {
   const { rows } = await db.query<DeviceBounds>(
     `WITH m AS (SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
                        $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e)
-     SELECT d.id, d.device_type_id AS type, d.rating_factor::float8 AS rating_factor,
+     SELECT d.location_id, d.id, d.device_type_id AS type, d.rating_factor::float8 AS rating_factor,
             CASE WHEN d.installed_at >= m.s THEN extract(epoch FROM d.installed_at) * 1000 END AS installed_ms,
             CASE WHEN d.removed_at < m.e THEN extract(epoch FROM d.removed_at) * 1000 END AS removed_ms,
             CASE WHEN coalesce(d.installed_at, '-infinity') < m.s THEN ms.value::text
@@ -281,8 +389,8 @@ async function loadDeviceBounds(db: Queryable, flatId: number, month: string): P
        FROM device d CROSS JOIN m
        LEFT JOIN month_end ms ON ms.device_id = d.id AND ms.month = m.prev
        LEFT JOIN month_end me ON me.device_id = d.id AND me.month = m.month
-      WHERE d.location_id = $1 AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s`,
-    [flatId, `${month}-01`],
+      WHERE d.location_id = ANY ($1::int[]) AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s`,
+    [flatIds, `${month}-01`],
   );
   return rows;
 }

@@ -1,4 +1,6 @@
 import type {
+  FlatOccupancyStatement,
+  OccupancyKindFigures,
   StatementBuildingLine,
   StatementFigure,
   StatementKindFigures,
@@ -47,10 +49,26 @@ const row = (r: StatementRow) =>
   `"Building":${str(r.Building)},"Flat":${str(r.Flat)},"FlatOrder":${num(r.FlatOrder)},"AreaM2":${num(r.AreaM2)},` +
   `"ClientCode":${str(r.ClientCode)},"Kinds":[${r.Kinds.map(kind).join(',')}],"Published":${publication(r.Published)}}`;
 
-/** GetStatementFigures' answer `{ Month, Rows }` as JSON text. */
+const nullableFigure = (f: StatementFigure | null) => (f === null ? 'null' : figure(f));
+
+const occupancyKind = (k: OccupancyKindFigures) =>
+  `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Current":${figure(k.Current)},"Previous":${nullableFigure(k.Previous)},` +
+  `"PreviousMissing":${str(k.PreviousMissing)},"LastYear":${nullableFigure(k.LastYear)},` +
+  `"LastYearMissing":${str(k.LastYearMissing)},"BuildingAverage":${num(k.BuildingAverage)},"Units":${num(k.Units)},` +
+  `"Qrad":${num(k.Qrad)}}`;
+
+const occupancy = (o: FlatOccupancyStatement) =>
+  `{"FlatId":${num(o.FlatId)},"OccupancyId":${num(o.OccupancyId)},"ClientCode":${str(o.ClientCode)},` +
+  `"Name":${str(o.Name)},"From":${str(o.From)},"Till":${str(o.Till)},"Days":${num(o.Days)},` +
+  `"Kinds":[${o.Kinds.map(occupancyKind).join(',')}]}`;
+
+/** GetStatementFigures' answer `{ Month, Rows, Occupancies }` as JSON text. */
 export function statementFiguresJson(
   month: string,
   rows: readonly StatementRow[],
-): JsonText<{ Month: string; Rows: StatementRow[] }> {
-  return new JsonText(`{"Month":${str(month)},"Rows":[${rows.map(row).join(',')}]}`);
+  occupancies: readonly FlatOccupancyStatement[],
+): JsonText<{ Month: string; Rows: StatementRow[]; Occupancies: FlatOccupancyStatement[] }> {
+  return new JsonText(
+    `{"Month":${str(month)},"Rows":[${rows.map(row).join(',')}],"Occupancies":[${occupancies.map(occupancy).join(',')}]}`,
+  );
 }

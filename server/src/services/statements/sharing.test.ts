@@ -94,8 +94,8 @@ describe(`kWh sharing of a building heat meter (${dbKind()})`, () => {
     expect(heating(st.get('H')).Current.Value).toBe(200);
     // In the figures' JSON answer too, in the contract's order.
     const rows = [...st.values()].map((s) => s.Row);
-    const { json } = statementFiguresJson(MONTH, rows);
-    expect(json).toBe(JSON.stringify({ Month: MONTH, Rows: rows }));
+    const { json } = statementFiguresJson(MONTH, rows, []);
+    expect(json).toBe(JSON.stringify({ Month: MONTH, Rows: rows, Occupancies: [] }));
   });
 
   it('gives no flat kWh when a flat’s own heat meter has no value: a missing value is never 0', async () => {

@@ -1,7 +1,8 @@
 import type { Anomaly } from '@rodmenys/contract';
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAcknowledgeAnomaly, useResolveAnomaly } from '../../api/data-quality';
+import { RequiredTextArea } from '../../components/form-fields';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 
@@ -46,13 +47,13 @@ export function CommentDialog({
       onOk={() => form.submit()}
     >
       <Form form={form} layout="vertical" onFinish={submit}>
-        <Form.Item
+        <RequiredTextArea
           name="comment"
           label={t('anomalies.comment')}
-          rules={[{ required: true, whitespace: true, message: t('anomalies.commentRequired') }]}
-        >
-          <Input.TextArea rows={3} maxLength={1000} />
-        </Form.Item>
+          requiredMessage={t('anomalies.commentRequired')}
+          rows={3}
+          maxLength={1000}
+        />
       </Form>
     </Modal>
   );

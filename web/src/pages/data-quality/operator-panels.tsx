@@ -1,12 +1,29 @@
 import type { DqSetting, Job, MonthEndListRow } from '@rodmenys/contract';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Form,
+  type FormInstance,
+  type FormProps,
+  Input,
+  InputNumber,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
 import { useDeviceTypes } from '../../api/devices';
+import { FormDialog } from '../../components/form-dialog';
+import { RequiredTextArea } from '../../components/form-fields';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { STATIC_MODAL, useConfirm } from '../../components/modal-host';
+import { useConfirm } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
 
@@ -50,12 +67,52 @@ function SettingValue({ value }: { value: unknown }) {
   return <code style={{ wordBreak: 'break-all' }}>{valueText(value)}</code>;
 }
 
+/**
+ * A setting's edit dialog: its name in the title, a word of help, the form's fields; Save stores
+ * what `toValue` makes of the fields and says so.
+ */
+function SettingFormDialog<V>({
+  setting,
+  form,
+  toValue,
+  help,
+  formProps,
+  onClose,
+  children,
+}: {
+  setting: DqSetting;
+  form: FormInstance<V>;
+  toValue: (values: V) => unknown;
+  help: string;
+  formProps: Omit<FormProps<V>, 'form' | 'onFinish'>;
+  onClose: () => void;
+  children: ReactNode | ((serverError: string | null) => ReactNode);
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const update = useUpdateDqSetting();
+  const save = async (values: V) => {
+    await update.mutateAsync({ params: { key: setting.Key }, body: { value: toValue(values) } });
+    message.success(t('anomalies.settings.saved'));
+  };
+  return (
+    <FormDialog
+      title={t('anomalies.settings.editTitle', { name: t(`anomalies.settingNames.${setting.Key}`) })}
+      form={form}
+      onSave={save}
+      onClose={onClose}
+      pending={update.isPending}
+      intro={<Typography.Paragraph type="secondary">{help}</Typography.Paragraph>}
+      formProps={formProps}
+    >
+      {children}
+    </FormDialog>
+  );
+}
+
 /** Days per device type, one named field per type (the lookup's types and any the value names); empty: not checked. */
 function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const errorText = useErrorText();
-  const update = useUpdateDqSetting();
   const types = useDeviceTypes();
   const typeName = useTypeName();
   const value = isPerType(setting.Value) ? setting.Value : {};
@@ -63,96 +120,50 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
     (a, b) => Number(a) - Number(b),
   );
   const [form] = Form.useForm<Record<string, number | null>>();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const save = async (days: Record<string, number | null | undefined>) => {
-    setServerError(null);
-    const body = Object.fromEntries(
-      Object.entries(days).filter((e): e is [string, number] => typeof e[1] === 'number'),
-    );
-    try {
-      await update.mutateAsync({ params: { key: setting.Key }, body: { value: body } });
-      message.success(t('anomalies.settings.saved'));
-      onClose();
-    } catch (error) {
-      setServerError(errorText(error));
-    }
-  };
   return (
-    <Modal
-      open
-      {...STATIC_MODAL}
-      title={t('anomalies.settings.editTitle', { name: t(`anomalies.settingNames.${setting.Key}`) })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={update.isPending}
+    <SettingFormDialog
+      setting={setting}
+      form={form}
+      // Empty fields: that type is not checked.
+      toValue={(days) => Object.fromEntries(Object.entries(days).filter((e) => typeof e[1] === 'number'))}
+      help={t('anomalies.settings.perTypeHelp')}
+      formProps={{ layout: 'horizontal', labelCol: { span: 14 }, wrapperCol: { span: 10 }, initialValues: value }}
+      onClose={onClose}
     >
-      <Typography.Paragraph type="secondary">{t('anomalies.settings.perTypeHelp')}</Typography.Paragraph>
-      {serverError && (
-        <Typography.Paragraph type="danger" role="alert">
-          {serverError}
-        </Typography.Paragraph>
-      )}
-      <Form
-        form={form}
-        layout="horizontal"
-        labelCol={{ span: 14 }}
-        wrapperCol={{ span: 10 }}
-        initialValues={value}
-        onFinish={save}
-      >
-        {ids.map((id, i) => (
-          <Form.Item
-            key={id}
-            name={id}
-            label={typeName(id)}
-            rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
-          >
-            <InputNumber
-              controls={false}
-              autoFocus={i === 0}
-              precision={0}
-              placeholder={t('anomalies.settings.notChecked')}
-              style={{ width: '100%' }}
-            />
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
+      {ids.map((id, i) => (
+        <Form.Item
+          key={id}
+          name={id}
+          label={typeName(id)}
+          rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
+        >
+          <InputNumber
+            controls={false}
+            autoFocus={i === 0}
+            precision={0}
+            placeholder={t('anomalies.settings.notChecked')}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      ))}
+    </SettingFormDialog>
   );
 }
 
+/** Any other setting, as JSON (a number, a list); the server's refusal is shown at the field. */
 function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const errorText = useErrorText();
-  const update = useUpdateDqSetting();
   const [form] = Form.useForm<{ value: string }>();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const save = async ({ value }: { value: string }) => {
-    setServerError(null);
-    try {
-      await update.mutateAsync({ params: { key: setting.Key }, body: { value: JSON.parse(value) } });
-      message.success(t('anomalies.settings.saved'));
-      onClose();
-    } catch (error) {
-      setServerError(errorText(error));
-    }
-  };
   return (
-    <Modal
-      open
-      {...STATIC_MODAL}
-      title={t('anomalies.settings.editTitle', { name: t(`anomalies.settingNames.${setting.Key}`) })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={update.isPending}
+    <SettingFormDialog
+      setting={setting}
+      form={form}
+      toValue={({ value }) => JSON.parse(value)}
+      help={t('anomalies.settings.valueHelp')}
+      formProps={{ initialValues: { value: valueText(setting.Value) } }}
+      onClose={onClose}
     >
-      <Form form={form} layout="vertical" initialValues={{ value: valueText(setting.Value) }} onFinish={save}>
-        <Typography.Paragraph type="secondary">{t('anomalies.settings.valueHelp')}</Typography.Paragraph>
+      {(serverError) => (
         <Form.Item
           name="value"
           label={t('anomalies.settings.value')}
@@ -174,8 +185,39 @@ function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
         >
           <Input autoFocus />
         </Form.Item>
-      </Form>
-    </Modal>
+      )}
+    </SettingFormDialog>
+  );
+}
+
+/** An operator's table card: its rows from one query, a retry when it fails, and what goes with it. */
+function QueryTableCard<T extends object>({
+  title,
+  query,
+  rowKey,
+  columns,
+  children,
+}: {
+  title: string;
+  query: UseQueryResult<T[], unknown>;
+  rowKey: keyof T & string;
+  columns: ColumnsType<T>;
+  children?: ReactNode;
+}) {
+  return (
+    <Card size="small" title={title} style={{ marginTop: 16 }}>
+      {query.error ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <Table<T>
+        size="small"
+        rowKey={rowKey}
+        loading={query.isLoading}
+        dataSource={query.data ?? []}
+        pagination={false}
+        scroll={{ x: true }}
+        columns={columns}
+      />
+      {children}
+    </Card>
   );
 }
 
@@ -185,64 +227,59 @@ export function SettingsCard() {
   const settings = useDqSettings(true);
   const [editing, setEditing] = useState<DqSetting | null>(null);
   return (
-    <Card size="small" title={t('anomalies.settings.title')} style={{ marginTop: 16 }}>
-      {settings.error && <LoadError error={settings.error} onRetry={() => void settings.refetch()} />}
-      <Table<DqSetting>
-        size="small"
-        rowKey="Key"
-        loading={settings.isLoading}
-        dataSource={settings.data ?? []}
-        pagination={false}
-        scroll={{ x: true }}
-        columns={[
-          {
-            title: t('anomalies.settings.name'),
-            dataIndex: 'Key',
-            width: 300,
-            render: (key: string) => (
-              <>
-                {t(`anomalies.settingNames.${key}`, { defaultValue: key })}
-                <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-                  {key}
-                </Typography.Text>
-              </>
-            ),
-          },
-          {
-            title: t('anomalies.settings.value'),
-            dataIndex: 'Value',
-            // Long lists (the sentinel values) wrap instead of pushing Edit off the screen.
-            render: (v: unknown) => (
-              <span style={{ wordBreak: 'break-word' }}>
-                <SettingValue value={v} />
-              </span>
-            ),
-          },
-          { title: t('anomalies.settings.updated'), dataIndex: 'UpdatedAt', render: formatDateTime },
-          {
-            title: t('common.actions'),
-            key: 'edit',
-            fixed: 'right',
-            render: (_, s) => (
-              <Button
-                size="small"
-                onClick={() => setEditing(s)}
-                // The visible word first (the accessible name starts with what is seen), then which setting.
-                aria-label={`${t('common.edit')}: ${t(`anomalies.settingNames.${s.Key}`)}`}
-              >
-                {t('common.edit')}
-              </Button>
-            ),
-          },
-        ]}
-      />
+    <QueryTableCard<DqSetting>
+      title={t('anomalies.settings.title')}
+      query={settings}
+      rowKey="Key"
+      columns={[
+        {
+          title: t('anomalies.settings.name'),
+          dataIndex: 'Key',
+          width: 300,
+          render: (key: string) => (
+            <>
+              {t(`anomalies.settingNames.${key}`, { defaultValue: key })}
+              <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+                {key}
+              </Typography.Text>
+            </>
+          ),
+        },
+        {
+          title: t('anomalies.settings.value'),
+          dataIndex: 'Value',
+          // Long lists (the sentinel values) wrap instead of pushing Edit off the screen.
+          render: (v: unknown) => (
+            <span style={{ wordBreak: 'break-word' }}>
+              <SettingValue value={v} />
+            </span>
+          ),
+        },
+        { title: t('anomalies.settings.updated'), dataIndex: 'UpdatedAt', render: formatDateTime },
+        {
+          title: t('common.actions'),
+          key: 'edit',
+          fixed: 'right',
+          render: (_, s) => (
+            <Button
+              size="small"
+              onClick={() => setEditing(s)}
+              // The visible word first (the accessible name starts with what is seen), then which setting.
+              aria-label={`${t('common.edit')}: ${t(`anomalies.settingNames.${s.Key}`)}`}
+            >
+              {t('common.edit')}
+            </Button>
+          ),
+        },
+      ]}
+    >
       {editing &&
         (isPerType(editing.Value) ? (
           <PerTypeDialog setting={editing} onClose={() => setEditing(null)} />
         ) : (
           <SettingDialog setting={editing} onClose={() => setEditing(null)} />
         ))}
-    </Card>
+    </QueryTableCard>
   );
 }
 
@@ -263,53 +300,47 @@ export function JobsCard() {
   const { t } = useTranslation();
   const jobs = useJobs(true);
   return (
-    <Card size="small" title={t('anomalies.jobs.title')} style={{ marginTop: 16 }}>
-      {jobs.error && <LoadError error={jobs.error} onRetry={() => void jobs.refetch()} />}
-      <Table<Job>
-        size="small"
-        rowKey="Name"
-        loading={jobs.isLoading}
-        dataSource={jobs.data ?? []}
-        pagination={false}
-        scroll={{ x: true }}
-        columns={[
-          {
-            title: t('anomalies.jobs.name'),
-            dataIndex: 'Name',
-            render: (name: string, job) => (
-              <Space size={4} wrap>
-                {t(`anomalies.jobs.names.${name}`, { defaultValue: name })}
-                {job.Running && <Tag color="processing">{t('anomalies.jobs.running')}</Tag>}
-              </Space>
+    <QueryTableCard<Job>
+      title={t('anomalies.jobs.title')}
+      query={jobs}
+      rowKey="Name"
+      columns={[
+        {
+          title: t('anomalies.jobs.name'),
+          dataIndex: 'Name',
+          render: (name: string, job) => (
+            <Space size={4} wrap>
+              {t(`anomalies.jobs.names.${name}`, { defaultValue: name })}
+              {job.Running && <Tag color="processing">{t('anomalies.jobs.running')}</Tag>}
+            </Space>
+          ),
+        },
+        { title: t('anomalies.jobs.lastStarted'), dataIndex: 'LastStartedAt', render: formatDateTime },
+        {
+          title: t('anomalies.jobs.duration'),
+          dataIndex: 'LastDurationMs',
+          align: 'right',
+          render: (ms: number | null) => (ms === null ? '' : t('anomalies.jobs.ms', { ms })),
+        },
+        {
+          title: t('anomalies.jobs.lastResult'),
+          render: (_, job) =>
+            job.LastError ? (
+              <Typography.Text type="danger">
+                {t('anomalies.jobs.failed')}: <code>{job.LastError}</code>
+              </Typography.Text>
+            ) : (
+              resultText(job.LastResult, t)
             ),
-          },
-          { title: t('anomalies.jobs.lastStarted'), dataIndex: 'LastStartedAt', render: formatDateTime },
-          {
-            title: t('anomalies.jobs.duration'),
-            dataIndex: 'LastDurationMs',
-            align: 'right',
-            render: (ms: number | null) => (ms === null ? '' : t('anomalies.jobs.ms', { ms })),
-          },
-          {
-            title: t('anomalies.jobs.lastResult'),
-            render: (_, job) =>
-              job.LastError ? (
-                <Typography.Text type="danger">
-                  {t('anomalies.jobs.failed')}: <code>{job.LastError}</code>
-                </Typography.Text>
-              ) : (
-                resultText(job.LastResult, t)
-              ),
-          },
-          { title: t('anomalies.jobs.nextRun'), dataIndex: 'NextRunAt', render: formatDateTime },
-          {
-            title: t('anomalies.jobs.runs'),
-            align: 'right',
-            render: (_, job) => t('anomalies.jobs.runsFailures', { runs: job.Runs, failures: job.Failures }),
-          },
-        ]}
-      />
-    </Card>
+        },
+        { title: t('anomalies.jobs.nextRun'), dataIndex: 'NextRunAt', render: formatDateTime },
+        {
+          title: t('anomalies.jobs.runs'),
+          align: 'right',
+          render: (_, job) => t('anomalies.jobs.runsFailures', { runs: job.Runs, failures: job.Failures }),
+        },
+      ]}
+    />
   );
 }
 
@@ -320,55 +351,39 @@ type MonthEndActionRow = Pick<MonthEndListRow, 'Month' | 'Source' | 'Value'>;
 function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: MonthEndActionRow; onClose: () => void }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const errorText = useErrorText();
   const set = useSetMonthEnd();
   const [form] = Form.useForm<{ value: number; reason: string }>();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const save = async (v: { value: number; reason: string }) => {
-    try {
-      await set.mutateAsync({
-        params: { deviceId, month: row.Month },
-        body: { value: v.value, reason: v.reason.trim() },
-      });
-      onClose();
-    } catch (error) {
-      setServerError(errorText(error));
-    }
-  };
   return (
-    <Modal
-      open
-      {...STATIC_MODAL}
+    <FormDialog
       title={t('anomalies.manual.title', { month: monthName(row.Month, language) })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={set.isPending}
+      form={form}
+      onSave={(v) =>
+        set.mutateAsync({ params: { deviceId, month: row.Month }, body: { value: v.value, reason: v.reason.trim() } })
+      }
+      onClose={onClose}
+      pending={set.isPending}
+      formProps={{ initialValues: { value: row.Value ?? undefined } }}
     >
-      {serverError && <Typography.Text type="danger">{serverError}</Typography.Text>}
-      <Form form={form} layout="vertical" initialValues={{ value: row.Value ?? undefined }} onFinish={save}>
-        <Form.Item
-          name="value"
-          label={t('anomalies.value')}
-          rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
-        >
-          <InputNumber
-            controls={false}
-            style={{ width: '100%' }}
-            step={0.001}
-            decimalSeparator={decimalSeparator(language)}
-          />
-        </Form.Item>
-        <Form.Item
-          name="reason"
-          label={t('anomalies.manual.reason')}
-          rules={[{ required: true, whitespace: true, message: t('anomalies.manual.reasonRequired') }]}
-        >
-          <Input.TextArea rows={2} maxLength={500} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="value"
+        label={t('anomalies.value')}
+        rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
+      >
+        <InputNumber
+          controls={false}
+          style={{ width: '100%' }}
+          step={0.001}
+          decimalSeparator={decimalSeparator(language)}
+        />
+      </Form.Item>
+      <RequiredTextArea
+        name="reason"
+        label={t('anomalies.manual.reason')}
+        requiredMessage={t('anomalies.manual.reasonRequired')}
+        rows={2}
+        maxLength={500}
+      />
+    </FormDialog>
   );
 }
 

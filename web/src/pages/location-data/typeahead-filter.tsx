@@ -5,10 +5,11 @@ import {
   TYPEAHEAD_MIN_CHARS,
   TYPEAHEAD_MIN_CHARS_BUILDING,
 } from '@rodmenys/contract';
-import { AutoComplete, Form, Spin } from 'antd';
+import { AutoComplete, Form } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTypeahead } from '../../api/location-data';
+import { useTypeaheadStatus } from '../../components/typeahead-status';
 import { useAllowClear } from '../../components/use-clear';
 import { useDebounced } from '../../components/use-debounced';
 
@@ -35,6 +36,7 @@ export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: onChange is a fresh closure on every render
   useEffect(() => onChange(debounced), [debounced]);
 
+  const status = useTypeaheadStatus(text, minChars, waiting);
   const label = t(`locationData.${level}`);
   const options = enabled ? (suggestions.data ?? []).slice(0, TYPEAHEAD_LIMIT).map((v) => ({ value: v })) : [];
   return (
@@ -51,15 +53,7 @@ export function TypeaheadFilter({ level, onChange }: TypeaheadFilterProps) {
           setText(value ?? '');
           onChange(value ?? '');
         }}
-        notFoundContent={
-          text.trim().length < minChars ? null : waiting ? (
-            <span>
-              <Spin size="small" /> {t('typeahead.searching')}
-            </span>
-          ) : (
-            t('typeahead.noResult')
-          )
-        }
+        notFoundContent={status}
       />
     </Form.Item>
   );

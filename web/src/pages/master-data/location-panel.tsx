@@ -1,6 +1,7 @@
 import {
   type DeviceRow,
   FLAT_AREA_MAX,
+  getLocation,
   LOCATION_LEVEL,
   type LocationNode,
   listLocationChildren,
@@ -14,6 +15,7 @@ import {
   Descriptions,
   Empty,
   Form,
+  type GetRef,
   Input,
   InputNumber,
   Row,
@@ -23,7 +25,7 @@ import {
   Tree,
 } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/call';
 import { useDeviceTypes } from '../../api/devices';
@@ -32,6 +34,7 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
+import { LocationSearch } from './location-search';
 import { OccupantsCard } from './occupants-card';
 
 interface Node extends DataNode {
@@ -53,7 +56,20 @@ const patched = (nodes: Node[], key: number, patch: Partial<Node>): Node[] =>
     n.key === key ? { ...n, ...patch } : n.children ? { ...n, children: patched(n.children, key, patch) } : n,
   );
 
-/** The location tree (loaded level by level) and the chosen location's details, client and devices. */
+/** The node `key` of the tree, if loaded. */
+const findNode = (nodes: Node[] | undefined, key: number): Node | undefined => {
+  for (const n of nodes ?? []) {
+    if (n.key === key) return n;
+    const inside = findNode(n.children, key);
+    if (inside) return inside;
+  }
+  return undefined;
+};
+
+/**
+ * The location tree (loaded level by level, or down to a location found by address) and the
+ * chosen location's details, client and devices.
+ */
 export function LocationPanel() {
   const { t } = useTranslation();
   const [nodes, setNodes] = useState<Node[]>([]);
@@ -71,20 +87,43 @@ export function LocationPanel() {
   useEffect(() => {
     void loadRoots();
   }, []);
+  const [expanded, setExpanded] = useState<number[]>([]);
+  const tree = useRef<GetRef<typeof Tree>>(null);
   const loadChildren = async (node: Node) => {
     if (node.children) return;
     const rows = await call(listLocationChildren, { query: { parentId: node.key } });
     setNodes((current) => patched(current, node.key, { children: rows.map(toNode) }));
+  };
+  /** Opens the tree down to a found location (loading the levels not yet loaded) and chooses it. */
+  const reveal = async (found: LocationNode) => {
+    setSelected(found.Id);
+    const { Ancestors } = await call(getLocation, { params: { id: found.Id } });
+    let current = nodes;
+    for (const a of Ancestors) {
+      const node = findNode(current, a.Id);
+      if (node && !node.children) {
+        const rows = await call(listLocationChildren, { query: { parentId: a.Id } });
+        current = patched(current, a.Id, { children: rows.map(toNode) });
+      }
+    }
+    setNodes(current);
+    setExpanded((keys) => [...new Set([...keys, ...Ancestors.map((a) => a.Id)])]);
+    // After the opened levels are drawn.
+    setTimeout(() => tree.current?.scrollTo({ key: found.Id, align: 'top' }), 0);
   };
 
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={8}>
         <Card title={t('masterData.tree.browse')} size="small">
+          <LocationSearch onPick={(found) => void reveal(found)} />
           {treeError ? <LoadError error={treeError} onRetry={loadRoots} /> : null}
           <Tree<Node>
+            ref={tree}
             treeData={nodes}
             loadData={loadChildren}
+            expandedKeys={expanded}
+            onExpand={(keys) => setExpanded(keys as number[])}
             selectedKeys={selected ? [selected] : []}
             onSelect={(keys) => setSelected(keys[0] as number | undefined)}
             height={600}

@@ -3,9 +3,10 @@ import {
   GROUP,
   getFlatStatement,
   getOccupancyStatements,
+  type OccupancyStatement,
   type StatementBuildingLine,
 } from '@rodmenys/contract';
-import { screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
 import { figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
@@ -53,12 +54,12 @@ const SHARED: StatementBuildingLine = {
   UnsharedKwh: 0,
 };
 
-async function show(s: FlatStatement, language: 'lt' | 'en') {
+async function show(s: FlatStatement, language: 'lt' | 'en', occupancies: OccupancyStatement[] = []) {
   signIn(GROUP.user);
-  // A flat without occupancies recorded: the statement has no per-occupant part.
+  // Without occupancies recorded the statement has no per-occupant part.
   const api = stubApi([
     route(getFlatStatement, s),
-    route(getOccupancyStatements, { Month: MONTH, FlatId: 7, Occupancies: [] }),
+    route(getOccupancyStatements, { Month: MONTH, FlatId: 7, Occupancies: occupancies }),
   ]);
   await render(<FlatStatementDrawer flatId={7} month={MONTH} onClose={() => {}} />, { language });
   await screen.findByText(/^(Pastato šilumos skaitiklis|Building heat meter)/);
@@ -93,5 +94,45 @@ describe("a flat's statement", { timeout: 30_000 }, () => {
     expect(await show(statement('noAllocatorConsumption', line), 'lt')).toMatch(
       /0 kWh: pastato dalikliai šį mėnesį nieko nesuskaičiavo \(ΣQrad = 0\); E = 12\s856,134 kWh nepadalyta\./,
     );
+  });
+
+  it('lists the occupants of the month: the one there all month, or each with their days and figures', async () => {
+    const occupant = (id: number, name: string, code: string, from: string, till: string, days: number) => ({
+      OccupancyId: id,
+      ClientCode: code,
+      Name: name,
+      From: from,
+      Till: till,
+      Days: days,
+      Kinds: [
+        {
+          Kind: 'heating' as const,
+          Unit: 'kWh' as const,
+          Current: figure(days * 10),
+          Previous: null,
+          PreviousMissing: 'otherOccupancy' as const,
+          LastYear: null,
+          LastYearMissing: 'otherOccupancy' as const,
+          BuildingAverage: null,
+          Units: null,
+          Qrad: null,
+        },
+      ],
+    });
+    const one = [occupant(1, 'Ona Likusioji', 'STAY-1', '2026-10-01', '2026-10-31', 31)];
+    await show(statement('buildingMeterByQrad', SHARED), 'en', one);
+    expect(await screen.findByText('Occupant: Ona Likusioji (account STAY-1), the whole month (31 days)')).toBeTruthy();
+    cleanup();
+    const two = [
+      occupant(1, 'Petras Senasis', 'OLD-1', '2026-10-01', '2026-10-14', 14),
+      occupant(2, 'Aistė Naujoji', 'NEW-1', '2026-10-15', '2026-10-31', 17),
+    ];
+    await show(statement('buildingMeterByQrad', SHARED), 'lt', two);
+    await screen.findByText(/Aistė Naujoji/);
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('Pagal gyventojus');
+    expect(text).toContain('Petras Senasis (OLD-1): 2026-10-01 – 2026-10-14, 14 d.');
+    expect(text).toContain('Aistė Naujoji (NEW-1): 2026-10-15 – 2026-10-31, 17 d.');
+    expect(text).not.toContain('visą mėnesį');
   });
 });

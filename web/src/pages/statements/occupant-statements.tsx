@@ -8,9 +8,9 @@ import { useLanguage } from '../../i18n';
 import { formatFigure } from './statement-format';
 
 /**
- * A flat's month per occupant (docs/occupancies.md), shown under its statement when more than one
- * occupant lived there in the month: each occupant's days and figures, and the comparisons only
- * where they are the occupant's own (else why not).
+ * The occupants of a flat's month (docs/occupancies.md), under its statement: the one occupant's name
+ * and account, or when more than one lived there in the month each occupant's days and figures, and
+ * the comparisons only where they are the occupant's own (else why not).
  */
 export function OccupantStatements({ flatId, month }: { flatId: number; month: string }) {
   const { t } = useTranslation();
@@ -18,6 +18,14 @@ export function OccupantStatements({ flatId, month }: { flatId: number; month: s
   const data = useEndpointQuery(getOccupancyStatements, { params: { flatId }, query: { month } });
   if (data.error) return <LoadError error={data.error} onRetry={() => void data.refetch()} />;
   const list = data.data?.Occupancies ?? [];
+  const only = list.length === 1 ? list[0] : undefined;
+  // One occupant all month: who it is; none recorded: nothing.
+  if (only)
+    return (
+      <Typography.Paragraph>
+        {t('occupancies.statements.only', { name: only.Name, code: only.ClientCode, days: only.Days })}
+      </Typography.Paragraph>
+    );
   if (list.length < 2) return null;
   const figure = (f: StatementFigure | null, missing: string | null) =>
     f ? formatFigure(f, language, t) : missing ? t(`occupancies.statements.noComparison.${missing}`) : '';

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../i18n';
 import { buildingOf, DIGITS, formatFigure, formatNumber, kindOf, MARKER_COLORS } from './statement-format';
+import type { StatementTableRow } from './statement-rows';
 
 /** The one unit every shown flat has for `kind`, else null (then each cell names its unit). */
 export function unitOf(rows: readonly StatementRow[], kind: StatementKind): string | null {
@@ -14,7 +15,7 @@ export function unitOf(rows: readonly StatementRow[], kind: StatementKind): stri
   return units.size === 1 ? ([...units][0] ?? null) : null;
 }
 
-type Column = ColumnsType<StatementRow>[number];
+type Column = ColumnsType<StatementTableRow>[number];
 type Field = 'Current' | 'Previous' | 'LastYear' | 'Average';
 const FIELD_TITLE: Record<Field, string> = {
   Current: 'statements.current',
@@ -23,17 +24,27 @@ const FIELD_TITLE: Record<Field, string> = {
   Average: 'statements.average',
 };
 
-/** One flat's figure of a kind as shown: the unit's decimals, the unit in the cell only when it varies. */
+/**
+ * One flat's (or occupant's) figure of a kind as shown: the unit's decimals, the unit in the cell only
+ * when it varies; an occupant's month before or last year that was another occupant's says so.
+ */
 function cellOf(
-  r: StatementRow,
+  r: StatementTableRow,
   kind: StatementKind,
   field: Field,
   shared: string | null,
   language: string,
   t: TFunction,
-) {
+): ReactNode {
   const k = kindOf(r, kind);
   if (!k) return '';
+  const missing = field === 'Previous' || field === 'LastYear' ? r.Occupant?.Missing[kind]?.[field] : null;
+  if (missing)
+    return (
+      <Typography.Text type="secondary" title={t(`occupancies.statements.noComparison.${missing}`)}>
+        {t('occupancies.statements.otherOccupant')}
+      </Typography.Text>
+    );
   const text =
     field === 'Average'
       ? formatNumber(k.BuildingAverage, language, DIGITS[k.Unit])
@@ -49,7 +60,7 @@ function cellOf(
 function fieldGroup(
   field: Field,
   kinds: readonly StatementKind[],
-  rows: readonly StatementRow[],
+  rows: readonly StatementTableRow[],
   language: string,
   t: TFunction,
 ): Column {
@@ -58,7 +69,7 @@ function fieldGroup(
     title: t(FIELD_TITLE[field]),
     children: kinds.map((kind): Column => {
       const unit = unitOf(rows, kind);
-      const value = (r: StatementRow) =>
+      const value = (r: StatementTableRow) =>
         field === 'Average' ? kindOf(r, kind)?.BuildingAverage : kindOf(r, kind)?.[field].Value;
       return {
         key: `${kind}.${field}`,
@@ -68,26 +79,42 @@ function fieldGroup(
         align: 'right',
         width: 112,
         sorter: (a, b) => (value(a) ?? -1) - (value(b) ?? -1),
-        render: (_: unknown, r: StatementRow) => cellOf(r, kind, field, unit, language, t),
+        render: (_: unknown, r: StatementTableRow) => cellOf(r, kind, field, unit, language, t),
       };
     }),
   };
 }
 
+/** An occupant's row: the name, then the account and the days of the month; a flat's: its account. */
+function occupantCell(r: StatementTableRow, t: TFunction): ReactNode {
+  const o = r.Occupant;
+  if (!o) return r.ClientCode ?? '';
+  return (
+    <Space direction="vertical" size={0}>
+      <span>{o.Name}</span>
+      <Typography.Text type="secondary">
+        {t('occupancies.statements.rowDays', { code: r.ClientCode, from: o.From, till: o.Till, days: o.Days })}
+      </Typography.Text>
+    </Space>
+  );
+}
+
 /**
- * The Statements table's columns: the flat (opens its statement), its area when some flat has
- * one, this month per kind, the month before, last year, then the building (several shown), its
- * average (one building: a summary row instead), markers and state.
+ * The Statements table's columns: the flat (opens its statement), the occupant when a flat shown
+ * had a move in the month (one row per occupant), its area when some flat has one, this month per
+ * kind, the month before, last year, then the building (several shown), its average (one building:
+ * a summary row instead), markers and state.
  */
 export function useStatementColumns(
-  rows: readonly StatementRow[],
+  rows: readonly StatementTableRow[],
   kinds: readonly StatementKind[],
   onOpen: (flatId: number) => void,
-): ColumnsType<StatementRow> {
+): ColumnsType<StatementTableRow> {
   const { t } = useTranslation();
   const language = useLanguage();
   const severalBuildings = new Set(rows.map((r) => r.BuildingId)).size > 1;
   const withArea = rows.some((r) => r.AreaM2 !== null);
+  const withOccupants = rows.some((r) => r.Occupant);
   return [
     {
       key: 'flat',
@@ -101,13 +128,24 @@ export function useStatementColumns(
           size="small"
           style={{ padding: 0 }}
           data-flat-button={r.FlatId}
-          aria-label={`${buildingOf(r)}, ${t('statements.flat').toLocaleLowerCase(language)} ${r.Flat}: ${t('statements.openStatement')}`}
+          aria-label={`${buildingOf(r)}, ${t('statements.flat').toLocaleLowerCase(language)} ${r.Flat}${
+            r.Occupant ? ` (${r.Occupant.Name})` : ''
+          }: ${t('statements.openStatement')}`}
           onClick={() => onOpen(r.FlatId)}
         >
           {r.Flat}
         </Button>
       ),
     },
+    ...(withOccupants
+      ? [
+          {
+            key: 'occupant',
+            title: t('occupancies.statements.column'),
+            render: (_: unknown, r: StatementTableRow) => occupantCell(r, t),
+          },
+        ]
+      : []),
     ...(withArea
       ? [
           {
@@ -115,7 +153,7 @@ export function useStatementColumns(
             title: t('statements.area'),
             align: 'right' as const,
             width: 80,
-            render: (_: unknown, r: StatementRow) => formatNumber(r.AreaM2, language, 2),
+            render: (_: unknown, r: StatementTableRow) => formatNumber(r.AreaM2, language, 2),
           },
         ]
       : []),
@@ -127,8 +165,9 @@ export function useStatementColumns(
           {
             key: 'building',
             title: t('statements.building'),
-            sorter: (a: StatementRow, b: StatementRow) => buildingOf(a).localeCompare(buildingOf(b), language),
-            render: (_: unknown, r: StatementRow) => buildingOf(r),
+            sorter: (a: StatementTableRow, b: StatementTableRow) =>
+              buildingOf(a).localeCompare(buildingOf(b), language),
+            render: (_: unknown, r: StatementTableRow) => buildingOf(r),
           },
           fieldGroup('Average', kinds, rows, language, t),
         ]
@@ -167,23 +206,24 @@ export function useStatementColumns(
  * One building shown: its average per kind once, in a row under the flats (in the columns of
  * this month), instead of on every row.
  */
-export function useAverageSummary(rows: readonly StatementRow[], kinds: readonly StatementKind[]) {
+export function useAverageSummary(rows: readonly StatementTableRow[], kinds: readonly StatementKind[]) {
   const { t } = useTranslation();
   const language = useLanguage();
   const first = rows[0];
   if (!first || rows.some((r) => r.BuildingId !== first.BuildingId)) return undefined;
-  const withArea = rows.some((r) => r.AreaM2 !== null);
+  // The columns before this month's: the flat, the occupant (a flat with a move shown), the area.
+  const before = 1 + (rows.some((r) => r.Occupant) ? 1 : 0) + (rows.some((r) => r.AreaM2 !== null) ? 1 : 0);
   const average = (kind: StatementKind): ReactNode => {
     const k = rows.map((r) => kindOf(r, kind)).find(Boolean);
     return k ? formatNumber(k.BuildingAverage, language, DIGITS[k.Unit]) : '';
   };
   return () => (
     <Table.Summary.Row>
-      <Table.Summary.Cell index={0} colSpan={withArea ? 2 : 1}>
+      <Table.Summary.Cell index={0} colSpan={before}>
         <Typography.Text strong>{t('statements.averageFlat')}</Typography.Text>
       </Table.Summary.Cell>
       {kinds.map((kind, i) => (
-        <Table.Summary.Cell key={kind} index={(withArea ? 2 : 1) + i} align="right">
+        <Table.Summary.Cell key={kind} index={before + i} align="right">
           {average(kind)}
         </Table.Summary.Cell>
       ))}

@@ -2,12 +2,17 @@ import type { StatementKind, StatementKindFigures, StatementRow } from '@rodmeny
 import type { TFunction } from 'i18next';
 import type { ExportColumn, ExportInput } from '../../components/export/types';
 import { addressOf, kindOf } from './statement-format';
+import type { StatementTableRow } from './statement-rows';
 
 /** The Excel/CSV columns of the Statements table: one column per figure, units spelled out. */
 export function exportColumns(kinds: readonly StatementKind[], t: TFunction): ExportColumn[] {
   return [
     { key: 'address', title: t('statements.address'), type: 'text' },
     { key: 'flat', title: t('statements.flat'), type: 'text' },
+    { key: 'account', title: t('occupancies.clientCode'), type: 'text' },
+    { key: 'occupant', title: t('occupancies.statements.column'), type: 'text' },
+    { key: 'from', title: t('occupancies.statements.from'), type: 'text' },
+    { key: 'till', title: t('occupancies.statements.till'), type: 'text' },
     { key: 'area', title: t('statements.areaM2'), type: 'number', numFmt: '0.00' },
     ...kinds.flatMap((kind): ExportColumn[] => {
       const name = t(`statements.kinds.${kind}`);
@@ -25,10 +30,18 @@ export function exportColumns(kinds: readonly StatementKind[], t: TFunction): Ex
   ];
 }
 
-/** One cell of the export: the value of column `c` for flat `r`. */
-export function exportValue(r: StatementRow, c: ExportColumn, t: TFunction): unknown {
+/**
+ * One cell of the export: the value of column `c` for row `r` (a flat, or an occupant of a flat with a
+ * move: their account, name and days); an occupant's comparison that was another occupant's is empty.
+ */
+export function exportValue(r: StatementRow | StatementTableRow, c: ExportColumn, t: TFunction): unknown {
+  const occupant = 'Occupant' in r ? r.Occupant : null;
   if (c.key === 'address') return addressOf(r);
   if (c.key === 'flat') return r.Flat;
+  if (c.key === 'account') return r.ClientCode;
+  if (c.key === 'occupant') return occupant?.Name ?? null;
+  if (c.key === 'from') return occupant?.From ?? null;
+  if (c.key === 'till') return occupant?.Till ?? null;
   if (c.key === 'area') return r.AreaM2;
   if (c.key === 'markers')
     return r.Kinds.flatMap((k) =>
@@ -47,13 +60,13 @@ export function exportValue(r: StatementRow, c: ExportColumn, t: TFunction): unk
   return k[field as 'Current' | 'Previous' | 'LastYear'].Value;
 }
 
-/** What the export button writes: the month's sheet of the shown flats. */
+/** What the export button writes: the month's sheet of the shown rows (flats, and occupants of flats with a move). */
 export const exportInput = (
   month: string,
   kinds: readonly StatementKind[],
-  rows: StatementRow[],
+  rows: StatementTableRow[],
   t: TFunction,
-): ExportInput<StatementRow> => ({
+): ExportInput<StatementTableRow> => ({
   sheetName: month,
   columns: exportColumns(kinds, t),
   rows,

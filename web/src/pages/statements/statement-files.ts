@@ -24,7 +24,9 @@ export function selectionFileName(t: TFunction, month: string, rows: readonly St
       ? buildingOf(buildings[0])
       : t('statements.files.buildings', { count: buildings.length });
   const name = t('statements.files.selection', { month, where });
-  return safe(marked ? `${name}, ${t('statements.files.marked', { count: rows.length })}` : name);
+  return safe(
+    marked ? `${name}, ${t('statements.files.marked', { count: new Set(rows.map((r) => r.FlatId)).size })}` : name,
+  );
 }
 
 /** The extension of a downloaded file by its content type: several buildings' PDFs come as a zip. */

@@ -1,4 +1,5 @@
 import {
+  type FlatOccupancyStatement,
   GROUP,
   getFlatStatement,
   getLocationTree,
@@ -6,6 +7,7 @@ import {
   getStatementsPdf,
   LOCATION_LEVEL,
   listStatementDeliveries,
+  type OccupancyKindFigures,
   type StatementRow,
 } from '@rodmenys/contract';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -45,10 +47,10 @@ const rows: StatementRow[] = [
   }),
 ];
 
-function server() {
+function server(occupancies: FlatOccupancyStatement[] = []) {
   return stubApi([
     route(getLocationTree, tree),
-    route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows })),
+    route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows, Occupancies: occupancies })),
     route(listStatementDeliveries, { MailConfigured: true, Deliveries: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
     route(getStatementsPdf, '%PDF-1.7', 'application/pdf'),
@@ -145,5 +147,64 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     const marked = api.sent.filter((r) => r.path === '/api/statements/pdf').at(-1);
     expect(marked?.query.get('locationParentId')).toBe('8');
     expect(marked?.query.get('lang')).toBe('lt');
+  });
+
+  it('shows a flat with a move one row per occupant: name, account, days, their own figures only', async () => {
+    signIn(GROUP.user);
+    const part = (Current: number, own: boolean): OccupancyKindFigures => ({
+      Kind: 'heating',
+      Unit: 'kWh',
+      Current: figure(Current),
+      Previous: own ? figure(512.25) : null,
+      PreviousMissing: own ? null : 'otherOccupancy',
+      LastYear: null,
+      LastYearMissing: 'otherOccupancy',
+      BuildingAverage: 450,
+      Units: null,
+      Qrad: null,
+    });
+    const occupant = (
+      id: number,
+      name: string,
+      code: string,
+      from: string,
+      till: string,
+      days: number,
+      k: OccupancyKindFigures,
+    ) => ({
+      FlatId: 7,
+      OccupancyId: id,
+      ClientCode: code,
+      Name: name,
+      From: from,
+      Till: till,
+      Days: days,
+      Kinds: [k],
+    });
+    const api = server([
+      occupant(1, 'Petras Senasis', 'OLD-1', '2026-10-01', '2026-10-14', 14, part(200, true)),
+      occupant(2, 'Aistė Naujoji', 'NEW-1', '2026-10-15', '2026-10-31', 17, part(278, false)),
+    ]);
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}`, language: 'en' });
+    const before = (
+      await screen.findByRole('button', { name: 'Architektų g. 3, flat 1 (Petras Senasis): statement' })
+    ).closest('tr') as HTMLElement;
+    const after = screen
+      .getByRole('button', { name: 'Architektų g. 3, flat 1 (Aistė Naujoji): statement' })
+      .closest('tr') as HTMLElement;
+    expect(before.textContent).toContain('OLD-1, 2026-10-01 – 2026-10-14 (14 days)');
+    expect(before.textContent).toContain('200');
+    expect(before.textContent).toContain('512');
+    // The new occupant's row: their days and figure, the month before was someone else's.
+    expect(after.textContent).toContain('NEW-1, 2026-10-15 – 2026-10-31 (17 days)');
+    expect(after.textContent).toContain('278');
+    expect(after.textContent).toContain('other occupant');
+    expect(after.textContent).not.toContain('512');
+    expect(after.textContent).not.toContain('478');
+    // The flat without a move keeps its one row; the card counts flats, not rows.
+    expect(screen.getByRole('button', { name: 'Architektų g. 3, flat 2: statement' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Architektų g. 3, flat 1: statement' })).toBeNull();
+    expect(screen.getByText('Flats: 2')).toBeTruthy();
+    expect(api.unanswered).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@ import {
   LOCATION_LEVEL,
   STATEMENT_KINDS,
   type StatementMarker,
-  type StatementRow,
 } from '@rodmenys/contract';
 import { Alert, App, Button, Card, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -28,7 +27,9 @@ import { useAverageSummary, useStatementColumns } from './statement-columns';
 import { exportInput } from './statement-export';
 import { extensionOf, selectionFileName } from './statement-files';
 import { hasFigures, kindOf, monthName } from './statement-format';
+import { flatIdsOf, type StatementTableRow, tableRows } from './statement-rows';
 import { StatementsFilters } from './statements-filters';
+import './statements.css';
 
 /** The month and the open flat live in the address (`?month=2026-10&flat=7`), so a statement can be linked. */
 function useStatementAddress() {
@@ -77,9 +78,10 @@ export default function StatementsPage() {
   const query = { month, ...(locations.length ? { locationParentId: locations.join(',') } : {}) };
   const figures = useStatementFigures(query);
 
+  // One row per flat, and per occupant for a flat with a move in the month (docs/occupancies.md).
   const rows = useMemo(
     () =>
-      (figures.data?.Rows ?? []).filter(
+      tableRows(figures.data?.Rows ?? [], figures.data?.Occupancies).filter(
         (r) => !markers.length || r.Kinds.some((k) => k.Markers.some((m) => markers.includes(m))),
       ),
     [figures.data, markers],
@@ -97,7 +99,7 @@ export default function StatementsPage() {
     setPdfBusy(true);
     try {
       // Only the marked flats when a marker narrows the table: the PDF holds what the table shows.
-      const selection = markers.length ? { month, locationParentId: rows.map((r) => r.FlatId).join(',') } : query;
+      const selection = markers.length ? { month, locationParentId: flatIdsOf(rows).join(',') } : query;
       const blob = await fetchFile(getStatementsPdf, { query: { ...selection, lang: language } });
       downloadBlob(blob, `${fileName}.${extensionOf(blob)}`);
     } catch (error) {
@@ -135,7 +137,7 @@ export default function StatementsPage() {
       <Card
         size="small"
         style={{ marginTop: 16 }}
-        title={t('statements.flats', { count: shown.length })}
+        title={t('statements.flats', { count: flatIdsOf(shown).length })}
         extra={
           <Space wrap>
             <ExportButton
@@ -166,9 +168,10 @@ export default function StatementsPage() {
               : t('statements.notPublished')}
           </Typography.Paragraph>
         )}
-        <Table<StatementRow>
+        <Table<StatementTableRow>
+          className="statements-table"
           size="small"
-          rowKey="FlatId"
+          rowKey="Key"
           loading={figures.isFetching}
           dataSource={shown}
           columns={columns}

@@ -1,9 +1,9 @@
-import type { Queryable } from '../../db/db.js';
+import type { Queryable } from '../db/db.js';
 
 /**
- * The parameters of month-end values, validation rules and schedules (table
- * `dq_setting`, migration 060; docs/data-quality.md lists each one). Group 1
- * edits them through the API; every change is audited.
+ * The parameters of month-end and moving-day values, validation rules, collectors' health and
+ * schedules (table `dq_setting`, migration 060; docs/data-quality.md lists each one), read by
+ * every feature that needs them. Group 1 edits them through the API; every change is audited.
  */
 export interface DqSettings {
   /** A reading at most this many days before a month end is its measured value. */
