@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { CONSENT_CHANNELS, OCCUPANT_LANGUAGES, OccupancyStatement } from './occupancies.js';
-import { StatementLanguage } from './statements.js';
+import { CONSENT_CHANNELS, OCCUPANT_LANGUAGES } from './occupancies.js';
+import { OccupancyStatement, StatementLanguage } from './statements.js';
 
 /*
  * The occupant's own access (docs/occupant-access.md): no account, a secret per occupancy (a link

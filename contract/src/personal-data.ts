@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AuditEntry } from './audit.js';
 import { Day, IdParams, MonthParam, Nullable, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { MoveValueRow, OccupancyKindFigures, OccupancyRow } from './occupancies.js';
+import { MoveValueRow, OccupancyRow } from './occupancies.js';
+import { OccupancyKindFigures } from './statements.js';
 
 /**
  * What stands where an occupant's name was once their personal data is removed (docs/personal-data.md):

@@ -69,13 +69,10 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
         token: operator.token,
       });
       expect(split.status).toBe(200);
-      // The figures without the occupant's name, which is what anonymisation changes.
-      out.push(
-        res.body,
-        split.body.Occupancies.map(({ Name: _, ...rest }) => rest),
-      );
+      out.push(res.body, split.body);
     }
-    return JSON.stringify(out);
+    // The figures without the occupants' names, which is what anonymisation changes.
+    return JSON.stringify(out, (key, value) => (key === 'Name' ? undefined : value));
   };
 
   beforeAll(async () => {
