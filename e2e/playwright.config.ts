@@ -23,9 +23,6 @@ export default defineConfig({
     timezoneId: 'Europe/Vilnius',
     viewport: { width: 1366, height: 768 },
     acceptDownloads: true,
-    // As a user who asks for less motion: dialogs and drawers appear without animation, so what
-    // axe and the assertions see is the settled screen (web/src/providers.tsx).
-    contextOptions: { reducedMotion: 'reduce' },
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {

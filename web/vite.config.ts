@@ -53,5 +53,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // antd components render slowly in jsdom on a loaded machine; not a performance target.
+    testTimeout: 20_000,
   },
 });

@@ -1,19 +1,24 @@
 /**
  * Monthly statement figures (docs/statements.md), printed, not asserted, on the
- * benchmark dataset grown to at least 5,000 flats (BENCH_FLATS): the figures of
- * one building and of every flat over HTTP (the real app on a local port, a
- * signed-in operator), every flat also by the path before docs/statements.md
- * "Figures of many flats" (lib/statements-figures-before.ts, alternating in the
- * same run), a flat's statement, and publishing the month for every device; on a
- * PostgreSQL server, and one building on PGlite. The PDF's figures are
- * bench:statements-pdf's.
+ * benchmark dataset grown to at least 5,000 flats (BENCH_FLATS), 5 % of them
+ * (BENCH_MOVES_PERCENT) with a move on the 15th of the month (docs/occupancies.md):
+ * the figures of one building and of every flat over HTTP (the real app on a local
+ * port, a signed-in operator), each occupant's part of a flat with a move included,
+ * beside the flat-only figures (the endpoint as it was before the per-occupancy split,
+ * alternating in the same run); the flats without a move must have the same figures in
+ * both, and the occupants' parts must add up to their flat's figures, else FAILED and
+ * exit 1. One building also by the path before docs/statements.md "Figures of many
+ * flats" (lib/statements-figures-before.ts). Then a flat's statement, and publishing
+ * the month for every device; on a PostgreSQL server, and one building on PGlite. The
+ * PDF's figures are bench:statements-pdf's.
  *
- *   npm run bench:statements -w bench   (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS)
+ *   npm run bench:statements -w bench
+ *   (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { getStatementFigures } from '@rodmenys/contract';
+import { type FlatOccupancyStatement, getStatementFigures, type StatementRow } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
@@ -21,6 +26,9 @@ import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { defineRoute } from '@rodmenys/server/routes/define.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { parseIdList } from '@rodmenys/server/services/id-list.js';
+import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
+import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
+import { statementRows } from '@rodmenys/server/services/statements/snapshots.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
@@ -36,6 +44,7 @@ const DEVICES = envInt('BENCH_DEVICES', 13_000);
 const FLATS = envInt('BENCH_FLATS', 5_000);
 const READINGS = envInt('BENCH_READINGS', 20_000_000);
 const RUNS = envInt('BENCH_RUNS', 15);
+const MOVES_PERCENT = envInt('BENCH_MOVES_PERCENT', 5);
 const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effective_cache_size: "'8GB'" };
 
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -62,7 +71,99 @@ async function largestBuilding(db: Db) {
   return rows[0]!;
 }
 
-async function run(database: string, db: Db, now: Date, month: string, everything: boolean): Promise<Row[]> {
+/**
+ * Every flat gets one open occupancy of its client (as migration 150 gives them), and every
+ * (100 / MOVES_PERCENT)th flat a move on the 15th of `month`: the occupancy ends there, a new one
+ * (a new client) starts, the flat's client becomes the new one, and the moving-day values are
+ * computed as the scheduled work does. Answers the flats with a move.
+ */
+async function addMoves(db: Db, month: string): Promise<Set<number>> {
+  await db.query(
+    `INSERT INTO occupancy (location_id, client_id, name)
+     SELECT id, client_id, 'Occupant ' || id FROM location WHERE level = 7 AND client_id IS NOT NULL`,
+  );
+  if (MOVES_PERCENT <= 0) return new Set();
+  const day = `${month}-15`;
+  const { rows } = await db.query<{ id: number }>(
+    `WITH f AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM location WHERE level = 7 AND client_id IS NOT NULL)
+     SELECT id FROM f WHERE n % $1 = 0 ORDER BY id`,
+    [Math.max(1, Math.round(100 / MOVES_PERCENT))],
+  );
+  const moved = rows.map((r) => r.id);
+  await db.query('UPDATE occupancy SET move_out = $2 WHERE location_id = ANY ($1::int[])', [moved, day]);
+  await db.query(
+    `INSERT INTO client (id, code, name)
+     SELECT (SELECT max(id) FROM client) + n, 'NEW-' || f, 'New occupant ' || f
+       FROM unnest($1::int[]) WITH ORDINALITY AS x(f, n)`,
+    [moved],
+  );
+  await db.query(
+    `INSERT INTO occupancy (location_id, client_id, name, move_in)
+     SELECT l.id, c.id, c.name, $2::date FROM location l JOIN client c ON c.code = 'NEW-' || l.id
+      WHERE l.id = ANY ($1::int[])`,
+    [moved, day],
+  );
+  await db.query(
+    `UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'NEW-' || l.id AND l.id = ANY ($1::int[])`,
+    [moved],
+  );
+  await computeMoveValues(db, { flatIds: moved });
+  await db.exec('ANALYZE');
+  return new Set(moved);
+}
+
+interface Figures {
+  Rows: StatementRow[];
+  Occupancies: FlatOccupancyStatement[];
+}
+
+/**
+ * The answer against the flat-only baseline: every flat without a move must have the same row in
+ * both, and each flat's occupants' parts must add up to its figure of the month (thousandths);
+ * answers the counts and the failures.
+ */
+function check(after: Figures, baseline: Figures, moved: ReadonlySet<number>) {
+  const base = new Map(baseline.Rows.map((r) => [r.FlatId, JSON.stringify(r)]));
+  const failures: string[] = [];
+  let still = 0;
+  for (const r of after.Rows) {
+    if (moved.has(r.FlatId)) continue;
+    still++;
+    if (base.get(r.FlatId) !== JSON.stringify(r)) failures.push(`flat ${r.FlatId}: not the baseline's figures`);
+  }
+  if (base.size !== after.Rows.length) failures.push(`${after.Rows.length} rows, the baseline ${base.size}`);
+  const parts = new Map<number, FlatOccupancyStatement[]>();
+  for (const o of after.Occupancies) parts.set(o.FlatId, [...(parts.get(o.FlatId) ?? []), o]);
+  let split = 0;
+  for (const r of after.Rows) {
+    const own = parts.get(r.FlatId) ?? [];
+    if (moved.has(r.FlatId) !== own.length > 1) {
+      failures.push(`flat ${r.FlatId}: ${own.length} occupants' parts, ${moved.has(r.FlatId) ? 'a' : 'no'} move`);
+      continue;
+    }
+    if (!own.length) continue;
+    split++;
+    for (const k of r.Kinds) {
+      if (k.Current.Value === null) continue;
+      const sum = own.reduce(
+        (s, o) => s + Math.round((o.Kinds.find((x) => x.Kind === k.Kind)?.Current.Value ?? 0) * 1000),
+        0,
+      );
+      if (sum !== Math.round(k.Current.Value * 1000))
+        failures.push(`flat ${r.FlatId} ${k.Kind}: the parts add up to ${sum / 1000}, the flat ${k.Current.Value}`);
+    }
+  }
+  return { still, split, failures };
+}
+
+async function run(
+  database: string,
+  db: Db,
+  now: Date,
+  month: string,
+  everything: boolean,
+  failures: string[],
+): Promise<Row[]> {
   const out: Row[] = [];
   const add = (step: string, t: { medianMs: number; p95Ms: number } | number, aim: string, detail: string) => {
     const [median, p95] = typeof t === 'number' ? [fmtMs(t), '-'] : [fmtMs(t.medianMs), fmtMs(t.p95Ms)];
@@ -72,14 +173,31 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
   // Month ends of the 13 months a statement shows, and more: what the scheduled work keeps.
   const ends = await timed(() => refreshMonthEnds(db, now, { ensure: true }));
   add('month ends kept by the scheduled work (catch-up, 24 months)', ends.ms, '-', `${ends.result.written} values`);
-  // The path before, beside the real one: the same contract endpoint (schema serialiser) at another address.
+  const moves = await timed(() => addMoves(db, month));
+  const moved = moves.result;
+  add(
+    `${MOVES_PERCENT} % of the flats move on the 15th (occupancies, moving-day values)`,
+    moves.ms,
+    '-',
+    `${moved.size} flats with a move`,
+  );
+  // The baselines, beside the real path: the flat-only figures (the endpoint before the per-occupancy split),
+  // and the path before "Figures of many flats" (the same contract endpoint, schema serialiser).
   const server = await startServer(db, TIME_ZONE, {
-    routes: (app) =>
+    routes: (app) => {
+      defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-flat-only' }, async ({ query, db }) =>
+        statementFiguresJson(
+          query.month,
+          await statementRows(db, query.month, { scope: null, parents: parseIdList(query.locationParentId) }),
+          [],
+        ),
+      );
       defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
         Month: query.month,
         Rows: await statementFiguresBefore(db, query.month, parseIdList(query.locationParentId)),
         Occupancies: [],
-      })),
+      }));
+    },
   });
   try {
     const get = async (url: string) => {
@@ -90,14 +208,16 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
       return res.text();
     };
     /**
-     * The answer of `url` and of the path before, alternating (both see the same load): wall time,
-     * and the median CPU time of this process (server and client) and PostgreSQL's backends.
+     * The answer of `url` and of a baseline (`/statements/<baseline>?…`), alternating (both see the same
+     * load): wall time, and the median CPU time of this process (server and client) and PostgreSQL's
+     * backends; the baseline must agree on every flat without a move (check), else FAILED.
      */
     const clock = await cpuClock(db);
-    const both = async (url: string, runs: number) => {
-      const before = url.replace('/statements/figures?', '/statements/figures-before?');
+    const both = async (url: string, baseline: string, runs: number) => {
+      const before = url.replace('/statements/figures?', `/statements/${baseline}?`);
       const text = await get(url);
-      const same = text === (await get(before));
+      const checked = check(JSON.parse(text) as Figures, JSON.parse(await get(before)) as Figures, moved);
+      failures.push(...checked.failures.map((f) => `${database}, ${baseline}: ${f}`));
       const wall: [number[], number[]] = [[], []];
       const cpu: [number[], number[]] = [[], []];
       for (let i = 0; i < runs; i++)
@@ -106,26 +226,37 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
           wall[k]!.push((await timed(() => get(u))).ms);
           cpu[k]!.push((await clock()) - c);
         }
-      const rows = (JSON.parse(text) as { Rows: unknown[] }).Rows.length;
-      return { text, rows, same, after: summarise(wall[0]), before: summarise(wall[1]), cpu: cpu.map(median) };
+      const parsed = JSON.parse(text) as Figures;
+      const agree = checked.failures.length
+        ? `FAILED: ${checked.failures.length} disagreements`
+        : `agrees on all ${checked.still.toLocaleString('en-US')} flats without a move`;
+      return {
+        text,
+        rows: parsed.Rows.length,
+        parts: parsed.Occupancies.length,
+        split: checked.split,
+        agree,
+        after: summarise(wall[0]),
+        before: summarise(wall[1]),
+        cpu: cpu.map(median),
+      };
     };
     const cpuNote = (ms: number) => `CPU ${fmtMs(ms)} ms`;
+    const rowsNote = (b: { rows: number; parts: number; split: number }) =>
+      `${b.rows.toLocaleString('en-US')} flats, ${b.split} with a move (${b.parts} occupants' rows)`;
     const building = await largestBuilding(db);
     const one = `/statements/figures?month=${month}&locationParentId=${building.id}`;
     await measure(() => get(one), { warmup: 3, runs: 1 });
-    const b1 = await both(one, RUNS);
+    const b1 = await both(one, 'figures-flat-only', RUNS);
     add(
-      'figures of one building over HTTP',
+      'figures of one building over HTTP, per occupancy',
       b1.after,
       '100 ms',
-      `${b1.rows} flats, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
+      `${rowsNote(b1)}, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
     );
-    add(
-      'the same, by the path before',
-      b1.before,
-      '-',
-      `${b1.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(b1.cpu[1]!)}`,
-    );
+    add('the same, flat-only (before the per-occupancy split)', b1.before, '-', `${b1.agree}, ${cpuNote(b1.cpu[1]!)}`);
+    const b0 = await both(one, 'figures-before', RUNS);
+    add('the same, by the path before "Figures of many flats"', b0.before, '-', `${b0.agree}, ${cpuNote(b0.cpu[1]!)}`);
     const { rows: flat } = await db.query<{ id: number }>(
       'SELECT id FROM location WHERE parent_id = $1 AND level = 7 ORDER BY id LIMIT 1',
       [building.id],
@@ -133,14 +264,23 @@ async function run(database: string, db: Db, now: Date, month: string, everythin
     const tf = await measure(() => get(`/statements/flats/${flat[0]!.id}?month=${month}`), { warmup: 3, runs: RUNS });
     add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
     if (everything) {
-      const all = await both(`/statements/figures?month=${month}`, Math.max(5, Math.floor(RUNS / 2)));
-      const size = `${all.rows.toLocaleString('en-US')} flats, ${(all.text.length / 1e6).toFixed(1)} MB`;
-      add('figures of every flat over HTTP', all.after, '3 s for 5,000 flats', `${size}, ${cpuNote(all.cpu[0]!)}`);
+      const all = await both(
+        `/statements/figures?month=${month}`,
+        'figures-flat-only',
+        Math.max(5, Math.floor(RUNS / 2)),
+      );
+      const size = `${rowsNote(all)}, ${(all.text.length / 1e6).toFixed(1)} MB`;
       add(
-        'the same, by the path before (13 months per flat)',
+        'figures of every flat over HTTP, per occupancy',
+        all.after,
+        '3 s for 5,000 flats',
+        `${size}, ${cpuNote(all.cpu[0]!)}`,
+      );
+      add(
+        'the same, flat-only (before the per-occupancy split)',
         all.before,
         '-',
-        `${all.same ? 'the same bytes' : 'DIFFERENT bytes'}, ${cpuNote(all.cpu[1]!)}`,
+        `${all.agree}, ${cpuNote(all.cpu[1]!)}`,
       );
     }
     const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
@@ -187,6 +327,7 @@ async function main() {
     `dataset: ${dataset.deviceCount} devices, readings every ${dataset.intervalHours} h from ${dataset.start.toISOString()}`,
   );
   const rows: Row[] = [];
+  const failures: string[] = [];
   const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
   let version = '';
   try {
@@ -197,7 +338,7 @@ async function main() {
       log(`PostgreSQL: loading ${READINGS.toLocaleString('en-US')} readings`);
       const loaded = await timed(() => loadData(db, dataset));
       log(`loaded in ${fmtMs(loaded.ms)} ms`);
-      rows.push(...(await run('PostgreSQL', db, now, month, true)));
+      rows.push(...(await run('PostgreSQL', db, now, month, true, failures)));
     } finally {
       await db.close();
     }
@@ -215,7 +356,7 @@ async function main() {
       await db.query('UPDATE device SET removed_at = installed_at WHERE id <> ALL($1::int[])', [
         [...dataset.devicesIn(first)],
       ]);
-      rows.push(...(await run('PGlite (one building)', db, now, month, false)));
+      rows.push(...(await run('PGlite (one building)', db, now, month, false, failures)));
     } finally {
       await db.close();
     }
@@ -228,6 +369,11 @@ async function main() {
     `- ${dataset.deviceCount.toLocaleString('en-US')} devices, ${READINGS.toLocaleString('en-US')} readings; month ${month}; load average (1 min) at each step; the machine is shared\n`,
   );
   console.log(formatTable(['Database', 'Step', 'median ms', 'p95 ms', 'Aim', 'Load', 'Detail'], rows));
+  if (failures.length) {
+    console.log(`\nFAILED: the baselines disagree or the occupants' parts do not add up (${failures.length}):`);
+    for (const f of failures.slice(0, 20)) console.log(`- ${f}`);
+    process.exit(1);
+  }
 }
 
 main().catch((err) => {

@@ -3,8 +3,9 @@ import { getLocation, getStatementFigures } from '@rodmenys/contract';
 import { api, DEMO, expect, session, test } from './fixtures';
 import { dialogSettled, seriousViolations, settle, signInAs } from './screens';
 
-// Occupants (docs/occupancies.md): the operator records a move on a flat's timeline, and the flat's
-// statement of that month shows both occupants' parts, in Lithuanian and in English.
+// Occupants (docs/occupancies.md): the operator records a move on a flat's timeline, the flat's
+// statement of that month shows both occupants' parts, and the Statements table a row for each,
+// in Lithuanian and in English.
 
 /** The month before the current one (the server's clock and zone are the test machine's here). */
 const lastMonth = () => {
@@ -26,6 +27,9 @@ const TEXT = {
     moved: 'Persikraustymas užregistruotas.',
     perOccupant: 'Pagal gyventojus',
     noComparison: 'nerodoma: tuo metu bute gyveno kitas gyventojas',
+    flatWord: 'butas',
+    statement: 'ataskaita',
+    otherOccupant: 'kitas gyventojas',
   },
   en: {
     masterData: 'Master data',
@@ -38,8 +42,14 @@ const TEXT = {
     moved: 'The move was recorded.',
     perOccupant: 'Per occupant',
     noComparison: 'not shown: the flat had another occupant then',
+    flatWord: 'flat',
+    statement: 'statement',
+    otherOccupant: 'other occupant',
   },
 } as const;
+
+/** `s` matched literally in a RegExp. */
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const treeNode = (page: Page, title: string) =>
   page
@@ -109,5 +119,20 @@ for (const [language, n] of [
     await expect(section).toContainText(flat.client);
     await expect(section).toContainText(`${lastMonth()}-15`);
     await expect(section).toContainText(text.noComparison);
+
+    // The table: the flat is one row per occupant, the newcomer's with their account and days.
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const ofFlat = (who: string) =>
+      page.getByRole('row').filter({
+        has: page.getByRole('button', {
+          name: new RegExp(`${text.flatWord} ${literal(flat.flat)} \\(${literal(who)}\\): ${text.statement}$`),
+        }),
+      });
+    const newRow = ofFlat(newcomer);
+    await expect(newRow).toHaveCount(1);
+    await expect(newRow).toContainText(`E2E-MOVE-${language}, ${lastMonth()}-15`);
+    await expect(newRow).toContainText(text.otherOccupant);
+    await expect(ofFlat(flat.client)).toHaveCount(1);
   });
 }

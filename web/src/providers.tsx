@@ -34,14 +34,6 @@ const THEME: ThemeConfig = {
 };
 
 /**
- * Who asks the system for less motion (WCAG 2.3.3) gets none: antd's dialogs, drawers and
- * menus open and close without their zoom and fade (docs/accessibility.md).
- */
-const REDUCED_MOTION =
-  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
-const APP_THEME: ThemeConfig = REDUCED_MOTION ? { ...THEME, token: { ...THEME.token, motion: false } } : THEME;
-
-/**
  * What every screen runs inside, in the app and in component tests alike: the query
  * cache, antd's locale following the UI language (British English: calendars start on
  * Monday, docs/domain.md §10), antd's App (modal host, messages), the shared alert.
@@ -50,7 +42,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   const language = useLanguage();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={language === 'en' ? enGB : ltLT} theme={APP_THEME}>
+      <ConfigProvider locale={language === 'en' ? enGB : ltLT} theme={THEME}>
         <AntApp>
           <AlertProvider>{children}</AlertProvider>
         </AntApp>
