@@ -223,6 +223,26 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
     });
   });
 
+  describe('PUT /api/data-quality/settings/personalData.retentionMonths', () => {
+    it('takes whole months from 1 to 600 (group 1), refusing anything else with 400 naming the value', async () => {
+      const put = (value: unknown, token = operator.token) =>
+        inject(t.app, contract.updateDqSetting, {
+          params: { key: 'personalData.retentionMonths' },
+          body: { value },
+          token,
+        });
+      for (const bad of [0, 1.5, 601, '36', null]) {
+        const res = await put(bad);
+        expect(res.status, String(bad)).toBe(400);
+        expect(res.error.errors?.[0]?.field).toBe('value');
+      }
+      expect((await put(36, admin.token)).status).toBe(403);
+      const ok = await put(36);
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.Value).toBe(36);
+    });
+  });
+
   describe('the personal-data job', () => {
     const job = JOBS.find((j) => j.name === 'personal-data')!;
     const run = (now: Date) => job.run(t.db, now, { mailer: undefined });
