@@ -5,10 +5,11 @@
 // DEVICE_TYPE and the rules over them) and, for SQL, in server/src/services/sql.ts
 // (buildingIdOf, cityIdOf): docs/ARCHITECTURE.md, "Domain vocabulary".
 //
-// Scanned: the source of contract/, server/ and web/, tests and migrations aside
-// (a test may state the numbers it expects; SQL migrations cannot import constants), and
-// comments aside. Every pattern below names a domain column or field, so other numbers
-// (heading levels, compression levels, counts) never match.
+// Scanned: the source of contract/, server/ and web/, their tests too, migrations aside (SQL
+// migrations cannot import constants), and comments aside. Every pattern below names a domain
+// column or field, so other numbers (heading levels, compression levels, counts) never match; a
+// field set to a number outside the domain (a test's `groupId: 7`, sent to be refused) is no
+// literal of it. The browser tests (e2e/) are not scanned: they name screens, not records.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,20 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const SCANNED = /^(contract|server|web)\/src\/.*\.(ts|tsx|mjs)$/;
-const SKIPPED = [/\.(test|spec)\.tsx?$/, /^server\/src\/test\//, /^contract\/src\/domain\.ts$/];
+const SKIPPED = [/^contract\/src\/domain\.ts$/];
+/**
+ * Test files still to be rewritten with the domain's names (other work on them is under way); the
+ * list only shrinks: a listed file without a literal left is reported, to be taken off.
+ */
+const NOT_YET = [
+  'server/src/routes/register-occupancies.test.ts',
+  'server/src/routes/statements.test.ts',
+  'server/src/services/statements/pdf.test.ts',
+  'server/src/services/statements/statements.test.ts',
+];
+
+/** A field (`groupId: 3`, `"deviceTypeId": 1`, `Level: 6`) or a query parameter (`deviceTypeId=1`) set to one of the domain's numbers. */
+const FIELD = String.raw`['"]?\s*:\s*`;
 
 /** A comparison operator of TypeScript or SQL, then a bare number. */
 const CMP = String.raw`\s*(?:===|!==|==|!=|<>|<=|>=|<|>|=)\s*\(?\s*\d`;
@@ -41,6 +55,21 @@ const RULES = [
     what: 'a device type number (use DEVICE_TYPE)',
     re: new RegExp(String.raw`\b(?:ty|type|\w+Type)\.Id${CMP}|\.type${CMP}`),
   },
+  {
+    what: 'a group number (use GROUP)',
+    re: new RegExp(String.raw`\b(?:group_?id|groups?)${FIELD}[123]\b(?![.\d])|\bgroupId=[123]\b(?![.\d])`, 'i'),
+  },
+  {
+    what: 'a location level number (use LOCATION_LEVEL)',
+    re: new RegExp(String.raw`(?<![\w-])level${FIELD}[1-7]\b(?![.\d])`, 'i'),
+  },
+  {
+    what: 'a device type number (use DEVICE_TYPE)',
+    re: new RegExp(
+      String.raw`\b(?:device_?)?type_?id${FIELD}(?:11|[1-4])\b(?![.\d])|\bdeviceTypeId=(?:11|[1-4])\b(?![.\d])`,
+      'i',
+    ),
+  },
 ];
 
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
@@ -51,6 +80,7 @@ const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   .filter((f) => SCANNED.test(f) && !SKIPPED.some((re) => re.test(f)) && existsSync(join(root, f)));
 
 const problems = [];
+const notYetFound = new Set();
 for (const file of files) {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   let inBlockComment = false;
@@ -73,9 +103,16 @@ for (const file of files) {
     const code = line.replace(/\s(?:\/\/|--)\s.*$/, '');
     for (const rule of RULES) {
       const m = rule.re.exec(code);
-      if (m) problems.push(`${file}:${i + 1}: "${m[0].trim()}" is ${rule.what}`);
+      if (!m) continue;
+      if (NOT_YET.includes(file)) notYetFound.add(file);
+      else problems.push(`${file}:${i + 1}: "${m[0].trim()}" is ${rule.what}`);
     }
   });
+}
+
+for (const file of NOT_YET) {
+  if (!notYetFound.has(file))
+    problems.push(`${file}: no literal left: take it off NOT_YET in scripts/check-domain-literals.mjs`);
 }
 
 if (problems.length > 0) {

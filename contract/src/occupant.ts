@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { CONSENT_CHANNELS, OCCUPANT_LANGUAGES } from './occupancies.js';
-import { OccupancyStatement, StatementLanguage } from './statements.js';
+import { OccupancyStatement, StatementKind, StatementLanguage } from './statements.js';
 
 /*
  * The occupant's own access (docs/occupant-access.md): no account, a secret per occupancy (a link
@@ -150,7 +150,7 @@ export const OccupantStatement = Type.Object({
       Month: MonthParam,
       Kinds: Type.Array(
         Type.Object({
-          Kind: OccupancyStatement.properties.Kinds.items.properties.Kind,
+          Kind: StatementKind,
           Value: Nullable(Type.Number()),
         }),
       ),

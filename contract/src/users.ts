@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable, Ok, PageQuery, Timestamp } from './common.js';
-import { GROUP } from './domain.js';
+import { GROUP, LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint, Paged } from './endpoint.js';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from './limits.js';
 
@@ -165,7 +165,7 @@ export const getAllUsers = defineEndpoint({
 /** A location granted to a user: they see its whole subtree. */
 export const UserRight = Type.Object({
   LocationId: Id,
-  Level: Type.Integer({ minimum: 1, maximum: 7 }),
+  Level: Type.Integer({ minimum: LOCATION_LEVEL.country, maximum: LOCATION_LEVEL.flat }),
   /** Human-readable address of the location. */
   Path: Type.String(),
 });

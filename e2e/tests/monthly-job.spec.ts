@@ -287,7 +287,9 @@ test.describe('the monthly job', () => {
           const table = document.querySelector('.statements-table .ant-table')!;
           const body = document.querySelector<HTMLElement>('.statements-table .ant-table-body')!;
           const end = getComputedStyle(table.querySelector('.ant-table-container')!, '::after');
-          const start = getComputedStyle(table.querySelector('tbody .ant-table-cell-fix-start')!, '::after');
+          // The shadow of the left edge hangs on the last column kept in view (flat or building).
+          const startCell = table.querySelector('tbody .ant-table-cell-fix-start-shadow-show');
+          const start = startCell ? getComputedStyle(startCell, '::after') : { backgroundImage: 'none' };
           return {
             wider: body.scrollWidth > body.clientWidth,
             end: table.classList.contains('ant-table-fix-end-shadow-show') ? end.backgroundImage : 'none',
@@ -300,6 +302,17 @@ test.describe('the monthly job', () => {
         expect(before).toMatchObject({ end: expect.stringContaining('linear-gradient'), start: 'none' });
         await page.locator('.statements-table .ant-table-body').evaluate((b) => b.scrollTo({ left: b.scrollWidth }));
         await expect.poll(edges).toMatchObject({ end: 'none', start: expect.stringContaining('linear-gradient') });
+        // Scrolled to the end, each row still says which flat (and, several buildings shown, which building) it is.
+        const building = page.getByRole('columnheader', { name: new RegExp(`^${t.statements.building}`) });
+        for (const header of [
+          page.getByRole('columnheader', { name: new RegExp(`^${t.statements.flat}`) }),
+          building,
+        ]) {
+          if (!(await header.count())) continue;
+          const box = (await header.first().boundingBox())!;
+          expect(box.x).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width).toBeLessThanOrEqual(width);
+        }
       }
     });
   }

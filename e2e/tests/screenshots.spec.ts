@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { DEMO, expect, signIn, test } from './fixtures';
-import { TEXTS } from './screens';
+import { figuresReady, lastMonth, openFirstFlat, signInAs, TEXTS } from './screens';
 
 const SIZES = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -95,6 +95,59 @@ for (const language of ['lt', 'en'] as const) {
       await expect(page.getByRole('button', { name: language === 'en' ? 'Go home' : 'Į pradžią' })).toBeVisible();
       await shot('not-found');
       await openPhoneMenu(page, size.name === 'phone');
+      expect(errors).toEqual([]);
+    });
+  }
+}
+
+/**
+ * The screens of the monthly job (statements, a flat's statement, anomalies, collectors,
+ * integrations, a flat's occupants) in both languages at a desktop's and a tablet's size, into
+ * e2e/.artifacts/screens/ as `<lang>-<size>-monthly-<screen>.png` (to look at).
+ */
+for (const language of ['lt', 'en'] as const) {
+  for (const size of SIZES.filter((s) => s.name !== 'phone')) {
+    test(`screenshots of the monthly job: ${language}, ${size.name}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const t = TEXTS[language];
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const shot = async (name: string) => {
+        await page.waitForLoadState('networkidle');
+        await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+        await settle(page);
+        await page.screenshot({
+          path: `.artifacts/screens/${language}-${size.name}-monthly-${name}.png`,
+          fullPage: true,
+        });
+      };
+      await figuresReady('operator');
+      await signInAs(page, 'operator', language);
+      await page.goto(`/statements?month=${lastMonth()}`);
+      await expect(page.locator('.statements-table .ant-table-row').first()).toBeVisible();
+      await shot('statements');
+      await page.locator('.statements-table .ant-table-row').first().getByRole('button').first().click();
+      const drawer = page.getByRole('dialog').filter({ hasText: t.statements.statementTitle });
+      await expect(drawer.getByText(t.statements.chartHistory)).toBeVisible();
+      await shot('flat-statement');
+      await page.keyboard.press('Escape');
+      await expect(drawer).toBeHidden();
+      await page.goto('/anomalies');
+      await expect(page.locator('h1')).toBeVisible();
+      await shot('anomalies');
+      await page.goto('/collectors');
+      await expect(page.locator('h1')).toBeVisible();
+      await shot('collectors');
+      await page.goto('/integrations');
+      await expect(page.locator('h1')).toBeVisible();
+      await shot('integrations');
+      await page.goto('/masterData');
+      await page.getByRole('tab', { name: t.masterData.tabTree }).click();
+      await openFirstFlat(page);
+      await expect(page.getByRole('button', { name: t.occupancies.recordMove })).toBeVisible();
+      await expect(page.locator('.ant-skeleton')).toHaveCount(0);
+      await shot('occupancies');
       expect(errors).toEqual([]);
     });
   }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEVICE_TYPE } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from './db/open.js';
 import { createCollectorKey } from './services/ingest/collector-keys.js';
@@ -36,7 +37,7 @@ describe('crash probe: the built server on an embedded database', () => {
     // The world, written before the server starts (it then holds the folder's lock).
     const db = await openDb({ databaseUrl: undefined, dataDir, timeZone: 'Europe/Vilnius' });
     flatId = (await createPath(db, address('Vilnius', 'Bandymų g.', '1', '1'))).at(-1)!;
-    await createDevice(db, { typeId: 3, locationId: flatId, code: SERIAL });
+    await createDevice(db, { typeId: DEVICE_TYPE.coldWaterMeter, locationId: flatId, code: SERIAL });
     await registerUser(db, { firstName: 'Probe', lastName: 'Operator', ...user }, 1);
     key = (await createCollectorKey(db, 'probe', null)).Key;
     await db.close();
@@ -138,12 +139,17 @@ describe('crash probe: the built server on an embedded database', () => {
       [
         'POST',
         '/masterData/devices',
-        JSON.stringify({ locationId: flatId, deviceTypeId: 3, deviceCode: 'INF-1', initialReading: 'Infinity' }),
+        JSON.stringify({
+          locationId: flatId,
+          deviceTypeId: DEVICE_TYPE.coldWaterMeter,
+          deviceCode: 'INF-1',
+          initialReading: 'Infinity',
+        }),
       ],
       [
         'POST',
         '/masterData/devices',
-        `{"locationId":${flatId},"deviceTypeId":3,"deviceCode":"INF-2","initialReading":1e309}`,
+        `{"locationId":${flatId},"deviceTypeId":${DEVICE_TYPE.coldWaterMeter},"deviceCode":"INF-2","initialReading":1e309}`,
       ],
       ['POST', '/collector-keys', '{"name":"   "}'],
       ['PUT', '/users/1', `{"firstName":${deep(10_000)}}`],
@@ -166,7 +172,7 @@ describe('crash probe: the built server on an embedded database', () => {
     expect(JSON.parse(csv.text).Stored).toBe(0);
     const data = await send(
       'GET',
-      `/devices/GetDevicesData?dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=3&locationParentId=${flatId}`,
+      `/devices/GetDevicesData?dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=${DEVICE_TYPE.coldWaterMeter}&locationParentId=${flatId}`,
       undefined,
       auth,
     );

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Endpoint, ResponseOf } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,7 +136,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
         [`%${pattern}%`],
       )
     ).rows[0]!.n;
-  const monthOfMarch = { dateFrom: '2026-03-01', dateTill: '2026-03-31', deviceTypeId: 3 };
+  const monthOfMarch = { dateFrom: '2026-03-01', dateTill: '2026-03-31', deviceTypeId: DEVICE_TYPE.coldWaterMeter };
 
   beforeAll(async () => {
     // jit on for the server (throwaway clusters turn it off): the database's own default must turn it off.
@@ -147,7 +148,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
     building = place.id;
     const flat = await makeFlat(direct, place, { name: '1', order: 1 });
     const device = await makeDevice(direct, flat, {
-      typeId: 3,
+      typeId: DEVICE_TYPE.coldWaterMeter,
       code: 'K1',
       installedAt: '2026-01-01T00:00:00+02:00',
     });
@@ -161,8 +162,8 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
       ['2026-03-31T23:30:00+03:00', 15],
       ['2026-04-01T00:30:00+03:00', 16],
     ]);
-    operator = await makeUser(direct, { groupId: 1 });
-    manager = await makeUser(direct, { groupId: 3, rights: [building] });
+    operator = await makeUser(direct, { groupId: GROUP.operator });
+    manager = await makeUser(direct, { groupId: GROUP.user, rights: [building] });
     collectorKey = (await createCollectorKey(direct, 'cluster test', null)).Key;
     // The reference: the same app in this process, straight on the server (no pooler).
     reference = await buildApp({
@@ -295,8 +296,8 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
     const { token } = await signIn(lb, manager);
     for (const query of [
       monthOfMarch,
-      { dateFrom: '2026-03-29', dateTill: '2026-03-29', deviceTypeId: 3 },
-      { dateFrom: '2026-03-01', dateTill: '2026-03-01', deviceTypeId: 3 },
+      { dateFrom: '2026-03-29', dateTill: '2026-03-29', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
+      { dateFrom: '2026-03-01', dateTill: '2026-03-01', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
     ]) {
       const expected = await inject(reference, contract.getDevicesData, { query, token });
       expect(expected.status, expected.text).toBe(200);
@@ -385,7 +386,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
   });
 
   it('sign-in throttling holds across instances: 429 with Retry-After from both', async () => {
-    const target = await makeUser(direct, { groupId: 3 });
+    const target = await makeUser(direct, { groupId: GROUP.user });
     const wrong = { username: target.username, password: 'not-the-password' };
     const statuses: Array<[number, string | null]> = [];
     for (let i = 0; i < 6 && statuses.at(-1)?.[0] !== 429; i++) {
@@ -432,7 +433,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect((await seen(instance.b)).Name).toBe('9A');
     const { token } = await signIn(lb, manager);
-    const april = { dateFrom: '2026-04-01', dateTill: '2026-04-30', deviceTypeId: 3 };
+    const april = { dateFrom: '2026-04-01', dateTill: '2026-04-30', deviceTypeId: DEVICE_TYPE.coldWaterMeter };
     const expected = await inject(reference, contract.getDevicesData, { query: april, token });
     const after = await repeat(2, contract.getDevicesData, { query: april, token });
     for (const a of after.answers) expect(a.body).toEqual(expected.body);

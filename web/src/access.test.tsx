@@ -1,4 +1,4 @@
-import { GROUP } from '@rodmenys/contract';
+import { GROUP, type GroupId } from '@rodmenys/contract';
 import { isValidElement, type ReactElement } from 'react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('the access table', () => {
   });
 
   it('lets each group open its screens only', () => {
-    const open = (groupId: 1 | 2 | 3) => SCREENS.filter((screen) => canOpen({ GroupId: groupId }, screen));
+    const open = (groupId: GroupId) => SCREENS.filter((screen) => canOpen({ GroupId: groupId }, screen));
     const common = ['/', '/profile', '/deviceData', '/myObjects', '/locationData'];
     expect(open(GROUP.operator)).toEqual([...SCREENS]);
     expect(open(GROUP.admin)).toEqual([...common, '/users', '/anomalies', '/statements', '/integrations']);

@@ -10,6 +10,7 @@
  * some day, a meter reset, a gap of a few days.
  */
 
+import type { DeviceTypeId } from '@rodmenys/contract';
 import { CITIES, COUNTRY, MALE_FIRST, ROOMS, SURNAMES } from '@rodmenys/server/demo/names.js';
 import { Rng } from '@rodmenys/server/demo/random.js';
 
@@ -27,7 +28,7 @@ type Case = 'normal' | 'never' | 'silent' | 'reset' | 'gap';
 
 interface Device {
   id: number;
-  type: 1 | 2 | 3 | 4 | 11;
+  type: DeviceTypeId;
   locationId: number;
   buildingId: number;
   case: Case;

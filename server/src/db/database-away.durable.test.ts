@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -39,7 +40,7 @@ describe('the database away (postgres stopped and started)', () => {
       logger: { level: 'info', stream: { write: (line: string) => log.push(line) } },
     });
     await app.ready();
-    user = await makeSignedIn(app, { groupId: 1 });
+    user = await makeSignedIn(app, { groupId: GROUP.operator });
   });
   afterAll(async () => {
     await app?.close();

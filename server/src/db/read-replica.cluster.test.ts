@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
@@ -74,7 +75,10 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
     const place = await makeBuilding(db, { city: 'Klaipėda', street: 'Tiltų g.', number: '3' });
     building = place.id;
     const flat = await makeFlat(db, place, { name: '1', order: 1 });
-    const device = await makeDevice(db, flat, { typeId: 3, installedAt: '2026-01-01T00:00:00+02:00' });
+    const device = await makeDevice(db, flat, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      installedAt: '2026-01-01T00:00:00+02:00',
+    });
     await makeReadings(db, device, [
       ['2026-01-31T20:00:00+02:00', 10],
       ['2026-02-28T20:00:00+02:00', 12],
@@ -86,8 +90,8 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
       db,
       readDb,
     });
-    operator = await makeSignedIn(app, { groupId: 1 });
-    manager = await makeSignedIn(app, { groupId: 3, rights: [building] });
+    operator = await makeSignedIn(app, { groupId: GROUP.operator });
+    manager = await makeSignedIn(app, { groupId: GROUP.user, rights: [building] });
     await replayed();
   }, 180_000);
   afterAll(async () => {
@@ -113,7 +117,7 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
   it('answers readings from the standby and sign-in and master data from the primary', async () => {
     await reset();
     const readings = await inject(app, contract.getDevicesData, {
-      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: 3 },
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
       token: manager.token,
     });
     expect(readings.status).toBe(200);
@@ -133,7 +137,7 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
     await replayed();
     await reset();
     const readings = await inject(app, contract.getDevicesData, {
-      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: 3 },
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
       token: operator.token,
     });
     expect(readings.status, JSON.stringify(readings.body)).toBe(200);
@@ -161,7 +165,7 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
       expect(await calls(db, 'FROM audit_log')).toBeGreaterThan(0);
       expect(await calls(readDb, 'FROM audit_log')).toBe(0);
       // Another operator, who changed nothing, is answered by the lagging standby.
-      const other = await makeSignedIn(app, { groupId: 1 });
+      const other = await makeSignedIn(app, { groupId: GROUP.operator });
       await reset();
       expect(await statementName(other.token)).not.toContain('3A');
       expect(await calls(readDb, 'FROM audit_log')).toBeGreaterThan(0);
@@ -179,7 +183,7 @@ describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a u
   it('a standby that cannot answer leaves the reads to the primary', async () => {
     await standby.stop();
     const readings = await inject(app, contract.getDevicesData, {
-      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: 3 },
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-28', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
       token: manager.token,
     });
     expect(readings.status).toBe(200);

@@ -1,4 +1,5 @@
 import type { ReadingRow } from '@rodmenys/contract';
+import { DEVICE_TYPE, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { verifyPassword } from '../services/auth/password.js';
@@ -27,8 +28,8 @@ const rows = async <R>(sql: string, params?: unknown[]) => (await t.db.query<R>(
 describe(`seedDemo (${dbKind()})`, () => {
   it('reports what it made, and the tables hold exactly that', async () => {
     const [counts] = await rows<Record<string, number>>(
-      `SELECT (SELECT count(*) FROM location)::int AS locations, (SELECT count(*) FROM location WHERE level = 6)::int AS buildings,
-              (SELECT count(*) FROM location WHERE level = 7)::int AS flats, (SELECT count(*) FROM client)::int AS clients,
+      `SELECT (SELECT count(*) FROM location)::int AS locations, (SELECT count(*) FROM location WHERE level = ${LOCATION_LEVEL.building})::int AS buildings,
+              (SELECT count(*) FROM location WHERE level = ${LOCATION_LEVEL.flat})::int AS flats, (SELECT count(*) FROM client)::int AS clients,
               (SELECT count(*) FROM object)::int AS objects, (SELECT count(*) FROM device)::int AS devices,
               (SELECT count(*) FROM reading)::int AS readings`,
     );
@@ -46,9 +47,9 @@ describe(`seedDemo (${dbKind()})`, () => {
   });
 
   it('builds a Lithuanian location tree with a consistent path and address columns', async () => {
-    const [country] = await rows<{ name: string }>('SELECT name FROM location WHERE level = 1');
+    const [country] = await rows<{ name: string }>(`SELECT name FROM location WHERE level = ${LOCATION_LEVEL.country}`);
     expect(country?.name).toBe('Lietuva');
-    const counties = await rows<{ name: string }>('SELECT name FROM location WHERE level = 2');
+    const counties = await rows<{ name: string }>(`SELECT name FROM location WHERE level = ${LOCATION_LEVEL.county}`);
     expect(counties.every((c) => c.name.endsWith('apskritis'))).toBe(true);
     // path = ids root..self; each address column = the name of the ancestor at that level.
     const bad = await rows(
@@ -60,10 +61,10 @@ describe(`seedDemo (${dbKind()})`, () => {
                 || array_fill(NULL::text, ARRAY[7 - l.level])`,
     );
     expect(bad).toEqual([]);
-    const streets = await rows<{ name: string }>('SELECT name FROM location WHERE level = 5');
+    const streets = await rows<{ name: string }>(`SELECT name FROM location WHERE level = ${LOCATION_LEVEL.street}`);
     expect(streets.every((s) => /\s(g|pr|al|pl|a)\.$/.test(s.name))).toBe(true);
     const flats = await rows<{ n: number }>(
-      'SELECT count(*)::int AS n FROM location WHERE level = 7 AND (flat_order IS NULL OR client_id IS NULL)',
+      `SELECT count(*)::int AS n FROM location WHERE level = ${LOCATION_LEVEL.flat} AND (flat_order IS NULL OR client_id IS NULL)`,
     );
     expect(flats[0]?.n).toBe(0);
   });
@@ -81,15 +82,15 @@ describe(`seedDemo (${dbKind()})`, () => {
   it('places devices right: allocators with rating factors, water meters in every flat, a heat meter per building', async () => {
     const wrong = await rows(
       `SELECT d.id FROM device d JOIN location l ON l.id = d.location_id
-       WHERE (d.device_type_id = 11) <> (l.level = 6)
-          OR (d.device_type_id = 1) <> (d.rating_factor IS NOT NULL)
+       WHERE (d.device_type_id = ${DEVICE_TYPE.buildingHeatMeter}) <> (l.level = ${LOCATION_LEVEL.building})
+          OR (d.device_type_id = ${DEVICE_TYPE.allocator}) <> (d.rating_factor IS NOT NULL)
           OR (d.rating_factor IS NOT NULL AND d.rating_factor NOT BETWEEN 0.5 AND 2.5)
           OR d.device_code !~ '^[0-9]{8}$' OR d.installed_at > $1::timestamptz`,
       [summary.from],
     );
     expect(wrong).toEqual([]);
     const flatsMissingWater = await rows(
-      `SELECT l.id FROM location l WHERE l.level = 7 AND
+      `SELECT l.id FROM location l WHERE l.level = ${LOCATION_LEVEL.flat} AND
          (SELECT count(DISTINCT device_type_id) FROM device d WHERE d.location_id = l.id AND device_type_id IN (3, 4)) <> 2`,
     );
     expect(flatsMissingWater).toEqual([]);
@@ -130,9 +131,10 @@ describe(`seedDemo (${dbKind()})`, () => {
     expect(users[1]?.rights).toEqual([cases.areaId]);
     expect(users[2]?.rights).toEqual([cases.buildingId]);
     // The administrator's area holds the manager's building and others.
-    const buildings = await rows<{ id: number }>('SELECT id FROM location WHERE level = 6 AND path && ARRAY[$1::int]', [
-      cases.areaId,
-    ]);
+    const buildings = await rows<{ id: number }>(
+      `SELECT id FROM location WHERE level = ${LOCATION_LEVEL.building} AND path && ARRAY[$1::int]`,
+      [cases.areaId],
+    );
     expect(buildings.map((b) => b.id)).toContain(cases.buildingId);
     expect(buildings.length).toBeGreaterThan(1);
   });
@@ -183,7 +185,7 @@ describe(`demo readings (${dbKind()})`, () => {
   it('look like meters: whole allocator units, 3 decimals otherwise, the meter clock a little behind', async () => {
     const bad = await rows(
       `SELECT r.device_id FROM reading r JOIN device d ON d.id = r.device_id
-       WHERE (d.device_type_id = 1 AND r.value <> trunc(r.value)) OR r.value <> round(r.value, 3)
+       WHERE (d.device_type_id = ${DEVICE_TYPE.allocator} AND r.value <> trunc(r.value)) OR r.value <> round(r.value, 3)
           OR r.meter_ts >= r.ts OR r.meter_ts < r.ts - interval '10 minutes' LIMIT 5`,
     );
     expect(bad).toEqual([]);
@@ -194,7 +196,7 @@ describe(`demo readings (${dbKind()})`, () => {
       `SELECT sum(CASE WHEN extract(month FROM ts) = 1 THEN delta END) AS winter,
               sum(CASE WHEN extract(month FROM ts) = 7 THEN delta END) AS summer
        FROM (SELECT ts, value - lag(value) OVER (PARTITION BY device_id ORDER BY ts) AS delta
-             FROM reading r JOIN device d ON d.id = r.device_id WHERE d.device_type_id = 1) x`,
+             FROM reading r JOIN device d ON d.id = r.device_id WHERE d.device_type_id = ${DEVICE_TYPE.allocator}) x`,
     );
     expect(Number(use!.winter)).toBeGreaterThan(20 * Math.max(1, Number(use!.summer)));
   });

@@ -1,3 +1,4 @@
+import { DEVICE_TYPE } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
 import { renderSeries, type SeriesDevice, type SeriesOptions, startValue, timeline } from './readings.js';
 
@@ -23,7 +24,7 @@ describe('renderSeries', () => {
     it(`writes valid, increasing times inside the range every ${intervalHours} h`, () => {
       const s = render(
         intervalHours,
-        { id: 9, code: '12345678', typeId: 3 },
+        { id: 9, code: '12345678', typeId: DEVICE_TYPE.coldWaterMeter },
         { fromValue: startValue(1, '12345678', 3) },
       );
       const rows = parse(s.csv);
@@ -49,7 +50,7 @@ describe('renderSeries', () => {
 
   it('continues from the given value, whole units for allocators, and leaves gaps empty', () => {
     const gap = [Date.parse('2026-03-25T00:00:00Z'), Date.parse('2026-03-27T12:00:00Z')] as const;
-    const s = render(6, { id: 1, code: '87654321', typeId: 1 }, { fromValue: 1000, gaps: [gap] });
+    const s = render(6, { id: 1, code: '87654321', typeId: DEVICE_TYPE.allocator }, { fromValue: 1000, gaps: [gap] });
     const rows = parse(s.csv);
     const values = rows.map((r) => Number(r.value));
     expect(rows.every((r) => /^\d+$/.test(r.value))).toBe(true);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { DEVICE_TYPE } from '@rodmenys/contract';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ export async function calls(): Promise<number> {
   const token: string | undefined = session.data?.Token;
   const headers = { authorization: \`Bearer \${token}\` };
   const readings = await client.GET('/api/devices/GetDevicesData', {
-    params: { query: { dateFrom: '2026-01-01', dateTill: '2026-01-31', deviceTypeId: 3, locationParentId: '12,40' } },
+    params: { query: { dateFrom: '2026-01-01', dateTill: '2026-01-31', deviceTypeId: ${DEVICE_TYPE.coldWaterMeter}, locationParentId: '12,40' } },
     headers,
   });
   const first: number | undefined = readings.data?.[0]?.DeviceId;

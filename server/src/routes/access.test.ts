@@ -1,5 +1,6 @@
 import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -24,7 +25,7 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
     let vilnius = 0;
     for (const [key, address] of Object.entries(places)) {
       const building = await makeBuilding(t.db, address);
-      if (address.city === 'Vilnius') vilnius = building.path[3]!;
+      if (address.city === 'Vilnius') vilnius = building.path[LOCATION_LEVEL.city - 1]!;
       b[key] = building.id;
       flats[key] = (await makeFlat(t.db, building, { name: '1', order: 1 })).id;
       await t.db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, $2, $3)`, [
@@ -32,16 +33,20 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
         `OBJ-${key}`,
         `Namas ${key}`,
       ]);
-      const hca = await makeDevice(t.db, flats[key]!, { typeId: 1, code: `HCA-${key}`, ratingFactor: 1 });
+      const hca = await makeDevice(t.db, flats[key]!, {
+        typeId: DEVICE_TYPE.allocator,
+        code: `HCA-${key}`,
+        ratingFactor: 1,
+      });
       await makeReadings(t.db, hca, [
         ['2026-01-01T00:00:00+02:00', 1],
         ['2026-01-20T00:00:00+02:00', 2],
       ]);
     }
-    users.none = await makeSignedIn(t.app, { groupId: 3 });
-    users.one = await makeSignedIn(t.app, { groupId: 3, rights: [b.V12!] });
-    users.admin = await makeSignedIn(t.app, { groupId: 2, rights: [vilnius] });
-    users.operator = await makeSignedIn(t.app, { groupId: 1 });
+    users.none = await makeSignedIn(t.app, { groupId: GROUP.user });
+    users.one = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [b.V12!] });
+    users.admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [vilnius] });
+    users.operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
   });
 
   // biome-ignore lint/suspicious/noExplicitAny: each endpoint's own rows, read by its own reveal
@@ -56,7 +61,7 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
     { endpoint: contract.getDevicesByParams, query: 'country=lietuva&deviceOnly=0', reveal: byBuilding },
     {
       endpoint: contract.getDevicesData,
-      query: 'dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=1',
+      query: `dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=${DEVICE_TYPE.allocator}`,
       reveal: byBuilding,
     },
     { endpoint: contract.getAllObjects, query: 'pageSize=500', reveal: (body) => byBuilding(body.Data) },
@@ -83,7 +88,7 @@ describe(`data endpoints: authorisation matrix (${dbKind()})`, () => {
       query: 'maxLevel=6',
       reveal: (body) =>
         body
-          .filter((n: { Level: number }) => n.Level === 6)
+          .filter((n: { Level: number }) => n.Level === LOCATION_LEVEL.building)
           .map((n: { Name: string }) => n.Name)
           .sort(),
     },

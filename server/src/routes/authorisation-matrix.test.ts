@@ -1,8 +1,10 @@
 import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, type GroupId } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { throttleSettings } from '../env.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
+import { cityIdOf } from '../services/sql.js';
 import { registerUser } from '../services/users/register-user.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -134,7 +136,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
           const device = await makeDevice(t.db, flat, {
             typeId,
             code: `DEV-${tag}-${kind}`,
-            ratingFactor: typeId === 1 ? 1 : null,
+            ratingFactor: typeId === DEVICE_TYPE.allocator ? 1 : null,
           });
           deviceIds.push(device);
           await makeReadings(t.db, device, [
@@ -160,15 +162,21 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         );
       }
       // Devices the operator's master-data calls change (removal and replacement).
-      ids[`remove${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, { typeId: 3, code: `RM-${town}` });
-      ids[`replace${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, { typeId: 3, code: `RP-${town}` });
+      ids[`remove${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, {
+        typeId: DEVICE_TYPE.coldWaterMeter,
+        code: `RM-${town}`,
+      });
+      ids[`replace${town}`] = await makeDevice(t.db, ids[`flat${town[0]}1`]!, {
+        typeId: DEVICE_TYPE.coldWaterMeter,
+        code: `RP-${town}`,
+      });
     }
 
-    const users: [Role, string, 1 | 2 | 3, number[]][] = [
-      ['group3', 'g3_alfa', 3, [ids.buildingA1!]],
-      ['group2Alfa', 'g2_alfa', 2, [ids.alfaRegion!]],
-      ['group2Beta', 'g2_beta', 2, [ids.betaRegion!]],
-      ['group1', 'g1_root', 1, []],
+    const users: [Role, string, GroupId, number[]][] = [
+      ['group3', 'g3_alfa', GROUP.user, [ids.buildingA1!]],
+      ['group2Alfa', 'g2_alfa', GROUP.admin, [ids.alfaRegion!]],
+      ['group2Beta', 'g2_beta', GROUP.admin, [ids.betaRegion!]],
+      ['group1', 'g1_root', GROUP.operator, []],
     ];
     for (const [role, username, groupId, rights] of users) {
       const u = await makeSignedIn(t.app, { groupId, username, rights });
@@ -178,7 +186,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       addPart(`user:${username}`, [username], [u.id]);
     }
     // A group 3 account in Beta, which nobody in Alfa may reach.
-    const beta = await makeSignedIn(t.app, { groupId: 3, username: 'g3_beta', rights: [ids.buildingB1!] });
+    const beta = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'g3_beta', rights: [ids.buildingB1!] });
     ids.g3_beta = beta.id;
     addPart('user:g3_beta', ['g3_beta'], [beta.id]);
     // The fresh account registers itself, as anyone on the internet can.
@@ -300,8 +308,11 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     group1: ok,
   });
   const city = async () =>
-    (await t.db.query<{ id: number }>('SELECT path[4] AS id FROM location WHERE id = $1', [ids.buildingA1])).rows[0]!
-      .id;
+    (
+      await t.db.query<{ id: number }>(`SELECT ${cityIdOf('location')} AS id FROM location WHERE id = $1`, [
+        ids.buildingA1,
+      ])
+    ).rows[0]!.id;
   /** A second token of the role (for sign-out), null for anonymous. */
   const secondToken = async (role: Role) => {
     const account = passwords[role];
@@ -363,7 +374,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /devices/GetDevicesByParams': { request: () => ({ query: { country: 'Lietuva', deviceOnly: 0 } }) },
     'GET /devices/GetDeviceDataByUserId': { request: () => ({}) },
     'GET /devices/GetDeviceTypeLookUp': { request: () => ({}) },
-    'GET /devices/GetDevicesData': { request: () => ({ query: { ...period, deviceTypeId: 1 } }) },
+    'GET /devices/GetDevicesData': { request: () => ({ query: { ...period, deviceTypeId: DEVICE_TYPE.allocator } }) },
     'GET /devices/GetDevicesByLocationId': {
       request: () => ({ query: { locationId: ids.buildingA1! } }),
       expect: { fresh: 404, group2Beta: 404 },
@@ -401,6 +412,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'POST /masterData/register/apply': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
     'GET /masterData/register/template': { request: () => ({ query: { format: 'csv' } }) },
     'GET /masterData/locations': { request: () => ({}) },
+    'GET /masterData/locations/search': { request: () => ({ query: { text: 'a' } }) },
     'GET /masterData/locations/:id': { request: () => ({ params: { id: ids.buildingA1! } }) },
     'PUT /masterData/locations/:id': { request: () => ({ params: { id: ids.flatA1! }, body: { flatOrder: 1 } }) },
     'PUT /masterData/locations/:id/client': {
@@ -408,7 +420,9 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     },
     'GET /masterData/clients': { request: () => ({ query: { search: 'CLIENT' } }) },
     'POST /masterData/devices': {
-      request: () => ({ body: { locationId: ids.flatA1!, deviceTypeId: 3, deviceCode: `NEW-${++serial}` } }),
+      request: () => ({
+        body: { locationId: ids.flatA1!, deviceTypeId: DEVICE_TYPE.coldWaterMeter, deviceCode: `NEW-${++serial}` },
+      }),
     },
     'GET /data-quality/month-ends/:deviceId': {
       request: () => ({ params: { deviceId: ids.deviceA1! }, query: { from: '2026-01', till: '2026-02' } }),
@@ -423,7 +437,9 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'DELETE /data-quality/month-ends/:deviceId/:month': {
       request: () => ({ params: { deviceId: ids.deviceA1!, month: '2026-01' } }),
     },
-    'GET /data-quality/month-ends': { request: () => ({ query: { month: '2026-02', deviceTypeId: 3 } }) },
+    'GET /data-quality/month-ends': {
+      request: () => ({ query: { month: '2026-02', deviceTypeId: DEVICE_TYPE.coldWaterMeter } }),
+    },
     'GET /data-quality/anomalies': { request: () => ({}) },
     'GET /data-quality/anomalies/counts': { request: () => ({}) },
     'POST /data-quality/anomalies/:id/acknowledge': {

@@ -112,7 +112,9 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
       body: { locationIds: [buildingA.id] },
     });
     expect(a.status).toBe(200);
-    expect(a.body).toEqual([{ Id: buildingA.id, Label: expect.stringContaining('Tiltų g. 1'), Level: 6 }]);
+    expect(a.body).toEqual([
+      { Id: buildingA.id, Label: expect.stringContaining('Tiltų g. 1'), Level: LOCATION_LEVEL.building },
+    ]);
     const street = buildingB.path[LOCATION_LEVEL.street - 1]!;
     const b = await inject(t.app, setCollectorLocations, {
       token: operator.token,

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshMonthEnds } from '../services/data-quality/refresh-month-ends.js';
 import { inject, useApp } from '../test/app.js';
@@ -27,16 +28,18 @@ describe(`degree-days over HTTP: list, set by hand, CSV import (${dbKind()})`, (
 
   beforeAll(async () => {
     const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '10' });
-    kaunas = building.path[3]!;
-    alytus = (await makeBuilding(t.db, { city: 'Alytus', street: 'Vilniaus g.', number: '1' })).path[3]!;
+    kaunas = building.path[LOCATION_LEVEL.city - 1]!;
+    alytus = (await makeBuilding(t.db, { city: 'Alytus', street: 'Vilniaus g.', number: '1' })).path[
+      LOCATION_LEVEL.city - 1
+    ]!;
     const flat = await makeFlat(t.db, building, { name: '1', order: 1 });
-    hca = await makeDevice(t.db, flat, { typeId: 1, installedAt: '2025-12-01T00:00:00+02:00' });
+    hca = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.allocator, installedAt: '2025-12-01T00:00:00+02:00' });
     await makeReadings(t.db, hca, [
       ['2026-01-20T00:00:00+02:00', 100],
       ['2026-02-09T00:00:00+02:00', 300],
     ]);
-    operator = await makeSignedIn(t.app, { groupId: 1 });
-    manager = await makeSignedIn(t.app, { groupId: 3, rights: [building.id] });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building.id] });
   });
 
   it('lists every city and the values of a year; group 1 only', async () => {
@@ -106,7 +109,7 @@ describe(`degree-days over HTTP: list, set by hand, CSV import (${dbKind()})`, (
        SELECT parent_id, 4, 'Kaunas', path[1:3], country, county, 'Kitas', 'Kaunas' FROM location WHERE id = $1`,
       [alytus],
     );
-    await t.db.query(`UPDATE location SET path = path || id WHERE level = 4 AND region = 'Kitas'`);
+    await t.db.query(`UPDATE location SET path = path || id WHERE level = ${LOCATION_LEVEL.city} AND region = 'Kitas'`);
     const ambiguous = await csv('Kaunas;2026-03;70');
     expect(ambiguous.error.errors?.[0]).toMatchObject({ field: 'line 1', code: 'degreeDaysCityAmbiguous' });
     expect((await csv(`${kaunas};2026-03;70`)).status).toBe(200);

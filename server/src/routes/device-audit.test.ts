@@ -2,6 +2,8 @@ import {
   type AuditEntry,
   addDevice,
   applyRegisterImport,
+  DEVICE_TYPE,
+  GROUP,
   getAuditLog,
   getLocation,
   REGISTER_COLUMNS,
@@ -59,12 +61,17 @@ describe(`GET /api/audit: one device shape from every screen (${dbKind()})`, () 
   let formDevice: number;
 
   beforeAll(async () => {
-    operator = await makeSignedIn(t.app, { groupId: 1 });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
     const flat = await makeFlat(t.db, await makeBuilding(t.db));
     // The device form: add, then edit.
     const added = await inject(t.app, addDevice, {
       token: operator.token,
-      body: { locationId: flat.id, deviceTypeId: 1, deviceCode: 'FORM-1', installedAt: '2025-09-01T00:00' },
+      body: {
+        locationId: flat.id,
+        deviceTypeId: DEVICE_TYPE.allocator,
+        deviceCode: 'FORM-1',
+        installedAt: '2025-09-01T00:00',
+      },
     });
     expect(added.status, added.text).toBe(201);
     formDevice = added.body.DeviceId;

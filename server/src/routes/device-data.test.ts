@@ -1,5 +1,6 @@
 import type { DeviceTypeInSelection, ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -33,35 +34,39 @@ beforeAll(async () => {
   loc.K3 = k3.id;
   loc.K3f1 = (await makeFlat(t.db, k3, { name: '1', order: 1 })).id;
 
-  dev.hourly = await makeDevice(t.db, loc.V12f1, { typeId: 1, code: 'HCA-HOURLY', ratingFactor: 2 });
+  dev.hourly = await makeDevice(t.db, loc.V12f1, {
+    typeId: DEVICE_TYPE.allocator,
+    code: 'HCA-HOURLY',
+    ratingFactor: 2,
+  });
   await makeReadings(t.db, dev.hourly, hourly());
-  dev.hca2 = await makeDevice(t.db, loc.V12f2, { typeId: 1, code: 'HCA-2', ratingFactor: 1 });
-  dev.late = await makeDevice(t.db, loc.V12f1, { typeId: 3, code: 'CWM-LATE' });
+  dev.hca2 = await makeDevice(t.db, loc.V12f2, { typeId: DEVICE_TYPE.allocator, code: 'HCA-2', ratingFactor: 1 });
+  dev.late = await makeDevice(t.db, loc.V12f1, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CWM-LATE' });
   await makeReadings(t.db, dev.late, [
     ['2025-06-10T10:00:00+03:00', 5],
     ['2025-06-10T20:00:00+03:00', 5.5],
     ['2025-06-12T09:00:00+03:00', 7.25],
   ]);
-  dev.hwm = await makeDevice(t.db, loc.V12f2, { typeId: 4, code: 'HWM-1' });
+  dev.hwm = await makeDevice(t.db, loc.V12f2, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'HWM-1' });
   dev.removed = await makeDevice(t.db, loc.V12f1, {
-    typeId: 4,
+    typeId: DEVICE_TYPE.hotWaterMeter,
     code: 'HWM-OLD',
     installedAt: '2020-01-01T00:00:00+02:00',
     removedAt: '2025-03-01T12:00:00+02:00',
   });
   dev.future = await makeDevice(t.db, loc.V12f1, {
-    typeId: 2,
+    typeId: DEVICE_TYPE.heatMeter,
     code: 'HM-FUTURE',
     installedAt: '2025-09-01T00:00:00+03:00',
   });
-  dev.building = await makeDevice(t.db, loc.V12, { typeId: 11, code: 'BHM-1' });
-  dev.kaunas = await makeDevice(t.db, loc.K3f1, { typeId: 3, code: 'CWM-K3' });
+  dev.building = await makeDevice(t.db, loc.V12, { typeId: DEVICE_TYPE.buildingHeatMeter, code: 'BHM-1' });
+  dev.kaunas = await makeDevice(t.db, loc.K3f1, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CWM-K3' });
 
-  users.none = await makeSignedIn(t.app, { groupId: 3 });
-  users.v12 = await makeSignedIn(t.app, { groupId: 3, rights: [loc.V12] });
-  users.adminK3 = await makeSignedIn(t.app, { groupId: 2, rights: [loc.K3] });
-  users.adminAll = await makeSignedIn(t.app, { groupId: 2, rights: [loc.V12, loc.K3] });
-  users.operator = await makeSignedIn(t.app, { groupId: 1 });
+  users.none = await makeSignedIn(t.app, { groupId: GROUP.user });
+  users.v12 = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [loc.V12] });
+  users.adminK3 = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [loc.K3] });
+  users.adminAll = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [loc.V12, loc.K3] });
+  users.operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
 }, 180_000); // a year of hourly readings and five signed-in users: generous on a busy machine
 
 const counts = (body: DeviceTypeInSelection[]) => Object.fromEntries(body.map((t) => [t.Id, t.DeviceCount]));
@@ -164,7 +169,12 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
 
   it('a year of hourly readings becomes one point per day that adds up to GetDevicesData', async () => {
     const h = await history(dev.hourly!, '2025-01-01 00:00:00', '2025-12-31 23:59:59');
-    expect(h).toMatchObject({ DeviceId: dev.hourly, DeviceTypeId: 1, DeviceCode: 'HCA-HOURLY', Bucket: 'day' });
+    expect(h).toMatchObject({
+      DeviceId: dev.hourly,
+      DeviceTypeId: DEVICE_TYPE.allocator,
+      DeviceCode: 'HCA-HOURLY',
+      Bucket: 'day',
+    });
     expect(h.Points).toHaveLength(365);
     // The start is the reading exactly at 2025-01-01 00:00 local (22:00 UTC, the 35th hour).
     expect(h.Start).toEqual({ Time: '2025-01-01T00:00:00+02:00', Value: 1002.5 });
@@ -184,7 +194,7 @@ describe(`GET /api/devices/:id/history (${dbKind()})`, () => {
     expect(h.Points.reduce((n, p) => n + p.Readings, 0)).toBe(8760);
 
     const data = await inject(t.app, contract.getDevicesData, {
-      query: `deviceTypeId=1&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
+      query: `deviceTypeId=${DEVICE_TYPE.allocator}&dateFrom=2025-01-01&dateTill=2025-12-31&locationParentId=${loc.V12f1}`,
       token: users.operator!.token,
     });
     const row = (data.body as ReadingRow[]).find((r) => r.DeviceId === dev.hourly)!;

@@ -1,5 +1,6 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -24,15 +25,27 @@ beforeAll(async () => {
     [`2026-03-${lastDay}T12:00:00+03:00`, till],
   ];
   // Flat 1: an allocator that reads well, a silent cold water meter (no reading at all).
-  await makeReadings(t.db, await makeDevice(t.db, loc.V12f1, { typeId: 1, code: 'HCA-OK' }), march(1, 2));
-  await makeDevice(t.db, loc.V12f1, { typeId: 3, code: 'CWM-SILENT' });
+  await makeReadings(
+    t.db,
+    await makeDevice(t.db, loc.V12f1, { typeId: DEVICE_TYPE.allocator, code: 'HCA-OK' }),
+    march(1, 2),
+  );
+  await makeDevice(t.db, loc.V12f1, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CWM-SILENT' });
   // Flat 2: a hot water meter gone quiet on the 10th, a heat meter running backwards.
-  await makeReadings(t.db, await makeDevice(t.db, loc.V12f2, { typeId: 4, code: 'HWM-STALE' }), march(5, 6, '10'));
-  await makeReadings(t.db, await makeDevice(t.db, loc.V12f2, { typeId: 2, code: 'HM-NEG' }), march(9, 8));
+  await makeReadings(
+    t.db,
+    await makeDevice(t.db, loc.V12f2, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'HWM-STALE' }),
+    march(5, 6, '10'),
+  );
+  await makeReadings(
+    t.db,
+    await makeDevice(t.db, loc.V12f2, { typeId: DEVICE_TYPE.heatMeter, code: 'HM-NEG' }),
+    march(9, 8),
+  );
   // Kaunas: a silent meter nobody in Vilnius may see.
-  await makeDevice(t.db, loc.K3f1, { typeId: 3, code: 'CWM-K3' });
-  users.v12 = await makeSignedIn(t.app, { groupId: 3, rights: [loc.V12] });
-  users.operator = await makeSignedIn(t.app, { groupId: 1 });
+  await makeDevice(t.db, loc.K3f1, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CWM-K3' });
+  users.v12 = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [loc.V12] });
+  users.operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
 }, 120_000);
 
 const codes = (rows: ReadingRow[]) => rows.map((r) => `${r.DeviceTypeId} ${r.DeviceCode} ${r.Flags.join('+')}`);
@@ -44,7 +57,7 @@ describe(`GET /api/devices/flagged (${dbKind()})`, () => {
     const res = await askFlagged(MARCH, users.v12!.token);
     expect(res.status).toBe(200);
     expect(codes(res.body)).toEqual(['2 HM-NEG NEGATIVE', '3 CWM-SILENT NO_READING', '4 HWM-STALE STALE']);
-    expect(res.body[1]).toMatchObject({ DeviceTypeId: 3, DataLoadProc: 'volume', Flat: '1' });
+    expect(res.body[1]).toMatchObject({ DeviceTypeId: DEVICE_TYPE.coldWaterMeter, DataLoadProc: 'volume', Flat: '1' });
   });
 
   it('is GetDevicesData of each type with only its flagged rows kept', async () => {

@@ -1,5 +1,6 @@
 import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -378,14 +379,14 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
   beforeAll(async () => {
     const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Fuzz g.', number: '1' });
     const flat = await makeFlat(t.db, building, { name: '1' });
-    const device = await makeDevice(t.db, flat, { typeId: 3, code: '44556677' });
+    const device = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: '44556677' });
     await makeReadings(t.db, device, [
       ['2026-01-01T00:00:00+02:00', '10.5'],
       ['2026-01-20T00:00:00+02:00', '12.25'],
     ]);
-    const operator = await makeSignedIn(t.app, { groupId: 1 });
-    const admin = await makeSignedIn(t.app, { groupId: 2, rights: [building.path.at(-4)!] });
-    const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+    const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    const admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building.path.at(-4)!] });
+    const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
     const key = (await inject(t.app, contract.createCollectorKey, { token: operator.token, body: { name: 'fuzz' } }))
       .body.Key;
     callers.push(
@@ -436,7 +437,7 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     console.log(`fuzz (${dbKind()}): ${sent} requests to ${all.length} endpoints, seed ${SEED}`);
     expect(failures.slice(0, 20)).toEqual([]);
     // Still healthy: a fresh account signs in and reads itself; the database answers.
-    const fresh = await makeSignedIn(t.app, { groupId: 3 });
+    const fresh = await makeSignedIn(t.app, { groupId: GROUP.user });
     expect((await inject(t.app, contract.getUser, { params: { id: fresh.id }, token: fresh.token })).status).toBe(200);
     expect((await t.db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEVICE_TYPE } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
@@ -57,7 +58,7 @@ describe('POST /api/ingest/wmbusmeters: SIGKILL mid-batch (postgres, durable)', 
     db = openPostgres(cluster.url, 'Europe/Vilnius');
     await migrate(db);
     const flat = await makeFlat(db, await makeBuilding(db), { order: 1 });
-    for (let d = 0; d < DEVICES; d++) await makeDevice(db, flat, { typeId: 3, code: `K${d}` });
+    for (let d = 0; d < DEVICES; d++) await makeDevice(db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `K${d}` });
     key = (await createCollectorKey(db, 'crash test', null)).Key;
     dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-crash-'));
   }, 120_000);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -110,8 +111,8 @@ describe(`readings ingest (${dbKind()})`, () => {
     const place = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
     const building = place.id;
     flat = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
-    operator = await makeSignedIn(t.app, { groupId: 1 });
-    admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] });
     for (const s of SAMPLES) {
       const id = s.expected_json.id as string;
       deviceOf[id] = await makeDevice(t.db, flat, { typeId: TYPE_OF[s.meter_type], code: id });
@@ -321,7 +322,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       });
       expect((await inject(t.app, contract.listUnmatchedMeters, { token: admin.token })).status).toBe(403);
 
-      const device = await makeDevice(t.db, flat, { typeId: 3, code: '99887766' });
+      const device = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: '99887766' });
       // The next request of any collector takes the kept telegrams in.
       const next = await post(ndjson([unknown('2026-01-15T12:00:00Z', 2)]));
       expect(next.body).toMatchObject({ Received: 1, Stored: 1, Readings: 1, Unmatched: 0 });
@@ -380,7 +381,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       ).rows.map((r) => `${r.ts} ${r.value}`);
 
     it('imports semicolon files with a header, decimal commas, times with and without a zone', async () => {
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-1' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV-1' });
       const text =
         'serial;time;value\r\n' +
         'CSV-1;2026-01-15 10:00;12,5\r\n' +
@@ -404,8 +405,8 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
 
     it('imports comma files without a header, quoted decimal commas included', async () => {
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-2' });
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV,"6"' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV-2' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV,"6"' });
       const res = await importCsv(
         'CSV-2,2026-02-01 00:00,1.5\nCSV-2,2026-02-02,"2,75"\n"CSV-2",2026-02-03 00:00:00,3\n' +
           '"CSV,""6""",2026-02-04 00:00,4\n',
@@ -420,7 +421,7 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
 
     it('reports each bad line with its number and reason and imports the good ones', async () => {
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-3' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV-3' });
       const text = [
         'Serial;Time;Value',
         'CSV-3;2026-03-01 00:00;1',
@@ -453,8 +454,8 @@ describe(`readings ingest (${dbKind()})`, () => {
     });
 
     it('stores a reading given twice in one file once, whatever the line order and time notation', async () => {
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-4' });
-      await makeDevice(t.db, flat, { typeId: 3, code: 'CSV-5' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV-4' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'CSV-5' });
       const text = [
         'CSV-5\t2024-02-29 12:00\t7',
         'CSV-4\t2026-03-02 00:00\t2',
@@ -558,7 +559,7 @@ describe(`readings ingest (${dbKind()})`, () => {
   describe('after a meter replacement', () => {
     it("stores the new serial's telegrams on the new device and late ones of the old serial on the old one", async () => {
       const old = await makeDevice(t.db, flat, {
-        typeId: 3,
+        typeId: DEVICE_TYPE.coldWaterMeter,
         code: 'REPL-OLD',
         installedAt: '2025-01-01T00:00:00+02:00',
       });
@@ -604,7 +605,7 @@ describe(`readings ingest (${dbKind()})`, () => {
   describe('readings screen and device list', () => {
     it('show the latest status flags, set-day value and when the device last reported', async () => {
       const res = await inject(t.app, contract.getDevicesData, {
-        query: { dateFrom: '2026-01-01', dateTill: '2026-01-31', deviceTypeId: 1 },
+        query: { dateFrom: '2026-01-01', dateTill: '2026-01-31', deviceTypeId: DEVICE_TYPE.allocator },
         token: operator.token,
       });
       expect(res.status).toBe(200);
@@ -620,7 +621,7 @@ describe(`readings ingest (${dbKind()})`, () => {
       const devices = await inject(t.app, contract.getDeviceDataByUserId, { token: operator.token });
       const row = devices.body.find((d: { DeviceCode: string }) => d.DeviceCode === '78563412');
       expect(row!.LastSeen).toBe('2026-01-10T10:00:00+02:00');
-      const silent = await makeDevice(t.db, flat, { typeId: 3, code: 'SILENT-1' });
+      const silent = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'SILENT-1' });
       const again = await inject(t.app, contract.getDeviceDataByUserId, { token: operator.token });
       expect(again.body.find((d: { DeviceId: number }) => d.DeviceId === silent)!.LastSeen).toBeNull();
     });

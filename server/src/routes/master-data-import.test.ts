@@ -1,7 +1,15 @@
 import * as contract from '@rodmenys/contract';
-import { type ImportReport, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import {
+  DEVICE_TYPE,
+  GROUP,
+  type ImportReport,
+  LOCATION_LEVEL,
+  REGISTER_COLUMNS,
+  type RegisterColumn,
+} from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildingIdOf } from '../services/sql.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeSignedIn } from '../test/factories.js';
@@ -64,7 +72,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
   let operator: string;
 
   beforeAll(async () => {
-    operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   }, 120_000);
 
   const send = async (mode: 'preview' | 'apply', file: Buffer, contentType = 'text/csv', token = operator) =>
@@ -124,23 +132,33 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       `SELECT d.id, d.device_code, d.device_type_id, d.rating_factor::float8 AS rf, iso(d.installed_at) AS installed,
               l.level, l.street, l.flat, l.flat_order, l.path, c.code AS client, o.code AS object
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN client c ON c.id = l.client_id
-         LEFT JOIN object o ON o.location_id = l.path[6]
+         LEFT JOIN object o ON o.location_id = ${buildingIdOf('l')}
         ORDER BY d.device_code`,
     );
     const byCode = Object.fromEntries(rows.map((r) => [r.device_code, r]));
     expect(byCode['HCA-002']).toMatchObject({
-      device_type_id: 1,
+      device_type_id: DEVICE_TYPE.allocator,
       rf: 0.8,
       installed: '2025-09-01T00:00:00+03:00',
-      level: 7,
+      level: LOCATION_LEVEL.flat,
       street: 'Žalgirio g.',
       flat: '1',
       flat_order: 1,
       client: 'CL-1',
       object: 'OBJ-7',
     });
-    expect(byCode['CW-004']).toMatchObject({ device_type_id: 3, rf: null, flat: '2', client: 'CL-2' });
-    expect(byCode['BHM-005']).toMatchObject({ device_type_id: 11, level: 6, flat: null, object: 'OBJ-7' });
+    expect(byCode['CW-004']).toMatchObject({
+      device_type_id: DEVICE_TYPE.coldWaterMeter,
+      rf: null,
+      flat: '2',
+      client: 'CL-2',
+    });
+    expect(byCode['BHM-005']).toMatchObject({
+      device_type_id: DEVICE_TYPE.buildingHeatMeter,
+      level: LOCATION_LEVEL.building,
+      flat: null,
+      object: 'OBJ-7',
+    });
     // The path runs from the country down and every ancestor carries the names.
     const path = byCode['HCA-001']!.path as number[];
     expect(path).toHaveLength(7);
@@ -178,7 +196,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     );
     expect(entry[0]!.after).toEqual({
       DeviceCode: 'HCA-002',
-      DeviceTypeId: 1,
+      DeviceTypeId: DEVICE_TYPE.allocator,
       LocationId: (byCode['HCA-002']!.path as number[])[6],
       CounterCode: 'RHCA-002',
       DeviceDescription: 'Kambarys 2',
@@ -238,7 +256,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
   it('reports every bad row with its line and reason, and writes nothing (all or nothing)', async () => {
     await t.db.query(
       `INSERT INTO device (device_type_id, location_id, device_code)
-       SELECT 1, id, 'ELSEWHERE-1' FROM location WHERE level = 7 AND name = '1'`,
+       SELECT 1, id, 'ELSEWHERE-1' FROM location WHERE level = ${LOCATION_LEVEL.flat} AND name = '1'`,
     );
     const rows = [
       base('5', 'OK-100'), // line 2: fine
@@ -314,7 +332,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     const area = async (flat: string) =>
       (
         await t.db.query<{ a: number | null }>(
-          "SELECT area_m2::float8 AS a FROM location WHERE level = 7 AND street = 'Žalgirio g.' AND flat = $1",
+          `SELECT area_m2::float8 AS a FROM location WHERE level = ${LOCATION_LEVEL.flat} AND street = 'Žalgirio g.' AND flat = $1`,
           [flat],
         )
       ).rows[0]?.a;
@@ -349,8 +367,8 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
 
   it('answers 400 without a body, and only group 1 may import', async () => {
     expect((await send('preview', Buffer.alloc(0))).status).toBe(400);
-    const admin = (await makeSignedIn(t.app, { groupId: 2 })).token;
-    const user = (await makeSignedIn(t.app, { groupId: 3 })).token;
+    const admin = (await makeSignedIn(t.app, { groupId: GROUP.admin })).token;
+    const user = (await makeSignedIn(t.app, { groupId: GROUP.user })).token;
     for (const token of [admin, user]) {
       expect((await send('preview', csv(good), 'text/csv', token)).status).toBe(403);
       expect((await send('apply', csv(good), 'text/csv', token)).status).toBe(403);
@@ -364,7 +382,7 @@ describe(`GET /api/masterData/register/template (${dbKind()})`, () => {
   const t = useApp();
   let token: string;
   beforeAll(async () => {
-    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    token = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   }, 120_000);
 
   it('gives the headers in the asked language, and the template imports as an empty file', async () => {

@@ -1,5 +1,6 @@
 import type { AuditEntry, DeviceRow, Endpoint, ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
@@ -30,9 +31,9 @@ describe(`master data editing (${dbKind()})`, () => {
     building = place.id;
     flat = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
     flat2 = (await makeFlat(t.db, place, { name: '2', order: 2 })).id;
-    operator = await makeSignedIn(t.app, { groupId: 1, username: 'operatorius' });
-    admin = (await makeSignedIn(t.app, { groupId: 2, rights: [building] })).token;
-    user = (await makeSignedIn(t.app, { groupId: 3, rights: [building] })).token;
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator, username: 'operatorius' });
+    admin = (await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] })).token;
+    user = (await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] })).token;
   }, 120_000);
 
   const readings = async (from: string, till: string, type: number) => {
@@ -50,7 +51,11 @@ describe(`master data editing (${dbKind()})`, () => {
     let c: number;
 
     beforeAll(async () => {
-      a = await makeDevice(t.db, flat, { typeId: 3, code: 'W-A', installedAt: '2025-01-01T00:00:00+02:00' });
+      a = await makeDevice(t.db, flat, {
+        typeId: DEVICE_TYPE.coldWaterMeter,
+        code: 'W-A',
+        installedAt: '2025-01-01T00:00:00+02:00',
+      });
       await makeReadings(t.db, a, [
         ['2026-01-31T12:00:00+02:00', 100],
         ['2026-02-10T08:00:00+02:00', 103],
@@ -95,7 +100,7 @@ describe(`master data editing (${dbKind()})`, () => {
         RemovedAt: '2026-02-22T09:00:00+02:00',
         Replaces: a,
         ReplacedBy: c,
-        DeviceTypeId: 3,
+        DeviceTypeId: DEVICE_TYPE.coldWaterMeter,
         LocationId: flat,
       });
       expect(devices['W-C']).toMatchObject({ Replaces: b, ReplacedBy: null, RemovedAt: null });
@@ -134,7 +139,7 @@ describe(`master data editing (${dbKind()})`, () => {
     });
 
     it('a replacement on the spring DST day (a 23-hour day)', async () => {
-      const old = await makeDevice(t.db, flat2, { typeId: 2, code: 'E-OLD' });
+      const old = await makeDevice(t.db, flat2, { typeId: DEVICE_TYPE.heatMeter, code: 'E-OLD' });
       await makeReadings(t.db, old, [['2026-03-28T12:00:00+02:00', 500]]);
       // 23:30 local on the 29th is +03:00 (20:30Z).
       const res = await inject(t.app, contract.replaceDevice, {
@@ -237,7 +242,7 @@ describe(`master data editing (${dbKind()})`, () => {
         token: operator.token,
         body: {
           locationId: flat,
-          deviceTypeId: 1,
+          deviceTypeId: DEVICE_TYPE.allocator,
           deviceCode: 'HCA-NEW',
           description: 'Kambarys 3',
           ratingFactor: 1.2,
@@ -286,14 +291,18 @@ describe(`master data editing (${dbKind()})`, () => {
     });
 
     it('keeps a device on a flat (or a building heat meter on a building), and one device per serial', async () => {
-      const base = { locationId: flat, deviceTypeId: 3, deviceCode: 'W-X' };
+      const base = { locationId: flat, deviceTypeId: DEVICE_TYPE.coldWaterMeter, deviceCode: 'W-X' };
       expect(
         (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, locationId: building } }))
           .status,
       ).toBe(400);
       expect(
-        (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, deviceTypeId: 11 } }))
-          .status,
+        (
+          await inject(t.app, contract.addDevice, {
+            token: operator.token,
+            body: { ...base, deviceTypeId: DEVICE_TYPE.buildingHeatMeter },
+          })
+        ).status,
       ).toBe(400);
       expect(
         (await inject(t.app, contract.addDevice, { token: operator.token, body: { ...base, deviceTypeId: 7 } })).status,
@@ -319,7 +328,7 @@ describe(`master data editing (${dbKind()})`, () => {
             body: {
               ...base,
               locationId: building,
-              deviceTypeId: 11,
+              deviceTypeId: DEVICE_TYPE.buildingHeatMeter,
               deviceCode: 'BHM-1',
             },
           })
@@ -598,7 +607,7 @@ describe(`master data editing (${dbKind()})`, () => {
     });
 
     it('records user changes and rights, never a password', async () => {
-      const target = await makeSignedIn(t.app, { groupId: 3, username: 'petras' });
+      const target = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'petras' });
       await inject(t.app, contract.updateUser, {
         params: { id: target.id },
         token: admin,
@@ -700,7 +709,10 @@ describe(`master data editing (${dbKind()})`, () => {
         [contract.setFlatClient, { params: { id: flat }, payload: { clientCode: null } }],
         [contract.searchClients, {}],
         [contract.searchLocations, { query: 'text=Gedimino' }],
-        [contract.addDevice, { payload: { locationId: flat, deviceTypeId: 3, deviceCode: 'NOPE' } }],
+        [
+          contract.addDevice,
+          { payload: { locationId: flat, deviceTypeId: DEVICE_TYPE.coldWaterMeter, deviceCode: 'NOPE' } },
+        ],
         [contract.updateDevice, { params: { id: 1 }, payload: { description: 'x' } }],
         [contract.removeDevice, { params: { id: 1 }, payload: { removedAt: '2026-01-01T00:00', finalReading: 1 } }],
         [

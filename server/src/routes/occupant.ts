@@ -29,16 +29,25 @@ function occupantOf(request: FastifyRequest): OccupantCaller {
  * profile, consent, months, statements and PDF; and the back office's revoke and reissue.
  */
 export default async function occupantRoutes(app: FastifyInstance) {
-  defineRoute(app, signInOccupantByLink, ({ db, body, config }) =>
-    signInByLink(db, body.token, config.tokenTtlSeconds),
+  // A per-instance flood guard, as on the back office's sign-in; the throttle that counts is in the database.
+  const floodGuard = { config: { rateLimit: { max: app.config.loginRateLimit, timeWindow: '1 minute' } } };
+  defineRoute(
+    app,
+    signInOccupantByLink,
+    ({ db, body, config }) => signInByLink(db, body.token, config.tokenTtlSeconds),
+    floodGuard,
   );
-  defineRoute(app, signInOccupantByCode, ({ db, body, config, request }) =>
-    signInByCode(
-      db,
-      config.throttle,
-      { flatId: body.flat, code: body.code, address: request.ip },
-      config.tokenTtlSeconds,
-    ),
+  defineRoute(
+    app,
+    signInOccupantByCode,
+    ({ db, body, config, request }) =>
+      signInByCode(
+        db,
+        config.throttle,
+        { flatId: body.flat, code: body.code, address: request.ip || 'unknown' },
+        config.tokenTtlSeconds,
+      ),
+    floodGuard,
   );
   defineRoute(app, signOutOccupant, async ({ db, request }) => {
     await endSession(db, occupantOf(request).sessionId);

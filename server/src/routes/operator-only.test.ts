@@ -1,5 +1,6 @@
 import type { Endpoint } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -18,9 +19,9 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
   );
 
   beforeAll(async () => {
-    tokens.operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
-    tokens.admin = (await makeSignedIn(t.app, { groupId: 2 })).token;
-    tokens.manager = (await makeSignedIn(t.app, { groupId: 3 })).token;
+    tokens.operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
+    tokens.admin = (await makeSignedIn(t.app, { groupId: GROUP.admin })).token;
+    tokens.manager = (await makeSignedIn(t.app, { groupId: GROUP.user })).token;
   });
 
   const ask = (endpoint: Endpoint, token?: string) =>

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -16,8 +17,8 @@ describe(`sessions (${dbKind()})`, () => {
   beforeAll(async () => {
     building = (await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' })).id;
     otherBuilding = (await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '3' })).id;
-    operator = await makeSignedIn(t.app, { groupId: 1 });
-    admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] });
   });
 
   const works = async (token: string, id: number) =>
@@ -30,7 +31,7 @@ describe(`sessions (${dbKind()})`, () => {
 
   describe('PUT /api/users/:id', () => {
     it('a password changed by its owner ends every token of the account, the new sign-in works', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, password: 'old-pass1' });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, password: 'old-pass1' });
       const second = await signIn(u.username, 'old-pass1');
       const res = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
@@ -43,7 +44,7 @@ describe(`sessions (${dbKind()})`, () => {
       expect(await works(await signIn(u.username, 'new-pass1'), u.id)).toBe(200);
     });
     it('a password reset by an administrator ends the tokens too', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
       const res = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: admin.token,
@@ -54,7 +55,7 @@ describe(`sessions (${dbKind()})`, () => {
       expect(await works(await signIn(u.username, 'reset-pass1'), u.id)).toBe(200);
     });
     it('changing names or contacts leaves the tokens alone', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: u.token,
@@ -63,7 +64,7 @@ describe(`sessions (${dbKind()})`, () => {
       expect(await works(u.token, u.id)).toBe(200);
     });
     it('a deactivated account’s tokens stay dead after it is reactivated', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect(
         (
           await inject(t.app, contract.updateUser, {
@@ -90,7 +91,7 @@ describe(`sessions (${dbKind()})`, () => {
 
   describe('POST /api/users/:id/signOutEverywhere', () => {
     it('lets an administrator end every token of an account in reach, and nothing else', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
       const second = await signIn(u.username, u.password);
       const res = await inject(t.app, contract.signOutEverywhere, { params: { id: u.id }, token: admin.token });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -105,15 +106,15 @@ describe(`sessions (${dbKind()})`, () => {
       expect(audit.rows[0]).toEqual({ kind: 'user.signOut', actor_id: admin.id });
     });
     it('lets anyone sign themselves out everywhere', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.signOutEverywhere, { params: { id: u.id }, token: u.token })).status).toBe(
         200,
       );
       expect(await works(u.token, u.id)).toBe(401);
     });
     it('answers 404 for an account out of reach and leaves its tokens working', async () => {
-      const outside = await makeSignedIn(t.app, { groupId: 3, rights: [otherBuilding] });
-      const stranger = await makeSignedIn(t.app, { groupId: 3 });
+      const outside = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [otherBuilding] });
+      const stranger = await makeSignedIn(t.app, { groupId: GROUP.user });
       for (const [caller, target] of [
         [admin, outside],
         [admin, operator],

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, throttleSettings, trustProxyList } from '../env.js';
@@ -45,7 +46,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
 
   describe('POST /api/users/authenticate', () => {
     it('holds one address back after its free failures, with growing delays (429 + Retry-After)', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, username: 'delays' });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'delays' });
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await signIn(u.username, 'wrong-guess', '10.1.0.1')).status);
       expect(statuses).toEqual([400, 400, 400]);
@@ -74,7 +75,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('never lets a stranger lock the owner out at an address the owner signed in from', async () => {
-      const owner = await makeSignedIn(t.app, { groupId: 3, username: 'owner' });
+      const owner = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'owner' });
       expect((await signIn(owner.username, owner.password, '10.2.0.1')).status).toBe(200);
       // A stranger guesses from many addresses until the account is held back for unknown addresses.
       let held = false;
@@ -91,8 +92,8 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('lets the owner in from anywhere after a password reset', async () => {
-      const operator = await makeSignedIn(t.app, { groupId: 1 });
-      const owner = await makeSignedIn(t.app, { groupId: 3, username: 'reset-owner' });
+      const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+      const owner = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'reset-owner' });
       for (let a = 1; a <= 10; a++) await failUntilHeld(owner.username, `10.77.0.${a}`);
       expect((await signIn(owner.username, owner.password, '10.98.0.1')).status).toBe(429);
       const reset = await inject(t.app, contract.updateUser, {
@@ -106,7 +107,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
 
     it('holds back an address guessing many accounts, and only that address', async () => {
       const users = [];
-      for (let i = 0; i < 4; i++) users.push(await makeSignedIn(t.app, { groupId: 3, username: `spray${i}` }));
+      for (let i = 0; i < 4; i++) users.push(await makeSignedIn(t.app, { groupId: GROUP.user, username: `spray${i}` }));
       const statuses: number[] = [];
       for (let round = 0; round < 4; round++) {
         for (const u of users) statuses.push((await signIn(u.username, 'wrong-guess', '10.3.0.1')).status);
@@ -119,7 +120,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     it('keeps its state in the database: a second instance on the same database holds back too', async () => {
       const second = await buildTestApp(t.db, { throttle });
       try {
-        const u = await makeSignedIn(t.app, { groupId: 3, username: 'shared' });
+        const u = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'shared' });
         for (let i = 0; i < 3; i++) expect((await signIn(u.username, 'wrong-guess', '10.4.0.1')).status).toBe(400);
         expect((await signIn(u.username, 'wrong-guess', '10.4.0.1', second)).status).toBe(429);
         const rows = await t.db.query('SELECT 1 FROM sign_in_throttle WHERE account = $1', ['shared']);
@@ -138,7 +139,7 @@ describe(`sign-in throttling (${dbKind()})`, () => {
     });
 
     it('answers 400 alike for a wrong password, an unknown user and a deactivated account', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, username: 'gone' });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'gone' });
       await t.db.query('UPDATE app_user SET active = false WHERE id = $1', [u.id]);
       const right = await signIn(u.username, u.password, '10.5.0.1');
       const wrong = await signIn(u.username, 'wrong-guess', '10.5.0.2');

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, inject, injectUrl, testConfig, useApp } from '../test/app.js';
@@ -15,8 +16,8 @@ describe(`users API (${dbKind()})`, () => {
   beforeAll(async () => {
     building = (await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' })).id;
     otherBuilding = (await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '3' })).id;
-    operator = await makeSignedIn(t.app, { groupId: 1 });
-    admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] });
   });
 
   describe('POST /api/users/register', () => {
@@ -35,7 +36,7 @@ describe(`users API (${dbKind()})`, () => {
         Username: 'ruta',
         FirstName: 'Rūta',
         LastName: 'Žemaitė',
-        GroupId: 3,
+        GroupId: GROUP.user,
         Active: true,
       });
       expect(JSON.stringify(res.body)).not.toMatch(/scrypt|password/i);
@@ -156,7 +157,7 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('POST /api/users/logout', () => {
     it('makes the token stop working at once', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.getUser, { params: { id: u.id }, token: u.token })).status).toBe(200);
       expect((await inject(t.app, contract.logout, { token: u.token })).status).toBe(200);
       expect((await inject(t.app, contract.getUser, { params: { id: u.id }, token: u.token })).status).toBe(401);
@@ -166,7 +167,7 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('GET /api/users/:id', () => {
     it('lets users read themselves and managers the accounts in reach; 404 for the rest', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.getUser, { params: { id: u.id }, token: u.token })).body.Id).toBe(u.id);
       expect((await inject(t.app, contract.getUser, { params: { id: operator.id }, token: u.token })).status).toBe(404);
       expect((await inject(t.app, contract.getUser, { params: { id: operator.id }, token: admin.token })).status).toBe(
@@ -190,7 +191,7 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('PUT /api/users/:id', () => {
     it('changes your own names and contacts', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       const res = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: u.token,
@@ -200,7 +201,7 @@ describe(`users API (${dbKind()})`, () => {
       expect(res.body).toMatchObject({ FirstName: 'Ąžuolas', LastName: 'User', Phone: '+37060000000', Email: null });
     });
     it('needs the current password to change your own', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3, password: 'old-pass1' });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, password: 'old-pass1' });
       const wrong = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: u.token,
@@ -220,10 +221,15 @@ describe(`users API (${dbKind()})`, () => {
       expect(signIn.status).toBe(200);
     });
     it('keeps groups and the active flag for managers, never on themselves', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect(
-        (await inject(t.app, contract.updateUser, { params: { id: u.id }, token: u.token, body: { groupId: 2 } }))
-          .status,
+        (
+          await inject(t.app, contract.updateUser, {
+            params: { id: u.id },
+            token: u.token,
+            body: { groupId: GROUP.admin },
+          })
+        ).status,
       ).toBe(403);
       expect(
         (
@@ -239,13 +245,18 @@ describe(`users API (${dbKind()})`, () => {
           await inject(t.app, contract.updateUser, {
             params: { id: admin.id },
             token: admin.token,
-            body: { groupId: 3 },
+            body: { groupId: GROUP.user },
           })
         ).status,
       ).toBe(403);
       expect(
-        (await inject(t.app, contract.updateUser, { params: { id: u.id }, token: admin.token, body: { groupId: 1 } }))
-          .status,
+        (
+          await inject(t.app, contract.updateUser, {
+            params: { id: u.id },
+            token: admin.token,
+            body: { groupId: GROUP.operator },
+          })
+        ).status,
       ).toBe(403);
       expect(
         (
@@ -258,13 +269,18 @@ describe(`users API (${dbKind()})`, () => {
       ).toBe(404);
       // Group 2 never makes anyone group 1 or 2; group 1 does.
       expect(
-        (await inject(t.app, contract.updateUser, { params: { id: u.id }, token: admin.token, body: { groupId: 2 } }))
-          .status,
+        (
+          await inject(t.app, contract.updateUser, {
+            params: { id: u.id },
+            token: admin.token,
+            body: { groupId: GROUP.admin },
+          })
+        ).status,
       ).toBe(403);
       const promoted = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: operator.token,
-        body: { groupId: 2 },
+        body: { groupId: GROUP.admin },
       });
       expect(promoted.body.GroupId).toBe(2);
       expect(
@@ -272,13 +288,13 @@ describe(`users API (${dbKind()})`, () => {
           await inject(t.app, contract.updateUser, {
             params: { id: u.id },
             token: operator.token,
-            body: { groupId: 1 },
+            body: { groupId: GROUP.operator },
           })
         ).body.GroupId,
       ).toBe(1);
     });
     it('deactivating an account stops its token at once', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       const res = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
         token: admin.token,
@@ -332,9 +348,9 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('DELETE /api/users/:id', () => {
     it('lets managers delete others, never themselves; the token stops working', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.deleteUser, { params: { id: u.id }, token: u.token })).status).toBe(400);
-      const other = await makeSignedIn(t.app, { groupId: 3 });
+      const other = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.deleteUser, { params: { id: other.id }, token: u.token })).status).toBe(403);
       expect(
         (await inject(t.app, contract.deleteUser, { params: { id: operator.id }, token: admin.token })).status,
@@ -347,7 +363,7 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('GET /api/users/getAll', () => {
     it('pages for groups 1 and 2 only', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect((await inject(t.app, contract.getAllUsers, { token: u.token })).status).toBe(403);
       expect((await inject(t.app, contract.getAllUsers)).status).toBe(401);
       const all = await inject(t.app, contract.getAllUsers, { query: { pageSize: 500 }, token: operator.token });
@@ -381,8 +397,8 @@ describe(`users API (${dbKind()})`, () => {
         body: { username: 'naujokas', password: 'secret12', firstName: 'Naujas', lastName: 'Narys' },
       });
       expect(registered.status).toBe(201);
-      const granted = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
-      const off = await makeSignedIn(t.app, { groupId: 3 });
+      const granted = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
+      const off = await makeSignedIn(t.app, { groupId: GROUP.user });
       await inject(t.app, contract.updateUser, {
         params: { id: off.id },
         token: operator.token,
@@ -420,7 +436,7 @@ describe(`users API (${dbKind()})`, () => {
 
   describe('/api/users/:id/rights', () => {
     it('lets managers grant locations; group 2 only inside its own scope', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       const granted = await inject(t.app, contract.setUserRights, {
         params: { id: u.id },
         token: admin.token,
@@ -428,7 +444,7 @@ describe(`users API (${dbKind()})`, () => {
       });
       expect(granted.status).toBe(200);
       expect(granted.body).toEqual([
-        { LocationId: building, Level: 6, Path: 'Vilnius m. sav., Vilnius, Gedimino pr. 12' },
+        { LocationId: building, Level: LOCATION_LEVEL.building, Path: 'Vilnius m. sav., Vilnius, Gedimino pr. 12' },
       ]);
       expect((await inject(t.app, contract.getUserRights, { params: { id: u.id }, token: u.token })).body).toEqual(
         granted.body,
@@ -462,7 +478,7 @@ describe(`users API (${dbKind()})`, () => {
       );
     });
     it('refuses users, unknown locations and duplicates', async () => {
-      const u = await makeSignedIn(t.app, { groupId: 3 });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user });
       expect(
         (
           await inject(t.app, contract.setUserRights, {

@@ -163,3 +163,44 @@ export async function lastSeenMismatches(db: Queryable) {
   );
   return rows;
 }
+
+export interface OccupancyOverrides {
+  clientCode?: string;
+  name?: string;
+  email?: string | null;
+  language?: 'lt' | 'en' | null;
+  /** First day (null: since before the records). */
+  moveIn?: string | null;
+  /** First day no longer there (null: still there). */
+  moveOut?: string | null;
+  consentAt?: string | null;
+  consentChannel?: 'email' | 'portal' | 'paper' | null;
+}
+
+/** An occupancy of a flat (docs/occupancies.md), with its client made if new; returns its id. */
+export async function makeOccupancy(
+  db: Queryable,
+  flat: Place | number,
+  overrides: OccupancyOverrides = {},
+): Promise<number> {
+  const n = next();
+  const name = overrides.name ?? `Occupant ${n}`;
+  const { rows } = await db.query<{ id: number }>(
+    `WITH c AS (INSERT INTO client (code, name) VALUES ($2, $3)
+                ON CONFLICT (code) DO UPDATE SET code = excluded.code RETURNING id)
+     INSERT INTO occupancy (location_id, client_id, name, email, language, move_in, move_out, consent_at, consent_channel)
+     SELECT $1, c.id, $3, $4, $5, $6, $7, $8, $9 FROM c RETURNING id`,
+    [
+      typeof flat === 'number' ? flat : flat.id,
+      overrides.clientCode ?? `OCC-${n}`,
+      name,
+      overrides.email ?? null,
+      overrides.language ?? null,
+      overrides.moveIn ?? null,
+      overrides.moveOut ?? null,
+      overrides.consentAt ?? null,
+      overrides.consentChannel ?? null,
+    ],
+  );
+  return rows[0]!.id;
+}

@@ -1,4 +1,4 @@
-import { authenticate, getDevicesData, getLocation, type UserSession } from '@rodmenys/contract';
+import { authenticate, GROUP, getDevicesData, getLocation, type UserSession } from '@rodmenys/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { changeLanguage } from '../i18n';
 import { getSession, setSession } from '../storage';
@@ -11,7 +11,7 @@ const session: UserSession = {
   Username: 'operator',
   FirstName: 'O',
   LastName: 'P',
-  GroupId: 1,
+  GroupId: GROUP.operator,
   Email: null,
   Phone: null,
   SignedIn: null,

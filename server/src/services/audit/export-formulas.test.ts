@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
@@ -12,7 +13,7 @@ describe(`GET /api/audit/export as CSV opened in LibreOffice (${dbKind()})`, () 
   const t = useApp();
 
   it('holds no formula where users wrote formula text (name, record name, changes)', async () => {
-    const operator = await makeSignedIn(t.app, { groupId: 1 });
+    const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
     for (const text of HOSTILE) {
       await t.db.query(
         `INSERT INTO audit_log (actor_id, actor_username, kind, entity, entity_id, before, after)

@@ -1,4 +1,4 @@
-import { seesEverything } from '@rodmenys/contract';
+import { type GroupId, seesEverything } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import type { TokenClaims } from './tokens.js';
 
@@ -8,7 +8,7 @@ import type { TokenClaims } from './tokens.js';
  */
 export interface Caller {
   id: number;
-  groupId: 1 | 2 | 3;
+  groupId: GroupId;
   username: string;
   scope: number[] | null;
   token: TokenClaims;
@@ -25,7 +25,7 @@ export interface Caller {
 export async function loadCaller(db: Queryable, claims: TokenClaims): Promise<Caller | undefined> {
   const { rows } = await db.query<{
     id: number;
-    group_id: 1 | 2 | 3;
+    group_id: GroupId;
     username: string;
     rights: number[];
     revoked: boolean;

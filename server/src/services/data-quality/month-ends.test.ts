@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, type DeviceTypeId, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../test/factories.js';
 import { ingestTelegrams } from '../ingest/ingest-telegrams.js';
+import { cityIdOf } from '../sql.js';
 import { computeMonthEnds } from './month-ends.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
 
@@ -15,7 +17,7 @@ describe(`month-end values (${dbKind()})`, () => {
   let building: number;
   let flat: number;
   let n = 0;
-  const device = async (typeId: 1 | 2 | 3 | 4 | 11 = 3, locationId = flat) =>
+  const device = async (typeId: DeviceTypeId = DEVICE_TYPE.coldWaterMeter, locationId = flat) =>
     makeDevice(t.db, locationId, { typeId, code: `ME-${++n}` });
   const monthEnd = async (deviceId: number, month: string) => {
     const { rows } = await t.db.query<{
@@ -123,7 +125,7 @@ describe(`month-end values (${dbKind()})`, () => {
       // so 12 of 12 + 27 fall before the month end.
       await t.db.query(
         `INSERT INTO degree_days (city_id, month, value)
-         SELECT l.path[4], m.month::date, m.value FROM location l,
+         SELECT ${cityIdOf('l')}, m.month::date, m.value FROM location l,
                 (VALUES ('2026-01-01', 31), ('2026-02-01', 84)) m (month, value)
           WHERE l.id = $1`,
         [flat],
@@ -210,8 +212,8 @@ describe(`month-end values (${dbKind()})`, () => {
       const pick = (driver: string) => samples.find((s) => s.driver === driver)!.expected_json;
       const qcaloric = pick('qcaloric');
       const izar = pick('izar');
-      const hca = await makeDevice(t.db, flat, { typeId: 1, code: String(qcaloric.id) });
-      const water = await makeDevice(t.db, flat, { typeId: 3, code: String(izar.id) });
+      const hca = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.allocator, code: String(qcaloric.id) });
+      const water = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: String(izar.id) });
       await t.db.query('DELETE FROM dq_pending');
       const items = [qcaloric, izar].map((json, i) => {
         const withTime = { ...json, timestamp: '2019-02-20T10:00:00Z' };
@@ -249,7 +251,7 @@ describe(`month-end values (${dbKind()})`, () => {
       const bfw = samples.find((s) => s.driver === 'bfw240radio')!.expected_json;
       expect(bfw.device_date).toBe('2021-02-28');
       const hca = await makeDevice(t.db, flat, {
-        typeId: 1,
+        typeId: DEVICE_TYPE.allocator,
         code: String(bfw.id),
         installedAt: '2019-01-01T00:00:00Z',
       });
@@ -300,12 +302,12 @@ describe(`month-end values (${dbKind()})`, () => {
       const peer2 = await device(3, flats[1]!.id);
       // Installed in December without an initial reading; its first telegram came in mid-February.
       const late = await makeDevice(t.db, flats[2]!.id, {
-        typeId: 3,
+        typeId: DEVICE_TYPE.coldWaterMeter,
         code: `ME-${++n}`,
         installedAt: '2025-12-10T00:00:00+02:00',
       });
       const none = await makeDevice(t.db, flats[3]!.id, {
-        typeId: 3,
+        typeId: DEVICE_TYPE.coldWaterMeter,
         code: `ME-${++n}`,
         installedAt: '2025-12-10T00:00:00+02:00',
       });
@@ -358,7 +360,7 @@ describe(`month-end values (${dbKind()})`, () => {
       });
 
       // The API lists the device without any reading as missing, with the reason, from its installation on.
-      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [house.id] });
+      const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [house.id] });
       const list = await inject(t.app, contract.getMonthEnds, {
         params: { deviceId: none },
         query: 'from=2025-10&till=2026-02',
@@ -385,9 +387,9 @@ describe(`month-end values (${dbKind()})`, () => {
 
   describe('GET/PUT/DELETE /api/data-quality/month-ends', () => {
     it('an estimated month end becomes measured when a late reading arrives, and the change is visible', async () => {
-      const operator = await makeSignedIn(t.app, { groupId: 1 });
-      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
-      const outsider = await makeSignedIn(t.app, { groupId: 3, rights: [] });
+      const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+      const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
+      const outsider = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [] });
       const d = await device(3);
       await makeReadings(t.db, d, [['2026-07-10T12:00:00+03:00', 40]]);
       await refreshMonthEnds(t.db, new Date('2026-08-05T00:00:00Z'));
@@ -409,7 +411,7 @@ describe(`month-end values (${dbKind()})`, () => {
       const unmeasured = async (token: string, parents?: string) =>
         (
           await inject(t.app, contract.getUnmeasuredMonthEnds, {
-            query: { month: '2026-07', deviceTypeId: 3, locationParentId: parents },
+            query: { month: '2026-07', deviceTypeId: DEVICE_TYPE.coldWaterMeter, locationParentId: parents },
             token,
           })
         ).body.filter((m) => m.DeviceId === d);
@@ -458,8 +460,8 @@ describe(`month-end values (${dbKind()})`, () => {
     });
 
     it('an operator sets a value by hand with a reason (audited); the schedule keeps it; removing it recomputes', async () => {
-      const operator = await makeSignedIn(t.app, { groupId: 1 });
-      const admin = await makeSignedIn(t.app, { groupId: 2, rights: [building] });
+      const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+      const admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] });
       const d = await device(3);
       await makeReadings(t.db, d, [['2026-07-31T10:00:00+03:00', 12]]);
       await refreshMonthEnds(t.db, new Date('2026-08-05T00:00:00Z'));

@@ -1,5 +1,5 @@
 import * as contract from '@rodmenys/contract';
-import { REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
@@ -18,13 +18,13 @@ describe(`Month ends follow the service period (${dbKind()})`, () => {
   let n = 0;
 
   beforeAll(async () => {
-    operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
     flat = (await makeFlat(t.db, await makeBuilding(t.db, { street: 'Tarnybos g.' }), { name: '1' })).id;
   });
 
   /** A cold-water meter read at 20:00 on each month's last day: 10, 20, 30, 40 (January to April). */
   const meter = async () => {
-    const id = await makeDevice(t.db, flat, { typeId: 3, code: `SP-${++n}` });
+    const id = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `SP-${++n}` });
     await makeReadings(t.db, id, [
       ['2026-01-31T20:00:00+02:00', 10],
       ['2026-02-28T20:00:00+02:00', 20],
@@ -90,7 +90,11 @@ describe(`Month ends follow the service period (${dbKind()})`, () => {
   });
 
   it('an installation moved earlier queues the months it adds to the service', async () => {
-    const id = await makeDevice(t.db, flat, { typeId: 3, code: `SP-${++n}`, installedAt: '2026-03-10T09:00:00+02:00' });
+    const id = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      code: `SP-${++n}`,
+      installedAt: '2026-03-10T09:00:00+02:00',
+    });
     await makeReadings(t.db, id, [
       ['2026-01-31T20:00:00+02:00', 10],
       ['2026-02-28T20:00:00+02:00', 20],

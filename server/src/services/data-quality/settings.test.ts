@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, listDqSettings, updateDqSetting } from '@rodmenys/contract';
+import { ERROR_MESSAGES, GROUP, listDqSettings, updateDqSetting } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
@@ -10,7 +10,7 @@ const t = useApp();
 let operator: SignedIn;
 
 beforeAll(async () => {
-  operator = await makeSignedIn(t.app, { groupId: 1 });
+  operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
 });
 
 const put = (key: string, value: unknown) =>

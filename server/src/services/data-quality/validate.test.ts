@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { type DeviceTypeId, GROUP } from '@rodmenys/contract';
 import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
@@ -31,7 +32,7 @@ describe(`validation rules (${dbKind()})`, () => {
     return [building.id, (await makeFlat(t.db, building, { name: '1', order: 1 })).id] as const;
   };
   const device = async (
-    typeId: 1 | 2 | 3 | 4 | 11,
+    typeId: DeviceTypeId,
     locationId: number,
     extra: Pick<DeviceOverrides, 'installedAt' | 'removedAt'> = {},
   ) => makeDevice(t.db, locationId, { typeId, code: `V-${++n}`, ...extra });
@@ -265,9 +266,9 @@ describe(`validation rules (${dbKind()})`, () => {
   describe('POST /api/data-quality/anomalies/:id/acknowledge', () => {
     it('acknowledges with a comment (audited), scoped; the anomaly resolves itself when its condition ends', async () => {
       const [building, flat] = await place();
-      const manager = await makeSignedIn(t.app, { groupId: 3, rights: [building] });
+      const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
       const [elsewhere] = await place();
-      const outsider = await makeSignedIn(t.app, { groupId: 3, rights: [elsewhere] });
+      const outsider = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [elsewhere] });
       const d = await device(3, flat);
       await makeReadings(t.db, d, [['2026-03-20T12:00:00+02:00', 1]]);
       await validate(t.db, null, WINTER_NOW);

@@ -1,3 +1,4 @@
+import { DEVICE_TYPE } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
 import {
@@ -18,8 +19,8 @@ describe(`keep_last_seen and the LastSeen invariant (${dbKind()})`, () => {
 
   it('finds a reading inserted without keeping last_seen, and keep_last_seen (the migration backfill) fixes it', async () => {
     const { db } = t;
-    const a = await makeDevice(db, flat, { typeId: 3 });
-    const b = await makeDevice(db, flat, { typeId: 3 });
+    const a = await makeDevice(db, flat, { typeId: DEVICE_TYPE.coldWaterMeter });
+    const b = await makeDevice(db, flat, { typeId: DEVICE_TYPE.coldWaterMeter });
     await makeReadings(db, a, [['2026-02-01T10:00:00+02:00', 1]]);
     expect(await lastSeenMismatches(db)).toEqual([]);
     // As a COPY load would: readings without device_status (b has no row, a an older one).

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { GROUP } from '@rodmenys/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.js';
 import { openPostgres } from '../../db/postgres.js';
@@ -126,8 +127,8 @@ describe(`scheduled work (${dbKind()})`, () => {
     ]);
     await failing.tick(() => NOW);
     await new Scheduler(dbs.first, JOBS).tick(() => NOW);
-    const operator = await makeSignedIn(t.app, { groupId: 1 });
-    const admin = await makeSignedIn(t.app, { groupId: 2 });
+    const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    const admin = await makeSignedIn(t.app, { groupId: GROUP.admin });
     const res = await inject(t.app, contract.listJobs, { token: operator.token });
     expect(res.status).toBe(200);
     const byName = Object.fromEntries(res.body.map((j) => [j.Name, j]));

@@ -1,4 +1,5 @@
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
@@ -17,7 +18,7 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
         order: 2,
       })
     ).id;
-    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    token = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   });
 
   const telegram = (ts: string, m3: number, i: number) => {
@@ -29,7 +30,7 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
     await ingestTelegrams(t.db, [telegram('2026-02-03T08:00:30Z', 10, 1), telegram('2026-02-05T08:00:00Z', 11, 2)]);
     const added = await inject(t.app, contract.addDevice, {
       token,
-      body: { locationId: flat, deviceTypeId: 3, deviceCode: 'INBOX-1' },
+      body: { locationId: flat, deviceTypeId: DEVICE_TYPE.coldWaterMeter, deviceCode: 'INBOX-1' },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.InstalledAt).toBe('2026-02-03T10:00:30+02:00');
@@ -39,7 +40,7 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
       (await inject(t.app, contract.listUnmatchedMeters, { query: { meterId: 'INBOX-1' }, token })).body.Total,
     ).toBe(0);
     const rows = await inject(t.app, contract.getDevicesData, {
-      query: { dateFrom: '2026-02-01', dateTill: '2026-02-06', deviceTypeId: 3 },
+      query: { dateFrom: '2026-02-01', dateTill: '2026-02-06', deviceTypeId: DEVICE_TYPE.coldWaterMeter },
       token,
     });
     const row = rows.body.find((r: { DeviceCode: string }) => r.DeviceCode === 'INBOX-1');
@@ -53,7 +54,12 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
     ]);
     const chosen = await inject(t.app, contract.addDevice, {
       token,
-      body: { locationId: flat, deviceTypeId: 3, deviceCode: 'INBOX-2', installedAt: '2026-02-10T09:00' },
+      body: {
+        locationId: flat,
+        deviceTypeId: DEVICE_TYPE.coldWaterMeter,
+        deviceCode: 'INBOX-2',
+        installedAt: '2026-02-10T09:00',
+      },
     });
     expect(chosen.body.InstalledAt).toBe('2026-02-10T09:00:00+02:00');
     // What the add form asks: does this serial wait in the inbox?
@@ -71,7 +77,12 @@ describe(`POST /api/masterData/devices for a serial waiting in the unmatched inb
     await ingestTelegrams(t.db, [{ position: 1, json: held, raw: JSON.stringify(held) }]);
     const old = await inject(t.app, contract.addDevice, {
       token,
-      body: { locationId: flat, deviceTypeId: 3, deviceCode: 'INBOX-OLD', installedAt: '2026-01-01T00:00' },
+      body: {
+        locationId: flat,
+        deviceTypeId: DEVICE_TYPE.coldWaterMeter,
+        deviceCode: 'INBOX-OLD',
+        installedAt: '2026-01-01T00:00',
+      },
     });
     const replaced = await inject(t.app, contract.replaceDevice, {
       token,

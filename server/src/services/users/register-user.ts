@@ -1,4 +1,4 @@
-import type { RegisterBody, User } from '@rodmenys/contract';
+import { GROUP, type GroupId, type RegisterBody, type User } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest } from '../../errors.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
@@ -17,7 +17,7 @@ const clean = (s: string | null | undefined) => (s == null ? null : s.trim() || 
 export async function registerUser(
   db: Db | Queryable,
   input: RegisterBody,
-  groupId: 1 | 2 | 3 = 3,
+  groupId: GroupId = GROUP.user,
   actor?: Actor,
 ): Promise<User> {
   const username = input.username.trim();
@@ -37,7 +37,7 @@ async function insertUser(
   db: Queryable,
   input: RegisterBody,
   passwordHash: string,
-  groupId: 1 | 2 | 3,
+  groupId: GroupId,
   actor: Actor | undefined,
 ): Promise<User> {
   const { username } = input;

@@ -2,6 +2,9 @@ import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { dateMs, numberOf } from './build-file';
 import type { ExportColumn, ExportTable } from './types';
 
+/** fflate's fastest compression level (1 of 9): the sheet is written as the user waits. */
+const DEFLATE = 1;
+
 /*
  * A minimal SpreadsheetML package written directly (ECMA-376 part 1): one sheet with a bold,
  * frozen, auto-filtered header row, typed cells (numbers, dates as serial numbers with a date
@@ -71,7 +74,7 @@ export class XlsxWriter {
     if (error) throw error;
     this.parts.push(data);
   });
-  private readonly sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 1 });
+  private readonly sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: DEFLATE });
   private readonly letters: string[];
   private readonly writers: CellWriter[];
   private readonly formats: string[];
@@ -213,7 +216,7 @@ export class XlsxWriter {
       'xl/sharedStrings.xml': sst,
     };
     for (const [name, text] of Object.entries(files)) {
-      const file = new ZipDeflate(name, { level: 1 });
+      const file = new ZipDeflate(name, { level: DEFLATE });
       this.zip.add(file);
       file.push(strToU8(text), true);
     }

@@ -8,7 +8,7 @@ import {
 import { App, Button, Drawer, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Text, Tooltip, XAxis, YAxis } from 'recharts';
 import { downloadFile } from '../../api/call';
 import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
@@ -30,6 +30,34 @@ const num = (v: number | null | undefined, language: string, digits = 3) =>
 
 /** Room above the plot for the unit. */
 const CHART_MARGIN = { top: 26, right: 5, bottom: 5, left: 5 };
+
+/**
+ * A category tick wrapped onto lines within its share of the axis: the comparison charts' two long
+ * labels ("Tas pats mėnuo pernai", "Šis mėnuo") side by side in a third of a tablet's drawer.
+ */
+function WrappedTick(props: {
+  x?: number;
+  y?: number;
+  width?: number;
+  visibleTicksCount?: number;
+  fill?: string;
+  payload?: { value: string };
+}) {
+  const { x, y, width = 0, visibleTicksCount = 1, fill, payload } = props;
+  return (
+    <Text
+      x={x}
+      y={y}
+      width={Math.max(40, width / visibleTicksCount - 4)}
+      textAnchor="middle"
+      verticalAnchor="start"
+      fontSize={11}
+      fill={fill}
+    >
+      {payload?.value ?? ''}
+    </Text>
+  );
+}
 
 /**
  * A chart's value axis: ticks in the UI language and the unit written above it (unrotated, clear
@@ -263,7 +291,7 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                       ]}
                     >
                       <CartesianGrid strokeDasharray="3 3" />
-                      <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+                      <XAxis dataKey="name" interval={0} height={40} tick={(p: object) => <WrappedTick {...p} />} />
                       {valueAxis(t(`statements.units.${k.Unit}`), language, 64)}
                       <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
                       <Bar
@@ -289,7 +317,8 @@ function StatementView({ statement }: { statement: FlatStatement }) {
               <ResponsiveContainer width="100%" height="100%">
                 <BarChart margin={CHART_MARGIN} data={h.Months.map((m) => ({ month: m.Month, value: m.Value }))}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" interval={0} tick={{ fontSize: 11 }} />
+                  {/* Months that do not fit side by side are thinned out (a tablet); printed, all fit. */}
+                  <XAxis dataKey="month" interval="preserveStartEnd" minTickGap={2} tick={{ fontSize: 11 }} />
                   {valueAxis(t(`statements.units.${h.Unit}`), language, 80)}
                   <Tooltip formatter={(v) => num(typeof v === 'number' ? v : null, language)} />
                   <Bar

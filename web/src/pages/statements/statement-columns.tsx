@@ -100,10 +100,11 @@ function occupantCell(r: StatementTableRow, t: TFunction): ReactNode {
 }
 
 /**
- * The Statements table's columns: the flat (opens its statement), the occupant when a flat shown
- * had a move in the month (one row per occupant), its area when some flat has one, this month per
- * kind, the month before, last year, then the building (several shown), its average (one building:
- * a summary row instead), markers and state.
+ * The Statements table's columns: the flat (opens its statement) and, several buildings shown, its
+ * building, both kept in view while the figures scroll; the occupant when a flat shown had a move in
+ * the month (one row per occupant), its area when some flat has one, this month per kind, the month
+ * before, last year, then the building's average (several shown; one building: a summary row
+ * instead), markers and state.
  */
 export function useStatementColumns(
   rows: readonly StatementTableRow[],
@@ -137,6 +138,21 @@ export function useStatementColumns(
         </Button>
       ),
     },
+    // Several buildings: which one a flat is in stays beside it while the figures scroll.
+    ...(severalBuildings
+      ? [
+          {
+            key: 'building',
+            title: t('statements.building'),
+            fixed: 'left' as const,
+            width: 132,
+            ellipsis: { showTitle: true },
+            sorter: (a: StatementTableRow, b: StatementTableRow) =>
+              buildingOf(a).localeCompare(buildingOf(b), language),
+            render: (_: unknown, r: StatementTableRow) => buildingOf(r),
+          },
+        ]
+      : []),
     ...(withOccupants
       ? [
           {
@@ -160,18 +176,7 @@ export function useStatementColumns(
     fieldGroup('Current', kinds, rows, language, t),
     fieldGroup('Previous', kinds, rows, language, t),
     fieldGroup('LastYear', kinds, rows, language, t),
-    ...(severalBuildings
-      ? [
-          {
-            key: 'building',
-            title: t('statements.building'),
-            sorter: (a: StatementTableRow, b: StatementTableRow) =>
-              buildingOf(a).localeCompare(buildingOf(b), language),
-            render: (_: unknown, r: StatementTableRow) => buildingOf(r),
-          },
-          fieldGroup('Average', kinds, rows, language, t),
-        ]
-      : []),
+    ...(severalBuildings ? [fieldGroup('Average', kinds, rows, language, t)] : []),
     {
       key: 'markers',
       title: t('statements.markers'),

@@ -1,5 +1,6 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import * as contract from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../db/db.js';
 import { inject, useApp } from '../../../test/app.js';
@@ -23,22 +24,27 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     building = place.id;
     flat = (await makeFlat(t.db, place, { name: '3', order: 3 })).id;
     await t.db.query(`INSERT INTO object (location_id, code, name) VALUES ($1, 'OBJ-7', 'Laisvės al. 7')`, [building]);
-    a = await makeDevice(t.db, flat, { typeId: 1, code: 'TXT-A', ratingFactor: 1.2, description: 'Kambarys' });
-    b = await makeDevice(t.db, flat, { typeId: 1, code: 'TXT-B', ratingFactor: 0.9 });
+    a = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.allocator,
+      code: 'TXT-A',
+      ratingFactor: 1.2,
+      description: 'Kambarys',
+    });
+    b = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.allocator, code: 'TXT-B', ratingFactor: 0.9 });
     for (const id of [a, b]) {
       await makeReadings(t.db, id, [
         ['2026-01-31T12:00:00+02:00', 10],
         ['2026-02-27T12:00:00+02:00', 25],
       ]);
     }
-    token = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    token = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   });
 
   const version = async () =>
     (await t.db.query<{ v: string }>('SELECT sum(n)::text AS v FROM master_change')).rows[0]!.v;
   const getData = async (): Promise<ReadingRow[]> => {
     const res = await inject(t.app, contract.getDevicesData, {
-      query: `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${building}`,
+      query: `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=${building}`,
       token,
     });
     expect(res.status).toBe(200);
@@ -198,7 +204,7 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
       },
     };
     const input = {
-      deviceTypeId: 1,
+      deviceTypeId: DEVICE_TYPE.allocator,
       range: { from: '2026-02-01', till: '2026-02-28' },
       scope: null,
       parents: [building],

@@ -1,5 +1,11 @@
 import * as contract from '@rodmenys/contract';
-import { getDevicesData as getDevicesDataEndpoint, type ReadingRow, readingFlags } from '@rodmenys/contract';
+import {
+  DEVICE_TYPE,
+  GROUP,
+  getDevicesData as getDevicesDataEndpoint,
+  type ReadingRow,
+  readingFlags,
+} from '@rodmenys/contract';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../../test/app.js';
@@ -28,10 +34,10 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
     const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' });
     flat1 = (await makeFlat(t.db, building, { name: '1', order: 1 })).id;
     flat2 = (await makeFlat(t.db, building, { name: '2', order: 2 })).id;
-    token = (await makeSignedIn(t.app, { groupId: 3, rights: [building] })).token;
+    token = (await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] })).token;
 
     // Allocators in flat 1: rating factors 1.5 and 0.8.
-    ids.before = await makeDevice(t.db, flat1, { typeId: 1, code: 'A-BEFORE', ratingFactor: 1.5 });
+    ids.before = await makeDevice(t.db, flat1, { typeId: DEVICE_TYPE.allocator, code: 'A-BEFORE', ratingFactor: 1.5 });
     await makeReadings(t.db, ids.before, [
       ['2026-01-30T10:00:00+02:00', 100], // before the period
       ['2026-01-31T23:00:00+02:00', 110, '2026-01-31T22:55:00+02:00'], // latest at or before F: the start
@@ -41,14 +47,14 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       ['2026-03-01T00:00:00+02:00', 155, '2026-02-28T23:58:00+02:00'],
       ['2026-03-01T00:00:01+02:00', 999], // after T: not counted
     ]);
-    ids.inside = await makeDevice(t.db, flat1, { typeId: 1, code: 'A-INSIDE', ratingFactor: 0.8 });
+    ids.inside = await makeDevice(t.db, flat1, { typeId: DEVICE_TYPE.allocator, code: 'A-INSIDE', ratingFactor: 0.8 });
     await makeReadings(t.db, ids.inside, [
       ['2026-02-05T08:00:00+02:00', 20], // no reading before F: the earliest inside is the start
       ['2026-02-27T08:00:00+02:00', 45],
     ]);
     // Flat 2: a device that never reported and one with a reset (negative difference).
-    ids.silent = await makeDevice(t.db, flat2, { typeId: 1, code: 'A-SILENT', ratingFactor: 1 });
-    ids.reset = await makeDevice(t.db, flat2, { typeId: 1, code: 'A-RESET', ratingFactor: 2 });
+    ids.silent = await makeDevice(t.db, flat2, { typeId: DEVICE_TYPE.allocator, code: 'A-SILENT', ratingFactor: 1 });
+    ids.reset = await makeDevice(t.db, flat2, { typeId: DEVICE_TYPE.allocator, code: 'A-RESET', ratingFactor: 2 });
     await makeReadings(t.db, ids.reset, [
       ['2026-01-31T12:00:00+02:00', 500],
       ['2026-02-14T12:00:00+02:00', 520],
@@ -56,19 +62,19 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       ['2026-02-28T12:00:00+02:00', 12.5],
     ]);
     // Water meter with fractional m3 (exact decimal arithmetic).
-    ids.water = await makeDevice(t.db, flat1, { typeId: 3, code: 'W-1' });
+    ids.water = await makeDevice(t.db, flat1, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'W-1' });
     await makeReadings(t.db, ids.water, [
       ['2026-01-31T23:59:59+02:00', '10.1'],
       ['2026-02-28T23:59:59+02:00', '10.3'],
     ]);
     // DST: readings around the spring and autumn changes.
-    ids.spring = await makeDevice(t.db, flat2, { typeId: 2, code: 'E-SPRING' });
+    ids.spring = await makeDevice(t.db, flat2, { typeId: DEVICE_TYPE.heatMeter, code: 'E-SPRING' });
     await makeReadings(t.db, ids.spring, [
       ['2026-03-28T22:00:00Z', 1000], // 2026-03-29 00:00 local (+02): start of the 29th
       ['2026-03-29T20:30:00Z', 1010], // 23:30 local (+03) on the 29th: inside
       ['2026-03-29T21:30:00Z', 1020], // 00:30 local on the 30th: outside
     ]);
-    ids.autumn = await makeDevice(t.db, flat1, { typeId: 2, code: 'E-AUTUMN' });
+    ids.autumn = await makeDevice(t.db, flat1, { typeId: DEVICE_TYPE.heatMeter, code: 'E-AUTUMN' });
     await makeReadings(t.db, ids.autumn, [
       ['2026-10-24T21:00:00Z', 2000], // 2026-10-25 00:00 local (+03)
       ['2026-10-25T21:30:00Z', 2025], // 23:30 local (+02) on the 25th (a 25-hour day): inside
@@ -84,7 +90,9 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   };
 
   it('takes the latest reading at or before the start, and the latest at or before the end', async () => {
-    const rows = await get('dateFrom=2026-02-01 00:00:00&dateTill=2026-02-28 23:59:59&deviceTypeId=1');
+    const rows = await get(
+      `dateFrom=2026-02-01 00:00:00&dateTill=2026-02-28 23:59:59&deviceTypeId=${DEVICE_TYPE.allocator}`,
+    );
     const r = rows['A-BEFORE']!;
     expect(r.TimeFrom).toBe('2026-01-31T23:00:00+02:00');
     expect(r.TimeTill).toBe('2026-03-01T00:00:00+02:00');
@@ -97,13 +105,13 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   });
 
   it('starts at the first reading inside the period when there is none before it', async () => {
-    const r = (await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1'))['A-INSIDE']!;
+    const r = (await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}`))['A-INSIDE']!;
     expect(r.TimeFrom).toBe('2026-02-05T08:00:00+02:00');
     expect([r.UnitsForHCAFrom, r.UnitsForHCATill, r.Difference, r.DifferenceQrad]).toEqual([20, 45, 25, 20]);
   });
 
   it('sums the flat: FlatDifference and FlatDifferenceQrad over the devices of the type in the flat', async () => {
-    const rows = await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1');
+    const rows = await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}`);
     // flat 1: 45 + 25 units; 67.5 + 20 Qrad
     expect(rows['A-BEFORE']!.FlatDifference).toBe(70);
     expect(rows['A-INSIDE']!.FlatDifference).toBe(70);
@@ -114,7 +122,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   });
 
   it('lists a device with no reading at all, values empty and flagged', async () => {
-    const r = (await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1'))['A-SILENT']!;
+    const r = (await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}`))['A-SILENT']!;
     expect(r.TimeFrom).toBeNull();
     expect(r.TimeTill).toBeNull();
     expect(r.UnitsForHCAFrom).toBeNull();
@@ -123,7 +131,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   });
 
   it('flags a negative difference', async () => {
-    const r = (await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1'))['A-RESET']!;
+    const r = (await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}`))['A-RESET']!;
     expect(r.Difference).toBe(-487.5);
     expect(r.DifferenceQrad).toBe(-975);
     expect(r.Flags).toEqual(['NEGATIVE']);
@@ -132,40 +140,46 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   it('flags an end reading more than 4 days before the end of the period', async () => {
     // Period to 2026-03-10: A-BEFORE's last reading is 2026-03-01 00:00:01 (value 999)... which is
     // more than 9 days before the end of 2026-03-10.
-    const r = (await get('dateFrom=2026-03-01&dateTill=2026-03-10&deviceTypeId=1'))['A-BEFORE']!;
+    const r = (await get(`dateFrom=2026-03-01&dateTill=2026-03-10&deviceTypeId=${DEVICE_TYPE.allocator}`))['A-BEFORE']!;
     expect(r.TimeTill).toBe('2026-03-01T00:00:01+02:00');
     expect(r.Flags).toEqual(['STALE']);
   });
 
   it('subtracts exact decimals for volume', async () => {
-    const r = (await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=3'))['W-1']!;
+    const r = (await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.coldWaterMeter}`))['W-1']!;
     expect([r.VolumeFrom, r.VolumeTill]).toEqual([10.1, 10.3]);
     expect(r.Difference).toBe(0.2); // not 0.20000000000000107
     expect(r.UnitsForHCAFrom).toBeUndefined();
   });
 
   it('takes day bounds in the provider zone on the last Sunday of March (a 23-hour day)', async () => {
-    const r = (await get('dateFrom=2026-03-29&dateTill=2026-03-29&deviceTypeId=2'))['E-SPRING']!;
+    const r = (await get(`dateFrom=2026-03-29&dateTill=2026-03-29&deviceTypeId=${DEVICE_TYPE.heatMeter}`))['E-SPRING']!;
     expect(r.TimeFrom).toBe('2026-03-29T00:00:00+02:00');
     expect(r.TimeTill).toBe('2026-03-29T23:30:00+03:00');
     expect([r.EnergyFrom, r.EnergyTill, r.Difference]).toEqual([1000, 1010, 10]);
     // The next day starts at 2026-03-29T21:00Z: that reading is its start.
-    const next = (await get('dateFrom=2026-03-30&dateTill=2026-03-30&deviceTypeId=2'))['E-SPRING']!;
+    const next = (await get(`dateFrom=2026-03-30&dateTill=2026-03-30&deviceTypeId=${DEVICE_TYPE.heatMeter}`))[
+      'E-SPRING'
+    ]!;
     expect(next.TimeFrom).toBe('2026-03-29T23:30:00+03:00');
   });
 
   it('takes day bounds in the provider zone on the last Sunday of October (a 25-hour day)', async () => {
-    const r = (await get('dateFrom=2026-10-25&dateTill=2026-10-25&deviceTypeId=2'))['E-AUTUMN']!;
+    const r = (await get(`dateFrom=2026-10-25&dateTill=2026-10-25&deviceTypeId=${DEVICE_TYPE.heatMeter}`))['E-AUTUMN']!;
     expect(r.TimeFrom).toBe('2026-10-25T00:00:00+03:00');
     expect(r.TimeTill).toBe('2026-10-26T00:00:00+02:00');
     expect(r.Difference).toBe(50);
     // And the start of the 26th: the two days chain.
-    const next = (await get('dateFrom=2026-10-26&dateTill=2026-10-26&deviceTypeId=2'))['E-AUTUMN']!;
+    const next = (await get(`dateFrom=2026-10-26&dateTill=2026-10-26&deviceTypeId=${DEVICE_TYPE.heatMeter}`))[
+      'E-AUTUMN'
+    ]!;
     expect([next.TimeFrom, next.Difference]).toEqual(['2026-10-26T00:00:00+02:00', 10]);
   });
 
   it('answers the fields of each computation only', async () => {
-    const energy = (await get('dateFrom=2026-10-25&dateTill=2026-10-25&deviceTypeId=2'))['E-AUTUMN']!;
+    const energy = (await get(`dateFrom=2026-10-25&dateTill=2026-10-25&deviceTypeId=${DEVICE_TYPE.heatMeter}`))[
+      'E-AUTUMN'
+    ]!;
     expect(energy.EnergyFrom).toBe(2000);
     expect(energy.QradFrom).toBeUndefined();
     expect(energy.DataLoadProc).toBe('energy');
@@ -174,12 +188,16 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   });
 
   it('narrows to the chosen subtrees, one or several', async () => {
-    const one = await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${flat2}`);
+    const one = await get(
+      `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=${flat2}`,
+    );
     expect(Object.keys(one).sort()).toEqual(['A-RESET', 'A-SILENT']);
-    const both = await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${flat1},${flat2}`);
+    const both = await get(
+      `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=${flat1},${flat2}`,
+    );
     expect(Object.keys(both)).toHaveLength(4);
     const repeated = await get(
-      `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=1&locationParentId=${flat1}&locationParentId=${flat2}`,
+      `dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=${flat1}&locationParentId=${flat2}`,
     );
     expect(Object.keys(repeated)).toHaveLength(4);
   });
@@ -187,7 +205,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
   describe('devices that come and go', () => {
     it('shows a device removed inside the period up to its removal, not flagged silent', async () => {
       const removed = await makeDevice(t.db, flat1, {
-        typeId: 4,
+        typeId: DEVICE_TYPE.hotWaterMeter,
         code: 'HW-OLD',
         installedAt: '2025-01-01T00:00:00+02:00',
         removedAt: '2026-02-10T12:00:00+02:00',
@@ -198,7 +216,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
         ['2026-02-20T12:00:00+02:00', 99], // a late telegram after removal: not counted
       ]);
       const successor = await makeDevice(t.db, flat1, {
-        typeId: 4,
+        typeId: DEVICE_TYPE.hotWaterMeter,
         code: 'HW-NEW',
         installedAt: '2026-02-10T12:00:00+02:00',
       });
@@ -207,7 +225,7 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
         ['2026-02-28T12:00:00+02:00', 1.25],
       ]);
       await t.db.query('UPDATE device SET replaced_by = $1 WHERE id = $2', [successor, removed]);
-      const rows = await get('dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=4');
+      const rows = await get(`dateFrom=2026-02-01&dateTill=2026-02-28&deviceTypeId=${DEVICE_TYPE.hotWaterMeter}`);
       expect(rows['HW-OLD']!.Difference).toBe(2.5);
       expect(rows['HW-OLD']!.Flags).toEqual([]);
       expect(rows['HW-OLD']!.ReplacedBy).toBe(successor);
@@ -215,8 +233,12 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       expect(rows['HW-NEW']!.Replaces).toBe(removed);
       expect(rows['HW-NEW']!.FlatDifference).toBe(3.75);
       // Before the replacement only the old device; after it only the new one.
-      expect(Object.keys(await get('dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=4'))).toEqual(['HW-OLD']);
-      expect(Object.keys(await get('dateFrom=2026-03-01&dateTill=2026-03-31&deviceTypeId=4'))).toEqual(['HW-NEW']);
+      expect(
+        Object.keys(await get(`dateFrom=2026-01-01&dateTill=2026-01-31&deviceTypeId=${DEVICE_TYPE.hotWaterMeter}`)),
+      ).toEqual(['HW-OLD']);
+      expect(
+        Object.keys(await get(`dateFrom=2026-03-01&dateTill=2026-03-31&deviceTypeId=${DEVICE_TYPE.hotWaterMeter}`)),
+      ).toEqual(['HW-NEW']);
     });
   });
 
@@ -228,24 +250,33 @@ describe(`GET /api/devices/GetDevicesData arithmetic (${dbKind()})`, () => {
       return res.error;
     };
     it('refuses impossible and absurd dates', async () => {
-      expect((await bad('dateFrom=2026-02-30&dateTill=2026-03-01&deviceTypeId=1')).errors![0]!.field).toBe('dateFrom');
-      await bad('dateFrom=2026-13-01&dateTill=2026-13-02&deviceTypeId=1');
-      await bad('dateFrom=0001-01-01&dateTill=2026-01-01&deviceTypeId=1');
-      await bad('dateFrom=yesterday&dateTill=2026-01-01&deviceTypeId=1');
-      await bad('dateFrom=1990-01-01&dateTill=2099-01-01&deviceTypeId=1');
+      expect(
+        (await bad(`dateFrom=2026-02-30&dateTill=2026-03-01&deviceTypeId=${DEVICE_TYPE.allocator}`)).errors![0]!.field,
+      ).toBe('dateFrom');
+      await bad(`dateFrom=2026-13-01&dateTill=2026-13-02&deviceTypeId=${DEVICE_TYPE.allocator}`);
+      await bad(`dateFrom=0001-01-01&dateTill=2026-01-01&deviceTypeId=${DEVICE_TYPE.allocator}`);
+      await bad(`dateFrom=yesterday&dateTill=2026-01-01&deviceTypeId=${DEVICE_TYPE.allocator}`);
+      await bad(`dateFrom=1990-01-01&dateTill=2099-01-01&deviceTypeId=${DEVICE_TYPE.allocator}`);
     });
     it('refuses dateFrom after dateTill', async () => {
-      expect((await bad('dateFrom=2026-03-01&dateTill=2026-02-01&deviceTypeId=1')).message).toMatch(/after/);
+      expect(
+        (await bad(`dateFrom=2026-03-01&dateTill=2026-02-01&deviceTypeId=${DEVICE_TYPE.allocator}`)).message,
+      ).toMatch(/after/);
     });
     it('refuses missing and wrong-typed parameters', async () => {
-      await bad('dateTill=2026-02-01&deviceTypeId=1');
+      await bad(`dateTill=2026-02-01&deviceTypeId=${DEVICE_TYPE.allocator}`);
       await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=abc');
-      await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=1&locationParentId=1;DROP');
-      await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=1&DataLoadProc=nonsense');
+      await bad(
+        `dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=1;DROP`,
+      );
+      await bad(`dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=${DEVICE_TYPE.allocator}&DataLoadProc=nonsense`);
     });
     it('answers an unknown device type with 400 and an unknown location with 404', async () => {
       await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=99');
-      await bad('dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=1&locationParentId=999999', 404);
+      await bad(
+        `dateFrom=2026-02-01&dateTill=2026-02-01&deviceTypeId=${DEVICE_TYPE.allocator}&locationParentId=999999`,
+        404,
+      );
     });
   });
 });
@@ -274,7 +305,7 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
     const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al. "Centras"', number: '7' });
     flat = (await makeFlat(t.db, building, { name: '3', order: 1 })).id;
     const device = (code: string, more: DeviceOverrides = {}) =>
-      makeDevice(t.db, flat, { typeId: 1, code, ratingFactor: 1.25, ...more });
+      makeDevice(t.db, flat, { typeId: DEVICE_TYPE.allocator, code, ratingFactor: 1.25, ...more });
     const start: [string, number] = ['2026-01-31T20:00:00+02:00', 100];
     // Allocators: every case of the flags, and the edges of "more than 4 days before the end".
     await device('NONE');
@@ -309,7 +340,11 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
     ]);
     await removed('REMOVED-SILENT', '2026-02-15T00:00:00+02:00');
     // A heat meter and a water meter (other value fields), with telegram status.
-    const heat = await makeDevice(t.db, flat, { typeId: 2, code: 'HEAT', description: 'Šiluma\n"1"' });
+    const heat = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.heatMeter,
+      code: 'HEAT',
+      description: 'Šiluma\n"1"',
+    });
     await makeReadings(t.db, heat, [start, ['2026-02-27T00:00:00+02:00', 250.125]]);
     await t.db.query(
       `INSERT INTO device_status (device_id, last_seen, telegram_ts, flags, set_date, set_value)
@@ -318,7 +353,7 @@ describe(`GetDevicesData JSON written in SQL (${dbKind()})`, () => {
          flags = excluded.flags, set_date = excluded.set_date, set_value = excluded.set_value`,
       [heat],
     );
-    const water = await makeDevice(t.db, flat, { typeId: 3, code: 'WATER' });
+    const water = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'WATER' });
     await makeReadings(t.db, water, [
       ['2026-01-31T23:00:00+02:00', '10.1'],
       ['2026-02-28T23:00:00+02:00', '10.3'],

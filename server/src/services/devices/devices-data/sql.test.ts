@@ -1,4 +1,4 @@
-import { DeviceRow, getDevicesData, type ReadingRow } from '@rodmenys/contract';
+import { DEVICE_TYPE, DeviceRow, getDevicesData, type ReadingRow } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings } from '../../../test/factories.js';
@@ -41,7 +41,7 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
   const t = useDb();
   const buildings: number[] = [];
   const input = (parts?: number) => ({
-    deviceTypeId: 1,
+    deviceTypeId: DEVICE_TYPE.allocator,
     range: { from: '2026-02-01', till: '2026-02-28' },
     scope: null,
     parents: buildings,
@@ -56,7 +56,11 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
       buildings.push(building.id);
       const flat = await makeFlat(t.db, building, { name: '1', order: 1 });
       for (const code of ['A', 'B']) {
-        const id = await makeDevice(t.db, flat, { typeId: 1, code: `SQL-${number}-${code}`, ratingFactor: 1.5 });
+        const id = await makeDevice(t.db, flat, {
+          typeId: DEVICE_TYPE.allocator,
+          code: `SQL-${number}-${code}`,
+          ratingFactor: 1.5,
+        });
         await makeReadings(t.db, id, [
           ['2026-01-31T20:00:00+02:00', 10],
           ['2026-02-27T20:00:00+02:00', code === 'A' ? 14.5 : 9],
@@ -97,7 +101,7 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
   });
 
   it('are only the plan for an empty selection', async () => {
-    const statements = await devicesDataStatements(t.db, { ...input(), deviceTypeId: 3 });
+    const statements = await devicesDataStatements(t.db, { ...input(), deviceTypeId: DEVICE_TYPE.coldWaterMeter });
     expect(statements.map((s) => s.name)).toEqual(['plan']);
     expect(printable(statements[0]!)).toContain("'Europe/Vilnius'");
   });
