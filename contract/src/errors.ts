@@ -159,6 +159,9 @@ export const ERROR_MESSAGES = {
   occupantMonthNotFound: 'No statement of this month',
   occupantAccessAdminsOnly: "Only groups 1 and 2 manage occupants' access",
   billingVersionNotFound: 'No building of the selection has version {{version}} of {{month}}',
+  // Delivery to occupants: the delivery log and the print list (docs/delivery.md).
+  deliveriesAdminsOnly: 'Only groups 1 and 2 see the delivery log',
+  printListEmpty: 'This building has no letter to print for {{month}}',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -5,6 +5,7 @@ export * from './common.js';
 export * from './csv.js';
 export * from './data-quality.js';
 export * from './degree-days.js';
+export * from './deliveries.js';
 export * from './device-data.js';
 export * from './devices.js';
 export * from './domain.js';

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { DEMO, expect, signIn, test } from './fixtures';
 import { figuresReady, lastMonth, signInAs } from './screens';
 
@@ -100,5 +101,31 @@ test.describe('monthly statements', () => {
     await expect(page.getByText(/Nothing changed, so no new version was made/)).toBeVisible();
     await expect(page.locator('.ant-table-row').first()).toContainText('published (version 1)');
     await expect(page.getByText('Publication e-mails')).toBeVisible();
+
+    // Delivery to occupants (docs/delivery.md): the demo's occupants have no e-mail, so each gets a
+    // letter; a building's panel opens from the keyboard and its letters download as one PDF.
+    const deliveries = page.locator('.occupant-deliveries');
+    await expect(deliveries).toBeVisible();
+    const panel = deliveries.getByRole('button', { name: /sent \d+ · waiting \d+ · failed \d+ · printed 0/ }).first();
+    await panel.focus();
+    await page.keyboard.press('Enter');
+    await expect(deliveries.getByRole('table').first()).toContainText('letter');
+    await expect(deliveries.getByText('Each download of letters issues new letter codes')).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include('.occupant-deliveries').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
+    const [letters] = await Promise.all([
+      page.waitForEvent('download'),
+      deliveries
+        .getByRole('button', { name: /^Letters to print \(\d+\)$/ })
+        .first()
+        .click(),
+    ]);
+    expect(letters.suggestedFilename()).toMatch(/^Letters \d{4}-\d{2}, .+\.pdf$/);
+    expect(
+      readFileSync((await letters.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    await expect(deliveries.getByRole('table').first()).toContainText('printed');
   });
 });

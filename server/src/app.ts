@@ -19,6 +19,7 @@ import headers from './plugins/headers.js';
 import web from './plugins/web.js';
 import collectorRoutes from './routes/collectors.js';
 import dataQualityRoutes from './routes/data-quality.js';
+import deliveryRoutes from './routes/deliveries.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
 import ingestRoutes from './routes/ingest.js';
@@ -109,6 +110,7 @@ export async function buildApp({
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
       await api.register(integrationRoutes);
+      await api.register(deliveryRoutes);
     },
     { prefix: '/api' },
   );

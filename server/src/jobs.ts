@@ -1,6 +1,7 @@
 import { billingJobs } from './services/billing/deliver.js';
 import { collectorJobs } from './services/collectors/jobs.js';
 import { dataQualityJobs } from './services/data-quality/jobs.js';
+import { deliveryJobs } from './services/deliveries/send.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
 import { personalDataJobs } from './services/personal-data/jobs.js';
@@ -15,6 +16,7 @@ export const JOBS: readonly JobDef[] = [
   ...partitionJobs,
   ...statementJobs,
   ...billingJobs,
+  ...deliveryJobs,
   ...collectorJobs,
   ...personalDataJobs,
 ];

@@ -1,9 +1,11 @@
+import { OCCUPANT_CODE_PATH, OCCUPANT_LINK_PATH } from '@rodmenys/contract';
 import { lazy, type ReactNode } from 'react';
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import type { Screen } from './access';
 import { RequireAccess } from './components/shell/require-access';
 import { RequireUser } from './components/shell/require-user';
 import { Root } from './components/shell/root';
+import { RequireOccupant } from './pages/occupant/require-occupant';
 
 // Every screen is its own chunk: the sign-in page loads only what it needs.
 const AuthLayout = lazy(() => import('./components/shell/auth-layout'));
@@ -23,6 +25,12 @@ const IntegrationsPage = lazy(() => import('./pages/integrations/integrations-pa
 const DataQualityPage = lazy(() => import('./pages/data-quality/data-quality-page'));
 const StatementsPage = lazy(() => import('./pages/statements/statements-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
+// The occupant's pages (docs/occupant-access.md): their own frame, no back-office shell.
+const OccupantLayout = lazy(() => import('./pages/occupant/occupant-layout'));
+const OccupantCodePage = lazy(() => import('./pages/occupant/code-page'));
+const OccupantLinkPage = lazy(() => import('./pages/occupant/link-page'));
+const OccupantMonthsPage = lazy(() => import('./pages/occupant/months-page'));
+const OccupantStatementPage = lazy(() => import('./pages/occupant/statement-page'));
 
 /** A signed-in screen: its path, and the element behind the access table of access.ts. */
 const screen = (path: Screen, element: ReactNode): RouteObject => ({
@@ -40,6 +48,22 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/login', element: <LoginPage /> },
           { path: '/register', element: <RegisterPage /> },
+        ],
+      },
+      {
+        path: OCCUPANT_CODE_PATH,
+        element: <OccupantLayout />,
+        children: [
+          { index: true, element: <OccupantCodePage /> },
+          { path: OCCUPANT_LINK_PATH, element: <OccupantLinkPage /> },
+          {
+            element: <RequireOccupant />,
+            children: [
+              { path: 'months', element: <OccupantMonthsPage /> },
+              { path: 'months/:month', element: <OccupantStatementPage /> },
+            ],
+          },
+          { path: '*', element: <Navigate to={OCCUPANT_CODE_PATH} replace /> },
         ],
       },
       {

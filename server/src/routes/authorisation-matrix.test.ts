@@ -412,7 +412,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'POST /masterData/register/apply': { request: () => ({ raw: { type: 'text/csv', text: csv } }) },
     'GET /masterData/register/template': { request: () => ({ query: { format: 'csv' } }) },
     'GET /masterData/locations': { request: () => ({}) },
-    'GET /masterData/locations/search': { request: () => ({ query: { text: 'a' } }) },
+    'GET /masterData/locations/search': { request: () => ({ query: { text: 'Alfa' } }) },
     'GET /masterData/locations/:id': { request: () => ({ params: { id: ids.buildingA1! } }) },
     'PUT /masterData/locations/:id': { request: () => ({ params: { id: ids.flatA1! }, body: { flatOrder: 1 } }) },
     'PUT /masterData/locations/:id/client': {
@@ -473,6 +473,12 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     },
     'GET /statements/difference': { request: () => ({ query: { month: '2026-01' } }) },
     'GET /statements/deliveries': { request: () => ({}) },
+    'GET /deliveries': { request: () => ({ query: { month: '2026-01' } }), expect: { fresh: 403, group3: 403 } },
+    // Building B1 has no publication in the matrix's world: no letters to print.
+    'GET /deliveries/print/:buildingId': {
+      request: () => ({ params: { buildingId: ids.buildingB1! }, query: { month: '2026-01' } }),
+      expect: { group1: 404 },
+    },
     'GET /statements/notification': { request: () => ({}) },
     'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
     'GET /occupancies/flats/:id': {

@@ -2,6 +2,7 @@ import { LANGUAGES, type Language } from '@rodmenys/contract';
 import { Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, useLanguage } from '../i18n';
+import './language-selector.css';
 
 const flags: Record<Language, React.ReactNode> = {
   lt: (

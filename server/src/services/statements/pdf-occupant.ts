@@ -38,7 +38,11 @@ export function drawOccupantPage(doc: Doc, s: FlatStatement, o: OccupancyStateme
   doc.font('bold').fontSize(12).text(`${address}, ${t.flat.toLowerCase()} ${r.Flat}`, LEFT, 96, { width });
   doc.font('regular').fontSize(10).fillColor('#000').text(ot.occupant(o.Name, o.ClientCode), LEFT, 116, { width });
   doc.text(ot.days(o.From, o.Till, o.Days), LEFT, 132, { width });
-  doc.fillColor('#8a5a00').fontSize(9).text(t.preliminary, LEFT, 148);
+  // Published or not, as on the flat's page (a letter's statement is always of a published month).
+  doc
+    .fillColor(r.Published ? '#1d6b2f' : '#8a5a00')
+    .fontSize(9)
+    .text(r.Published ? t.published(r.Published.Version, r.Published.PublishedAt) : t.preliminary, LEFT, 148);
   let y = 172;
   const value = (f: StatementFigure | null, missing: string | null) =>
     f ? fig(f, lang) : missing ? ot.noComparison : t.missing;

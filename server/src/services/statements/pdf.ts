@@ -22,6 +22,8 @@ import { loadStatements } from './snapshots.js';
 const require = createRequire(import.meta.url);
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+/** The fonts every PDF of the product registers as `regular` and `bold` (the print list's too). */
+export const PDF_FONTS = { regular: FONT, bold: FONT_BOLD };
 
 /**
  * A building's statements as one PDF, written out page by page. A flat whose month is split

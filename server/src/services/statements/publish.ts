@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { queueBillingNotices } from '../billing/receivers.js';
 import { freezeBillingExport } from '../billing/snapshot.js';
+import { queueOccupantDeliveries } from '../deliveries/queue.js';
 import { buildingIdOf } from '../sql.js';
 import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
 import { computeStatements } from './figures.js';
@@ -129,7 +130,8 @@ async function publishBuilding(
  * Publishes month M of every building under `locationIds` (null = all): each building gets its
  * next version with every flat's statement frozen as computed now, one audit entry per building
  * (the version, the flats, how many figures changed), and an e-mail queued for each opted-in user
- * whose scope holds a published flat (services/statements/notify.ts sends them). A building
+ * whose scope holds a published flat (services/statements/notify.ts sends them), and each occupant's
+ * delivery queued (services/deliveries: a notice with their link, or a letter). A building
  * already published whose figures are the same is left alone (no version, no mail) unless `force`.
  */
 export async function publishStatements(
@@ -161,6 +163,8 @@ export async function publishStatements(
     if (buildingIds.length) await queueNotifications(tx, month, buildingIds);
     // The billing system's receivers (webhooks, e-mails) are told in the same transaction.
     if (published.length) await queueBillingNotices(tx, month, published);
+    // Each occupant of the buildings published: an e-mail notice or a letter (docs/delivery.md).
+    await queueOccupantDeliveries(tx, month, published);
     return {
       Buildings: published.length,
       Flats: flats,

@@ -1,10 +1,5 @@
 import { FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
-import {
-  type FlatStatement,
-  getStatementsPdf,
-  type StatementKind,
-  type StatementKindFigures,
-} from '@rodmenys/contract';
+import { type FlatStatement, getStatementsPdf, type StatementKindFigures } from '@rodmenys/contract';
 import { App, Button, Drawer, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,12 +11,9 @@ import { formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { OccupantStatements } from './occupant-statements';
 import { flatFileName } from './statement-files';
-import { DIGITS, formatFigure } from './statement-format';
+import { DIGITS, formatFigure, KIND_COLORS } from './statement-format';
 import './statements.css';
 import { ChartLegend } from '../../components/chart-legend';
-
-/** One colour per kind, dark enough for text contrast on white. */
-const KIND_COLORS: Record<StatementKind, string> = { heating: '#b03a2e', hotWater: '#a04000', coldWater: '#1f618d' };
 
 const num = (v: number | null | undefined, language: string, digits = 3) =>
   v === null || v === undefined

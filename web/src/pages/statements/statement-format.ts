@@ -14,6 +14,13 @@ export { formatNumber, monthName } from '../../format';
 export const kindOf = (r: StatementRow, kind: StatementKind): StatementKindFigures | undefined =>
   r.Kinds.find((k) => k.Kind === kind);
 
+/** One colour per kind, dark enough for text contrast on white (the statement's charts, back office and occupant's). */
+export const KIND_COLORS: Record<StatementKind, string> = {
+  heating: '#b03a2e',
+  hotWater: '#a04000',
+  coldWater: '#1f618d',
+};
+
 export const MARKER_COLORS: Record<StatementMarker, string> = {
   estimated: 'orange',
   incomplete: 'red',

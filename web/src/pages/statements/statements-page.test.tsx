@@ -6,6 +6,7 @@ import {
   getStatementFigures,
   getStatementsPdf,
   LOCATION_LEVEL,
+  listOccupantDeliveries,
   listStatementDeliveries,
   type OccupancyKindFigures,
   type StatementRow,
@@ -52,6 +53,7 @@ function server(occupancies: FlatOccupancyStatement[] = []) {
     route(getLocationTree, tree),
     route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows, Occupancies: occupancies })),
     route(listStatementDeliveries, { MailConfigured: true, Deliveries: [] }),
+    route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
     route(getStatementsPdf, '%PDF-1.7', 'application/pdf'),
   ]);

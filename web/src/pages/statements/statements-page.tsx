@@ -1,5 +1,6 @@
 import { FilePdfOutlined } from '@ant-design/icons';
 import {
+  canManageUsers,
   getStatementsPdf,
   isOperator,
   LOCATION_LEVEL,
@@ -22,6 +23,7 @@ import { useProviderNow, useSession } from '../../session';
 import { buildingsOf } from './building-picker';
 import { DeliveriesCard } from './deliveries-card';
 import { FlatStatementDrawer } from './flat-statement';
+import { OccupantDeliveriesCard } from './occupant-deliveries-card';
 import { PublishDialog } from './publish-dialog';
 import { useAverageSummary, useStatementColumns } from './statement-columns';
 import { exportInput } from './statement-export';
@@ -63,7 +65,8 @@ export default function StatementsPage() {
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
-  const operator = isOperator(useSession()?.GroupId ?? 0);
+  const session = useSession();
+  const operator = isOperator(session?.GroupId ?? 0);
   const { month, ended, flat, setParam } = useStatementAddress();
   const [locations, setLocations] = useState<number[]>([]);
   const [markers, setMarkers] = useState<StatementMarker[]>([]);
@@ -183,6 +186,9 @@ export default function StatementsPage() {
         />
       </Card>
       {operator && <DeliveriesCard month={month} />}
+      {canManageUsers(session?.GroupId ?? 0) && (
+        <OccupantDeliveriesCard month={month} locationParentId={query.locationParentId} canPrint={operator} />
+      )}
       {publishOpen && (
         <PublishDialog
           month={month}
