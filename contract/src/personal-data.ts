@@ -54,6 +54,21 @@ export const OccupantData = Type.Object({
       EndedAt: Nullable(Timestamp),
     }),
   ),
+  /** The delivery log (docs/delivery.md): each month's notice or letter, its address, state and failure. */
+  Deliveries: Type.Array(
+    Type.Object({
+      OccupancyId: Type.Integer(),
+      Month: MonthParam,
+      Version: Type.Integer(),
+      Channel: Type.Union([Type.Literal('email'), Type.Literal('print')]),
+      Email: Nullable(Type.String()),
+      Status: Type.String(),
+      QueuedAt: Timestamp,
+      SentAt: Nullable(Timestamp),
+      PrintedAt: Nullable(Timestamp),
+      Error: Nullable(Type.String()),
+    }),
+  ),
   /** The audit log's entries about the occupancies and the account, oldest first. */
   AuditEntries: Type.Array(AuditEntry),
 });

@@ -107,6 +107,14 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
     [ids],
   );
 
+  const { rows: deliveries } = await db.query<OccupantData['Deliveries'][number]>(
+    `SELECT occupancy_id AS "OccupancyId", to_char(month, 'YYYY-MM') AS "Month", version AS "Version",
+            channel AS "Channel", email AS "Email", status AS "Status", iso(queued_at) AS "QueuedAt",
+            iso(sent_at) AS "SentAt", iso(printed_at) AS "PrintedAt", error AS "Error"
+       FROM occupant_delivery WHERE occupancy_id = ANY ($1::int[]) ORDER BY month, version, id`,
+    [ids],
+  );
+
   return db.transaction(async (tx) => {
     await recordAudit(tx, {
       actor: caller,
@@ -130,6 +138,7 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
       Moves: moves,
       Statements: statements,
       Access: access,
+      Deliveries: deliveries,
       AuditEntries: audit,
     };
   });

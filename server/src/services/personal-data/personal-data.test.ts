@@ -158,6 +158,14 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
       });
       expect(published.status, published.text).toBe(200);
     }
+    // Publishing queued her notices (she has an address and consent); one failed, and the SMTP
+    // server's answer quoted her address (written here as the delivery job records a failure).
+    const failed = await t.db.query(
+      `UPDATE occupant_delivery SET status = 'failed', attempts = 1, error = $2
+        WHERE id = (SELECT min(id) FROM occupant_delivery WHERE occupancy_id = $1)`,
+      [aldona, `550 5.1.1 <${ALDONA.email}>: mailbox unavailable`],
+    );
+    expect(failed.rowCount).toBe(1);
   }, 120_000);
 
   describe('GET /api/occupancies/:id/personal-data', () => {
@@ -199,6 +207,11 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
           [aldona, 'letterCode', null],
         ]),
       );
+      expect(data.Deliveries.map((d) => [d.Month, d.Channel, d.Email])).toEqual([
+        ['2026-02', 'email', ALDONA.email],
+        ['2026-03', 'email', ALDONA.email],
+      ]);
+      expect(data.Deliveries[0]!.Error).toContain(ALDONA.email);
       // Nothing of Bronius.
       expect(res.text).not.toContain(BRONIUS.name);
       const log = await inject(t.app, contract.getAuditLog, {
@@ -266,6 +279,9 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
         ]),
       );
       expect(await findEverywhere(t.db, OLD_PHONE)).toEqual(['audit_log.after', 'audit_log.before']);
+      expect(await findEverywhere(t.db, ALDONA.email)).toEqual(
+        expect.arrayContaining(['occupancy.email', 'occupant_delivery.email', 'occupant_delivery.error']),
+      );
       expect(await figures()).toBe(before);
     });
 
@@ -354,6 +370,11 @@ describe(`personal data: retention and access requests (${dbKind()})`, () => {
       for (const value of [ALDONA.name, ALDONA.email, ALDONA.phone, OLD_PHONE]) expect(res.text).not.toContain(value);
       expect(res.body.Statements).toHaveLength(3);
       expect(res.body.Access).toEqual([]);
+      // The delivery log keeps what was sent and when, not where to.
+      expect(res.body.Deliveries.map((d) => [d.Month, d.Channel, d.Email])).toEqual([
+        ['2026-02', 'email', null],
+        ['2026-03', 'email', null],
+      ]);
     });
   });
 });

@@ -73,6 +73,8 @@ export const KEPT_COLUMNS: readonly { table: string; key: readonly string[]; col
   { table: 'move_value', key: ['device_id', 'day'], column: 'reason', kind: 'text' },
   { table: 'month_end', key: ['device_id', 'month'], column: 'reason', kind: 'text' },
   { table: 'anomaly', key: ['id'], column: 'comment', kind: 'text' },
+  // A failed delivery's reason may quote the address (the SMTP server's answer).
+  { table: 'occupant_delivery', key: ['id'], column: 'error', kind: 'text' },
   { table: 'anomaly', key: ['id'], column: 'evidence', kind: 'jsonb' },
 ];
 

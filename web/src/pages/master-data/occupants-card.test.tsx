@@ -44,6 +44,7 @@ const data: OccupantData = {
   Moves: [],
   Statements: [],
   Access: [],
+  Deliveries: [],
   AuditEntries: [],
 };
 
