@@ -20,6 +20,7 @@ export * from './location-data.js';
 export * from './master-data.js';
 export * from './occupancies.js';
 export * from './occupant.js';
+export * from './personal-data.js';
 export * from './readings.js';
 export * from './statements.js';
 export * from './users.js';

@@ -4,6 +4,7 @@ import { dataQualityJobs } from './services/data-quality/jobs.js';
 import { deliveryJobs } from './services/deliveries/send.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
+import { personalDataJobs } from './services/personal-data/jobs.js';
 import { statementJobs } from './services/statements/notify.js';
 
 /**
@@ -17,4 +18,5 @@ export const JOBS: readonly JobDef[] = [
   ...billingJobs,
   ...deliveryJobs,
   ...collectorJobs,
+  ...personalDataJobs,
 ];

@@ -519,6 +519,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       request: () => ({ params: { flatId: ids.flatA1! }, query: { month: '2026-01' } }),
       expect: { fresh: 404, group2Beta: 404 },
     },
+    'GET /occupancies/:id/personal-data': { request: async () => ({ params: { id: (await occupancy()).id } }) },
     'GET /integrations/keys': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'POST /integrations/keys': {
       request: () => ({ body: { name: `key ${++serial}`, locationIds: [ids.buildingA1!], expiresOn: '2027-06-30' } }),

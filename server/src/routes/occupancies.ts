@@ -1,5 +1,6 @@
 import {
   clearMoveValue,
+  exportOccupantData,
   getDeviceMoveValues,
   getFlatOccupancies,
   getOccupancyStatements,
@@ -10,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import * as values from '../services/occupancies/edit-move-values.js';
 import * as occupancies from '../services/occupancies/occupancies.js';
+import { exportOccupantData as exportOccupant } from '../services/personal-data/access-request.js';
 import { occupancyStatements } from '../services/statements/occupancy-figures.js';
 import { defineRoute } from './define.js';
 
@@ -32,6 +34,12 @@ export default async function occupancyRoutes(app: FastifyInstance) {
   defineRoute(app, getOccupancyStatements, ({ caller, db, params, query }) =>
     occupancyStatements(db, query.month, params.flatId, caller.scope),
   );
+  // An access request (docs/personal-data.md): a file to hand to the occupant.
+  defineRoute(app, exportOccupantData, async ({ caller, db, params, reply }) => {
+    const data = await exportOccupant(db, caller, params.id);
+    reply.header('content-disposition', `attachment; filename="personal-data-${params.id}.json"`);
+    return data;
+  });
   defineRoute(app, getDeviceMoveValues, ({ caller, db, params }) =>
     values.listDeviceMoveValues(db, caller.scope, params.deviceId),
   );

@@ -39,7 +39,8 @@ const ENTITY_NAME = `CASE a.entity
     ELSE nullif(concat_ws(' ', coalesce(a.after->>'Code', a.before->>'Code'), coalesce(a.after->>'Name', a.before->>'Name')), '')
   END`;
 
-const COLUMNS = `a.id::int AS "Id", iso(a.at) AS "At", a.actor_id AS "ActorId", a.actor_username AS "ActorUsername",
+/** An audit entry as the API answers it (AuditEntry), from `audit_log a`. */
+export const AUDIT_ENTRY_COLUMNS = `a.id::int AS "Id", iso(a.at) AS "At", a.actor_id AS "ActorId", a.actor_username AS "ActorUsername",
   a.kind AS "Kind", a.entity AS "Entity", a.entity_id AS "EntityId", ${ENTITY_NAME} AS "EntityName",
   a.before AS "Before", a.after AS "After"`;
 
@@ -71,7 +72,7 @@ export async function listAudit(db: Queryable, query: AuditQuery) {
   const pageSize = query.pageSize ?? AUDIT_PAGE_SIZE;
   const w = where(query);
   const { rows } = await db.query<AuditEntry & { total: number }>(
-    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM audit_log a ${w.sql}
+    `SELECT ${AUDIT_ENTRY_COLUMNS}, count(*) OVER ()::int AS total FROM audit_log a ${w.sql}
       ORDER BY a.at DESC, a.id DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
     w.params,
   );
@@ -101,7 +102,7 @@ export async function exportAudit(
 ): Promise<Buffer> {
   const w = where(filter);
   const { rows } = await db.query<AuditEntry>(
-    `SELECT ${COLUMNS} FROM audit_log a ${w.sql} ORDER BY a.at DESC, a.id DESC LIMIT ${MAX_EXPORT_ROWS}`,
+    `SELECT ${AUDIT_ENTRY_COLUMNS} FROM audit_log a ${w.sql} ORDER BY a.at DESC, a.id DESC LIMIT ${MAX_EXPORT_ROWS}`,
     w.params,
   );
   const cells = rows.map((r) => [

@@ -63,6 +63,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'month-ends',
       'occupant-delivery',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ]);
@@ -73,6 +74,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'month-ends',
       'occupant-delivery',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ])
@@ -100,6 +102,7 @@ describe(`scheduled work (${dbKind()})`, () => {
       'digest',
       'occupant-delivery',
       'partitions',
+      'personal-data',
       'statement-mail',
       'validate',
     ]);

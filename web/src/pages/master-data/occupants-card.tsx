@@ -1,5 +1,7 @@
 import {
+  ANONYMISED,
   CONSENT_CHANNELS,
+  exportOccupantData,
   type MoveValueRow,
   OCCUPANT_LANGUAGES,
   type OccupancyRow,
@@ -23,6 +25,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { downloadFile } from '../../api/call';
 import { useDeviceTypes } from '../../api/devices';
 import {
   useClearMoveValue,
@@ -77,6 +80,21 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
   const [editing, setEditing] = useState<OccupancyRow | 'move' | null>(null);
   const [settingValue, setSettingValue] = useState<MoveValueRow | null>(null);
   const [form] = Form.useForm<OccupantFields>();
+
+  // An access request (docs/personal-data.md): everything kept about the occupant, as a file.
+  const exportData = async (o: OccupancyRow) => {
+    try {
+      const code = o.ClientCode.replace(/[^\p{L}\p{N}._-]+/gu, '_');
+      await downloadFile(
+        exportOccupantData,
+        { params: { id: o.Id } },
+        t('occupancies.personalData.fileName', { code, interpolation: { escapeValue: false } }),
+      );
+      message.success(t('occupancies.personalData.exported'));
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
 
   if (data.error) return <LoadError error={data.error} onRetry={() => data.refetch()} />;
   const period = (o: OccupancyRow) =>
@@ -136,12 +154,21 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
                   <Space wrap>
                     <strong>{period(o)}</strong>
                     <span>
-                      {o.ClientCode} {o.Name}
+                      {o.ClientCode} {o.Name === ANONYMISED ? '' : o.Name}
                     </span>
+                    {o.Name === ANONYMISED && <Tag>{t('occupancies.personalData.removed')}</Tag>}
                     {o.Email && <span>{o.Email}</span>}
                     {o.Phone && <span>{o.Phone}</span>}
                     <Button size="small" type="link" onClick={() => open(o)}>
                       {t('occupancies.edit', { name: o.Name })}
+                    </Button>
+                    <Button
+                      size="small"
+                      type="link"
+                      aria-label={t('occupancies.personalData.exportOf', { name: o.Name, code: o.ClientCode })}
+                      onClick={() => void exportData(o)}
+                    >
+                      {t('occupancies.personalData.export')}
                     </Button>
                   </Space>
                 ),

@@ -1,0 +1,98 @@
+import {
+  ANONYMISED,
+  exportOccupantData,
+  type FlatOccupancies,
+  GROUP,
+  getDeviceTypeLookUp,
+  getFlatOccupancies,
+  type OccupancyRow,
+  type OccupantData,
+} from '@rodmenys/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { route, stubApi } from '../../test/api-stub';
+import { signIn } from '../../test/fixtures';
+import { render } from '../../test/render';
+import { OccupantsCard } from './occupants-card';
+
+const occupancy = (o: Partial<OccupancyRow> & Pick<OccupancyRow, 'Id' | 'ClientCode' | 'Name'>): OccupancyRow => ({
+  FlatId: 7,
+  Email: null,
+  Phone: null,
+  Language: null,
+  MoveIn: null,
+  MoveOut: null,
+  ConsentAt: null,
+  ConsentChannel: null,
+  ...o,
+});
+
+const flat: FlatOccupancies = {
+  FlatId: 7,
+  Path: 'Kaunas, Laisvės al. 7, butas 4',
+  Occupancies: [
+    occupancy({ Id: 1, ClientCode: 'R-0', Name: ANONYMISED, MoveOut: '2022-05-01' }),
+    occupancy({ Id: 2, ClientCode: 'R/1', Name: 'Aldona Senoji', MoveIn: '2022-05-01', Email: 'a@example.lt' }),
+  ],
+  Moves: [],
+};
+
+const data: OccupantData = {
+  ExportedAt: '2026-11-26T08:00:00+02:00',
+  Occupancies: [{ ...flat.Occupancies[1]!, Flat: flat.Path, AnonymisedAt: null }],
+  Account: { ClientCode: 'R/1', ClientName: 'Aldona Senoji' },
+  Moves: [],
+  Statements: [],
+  Access: [],
+  Deliveries: [],
+  AuditEntries: [],
+};
+
+/** The names of the files the card saves (downloadBlob's link), with jsdom given object URLs. */
+function savedFiles(): string[] {
+  const names: string[] = [];
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => {} }));
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    names.push(this.download);
+  });
+  return names;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+// antd's first render under jsdom is slow on a busy machine.
+describe('the occupants card: personal data (docs/personal-data.md)', { timeout: 90_000 }, () => {
+  it.each([
+    [
+      'lt',
+      /^Išduoti viską, kas saugoma apie Aldona Senoji \(R\/1\)/,
+      'asmens-duomenys-R_1.json',
+      'asmens duomenys pašalinti',
+    ],
+    ['en', /^Export everything kept about Aldona Senoji \(R\/1\)/, 'personal-data-R_1.json', 'personal data removed'],
+  ] as const)(
+    'saves an access request named in the UI language (%s); an anonymised occupant reads as such',
+    async (language, button, file, removed) => {
+      signIn(GROUP.operator);
+      const api = stubApi([
+        route(getFlatOccupancies, flat),
+        route(getDeviceTypeLookUp, []),
+        route(exportOccupantData, data),
+      ]);
+      const saved = savedFiles();
+      await render(<OccupantsCard flatId={7} />, { language });
+      const exportButton = await screen.findByRole('button', { name: button });
+      // The anonymised occupant: the marker is not shown as a name, the tag says what happened.
+      expect(screen.getByText(removed)).toBeTruthy();
+      expect(screen.queryByText(ANONYMISED)).toBeNull();
+      exportButton.focus();
+      fireEvent.click(exportButton);
+      await waitFor(() => expect(saved).toEqual([file]));
+      expect(api.sent.map((r) => `${r.method} ${r.path}`)).toContain('GET /api/occupancies/2/personal-data');
+      expect(api.unanswered).toEqual([]);
+    },
+  );
+});
