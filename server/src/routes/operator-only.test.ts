@@ -26,11 +26,11 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
 
   const ask = (endpoint: Endpoint, token?: string) =>
     inject(t.app, endpoint, {
-      params: { id: 1, deviceId: 1, cityId: 1, month: '2026-01', day: '2026-01-15', key: 'window.days' } as never,
+      params: { id: 1, buildingId: 1, deviceId: 1, cityId: 1, month: '2026-01', day: '2026-01-15', key: 'window.days' } as never,
       token,
     });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver and occupancy-editing endpoints', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver, occupancy-editing, print list and access request endpoints', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -50,6 +50,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'POST /masterData/devices/:id/remove',
         'POST /masterData/devices/:id/replace',
         'GET /masterData/locations',
+        'GET /masterData/locations/search',
         'GET /masterData/locations/:id',
         'PUT /masterData/locations/:id',
         'PUT /masterData/locations/:id/client',
@@ -75,6 +76,8 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'PUT /occupancies/:id',
         'PUT /occupancies/move-values/:deviceId/:day',
         'DELETE /occupancies/move-values/:deviceId/:day',
+        'GET /occupancies/:id/personal-data',
+        'GET /deliveries/print/:buildingId',
       ].sort(),
     );
   });
