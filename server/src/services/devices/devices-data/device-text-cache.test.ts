@@ -213,14 +213,14 @@ describe(`GetDevicesData and the master-data version (${dbKind()})`, () => {
     const caches = new DevicesDataCaches();
     const text = async () => (await getDevicesDataJson(counting, input, caches)).json.toString();
     const first = await text();
-    expect(statements).toHaveLength(3); // the plan, the part, the device texts
+    expect(statements).toHaveLength(4); // the plan, the part, the device texts, the accounts
     expect(await text()).toBe(first);
-    expect(statements).toHaveLength(4); // the part alone: plan and texts kept
+    expect(statements).toHaveLength(6); // the part and the accounts: plan and texts kept
 
     await t.db.query(`UPDATE device SET description = 'Virtuvė' WHERE id = $1`, [a]);
     const changed = JSON.parse(await text()) as ReadingRow[];
-    // The part saw another version: the plan again, the part again, and the texts.
-    expect(statements).toHaveLength(8);
+    // The part saw another version: the plan again, the part again, the texts and the accounts.
+    expect(statements).toHaveLength(11);
     expect(row(changed, a).DeviceDescription).toBe('Virtuvė');
     expect(changed).toEqual(await computedAfresh());
   });

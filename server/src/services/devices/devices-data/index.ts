@@ -1,9 +1,9 @@
 import type { ReadingRow } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../../db/db.js';
 import { JsonText } from '../../../json-text.js';
-import { DeviceTextCache } from './device-text-cache.js';
+import { asciiJson, DeviceTextCache } from './device-text-cache.js';
 import { type DevicesDataInput, makePlan, type Plan, PlanCache, planStatement, splitBuildings } from './plan.js';
-import { PART_SQL, type Statement, TEXTS_SQL } from './sql.js';
+import { ACCOUNTS_SQL, PART_SQL, type Statement, TEXTS_SQL } from './sql.js';
 
 export type { DevicesDataInput } from './plan.js';
 export { splitBuildings } from './plan.js';
@@ -85,35 +85,75 @@ export async function getDevicesDataJson(
   const kept = caches.plans.get(key);
   if (kept) {
     const parts = await runParts(db, partStatements(db, input, kept));
-    if (sawPlan(parts, kept)) return answer(db, caches, kept, parts);
+    if (sawPlan(parts, kept)) return answer(db, input, caches, kept, parts);
     caches.plans.delete(key);
   }
   const planned = await makePlan(db, input);
   if (!planned) return new JsonText('[]');
   const parts = await runParts(db, partStatements(db, input, planned));
   if (sawPlan(parts, planned)) caches.plans.set(key, planned);
-  return answer(db, caches, planned, parts);
+  return answer(db, input, caches, planned, parts);
 }
 
-/** The rows of the parts, in order, each as its device's kept text and the end its part wrote. */
+/**
+ * The rows of the parts, in order, each as its device's kept text and the end its part wrote; a
+ * device whose flat had another account on the period's last day than its current client carries
+ * that account's code (`accountsAt`, `withClientCode`).
+ */
 async function answer(
   db: Queryable,
+  input: DevicesDataInput,
   caches: DevicesDataCaches,
   planned: Plan,
   parts: ReadonlyArray<ReadonlyArray<PartRow>>,
 ) {
   const rows = parts.flat();
-  const heads = await caches.texts.texts(
-    db,
-    planned.masterVersion,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const [kept, accounts] = await Promise.all([
+    caches.texts.texts(db, planned.masterVersion, ids),
+    accountsAt(db, ids, input.range.till),
+  ]);
+  const heads = accounts.size === 0 ? kept : kept.map((head, i) => withClientCode(head, accounts.get(ids[i]!)));
   return new JsonText<ReadingRow[]>(
     joinRows(
       heads,
       rows.map((row) => row.tail),
     ),
   );
+}
+
+/** The accounts statement of a request: the devices `ids` whose flat had another account on `day`. */
+const accountsStatement = (ids: readonly number[], day: string): Statement => ({
+  name: 'accounts',
+  sql: ACCOUNTS_SQL,
+  params: [ids, day],
+});
+
+/** For each device of `ids` whose flat had on `day` an account other than its current client: that account's code. */
+async function accountsAt(db: Queryable, ids: readonly number[], day: string): Promise<Map<number, string>> {
+  const { sql, params } = accountsStatement(ids, day);
+  const { rows } = await db.query<{ id: number; code: string }>(sql, [...params]);
+  return new Map(rows.map((row) => [row.id, row.code]));
+}
+
+const CLIENT_CODE = Buffer.from(',"ClientCode":');
+const AFTER_CLIENT_CODE = Buffer.from(',"DeviceCode":');
+
+/**
+ * A kept text with `ClientCode`'s value replaced by `code` (unchanged when undefined), written as
+ * the kept text writes it (to_json, all ASCII). Inside a JSON string every `"` is escaped, so
+ * `,"ClientCode":` and `,"DeviceCode":` (the field after it, fields.ts) occur only as the keys.
+ */
+export function withClientCode(head: Buffer, code: string | undefined): Buffer {
+  if (code === undefined) return head;
+  const start = head.indexOf(CLIENT_CODE);
+  const end = head.indexOf(AFTER_CLIENT_CODE, start);
+  if (start === -1 || end === -1) throw new Error('a kept text without ClientCode followed by DeviceCode');
+  return Buffer.concat([
+    head.subarray(0, start + CLIENT_CODE.length),
+    Buffer.from(asciiJson(JSON.stringify(code)), 'latin1'),
+    head.subarray(end),
+  ]);
 }
 
 /** `[head+tail,…]` as UTF-8: each row's kept text followed by the end its part wrote. */
@@ -134,8 +174,9 @@ function joinRows(heads: readonly Buffer[], tails: readonly string[]): Buffer {
 /**
  * The statements a request with no kept plan or text runs, in order, with
  * their parameters (print them with sql.ts `printable`): the plan, each part,
- * and the kept texts of the devices the parts found (the parts are run to find
- * them; nothing is kept). An empty selection has only the plan.
+ * the kept texts of the devices the parts found (the parts are run to find
+ * them; nothing is kept) and their accounts on the period's last day. An empty
+ * selection has only the plan.
  */
 export async function devicesDataStatements(db: Queryable | Db, input: DevicesDataInput): Promise<Statement[]> {
   const out = [planStatement(input)];
@@ -143,5 +184,5 @@ export async function devicesDataStatements(db: Queryable | Db, input: DevicesDa
   if (!planned) return out;
   const parts = partStatements(db, input, planned);
   const ids = (await runParts(db, parts)).flat().map((row) => row.id);
-  return [...out, ...parts, { name: 'texts', sql: TEXTS_SQL, params: [ids] }];
+  return [...out, ...parts, { name: 'texts', sql: TEXTS_SQL, params: [ids] }, accountsStatement(ids, input.range.till)];
 }

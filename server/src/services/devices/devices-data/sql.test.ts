@@ -1,10 +1,10 @@
 import { DEVICE_TYPE, DeviceRow, getDevicesData, type ReadingRow } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeReadings } from '../../../test/factories.js';
+import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings } from '../../../test/factories.js';
 import { asciiJson } from './device-text-cache.js';
 import { DEVICE_ROW_FIELDS, KEPT_FIELDS, READING_ROW_FIELDS, ROWS, type RowField, splitRow } from './fields.js';
-import { DevicesDataCaches, devicesDataStatements, getDevicesDataJson } from './index.js';
+import { DevicesDataCaches, devicesDataStatements, getDevicesDataJson, withClientCode } from './index.js';
 import { printable } from './sql.js';
 
 describe('the field list of a row', () => {
@@ -17,6 +17,9 @@ describe('the field list of a row', () => {
 
   it('splits each computation into the kept head and the computed tail', () => {
     expect(KEPT_FIELDS.map((f) => f.name).at(-1)).toBe('Replaces');
+    // withClientCode (index.ts) finds ClientCode's value up to the next key.
+    const names = KEPT_FIELDS.map((f) => f.name);
+    expect(names[names.indexOf('ClientCode') + 1]).toBe('DeviceCode');
     for (const [proc, { head, tail }] of Object.entries(ROWS)) {
       expect(head, proc).toEqual(KEPT_FIELDS);
       expect(tail[0]!.name, proc).toBe('LastSeen');
@@ -55,6 +58,8 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
       const building = await makeBuilding(t.db, { city: 'Panevėžys', street: "O'Brien g.", number });
       buildings.push(building.id);
       const flat = await makeFlat(t.db, building, { name: '1', order: 1 });
+      // An occupant since the 10th, whose account the rows of building 5 carry (the accounts statement).
+      if (number === '5') await makeOccupancy(t.db, flat, { clientCode: 'SQL-OCC-5', moveIn: '2026-02-10' });
       for (const code of ['A', 'B']) {
         const id = await makeDevice(t.db, flat, {
           typeId: DEVICE_TYPE.allocator,
@@ -76,15 +81,23 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
     for (const text of texts) expect(text).not.toMatch(/\$\d/);
     const results = [];
     for (const text of texts) results.push((await t.db.query<Record<string, unknown>>(text)).rows);
-    const heads = new Map(results.at(-1)!.map((r) => [r.id as number, asciiJson(r.text as string)]));
-    const rows = results.slice(1, -1).flat();
+    const accounts = new Map(results.at(-1)!.map((r) => [r.id as number, r.code as string]));
+    const heads = new Map(
+      results
+        .at(-2)!
+        .map((r) => [
+          r.id as number,
+          withClientCode(Buffer.from(asciiJson(r.text as string), 'latin1'), accounts.get(r.id as number)).toString(),
+        ]),
+    );
+    const rows = results.slice(1, -2).flat();
     return {
       names: statements.map((s) => s.name),
       json: `[${rows.map((r) => heads.get(r.id as number)! + (r.tail as string)).join(',')}]`,
     };
   };
 
-  it('are the plan, each part and the kept texts, and answer what the service answers', async () => {
+  it('are the plan, each part, the kept texts and the accounts, and answer what the service answers', async () => {
     const served = (await getDevicesDataJson(t.db, input(), new DevicesDataCaches())).json.toString();
     expect((JSON.parse(served) as ReadingRow[]).map((r) => r.DeviceCode)).toEqual([
       'SQL-3-A',
@@ -92,11 +105,17 @@ describe(`the printed statements of GetDevicesData (${dbKind()})`, () => {
       'SQL-5-A',
       'SQL-5-B',
     ]);
+    expect((JSON.parse(served) as ReadingRow[]).map((r) => r.ClientCode)).toEqual([
+      null,
+      null,
+      'SQL-OCC-5',
+      'SQL-OCC-5',
+    ]);
     const one = await runPrinted();
-    expect(one.names).toEqual(['plan', 'part 1', 'texts']);
+    expect(one.names).toEqual(['plan', 'part 1', 'texts', 'accounts']);
     expect(one.json).toBe(served);
     const two = await runPrinted(2);
-    expect(two.names).toEqual(['plan', 'part 1', 'part 2', 'texts']);
+    expect(two.names).toEqual(['plan', 'part 1', 'part 2', 'texts', 'accounts']);
     expect(two.json).toBe(served);
   });
 

@@ -130,6 +130,22 @@ export const TEXTS_SQL = `SELECT ${MASTER_VERSION} AS version, d.id, ${jsonHeadS
   FROM device d ${DEVICE_JOINS}
  WHERE d.id = ANY($1::int[])`;
 
+/**
+ * The devices $1 whose flat has, on day $2 (the period's last day), an occupancy of another account
+ * than the flat's current client, with that account's code: the `ClientCode` their rows carry
+ * (docs/occupancies.md, "The readings carry the account of the period's end"). Most flats have none
+ * or one that agrees with the current client, so this usually finds no row.
+ */
+export const ACCOUNTS_SQL = `SELECT d.id, c.code
+  FROM device d
+  JOIN location l ON l.id = d.location_id
+  JOIN occupancy oc ON oc.location_id = d.location_id
+   AND (oc.move_in IS NULL OR oc.move_in <= $2::date)
+   AND (oc.move_out IS NULL OR oc.move_out > $2::date)
+   AND oc.client_id IS DISTINCT FROM l.client_id
+  JOIN client c ON c.id = oc.client_id
+ WHERE d.id = ANY($1::int[])`;
+
 /** A statement and its parameters, as the driver receives them. */
 export interface Statement {
   name: string;
