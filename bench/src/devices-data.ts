@@ -25,6 +25,7 @@ import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
+import { ACCOUNTS_SQL } from '@rodmenys/server/services/devices/devices-data/sql.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset, firstBuildings } from './lib/dataset.js';
@@ -33,7 +34,7 @@ import { machineInfo } from './lib/machine.js';
 import { NAIVE_7DAY_SQL, NAIVE_LOOKBACK, NAIVE_SQL } from './lib/naive-devices-data.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
-import { envInt, fmtMs, summarise, type Timing, timed } from './lib/stats.js';
+import { envInt, fmtMs, median, summarise, type Timing, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
 const DEVICES = envInt('BENCH_DEVICES', 13_000);
@@ -303,6 +304,25 @@ async function runSelection(db: Db, database: string, selection: Selection, mont
         }
       }
     }
+    // The accounts statement alone (docs/occupancies.md) over the answer's devices, as each call runs it;
+    // every flat has an open occupancy of its client here, so it looks each flat up and finds nothing.
+    const accountIds = viaHttp.map((r) => r.DeviceId);
+    const accountsMs: number[] = [];
+    let accountsCpu = 0;
+    let accountsFound = 0;
+    for (let round = 0; round < WARMUP + RUNS; round++) {
+      const before = await clock();
+      const { ms, result } = await timed(() => db.query(ACCOUNTS_SQL, [accountIds, month.dateTill]));
+      accountsFound = result.rows.length;
+      if (round >= WARMUP) {
+        accountsMs.push(ms);
+        accountsCpu += ((await clock()) - before) / RUNS;
+      }
+    }
+    log(
+      `${database} ${selection.label}: accounts statement alone ${fmtMs(median(accountsMs))} ms median, ` +
+        `CPU ${fmtMs(accountsCpu)} ms, ${accountsFound} rows found`,
+    );
     const result: Result = {
       database,
       selection,
