@@ -26,7 +26,15 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
 
   const ask = (endpoint: Endpoint, token?: string) =>
     inject(t.app, endpoint, {
-      params: { id: 1, buildingId: 1, deviceId: 1, cityId: 1, month: '2026-01', day: '2026-01-15', key: 'window.days' } as never,
+      params: {
+        id: 1,
+        buildingId: 1,
+        deviceId: 1,
+        cityId: 1,
+        month: '2026-01',
+        day: '2026-01-15',
+        key: 'window.days',
+      } as never,
       token,
     });
 

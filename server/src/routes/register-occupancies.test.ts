@@ -51,7 +51,7 @@ describe(`register import with and without occupancy columns (${dbKind()})`, () 
   let operator: string;
 
   beforeAll(async () => {
-    operator = (await makeSignedIn(t.app, { groupId: 1 })).token;
+    operator = (await makeSignedIn(t.app, { groupId: contract.GROUP.operator })).token;
   }, 120_000);
 
   const apply = async (file: Buffer): Promise<ImportReport> => {

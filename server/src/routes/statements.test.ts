@@ -47,7 +47,7 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       else flatB = flat.id;
       await t.db.query('UPDATE location SET area_m2 = 61.5 WHERE id = $1', [flat.id]);
       const hca = await makeDevice(t.db, flat, {
-        typeId: 1,
+        typeId: contract.DEVICE_TYPE.allocator,
         ratingFactor: 1.25,
         installedAt: '2025-01-01T00:00:00+02:00',
       });
@@ -57,14 +57,17 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
         ['2026-09-30T23:00:00+03:00', 500],
         ['2026-10-31T22:00:00+02:00', 500 + units],
       ]);
-      const hot = await makeDevice(t.db, flat, { typeId: 4, installedAt: '2025-01-01T00:00:00+02:00' });
+      const hot = await makeDevice(t.db, flat, {
+        typeId: contract.DEVICE_TYPE.hotWaterMeter,
+        installedAt: '2025-01-01T00:00:00+02:00',
+      });
       await makeReadings(t.db, hot, [
         ['2025-09-30T23:00:00+03:00', 10],
         ['2025-10-31T22:00:00+02:00', 12.5],
         ['2026-09-30T23:00:00+03:00', 40],
         ['2026-10-31T22:00:00+02:00', 43.125],
       ]);
-      const meter = await makeDevice(t.db, building, { typeId: 11 });
+      const meter = await makeDevice(t.db, building, { typeId: contract.DEVICE_TYPE.buildingHeatMeter });
       await makeReadings(t.db, meter, [
         ['2025-09-30T23:00:00+03:00', 0],
         ['2025-10-31T22:00:00+02:00', 900],
@@ -73,9 +76,9 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
       ]);
     }
     await refreshMonthEnds(t.db, NOW);
-    manager = await makeSignedIn(t.app, { groupId: 3, rights: [a] });
-    other = await makeSignedIn(t.app, { groupId: 3, rights: [b] });
-    operator = await makeSignedIn(t.app, { groupId: 1 });
+    manager = await makeSignedIn(t.app, { groupId: contract.GROUP.user, rights: [a] });
+    other = await makeSignedIn(t.app, { groupId: contract.GROUP.user, rights: [b] });
+    operator = await makeSignedIn(t.app, { groupId: contract.GROUP.operator });
   }, 120_000);
 
   it('answers a manager the flats of their buildings only; another flat is 404', async () => {
@@ -173,7 +176,7 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
         token: other.token,
       });
       // A manager of building A whose mailbox refuses mail.
-      const bouncing = await makeSignedIn(t.app, { groupId: 3, rights: [buildingA] });
+      const bouncing = await makeSignedIn(t.app, { groupId: contract.GROUP.user, rights: [buildingA] });
       await t.db.query("UPDATE app_user SET email = 'bounce@example.lt', statement_opt_in = true WHERE id = $1", [
         bouncing.id,
       ]);

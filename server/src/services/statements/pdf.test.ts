@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DEVICE_TYPE, type FlatStatement } from '@rodmenys/contract';
+import { DEVICE_TYPE, type FlatStatement, LOCATION_LEVEL } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings } from '../../test/factories.js';
@@ -70,7 +70,7 @@ describe(`the statements PDF: no overlapping text, one partial marker, numbers i
   beforeAll(async () => {
     const b = await makeBuilding(t.db, { city: 'Klaipėda', street: 'Naujojo Sodo g.', number: '112A' });
     await t.db.query('INSERT INTO degree_days (city_id, month, value) VALUES ($1, $2, 302.4), ($1, $3, 350.5)', [
-      b.path[3],
+      b.path[LOCATION_LEVEL.city - 1],
       '2026-10-01',
       '2025-10-01',
     ]);

@@ -1,4 +1,11 @@
-import { type FlatStatement, getStatementFigures, type ReadingRow } from '@rodmenys/contract';
+import {
+  DEVICE_TYPE,
+  type FlatStatement,
+  GROUP,
+  getStatementFigures,
+  LOCATION_LEVEL,
+  type ReadingRow,
+} from '@rodmenys/contract';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../demo/generate.js';
@@ -68,26 +75,33 @@ describe(`monthly figures over the demo data (${dbKind()})`, () => {
   }, 180_000);
 
   it('gives every flat, and each figure is the difference of its devices’ month ends', async () => {
-    const { rows: flats } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM location WHERE level = 7');
+    const { rows: flats } = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM location WHERE level = ${LOCATION_LEVEL.flat}`,
+    );
     expect(statements.length).toBe(flats[0]!.n);
     // Independently: per flat and type, month end of M minus month end of M − 1, for devices in service all month.
     const { rows } = await t.db.query<{ flat: number; type: number; diff: number | null; q: number | null }>(
       `SELECT d.location_id AS flat, d.device_type_id AS type,
               sum(e.value - s.value)::float8 AS diff, sum((e.value - s.value) * d.rating_factor)::float8 AS q
-         FROM device d JOIN location l ON l.id = d.location_id AND l.level = 7
+         FROM device d JOIN location l ON l.id = d.location_id AND l.level = ${LOCATION_LEVEL.flat}
          LEFT JOIN month_end s ON s.device_id = d.id AND s.month = '2026-09-01'
          LEFT JOIN month_end e ON e.device_id = d.id AND e.month = '2026-10-01'
-        WHERE d.device_type_id IN (1, 2, 3, 4)
+        WHERE d.device_type_id IN (${DEVICE_TYPE.allocator}, ${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
         GROUP BY 1, 2
        HAVING bool_and(s.value IS NOT NULL AND e.value IS NOT NULL)`,
     );
     let checked = 0;
     for (const r of rows) {
       const st = statements.find((s) => s.Row.FlatId === r.flat)!;
-      const kind = r.type <= 2 ? 'heating' : r.type === 4 ? 'hotWater' : 'coldWater';
+      const kind =
+        r.type === DEVICE_TYPE.allocator || r.type === DEVICE_TYPE.heatMeter
+          ? 'heating'
+          : r.type === DEVICE_TYPE.hotWaterMeter
+            ? 'hotWater'
+            : 'coldWater';
       const k = st.Row.Kinds.find((x) => x.Kind === kind)!;
-      if (r.type === 1 && k.Unit === 'Qrad') expect(k.Current.Value).toBeCloseTo(r.q!, 3);
-      else if (r.type === 1) expect(k.Units).toBeCloseTo(r.diff!, 3);
+      if (r.type === DEVICE_TYPE.allocator && k.Unit === 'Qrad') expect(k.Current.Value).toBeCloseTo(r.q!, 3);
+      else if (r.type === DEVICE_TYPE.allocator) expect(k.Units).toBeCloseTo(r.diff!, 3);
       else expect(k.Current.Value).toBeCloseTo(r.diff!, 3);
       checked++;
     }
@@ -193,11 +207,11 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
     const building = await makeBuilding(t.db, { city: 'Šiauliai', street: 'Vilniaus g.', number: '7' });
     buildingId = building.id;
     await t.db.query('INSERT INTO degree_days (city_id, month, value) VALUES ($1, $2, 400), ($1, $3, 500)', [
-      building.path[3],
+      building.path[LOCATION_LEVEL.city - 1],
       '2026-10-01',
       '2025-10-01',
     ]);
-    meter = await makeDevice(t.db, building, { typeId: 11 });
+    meter = await makeDevice(t.db, building, { typeId: DEVICE_TYPE.buildingHeatMeter });
     flats = [];
     // Three flats: rating factors and consumptions chosen so Qrad are 100, 250 and 650 (sum 1,000).
     const spec = [
@@ -217,7 +231,7 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
       const alloc: number[] = [];
       for (const [factor, units] of f.alloc) {
         const id = await makeDevice(t.db, flat, {
-          typeId: 1,
+          typeId: DEVICE_TYPE.allocator,
           ratingFactor: factor,
           installedAt: '2025-01-01T00:00:00+02:00',
         });
@@ -237,7 +251,10 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
       ['2026-09-30T23:00:00+03:00', 50_000],
       ['2026-10-31T22:00:00+02:00', 52_345.678],
     ]);
-    water = await makeDevice(t.db, flats[0]!.id, { typeId: 3, installedAt: '2025-01-01T00:00:00+02:00' });
+    water = await makeDevice(t.db, flats[0]!.id, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      installedAt: '2025-01-01T00:00:00+02:00',
+    });
     // Cold water read on 2026-09-30, then nothing until 2026-11-05: October's end is interpolated.
     await makeReadings(t.db, water, [
       ['2025-09-30T23:00:00+03:00', 1],
@@ -283,7 +300,7 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
   });
 
   it('publishing freezes the figures; a late reading changes the live ones; republishing shows the difference', async () => {
-    const operator = await makeUser(t.db, { groupId: 1 });
+    const operator = await makeUser(t.db, { groupId: GROUP.operator });
     const caller = { id: operator.id, username: operator.username } as Parameters<typeof publishStatements>[1];
     const first = await publishStatements(t.db, caller, MONTH, [buildingId], false, PUBLICATION_FOLLOWERS);
     expect(first).toMatchObject({ Buildings: 1, Flats: 3, Republished: 0, Changes: [] });
@@ -331,7 +348,7 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
   it('gives the figures alone as the statements’ rows, published or not, and a kind seen only mid-year', async () => {
     // Hot water in flat 3 only from 2025-12 to 2026-03: none of M − 12, M − 1 and M, yet the statement shows the kind.
     const hot = await makeDevice(t.db, flats[2]!.id, {
-      typeId: 4,
+      typeId: DEVICE_TYPE.hotWaterMeter,
       installedAt: '2025-12-01T00:00:00+02:00',
       removedAt: '2026-03-15T00:00:00+02:00',
     });
@@ -352,7 +369,11 @@ describe(`kWh sharing, estimates, degree-days and publishing on a hand-built bui
   it('shows Qrad, never invented kWh, in a building without a building heat meter', async () => {
     const building = await makeBuilding(t.db, { city: 'Šiauliai', street: 'Vilniaus g.', number: '9' });
     const flat = await makeFlat(t.db, building, { name: '1' });
-    const id = await makeDevice(t.db, flat, { typeId: 1, ratingFactor: 2, installedAt: '2025-01-01T00:00:00+02:00' });
+    const id = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.allocator,
+      ratingFactor: 2,
+      installedAt: '2025-01-01T00:00:00+02:00',
+    });
     await makeReadings(t.db, id, [
       ['2026-09-30T23:00:00+03:00', 10],
       ['2026-10-31T22:00:00+02:00', 25],
