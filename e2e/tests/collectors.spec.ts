@@ -61,7 +61,14 @@ test.describe('collectors', () => {
     await expect(keyRow).toContainText('Galioja');
     await expect(keyRow).not.toContainText(key);
     await keyRow.getByRole('button', { name: 'Panaikinti' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Panaikinti raktą' }).click();
+    const confirm = page.getByRole('tooltip').getByRole('button', { name: 'Panaikinti raktą' });
+    await expect(confirm).toBeVisible();
+    // The revocation is the server's answer to this click, not a later refresh.
+    const revoked = page.waitForResponse(
+      (r) => r.request().method() === 'DELETE' && /\/api\/collector-keys\/\d+$/.test(new URL(r.url()).pathname),
+    );
+    await confirm.click();
+    expect((await revoked).ok()).toBe(true);
     await expect(keyRow).toContainText('Panaikintas');
     expect((await postTelegram(key, meterId)).status).toBe(401);
   });
