@@ -42,8 +42,11 @@ export function readRouting(primary: Db, standby: Db | undefined): ReadRouting {
       }
     },
     async noteWrite(userId) {
+      // The insert position, not pg_current_wal_lsn() (what has been written out): with
+      // synchronous_commit off the change's commit record may not be written yet, and a standby
+      // at the written position would still lack the change.
       await primary.query(
-        `INSERT INTO user_write_lsn (user_id, lsn) VALUES ($1, pg_current_wal_lsn()::text)
+        `INSERT INTO user_write_lsn (user_id, lsn) VALUES ($1, pg_current_wal_insert_lsn()::text)
          ON CONFLICT (user_id) DO UPDATE SET lsn = excluded.lsn, written_at = now()`,
         [userId],
       );
