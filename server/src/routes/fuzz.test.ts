@@ -5,9 +5,10 @@ import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { issueLink } from '../services/occupant-access/secrets.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../test/factories.js';
+import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../test/factories.js';
 
 /**
  * Every endpoint of the contract, fed generated valid and hostile input as every
@@ -389,8 +390,13 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
     const key = (await inject(t.app, contract.createCollectorKey, { token: operator.token, body: { name: 'fuzz' } }))
       .body.Key;
+    // An occupant's session, so the occupant's endpoints judge their parameters too.
+    const occupancy = await makeOccupancy(t.db, flat);
+    const link = await issueLink(t.db, occupancy);
+    const occupant = (await inject(t.app, contract.signInOccupantByLink, { body: { token: link } })).body.Token;
     callers.push(
       { name: 'anonymous', headers: {} },
+      { name: 'occupant', headers: { authorization: `Bearer ${occupant}` } },
       { name: 'group 3', headers: { authorization: `Bearer ${manager.token}` } },
       { name: 'group 2', headers: { authorization: `Bearer ${admin.token}` } },
       { name: 'group 1', headers: { authorization: `Bearer ${operator.token}` } },
@@ -404,7 +410,7 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     let sent = 0;
     const failures: string[] = [];
     for (const [e, endpoint] of all.entries()) {
-      const roles = callers.filter((c) => c.name !== 'collector' || endpoint.auth === 'collector');
+      const roles = callers.filter((c) => !['collector', 'occupant'].includes(c.name) || endpoint.auth === c.name);
       for (const [r, caller] of roles.entries()) {
         const inputs = fc.sample(requests(endpoint), { seed: SEED + e * 100 + r, numRuns: RUNS });
         for (const req of inputs) {
@@ -448,7 +454,7 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     const failures: string[] = [];
     for (const endpoint of endpoints()) {
       if (endpoint.method !== 'GET' && endpoint.consumes && !endpoint.consumes.includes('application/json')) continue;
-      const roles = callers.filter((c) => c.name !== 'collector' || endpoint.auth === 'collector');
+      const roles = callers.filter((c) => !['collector', 'occupant'].includes(c.name) || endpoint.auth === c.name);
       for (const req of boundaryRequests(endpoint)) {
         for (const caller of roles) {
           const res = await t.app.inject({
