@@ -76,6 +76,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
       DeviceCode: `BHM-${b}`,
       CounterCode: `C-BHM-${b}`,
       DeviceDescription: 'Įvadas',
+      Model: 'Multical 603',
       RatingFactor: '',
       InstalledAt: '2024-09-01',
     });
@@ -101,6 +102,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
           DeviceCode: `D-${code}`,
           CounterCode: `C-${code}`,
           DeviceDescription: d <= 4 ? `Kambarys ${d}` : 'Vonia',
+          Model: d <= 4 ? 'Q caloric 5.5' : 'Minomess',
           RatingFactor: d <= 4 ? `${(0.5 + ((b + f + d) % 20) / 10).toFixed(2).replace('.', ',')}` : '',
           InstalledAt: '2024-09-01',
         });

@@ -26,6 +26,7 @@ describe('auditChanges', () => {
   it('labels fields in both languages, unknown ones by their own name', () => {
     expect(auditFieldLabel('Old.DeviceCode', 'lt')).toBe('Senas prietaisas: Serijos numeris');
     expect(auditFieldLabel('GroupId', 'en')).toBe('Group');
+    expect(auditFieldLabel('Model', 'lt')).toBe('Modelis');
     expect(auditFieldLabel('Mystery', 'lt')).toBe('Mystery');
   });
 });

@@ -209,6 +209,7 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   LocationId: { lt: 'Vieta', en: 'Location' },
   CounterCode: { lt: 'Skaitiklio kodas', en: 'Counter code' },
   DeviceDescription: { lt: 'Aprašymas', en: 'Description' },
+  Model: { lt: 'Modelis', en: 'Model' },
   RatingFactor: { lt: 'Koeficientas', en: 'Rating factor' },
   InstalledAt: { lt: 'Įrengtas', en: 'Installed' },
   RemovedAt: { lt: 'Nuimtas', en: 'Removed' },

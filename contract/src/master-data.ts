@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable } from './common.js';
-import { DeviceRow } from './devices.js';
+import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
+import { DeviceRowFields } from './devices.js';
 import { LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
@@ -46,6 +47,8 @@ export const REGISTER_COLUMNS = [
   { key: 'DeviceCode', en: 'Device code', lt: 'Prietaiso numeris', required: true },
   { key: 'CounterCode', en: 'Counter code', lt: 'Skaitiklio kodas', required: false },
   { key: 'DeviceDescription', en: 'Description', lt: 'Aprašymas', required: false },
+  // The device's model (docs/collectors.md, "Drivers"); an empty cell keeps the stored one.
+  { key: 'Model', en: 'Model', lt: 'Modelis', required: false },
   { key: 'RatingFactor', en: 'Rating factor', lt: 'Koeficientas', required: false },
   { key: 'InstalledAt', en: 'Installation date', lt: 'Įrengimo data', required: false },
 ] as const;
@@ -227,12 +230,23 @@ export const searchLocations = defineEndpoint({
   response: Type.Array(LocationNode),
 });
 
+/**
+ * A device as the master-data screens show it: its DeviceRow and its model (docs/collectors.md,
+ * "Drivers"), which only master data shows.
+ */
+export const MasterDevice = Type.Object({
+  ...DeviceRowFields,
+  /** The model as master data names it (e.g. "Q caloric 5.5"); picks the wmbusmeters driver. */
+  Model: Nullable(Type.String()),
+});
+export type MasterDevice = Static<typeof MasterDevice>;
+
 export const LocationDetail = Type.Object({
   Location: LocationNode,
   /** Its ancestors from the country down, for the breadcrumb. */
   Ancestors: Type.Array(Type.Object({ Id, Level: Type.Integer(), Name: Type.String() })),
   /** Devices at this location, removed ones included (RemovedAt set). */
-  Devices: Type.Array(DeviceRow),
+  Devices: Type.Array(MasterDevice),
 });
 export type LocationDetail = Static<typeof LocationDetail>;
 
@@ -257,6 +271,8 @@ export const MomentParam = Type.String({
 export const FLAT_AREA_MAX = 100_000;
 const ReadingValue = Type.Number({ minimum: 0, maximum: MAX_READING });
 const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: 999_999 });
+/** A device model (trimmed; blank = none): any text, the known ones are DEVICE_MODELS. */
+const Model = Type.Optional(Nullable(Type.String({ maxLength: DEVICE_MODEL_MAX_LENGTH })));
 
 export const updateLocation = defineEndpoint({
   method: 'PUT',
@@ -317,6 +333,7 @@ export const AddDeviceBody = Type.Object({
   counterCode: Type.Optional(Nullable(Text(64))),
   description: Type.Optional(Nullable(Text())),
   ratingFactor: Type.Optional(Nullable(RatingFactor)),
+  model: Model,
   /** Default: now. */
   installedAt: Type.Optional(MomentParam),
   /** Stored as a reading at installedAt. */
@@ -332,14 +349,14 @@ export const addDevice = defineEndpoint({
   tags: ['master data'],
   auth: 'operator',
   body: AddDeviceBody,
-  response: DeviceRow,
+  response: MasterDevice,
   status: 201,
 });
 
 export const updateDevice = defineEndpoint({
   method: 'PUT',
   path: '/masterData/devices/:id',
-  summary: "Change a device's description, rating factor or counter code. Group 1 only.",
+  summary: "Change a device's description, rating factor, counter code or model. Group 1 only.",
   tags: ['master data'],
   auth: 'operator',
   params: IdParams,
@@ -347,8 +364,9 @@ export const updateDevice = defineEndpoint({
     description: Type.Optional(Nullable(Text())),
     ratingFactor: Type.Optional(Nullable(RatingFactor)),
     counterCode: Type.Optional(Nullable(Text(64))),
+    model: Model,
   }),
-  response: DeviceRow,
+  response: MasterDevice,
 });
 
 export const removeDevice = defineEndpoint({
@@ -359,7 +377,7 @@ export const removeDevice = defineEndpoint({
   auth: 'operator',
   params: IdParams,
   body: Type.Object({ removedAt: MomentParam, finalReading: ReadingValue }),
-  response: DeviceRow,
+  response: MasterDevice,
 });
 
 export const ReplaceDeviceBody = Type.Object({
@@ -373,6 +391,8 @@ export const ReplaceDeviceBody = Type.Object({
   newDescription: Type.Optional(Nullable(Text())),
   /** Default: the old device's. */
   newRatingFactor: Type.Optional(Nullable(RatingFactor)),
+  /** Default: the old device's. */
+  newModel: Model,
 });
 export type ReplaceDeviceBody = Static<typeof ReplaceDeviceBody>;
 
@@ -386,6 +406,6 @@ export const replaceDevice = defineEndpoint({
   auth: 'operator',
   params: IdParams,
   body: ReplaceDeviceBody,
-  response: Type.Object({ Old: DeviceRow, New: DeviceRow }),
+  response: Type.Object({ Old: MasterDevice, New: MasterDevice }),
   status: 201,
 });

@@ -1,9 +1,11 @@
 import type { ReadingRow } from '@rodmenys/contract';
-import { DEVICE_TYPE, LOCATION_LEVEL } from '@rodmenys/contract';
+import { DEVICE_TYPE, knownDeviceModel, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
 import { verifyPassword } from '../services/auth/password.js';
+import { driverFor } from '../services/collectors/drivers.js';
 import { DevicesDataCaches, getDevicesDataJson } from '../services/devices/devices-data/index.js';
+import { buildingIdOf } from '../services/sql.js';
 import { createTestDb, dbKind, useDb } from '../test/db.js';
 import { lastSeenMismatches } from '../test/factories.js';
 import { type DemoCases, readDemoCases } from './cases.js';
@@ -94,6 +96,20 @@ describe(`seedDemo (${dbKind()})`, () => {
          (SELECT count(DISTINCT device_type_id) FROM device d WHERE d.location_id = l.id AND device_type_id IN (3, 4)) <> 2`,
     );
     expect(flatsMissingWater).toEqual([]);
+  });
+
+  it('gives every device a model whose wmbusmeters driver is known, one model per type and building', async () => {
+    const models = await rows<{ model: string | null; type_id: number; building: number }>(
+      `SELECT DISTINCT d.model, d.device_type_id AS type_id, ${buildingIdOf('l')} AS building
+         FROM device d JOIN location l ON l.id = d.location_id`,
+    );
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) {
+      expect(knownDeviceModel(m.model)?.driver, String(m.model)).toBeDefined();
+      expect(driverFor(m.model, null, m.type_id)).not.toBe('auto');
+    }
+    const perTypeAndBuilding = new Set(models.map((m) => `${m.type_id}/${m.building}`));
+    expect(perTypeAndBuilding.size).toBe(models.length);
   });
 
   it('installs devices at midnight on the provider clock, summer or winter (no slip to 23:00 the day before)', async () => {

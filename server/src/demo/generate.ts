@@ -24,6 +24,7 @@ import {
   femaleSurname,
   MALE_FIRST,
   MANUFACTURERS,
+  MODELS,
   ROOMS,
   SURNAMES,
 } from './names.js';
@@ -151,6 +152,8 @@ interface LocationRow {
 interface DeviceRow extends CaseDevice {
   deviceTypeId: DeviceTypeId;
   counterCode: string;
+  /** One of MODELS, so the collector configuration names a real driver. */
+  model: string;
   description: string;
   ratingFactor: string | null;
   installedAt: string;
@@ -185,6 +188,12 @@ export function installationDay(dayStartMs: number, days: number): string {
   const noon = new Date(dayStartMs + 12 * 3_600_000);
   const utcDay = Date.UTC(noon.getUTCFullYear(), noon.getUTCMonth(), noon.getUTCDate());
   return new Date(utcDay - days * DAY).toISOString().slice(0, 10);
+}
+
+/** The model of a device of a type in a building (MODELS). */
+function pickModel(typeId: DeviceTypeId, buildingId: number): string {
+  const models = MODELS[typeId]!;
+  return models[buildingId % models.length]!;
 }
 
 function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, ids: IdStart): MasterData {
@@ -226,6 +235,8 @@ function buildMasterData(counts: DemoCounts, seed: number, dataStartMs: number, 
       deviceTypeId: typeId,
       locationId: at.id,
       counterCode: `${MANUFACTURERS[typeId]}${radio}`,
+      // Not drawn from rng: the rest of the demo stays as it was before devices had models.
+      model: pickModel(typeId, at.level === LOCATION_LEVEL.flat ? at.parentId! : at.id),
       description,
       ratingFactor,
       // A calendar day, read as midnight in the provider's zone by the COPY (the session's zone).
@@ -371,7 +382,7 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
     csvRows(m.objects),
   );
   await tx.copyIn(
-    `COPY device (id, device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+    `COPY device (id, device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
      FROM STDIN WITH (FORMAT csv)`,
     csvRows(
       m.devices.map((d) => [
@@ -383,6 +394,7 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
         d.description,
         d.ratingFactor,
         d.installedAt,
+        d.model,
       ]),
     ),
   );

@@ -272,3 +272,16 @@ export const MANUFACTURERS: Readonly<Record<number, string>> = {
   [DEVICE_TYPE.hotWaterMeter]: 'ZRI',
   [DEVICE_TYPE.buildingHeatMeter]: 'KAM',
 };
+
+/**
+ * Models by device type, of the manufacturers above (contract's DEVICE_MODELS, so the demo's
+ * collector configuration names real wmbusmeters drivers); a building's devices of one type
+ * share a model, picked by the building's id.
+ */
+export const MODELS: Readonly<Record<number, readonly string[]>> = {
+  [DEVICE_TYPE.allocator]: ['Q caloric 5.5', 'Q caloric'],
+  [DEVICE_TYPE.heatMeter]: ['Multical 403', 'Multical 302'],
+  [DEVICE_TYPE.coldWaterMeter]: ['Minomess'],
+  [DEVICE_TYPE.hotWaterMeter]: ['Minomess'],
+  [DEVICE_TYPE.buildingHeatMeter]: ['Multical 603'],
+};

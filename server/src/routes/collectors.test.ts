@@ -12,6 +12,7 @@ import {
   listCollectorMeters,
   postCollectorAlarm,
   setCollectorLocations,
+  updateDevice,
 } from '@rodmenys/contract';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,6 +259,34 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
       [String(keys.A.id), [BOTH, ...A_METERS].sort()],
       [String(keys.B.id), [B_METERS[1]]],
     ]);
+  });
+
+  it("takes a meter's driver from the model set on the master-data form, whatever its case and spacing", async () => {
+    const driverOf = async (id: string) => {
+      const res = await inject(t.app, getCollectorConfig, { token: keys.A.key });
+      expect(res.status).toBe(200);
+      return res.body.Files.find((f) => f.Path === `wmbusmeters.d/m_${id}`)!.Content.match(/^driver=(.*)$/m)?.[1];
+    };
+    const setModel = async (id: string, model: string | null) => {
+      const res = await inject(t.app, updateDevice, {
+        params: { id: device[id]! },
+        token: operator.token,
+        body: { model },
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    expect(await driverOf(SHARED)).toBe('auto');
+    await setModel(SHARED, 'Multical 21');
+    expect(await driverOf(SHARED)).toBe('multical21');
+    await setModel(SHARED, '  MULTICAL   21 ');
+    expect(await driverOf(SHARED)).toBe('multical21');
+    // A model the product does not know picks no driver; the key file's manufacturer (QDS) still does.
+    await setModel(A_METERS[0]!, 'Sontex 868');
+    expect(await driverOf(A_METERS[0]!)).toBe('sontex868');
+    await setModel(A_METERS[0]!, 'Unknown 9000');
+    expect(await driverOf(A_METERS[0]!)).toBe('qcaloric');
+    await setModel(SHARED, null);
+    expect(await driverOf(SHARED)).toBe('auto');
   });
 
   it('replays an hour from two collectors; A stops: one anomaly names it, its meters open none, the digest says so, resuming resolves it', async () => {

@@ -23,6 +23,7 @@ const DEVICE_AUDIT_KEYS = [
   'DeviceTypeId',
   'InstalledAt',
   'LocationId',
+  'Model',
   'RatingFactor',
   'RemovedAt',
   'ReplacedBy',

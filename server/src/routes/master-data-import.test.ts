@@ -200,6 +200,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       LocationId: (byCode['HCA-002']!.path as number[])[6],
       CounterCode: 'RHCA-002',
       DeviceDescription: 'Kambarys 2',
+      Model: null,
       RatingFactor: 0.8,
       // The device shape of every screen's audit entries: times as the API writes them.
       InstalledAt: '2025-09-01T00:00:00+03:00',
@@ -363,6 +364,67 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       [3, 'DETAILS_CONFLICT', ''],
       [4, 'INVALID_NUMBER', 'FlatArea'],
     ]);
+  });
+
+  it('sets device models from the Model column: counted as changes, audited; empty cells and files without it keep them', async () => {
+    const model = async (code: string) =>
+      (await t.db.query<{ model: string | null }>('SELECT model FROM device WHERE device_code = $1', [code])).rows[0]
+        ?.model;
+    const withModels = good.map((r) =>
+      r.DeviceCode === 'HCA-001'
+        ? { ...r, Model: ' Q caloric 5.5 ' }
+        : r.DeviceCode === 'CW-004'
+          ? { ...r, Model: 'Hydrus' }
+          : { ...r, Model: '' },
+    );
+    const preview = await report('preview', csv(withModels));
+    expect(preview.Devices).toEqual({ Created: 0, Changed: 2, Unchanged: 3 });
+    expect(await model('HCA-001')).toBeNull();
+    const applied = await report('apply', await xlsx(withModels, 'lt'));
+    expect(applied).toMatchObject({ Applied: true, Devices: { Created: 0, Changed: 2, Unchanged: 3 } });
+    expect(await model('HCA-001')).toBe('Q caloric 5.5');
+    expect(await model('CW-004')).toBe('Hydrus');
+    const log = await t.db.query<{ before: { Model: string | null }; after: { Model: string } }>(
+      "SELECT before, after FROM audit_log WHERE kind = 'device.update' AND entity_id = (SELECT id::text FROM device WHERE device_code = 'HCA-001') ORDER BY id DESC LIMIT 1",
+    );
+    expect(log.rows[0]).toMatchObject({ before: { Model: null }, after: { Model: 'Q caloric 5.5' } });
+
+    // A file without the column (as written before it existed) leaves the models alone.
+    const columns = REGISTER_COLUMNS.filter((c) => c.key !== 'Model');
+    const withoutColumn = Buffer.from(
+      [columns.map((c) => c.en), ...good.map((r) => columns.map((c) => r[c.key] ?? ''))]
+        .map((cells) => cells.join(';'))
+        .join('\n'),
+      'utf8',
+    );
+    const without = await report('apply', withoutColumn);
+    expect(without).toMatchObject({ Applied: true, Devices: { Created: 0, Changed: 0, Unchanged: 5 } });
+    expect(await model('HCA-001')).toBe('Q caloric 5.5');
+    // An empty cell keeps the model too; another model changes it; a new device gets its model.
+    const next = await report(
+      'apply',
+      csv([
+        ...withModels.map((r) => (r.DeviceCode === 'CW-004' ? { ...r, Model: 'iPERL' } : { ...r, Model: '' })),
+        base('2', 'HCA-M01', { Model: 'Sontex 868' }),
+      ]),
+    );
+    expect(next.Devices).toEqual({ Created: 1, Changed: 1, Unchanged: 4 });
+    expect([await model('HCA-001'), await model('CW-004'), await model('HCA-M01')]).toEqual([
+      'Q caloric 5.5',
+      'iPERL',
+      'Sontex 868',
+    ]);
+    const created = await t.db.query<{ after: { Model: string } }>(
+      "SELECT after FROM audit_log WHERE kind = 'device.create' AND after->>'DeviceCode' = 'HCA-M01'",
+    );
+    expect(created.rows[0]?.after.Model).toBe('Sontex 868');
+    // Longer than the API allows: the line and the column named, nothing written.
+    const tooLong = await report('apply', csv([{ ...withModels[0]!, Model: 'M'.repeat(101) }]));
+    expect(tooLong.Applied).toBe(false);
+    expect(tooLong.Errors.map((e) => [e.Line, e.Code, e.Params.column, e.Params.max])).toEqual([
+      [2, 'TOO_LONG', 'Model', 100],
+    ]);
+    expect(await model('HCA-001')).toBe('Q caloric 5.5');
   });
 
   it('answers 400 without a body, and only group 1 may import', async () => {

@@ -290,6 +290,71 @@ describe(`master data editing (${dbKind()})`, () => {
       expect(again.status).toBe(400);
     });
 
+    it("sets a device's model (trimmed, any text, at most 100 characters), audited, shown on its location", async () => {
+      const added = await inject(t.app, contract.addDevice, {
+        token: operator.token,
+        body: {
+          locationId: flat2,
+          deviceTypeId: DEVICE_TYPE.allocator,
+          deviceCode: 'HCA-MODEL',
+          installedAt: '2026-01-15T08:00',
+          model: '  Q caloric 5.5 ',
+        },
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      expect(added.body.Model).toBe('Q caloric 5.5');
+      const id = added.body.DeviceId;
+      const created = await t.db.query<{ after: { Model: string } }>(
+        "SELECT after FROM audit_log WHERE kind = 'device.create' AND entity_id = $1",
+        [String(id)],
+      );
+      expect(created.rows[0]?.after.Model).toBe('Q caloric 5.5');
+
+      const tooLong = await inject(t.app, contract.updateDevice, {
+        params: { id },
+        token: operator.token,
+        body: { model: 'M'.repeat(contract.DEVICE_MODEL_MAX_LENGTH + 1) },
+      });
+      expect(tooLong.status).toBe(400);
+      expect(JSON.stringify(tooLong.body)).toContain('model');
+      const tooLongNew = await inject(t.app, contract.addDevice, {
+        token: operator.token,
+        body: {
+          locationId: flat2,
+          deviceTypeId: DEVICE_TYPE.allocator,
+          deviceCode: 'HCA-LONG',
+          model: 'M'.repeat(101),
+        },
+      });
+      expect(tooLongNew.status).toBe(400);
+      expect(JSON.stringify(tooLongNew.body)).toContain('model');
+
+      // Any text is a model (an unknown one picks no driver); other fields left out stay.
+      const changed = await inject(t.app, contract.updateDevice, {
+        params: { id },
+        token: operator.token,
+        body: { model: 'Brand new 2000', description: 'Kambarys 9' },
+      });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      expect(changed.body).toMatchObject({ Model: 'Brand new 2000', DeviceDescription: 'Kambarys 9' });
+      const untouched = await inject(t.app, contract.updateDevice, {
+        params: { id },
+        token: operator.token,
+        body: { description: 'Kambarys 8' },
+      });
+      expect(untouched.body.Model).toBe('Brand new 2000');
+      const log = await t.db.query<{ before: { Model: string }; after: { Model: string } }>(
+        "SELECT before, after FROM audit_log WHERE kind = 'device.update' AND entity_id = $1 ORDER BY id",
+        [String(id)],
+      );
+      expect(log.rows.map((r) => [r.before.Model, r.after.Model])).toEqual([
+        ['Q caloric 5.5', 'Brand new 2000'],
+        ['Brand new 2000', 'Brand new 2000'],
+      ]);
+      const shown = await inject(t.app, contract.getLocation, { params: { id: flat2 }, token: operator.token });
+      expect(shown.body.Devices.find((d) => d.DeviceId === id)?.Model).toBe('Brand new 2000');
+    });
+
     it('keeps a device on a flat (or a building heat meter on a building), and one device per serial', async () => {
       const base = { locationId: flat, deviceTypeId: DEVICE_TYPE.coldWaterMeter, deviceCode: 'W-X' };
       expect(
@@ -736,6 +801,38 @@ describe(`master data editing (${dbKind()})`, () => {
       const { rowCount } = await t.db.query(`SELECT 1 FROM device WHERE device_code = 'NOPE'`);
       expect(rowCount).toBe(0);
     });
+  });
+
+  // After the audit log's counts of replacements above.
+  it("POST /api/masterData/devices/:id/replace: the new device keeps the old one's model unless given another", async () => {
+    const old = await inject(t.app, contract.addDevice, {
+      token: operator.token,
+      body: {
+        locationId: flat2,
+        deviceTypeId: DEVICE_TYPE.coldWaterMeter,
+        deviceCode: 'CW-MODEL',
+        installedAt: '2026-01-15T08:00',
+        model: 'Hydrus',
+      },
+    });
+    const replace = (id: number, newDeviceCode: string, extra: { newModel?: string | null } = {}) =>
+      inject(t.app, contract.replaceDevice, {
+        params: { id },
+        token: operator.token,
+        body: { replacedAt: '2026-02-01T08:00', finalReading: 5, newDeviceCode, initialReading: 0, ...extra },
+      });
+    const kept = await replace(old.body.DeviceId, 'CW-MODEL-2');
+    expect(kept.status, JSON.stringify(kept.body)).toBe(201);
+    expect(kept.body.New.Model).toBe('Hydrus');
+    const other = await replace(kept.body.New.DeviceId, 'CW-MODEL-3', { newModel: ' iPERL ' });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    expect([other.body.Old.Model, other.body.New.Model]).toEqual(['Hydrus', 'iPERL']);
+    const cleared = await inject(t.app, contract.updateDevice, {
+      params: { id: other.body.New.DeviceId },
+      token: operator.token,
+      body: { model: '   ' },
+    });
+    expect(cleared.body.Model).toBeNull();
   });
 
   it('kept device_status.last_seen on every insert path: LastSeen is the latest reading or telegram', async () => {

@@ -1,44 +1,4 @@
-import { DEVICE_TYPE } from '@rodmenys/contract';
-
-/**
- * The wmbusmeters driver of a meter file (docs/collectors.md, "Drivers"): the device's
- * model in master data (`device.model`), else its key file's manufacturer code and its
- * device type, else `auto` (wmbusmeters then picks one, which its authors advise against
- * in production). A new model is a line in MODEL_DRIVERS; the driver names are those of
- * wmbusmeters' drivers/src folder.
- */
-export const MODEL_DRIVERS: Readonly<Record<string, string>> = {
-  'q caloric': 'qcaloric',
-  'q caloric 5.5': 'qcaloric',
-  'q heat 5.5': 'qheat',
-  'q water 5.5': 'qwater',
-  'sontex 868': 'sontex868',
-  'fhkv data iii': 'fhkvdataiii',
-  'fhkv data iv': 'fhkvdataiv',
-  'brunata futura+': 'bfw240radio',
-  'kaden hca': 'kaden',
-  'lse hca': 'lse_08',
-  hydroclima: 'hydroclimav2',
-  'apator e-itn 30.51': 'apatoreitn',
-  'multical 21': 'multical21',
-  'multical 302': 'kamheat',
-  'multical 403': 'kamheat',
-  'multical 603': 'kamheat',
-  'sharky 775': 'sharky',
-  'sharky 774': 'sharky774',
-  'ultraheat t550': 'ultraheat',
-  'compact v': 'compact5',
-  'hydrocal m3': 'hydrocalm3',
-  'supercal 5': 'supercal',
-  'izar rc 868': 'izar',
-  'apator at-wmbus-16-2': 'apator162',
-  iperl: 'iperl',
-  hydrus: 'hydrus',
-  'mk radio 3': 'mkradio3',
-  hydrodigit: 'hydrodigit',
-  'waterstar m': 'waterstarm',
-  istameter: 'istawater',
-};
+import { DEVICE_TYPE, knownDeviceModel } from '@rodmenys/contract';
 
 /** Manufacturer code (M-Bus FLAG id) and device type → driver, when the model is not known. */
 const MANUFACTURER_DRIVERS: Readonly<Record<string, Partial<Record<number, string>>>> = {
@@ -62,9 +22,15 @@ const MANUFACTURER_DRIVERS: Readonly<Record<string, Partial<Record<number, strin
   APA: { [DEVICE_TYPE.coldWaterMeter]: 'apator162', [DEVICE_TYPE.hotWaterMeter]: 'apator162' },
 };
 
-/** The driver for a meter file. */
+/**
+ * The wmbusmeters driver of a meter file (docs/collectors.md, "Drivers"): the device's
+ * model in master data (`device.model`) when it is one of the contract's DEVICE_MODELS
+ * (contract/src/device-models.ts, where a new model is a line), else its key file's
+ * manufacturer code and its device type, else `auto` (wmbusmeters then picks one, which
+ * its authors advise against in production).
+ */
 export function driverFor(model: string | null, manufacturer: string | null, deviceTypeId: number): string {
-  const byModel = model ? MODEL_DRIVERS[model.trim().toLowerCase().replace(/\s+/g, ' ')] : undefined;
+  const byModel = knownDeviceModel(model)?.driver;
   if (byModel) return byModel;
   return (manufacturer && MANUFACTURER_DRIVERS[manufacturer.toUpperCase()]?.[deviceTypeId]) || 'auto';
 }

@@ -12,6 +12,8 @@ export interface DeviceAudit {
   LocationId: number;
   CounterCode: string | null;
   DeviceDescription: string | null;
+  /** The model as master data names it (docs/collectors.md, "Drivers"). */
+  Model: string | null;
   RatingFactor: number | null;
   InstalledAt: string | null;
   RemovedAt: string | null;
@@ -26,7 +28,7 @@ export interface DeviceAudit {
 export const deviceAuditSql = (d: string) =>
   `jsonb_build_object('DeviceCode', ${d}.device_code, 'DeviceTypeId', ${d}.device_type_id,
     'LocationId', ${d}.location_id, 'CounterCode', ${d}.counter_code, 'DeviceDescription', ${d}.description,
-    'RatingFactor', ${d}.rating_factor::float8, 'InstalledAt', iso(${d}.installed_at),
+    'Model', ${d}.model, 'RatingFactor', ${d}.rating_factor::float8, 'InstalledAt', iso(${d}.installed_at),
     'RemovedAt', iso(${d}.removed_at), 'ReplacedBy', ${d}.replaced_by)`;
 
 /** A device's DeviceAudit as stored now (404 when there is no such device). */

@@ -1,9 +1,9 @@
 import {
   type AddDeviceBody,
   type AuditKind,
-  type DeviceRow,
   deviceLevel,
   LOCATION_LEVEL,
+  type MasterDevice,
   type ReplaceDeviceBody,
 } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
@@ -16,10 +16,14 @@ import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from '../readings/store-readings.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
-export async function findDeviceRow(db: Queryable, id: number): Promise<DeviceRow> {
-  const { rows } = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.id = $1`, [
-    id,
-  ]);
+/** The SELECT list of the contract's MasterDevice over `device d` with DEVICE_JOINS: a DeviceRow and its model. */
+export const MASTER_DEVICE_COLUMNS = `${DEVICE_COLUMNS},\n  d.model AS "Model"`;
+
+export async function findDeviceRow(db: Queryable, id: number): Promise<MasterDevice> {
+  const { rows } = await db.query<MasterDevice>(
+    `SELECT ${MASTER_DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.id = $1`,
+    [id],
+  );
   if (!rows[0]) throw notFound('deviceNotFound');
   return rows[0];
 }
@@ -68,7 +72,7 @@ async function audited(
   id: number,
   before: DeviceAudit | null,
   extra: Record<string, unknown> = {},
-): Promise<DeviceRow> {
+): Promise<MasterDevice> {
   const after = await findDeviceRow(tx, id);
   await recordAudit(tx, {
     actor: caller,
@@ -82,7 +86,7 @@ async function audited(
 }
 
 /** Adds a device to a flat (types 1–4) or a building heat meter to a building, with an optional initial reading. */
-export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): Promise<DeviceRow> {
+export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): Promise<MasterDevice> {
   return writeIntoMonths(db, () =>
     db.transaction(async (tx) => {
       const { rows: locs } = await tx.query<{ level: number }>('SELECT level FROM location WHERE id = $1', [
@@ -114,8 +118,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
         'installedAt',
       );
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
         [
           input.deviceTypeId,
           input.locationId,
@@ -124,6 +128,7 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
           clean(input.description),
           input.ratingFactor ?? null,
           installedAt,
+          clean(input.model),
         ],
       );
       const id = rows[0]!.id;
@@ -137,20 +142,26 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
   );
 }
 
-/** Changes a device's description, rating factor or counter code. */
+/** Changes a device's description, rating factor, counter code or model (a field left out stays as it is). */
 export async function updateDevice(
   db: Db,
   caller: Caller,
   id: number,
-  input: { description?: string | null; ratingFactor?: number | null; counterCode?: string | null },
-): Promise<DeviceRow> {
+  input: {
+    description?: string | null;
+    ratingFactor?: number | null;
+    counterCode?: string | null;
+    model?: string | null;
+  },
+): Promise<MasterDevice> {
   return db.transaction(async (tx) => {
     const before = await readDeviceAudit(tx, id);
     await tx.query(
       `UPDATE device SET
          description = CASE WHEN $2 THEN $3 ELSE description END,
          rating_factor = CASE WHEN $4 THEN $5::numeric ELSE rating_factor END,
-         counter_code = CASE WHEN $6 THEN $7 ELSE counter_code END
+         counter_code = CASE WHEN $6 THEN $7 ELSE counter_code END,
+         model = CASE WHEN $8 THEN $9 ELSE model END
        WHERE id = $1`,
       [
         id,
@@ -160,6 +171,8 @@ export async function updateDevice(
         input.ratingFactor ?? null,
         input.counterCode !== undefined,
         clean(input.counterCode),
+        input.model !== undefined,
+        clean(input.model),
       ],
     );
     return audited(tx, caller, 'device.update', id, before);
@@ -167,7 +180,7 @@ export async function updateDevice(
 }
 
 /** The device still in service, or a 400 saying why not; `at` must not precede its installation. */
-async function deviceInService(tx: Tx, id: number, at: string, field: string): Promise<DeviceRow> {
+async function deviceInService(tx: Tx, id: number, at: string, field: string): Promise<MasterDevice> {
   const device = await findDeviceRow(tx, id);
   if (device.RemovedAt !== null) throw badRequest('deviceAlreadyRemoved', { date: device.RemovedAt });
   const { rows } = await tx.query<{ early: boolean }>(
@@ -184,7 +197,7 @@ export async function removeDevice(
   caller: Caller,
   id: number,
   input: { removedAt: string; finalReading: number },
-): Promise<DeviceRow> {
+): Promise<MasterDevice> {
   return writeIntoMonths(db, () =>
     db.transaction(async (tx) => {
       const removedAt = await moment(tx, input.removedAt, 'removedAt');
@@ -207,7 +220,7 @@ export async function replaceDevice(
   caller: Caller,
   id: number,
   input: ReplaceDeviceBody,
-): Promise<{ Old: DeviceRow; New: DeviceRow }> {
+): Promise<{ Old: MasterDevice; New: MasterDevice }> {
   try {
     return await writeIntoMonths(db, () =>
       db.transaction(async (tx) => {
@@ -218,9 +231,10 @@ export async function replaceDevice(
         if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
         await assertSerialFree(tx, code);
         const { rows } = await tx.query<{ id: number }>(
-          `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at)
+          `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
          SELECT device_type_id, location_id, $2, $3,
-                CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8
+                CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8,
+                CASE WHEN $9 THEN $10 ELSE model END
            FROM device WHERE id = $1
          RETURNING id`,
           [
@@ -232,6 +246,8 @@ export async function replaceDevice(
             input.newRatingFactor !== undefined,
             input.newRatingFactor ?? null,
             at,
+            input.newModel !== undefined,
+            clean(input.newModel),
           ],
         );
         const newId = rows[0]!.id;

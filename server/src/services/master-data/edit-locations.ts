@@ -10,8 +10,9 @@ import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
+import { DEVICE_JOINS } from '../devices/device-row.js';
 import { buildingIdOf, prefixPattern } from '../sql.js';
+import { MASTER_DEVICE_COLUMNS } from './edit-devices.js';
 
 const NODE_SELECT = `SELECT l.id AS "Id", l.parent_id AS "ParentId", l.level AS "Level", l.name AS "Name",
     address_label(l) AS "Path", l.flat_order AS "FlatOrder", l.area_m2::float8 AS "AreaM2",
@@ -68,7 +69,7 @@ export async function getLocation(db: Queryable, id: number): Promise<LocationDe
     [id],
   );
   const { rows: devices } = await db.query<LocationDetail['Devices'][number]>(
-    `SELECT ${DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.location_id = $1
+    `SELECT ${MASTER_DEVICE_COLUMNS} FROM device d ${DEVICE_JOINS} WHERE d.location_id = $1
       ORDER BY d.removed_at IS NOT NULL, d.device_type_id, d.description, d.device_code`,
     [id],
   );

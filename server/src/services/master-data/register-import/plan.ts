@@ -16,7 +16,7 @@ import {
 /**
  * What to create and change, from the rows without conflicts and the stored records:
  * no database work, so a preview and an apply plan the same. Columns present in the
- * file are authoritative, except that empty names and installation times keep what is stored.
+ * file are authoritative, except that empty names, installation times, areas and models keep what is stored.
  */
 export function planImport(
   good: Row[],
@@ -147,6 +147,7 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       counter_code: row.counterCode,
       description: row.description,
       rating_factor: row.ratingFactor,
+      model: row.model,
       installed_at: row.installedAt,
     };
     const dev = stored.devices.get(row.deviceCode);
@@ -161,12 +162,15 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       counter_code: columns.has('CounterCode') ? values.counter_code : dev.counter_code,
       description: columns.has('DeviceDescription') ? values.description : dev.description,
       rating_factor: columns.has('RatingFactor') ? values.rating_factor : dev.rating_factor,
+      // An empty model cell keeps the stored model (docs/master-data.md): a model is cleared on the form only.
+      model: values.model ?? dev.model,
       installed_at: values.installed_at ?? dev.installed_at,
     };
     const changed =
       after.counter_code !== dev.counter_code ||
       after.description !== dev.description ||
       !sameNumber(after.rating_factor, dev.rating_factor) ||
+      after.model !== dev.model ||
       after.installed_at !== dev.installed_at;
     if (changed) {
       plan.deviceUpdates.push(after);

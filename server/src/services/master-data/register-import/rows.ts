@@ -1,6 +1,7 @@
 import {
   ADDRESS_LEVELS,
   CONSENT_CHANNELS,
+  DEVICE_MODEL_MAX_LENGTH,
   FLAT_AREA_MAX,
   type ImportErrorCode,
   isBuildingDevice,
@@ -92,6 +93,15 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
   const deviceCode = str('DeviceCode', true);
   const counterCode = str('CounterCode', false);
   const description = str('DeviceDescription', false);
+  const model = str('Model', false);
+  if (model !== null && model.length > DEVICE_MODEL_MAX_LENGTH && model.length <= MAX_TEXT) {
+    errors.add(
+      r.line,
+      'TOO_LONG',
+      { column: 'Model', max: DEVICE_MODEL_MAX_LENGTH },
+      `Model is longer than ${DEVICE_MODEL_MAX_LENGTH} characters`,
+    );
+  }
   if (errors.count > before) return null;
   return {
     line: r.line,
@@ -105,6 +115,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     counterCode,
     description,
     ratingFactor,
+    model,
     installedAt,
     occupancy,
   };

@@ -41,6 +41,8 @@ export interface Row {
   counterCode: string | null;
   description: string | null;
   ratingFactor: number | null;
+  /** The device's model (Model); null = not given, which keeps the stored one. */
+  model: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS' (the provider zone), or null = not given. */
   installedAt: string | null;
   /** The occupant the row names, when any occupancy cell is filled (then ClientCode is required). */
@@ -99,6 +101,7 @@ export interface StoredDevice {
   counter_code: string | null;
   description: string | null;
   rating_factor: number | null;
+  model: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS', comparable with Row.installedAt. */
   installed_at: string | null;
   removed_at: string | null;
@@ -113,6 +116,7 @@ export interface DeviceValues {
   counter_code: string | null;
   description: string | null;
   rating_factor: number | null;
+  model: string | null;
   installed_at: string | null;
 }
 
