@@ -1,12 +1,19 @@
-import { DEVICE_TYPE, type DeviceRow, GROUP, getDeviceHistory, getDeviceTypeLookUp } from '@rodmenys/contract';
-import { screen } from '@testing-library/react';
+import {
+  DEVICE_TYPE,
+  GROUP,
+  getDeviceHistory,
+  getDeviceTypeLookUp,
+  type MasterDevice,
+  updateDevice,
+} from '@rodmenys/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
 import { signIn } from '../../test/fixtures';
 import { render } from '../../test/render';
 import { DeviceDialogs } from './device-dialogs';
 
-const meter: DeviceRow = {
+const meter: MasterDevice = {
   DeviceId: 7,
   DeviceTypeId: DEVICE_TYPE.allocator,
   LocationId: 20,
@@ -31,6 +38,7 @@ const meter: DeviceRow = {
   ReplacedBy: null,
   Replaces: null,
   LastSeen: '2026-11-20T10:00:00+02:00',
+  Model: 'Q caloric 5.5',
 };
 
 const api = (start: { Time: string; Value: number } | null) =>
@@ -66,5 +74,42 @@ describe('the replacement dialog', { timeout: 90_000 }, () => {
     await render(<DeviceDialogs dialog={{ kind: 'remove', device: meter }} onClose={() => {}} />, { language: 'en' });
     expect(await screen.findByText('No reading received from this device yet')).toBeTruthy();
     expect(screen.getByLabelText('Final reading, units')).toBeTruthy();
+  });
+});
+
+describe('the edit dialog: the model', { timeout: 90_000 }, () => {
+  it('shows the driver of a known model, suggests the models of its kind, warns of an unknown one and saves it trimmed (en)', async () => {
+    signIn(GROUP.operator);
+    const { sent, unanswered } = stubApi([
+      route(getDeviceTypeLookUp, []),
+      route(updateDevice, (request) => ({ ...meter, Model: (request.body as { model: string | null }).model })),
+    ]);
+    await render(<DeviceDialogs dialog={{ kind: 'edit', device: meter }} onClose={() => {}} />, { language: 'en' });
+    const input = (await screen.findByLabelText('Model')) as HTMLInputElement;
+    expect(input.value).toBe('Q caloric 5.5');
+    expect(screen.getByText('wmbusmeters driver: qcaloric')).toBeTruthy();
+    // Suggestions: the allocators' models only.
+    fireEvent.change(input, { target: { value: 'q ' } });
+    expect(await screen.findByText('Q caloric (qcaloric)')).toBeTruthy();
+    expect(screen.queryByText('Q water 5.5 (qwater)')).toBeNull();
+    fireEvent.change(input, { target: { value: '  Sontex   868 ' } });
+    expect(await screen.findByText('wmbusmeters driver: sontex868')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'Brand new 2000 ' } });
+    expect(await screen.findByText(/Not a known model/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent.some((r) => r.method === 'PUT')).toBe(true));
+    expect(sent.find((r) => r.method === 'PUT')!.body).toMatchObject({ model: 'Brand new 2000' });
+    expect(unanswered).toEqual([]);
+  });
+
+  it('a replacement without a model: no driver shown, an unknown model warned, in Lithuanian (lt)', async () => {
+    signIn(GROUP.operator);
+    api(null);
+    await render(<DeviceDialogs dialog={{ kind: 'replace', device: { ...meter, Model: null } }} onClose={() => {}} />);
+    const input = (await screen.findByLabelText('Naujo prietaiso modelis')) as HTMLInputElement;
+    expect(input.value).toBe('');
+    expect(screen.queryByText(/wmbusmeters/)).toBeNull();
+    fireEvent.change(input, { target: { value: 'Nežinomas' } });
+    expect(await screen.findByText(/Nežinomas modelis/)).toBeTruthy();
   });
 });

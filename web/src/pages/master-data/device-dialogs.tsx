@@ -1,12 +1,28 @@
 import {
   type DataLoadProc,
+  DEVICE_MODEL_MAX_LENGTH,
+  DEVICE_MODELS,
   type DeviceRow,
   deviceLevel,
   getDeviceHistory,
+  knownDeviceModel,
   LOCATION_LEVEL,
   listUnmatchedMeters,
+  type MasterDevice,
 } from '@rodmenys/contract';
-import { Alert, App, DatePicker, Form, type FormInstance, Input, InputNumber, Modal, Select } from 'antd';
+import {
+  Alert,
+  App,
+  AutoComplete,
+  DatePicker,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Typography,
+} from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +37,7 @@ import { useProviderNow, useSession } from '../../session';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
-  | { kind: 'edit' | 'remove' | 'replace'; device: DeviceRow }
+  | { kind: 'edit' | 'remove' | 'replace'; device: MasterDevice }
   | { kind: 'add'; locationId: number; level: number };
 
 /** A moment as the API takes it: local wall-clock time in the provider zone, without an offset. */
@@ -31,6 +47,7 @@ interface Values {
   description?: string;
   ratingFactor?: number | null;
   counterCode?: string;
+  model?: string;
   deviceTypeId?: number;
   deviceCode?: string;
   at?: Dayjs;
@@ -67,6 +84,40 @@ function InboxHint({ form }: { form: FormInstance<Values> }) {
       style={{ marginBottom: 16 }}
       message={t('masterData.device.waitingInInbox', { count: first.Count, time: formatDateTime(first.FirstSeen) })}
     />
+  );
+}
+
+/**
+ * The device's model, suggesting the known models of its kind (any text is accepted), with the
+ * wmbusmeters driver it maps to in the collector configuration (docs/collectors.md, "Drivers").
+ */
+function ModelField({ form, loadProc, label }: { form: FormInstance<Values>; loadProc?: DataLoadProc; label: string }) {
+  const { t } = useTranslation();
+  const model = (Form.useWatch('model', form) ?? '').trim();
+  const known = knownDeviceModel(model);
+  const options = DEVICE_MODELS.filter((m) => !loadProc || m.dataLoadProc === loadProc).map((m) => ({
+    value: m.name,
+    label: `${m.name} (${m.driver})`,
+  }));
+  return (
+    <Form.Item
+      name="model"
+      label={label}
+      extra={
+        known ? (
+          t('masterData.device.modelDriver', { driver: known.driver })
+        ) : model ? (
+          <Typography.Text type="warning">{t('masterData.device.modelUnknown')}</Typography.Text>
+        ) : null
+      }
+    >
+      <AutoComplete
+        options={options}
+        filterOption={(input, option) => String(option?.value).toLowerCase().includes(input.trim().toLowerCase())}
+      >
+        <Input maxLength={DEVICE_MODEL_MAX_LENGTH} />
+      </AutoComplete>
+    </Form.Item>
   );
 }
 
@@ -140,6 +191,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             counterCode: v.counterCode?.trim() || null,
             description: v.description?.trim() || null,
             ratingFactor: v.ratingFactor ?? null,
+            model: v.model?.trim() || null,
             installedAt: moment(v.at!),
             ...(v.initialReading == null ? {} : { initialReading: v.initialReading }),
           },
@@ -151,6 +203,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             description: v.description?.trim() || null,
             ratingFactor: v.ratingFactor ?? null,
             counterCode: v.counterCode?.trim() || null,
+            model: v.model?.trim() || null,
           },
         });
       } else if (dialog.kind === 'remove') {
@@ -167,6 +220,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             newDeviceCode: v.newDeviceCode!.trim(),
             initialReading: v.initialReading!,
             newCounterCode: v.counterCode?.trim() || null,
+            newModel: v.model?.trim() || null,
           },
         });
       }
@@ -214,6 +268,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           description: device?.DeviceDescription ?? undefined,
           ratingFactor: device?.RatingFactor ?? undefined,
           counterCode: dialog.kind === 'edit' ? (device?.CounterCode ?? undefined) : undefined,
+          // A replacement is usually the same model: the old device's, to change if not.
+          model: device?.Model ?? undefined,
           at: now().second(0).millisecond(0),
         }}
       >
@@ -274,6 +330,13 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           >
             {number}
           </Form.Item>
+        )}
+        {dialog.kind !== 'remove' && (
+          <ModelField
+            form={form}
+            loadProc={loadProc}
+            label={t(dialog.kind === 'replace' ? 'masterData.device.newModel' : 'masterData.device.model')}
+          />
         )}
         {dialog.kind !== 'remove' && (
           <Form.Item

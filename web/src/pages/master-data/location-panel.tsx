@@ -1,10 +1,10 @@
 import {
-  type DeviceRow,
   FLAT_AREA_MAX,
   getLocation,
   LOCATION_LEVEL,
   type LocationNode,
   listLocationChildren,
+  type MasterDevice,
 } from '@rodmenys/contract';
 import {
   App,
@@ -271,7 +271,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             </Button>
           }
         >
-          <Table<DeviceRow>
+          <Table<MasterDevice>
             size="small"
             rowKey="DeviceId"
             pagination={false}
@@ -280,6 +280,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             columns={[
               { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
               { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
+              { title: t('masterData.device.model'), dataIndex: 'Model' },
               { title: t('masterData.device.description'), dataIndex: 'DeviceDescription' },
               {
                 title: t('masterData.device.ratingFactor'),
