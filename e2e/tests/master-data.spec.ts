@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
+  DEVICE_TYPE,
   getAuditLog,
   getDevicesData,
   getLocation,
@@ -10,7 +11,7 @@ import {
   type RegisterColumn,
 } from '@rodmenys/contract';
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
-import { settle } from './screens';
+import { dialogSettled, type Language, seriousViolations, settle, TEXTS } from './screens';
 
 // Master data (docs/domain.md §2, docs/master-data.md) driven as the operator does it: a register file in, a
 // meter replaced in the tree, and what the readings arithmetic makes of it.
@@ -213,6 +214,89 @@ test.describe('master data', () => {
     const axe = await new AxeBuilder({ page }).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+
+  test("a device's model set by keyboard in both languages: suggested, its driver shown, the dialog clean for axe", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // A demo flat (the first child at every level) and its cold water meter.
+    const me = await session(DEMO.operator);
+    let parentId: number | undefined;
+    let id = 0;
+    for (let level: number = LOCATION_LEVEL.country; level <= LOCATION_LEVEL.flat; level++) {
+      const { body } = await api(listLocationChildren, { query: { parentId }, token: me.Token });
+      id = body[0]!.Id;
+      parentId = id;
+    }
+    const { body: flat } = await api(getLocation, { params: { id }, token: me.Token });
+    const meter = flat.Devices.find((d) => d.DeviceTypeId === DEVICE_TYPE.coldWaterMeter && !d.RemovedAt)!;
+    const street = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.street)!.Name;
+    const building = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.building)!.Name;
+
+    await signIn(page, DEMO.operator);
+    /** Opens the flat by the address search and the meter's edit dialog, keyboard only, in `language`. */
+    const editMeter = async (language: Language) => {
+      const t = TEXTS[language];
+      await page.goto('/masterData');
+      await page.getByRole('tab', { name: t.masterData.tabTree }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('combobox', { name: t.masterData.search.label }).focus();
+      await page.keyboard.type(`${street} ${building}-${flat.Location.Name}`);
+      const wanted = `${t.masterData.search.flat}: ${flat.Location.Path}`;
+      const active = page.locator('.ant-select-item-option-active');
+      await expect(page.locator('.ant-select-item-option', { hasText: wanted })).toHaveCount(1);
+      for (let i = 0; i < 20 && (await active.textContent()) !== wanted; i++) await page.keyboard.press('ArrowDown');
+      await expect(active).toHaveText(wanted);
+      await page.keyboard.press('Enter');
+      const row = page.getByRole('table').getByRole('row', { name: new RegExp(meter.DeviceCode) });
+      await row.getByRole('button', { name: t.masterData.device.edit, exact: true }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await dialogSettled(page, dialog);
+      return { dialog, row, t };
+    };
+
+    // Lithuanian: typed, the one suggestion left picked with the arrow key and Enter, the driver shown beside, saved.
+    {
+      const { dialog, row, t } = await editMeter('lt');
+      const model = dialog.getByLabel(t.masterData.device.model);
+      await model.focus();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('hydru');
+      await expect(page.locator('.ant-select-item-option', { hasText: 'Hydrus (hydrus)' })).toBeVisible();
+      await expect(page.locator('.ant-select-item-option', { hasText: 'Q caloric' })).toHaveCount(0);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect(model).toHaveValue('Hydrus');
+      await expect(dialog.getByText(t.masterData.device.modelDriver.replace('{{driver}}', 'hydrus'))).toBeVisible();
+      await settle(page);
+      expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
+      await dialog.getByRole('button', { name: t.common.save }).focus();
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(row.getByRole('cell', { name: 'Hydrus', exact: true })).toBeVisible();
+    }
+    // English: a model the product does not know is taken as it is, with a warning.
+    await page.goto('/');
+    await page.getByRole('link', { name: 'EN', exact: true }).click();
+    {
+      const { dialog, row, t } = await editMeter('en');
+      const model = dialog.getByLabel(t.masterData.device.model);
+      await expect(model).toHaveValue('Hydrus');
+      await model.focus();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Aqua 3000');
+      await expect(dialog.getByText(t.masterData.device.modelUnknown)).toBeVisible();
+      await settle(page);
+      expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
+      await dialog.getByRole('button', { name: t.common.save }).focus();
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(row.getByRole('cell', { name: 'Aqua 3000', exact: true })).toBeVisible();
+    }
+    const { body: after } = await api(getLocation, { params: { id }, token: me.Token });
+    expect(after.Devices.find((d) => d.DeviceId === meter.DeviceId)?.Model).toBe('Aqua 3000');
   });
 
   test('only the operator sees master data and the audit log', async ({ page }) => {
