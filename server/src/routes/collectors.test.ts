@@ -29,7 +29,7 @@ import { makeBuilding, makeDevice, makeFlat, makeSignedIn, type Place, type Sign
 import { type Delivered, decodeMail, startSmtp } from '../test/smtp.js';
 
 /** Real telegrams as wmbusmeters decodes them (the shared data set of real meters). */
-const SAMPLES = readFileSync(new URL('../../../../shared/data/wmbusmeters-samples.jsonl', import.meta.url), 'utf8')
+const SAMPLES = readFileSync(new URL('../services/ingest/testdata/wmbusmeters-samples.jsonl', import.meta.url), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as { meter_type: string; expected_json: Record<string, unknown> });
