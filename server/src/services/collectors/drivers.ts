@@ -20,7 +20,7 @@ export const MODEL_DRIVERS: Readonly<Record<string, string>> = {
   'lse hca': 'lse_08',
   hydroclima: 'hydroclimav2',
   'apator e-itn 30.51': 'apatoreitn',
-  'multical 21': 'multical21',
+  'multical 21': 'kamwater',
   'multical 302': 'kamheat',
   'multical 403': 'kamheat',
   'multical 603': 'kamheat',
@@ -61,6 +61,12 @@ const MANUFACTURER_DRIVERS: Readonly<Record<string, Partial<Record<number, strin
   SAP: { [DEVICE_TYPE.coldWaterMeter]: 'izar', [DEVICE_TYPE.hotWaterMeter]: 'izar' },
   APA: { [DEVICE_TYPE.coldWaterMeter]: 'apator162', [DEVICE_TYPE.hotWaterMeter]: 'apator162' },
 };
+
+/** Every driver name a meter file can name (the opt-in wmbusmeters lane checks the real binary knows each). */
+export const KNOWN_DRIVERS: ReadonlySet<string> = new Set([
+  ...Object.values(MODEL_DRIVERS),
+  ...Object.values(MANUFACTURER_DRIVERS).flatMap((byType) => Object.values(byType) as string[]),
+]);
 
 /** The driver for a meter file. */
 export function driverFor(model: string | null, manufacturer: string | null, deviceTypeId: number): string {
