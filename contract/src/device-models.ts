@@ -40,7 +40,7 @@ export const DEVICE_MODELS: readonly KnownDeviceModel[] = [
   { name: 'Hydrocal M3', driver: 'hydrocalm3', dataLoadProc: 'energy' },
   { name: 'Supercal 5', driver: 'supercal', dataLoadProc: 'energy' },
   { name: 'Q water 5.5', driver: 'qwater', dataLoadProc: 'volume' },
-  { name: 'Multical 21', driver: 'multical21', dataLoadProc: 'volume' },
+  { name: 'Multical 21', driver: 'kamwater', dataLoadProc: 'volume' },
   { name: 'IZAR RC 868', driver: 'izar', dataLoadProc: 'volume' },
   { name: 'Apator AT-WMBUS-16-2', driver: 'apator162', dataLoadProc: 'volume' },
   { name: 'iPERL', driver: 'iperl', dataLoadProc: 'volume' },

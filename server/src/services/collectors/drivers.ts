@@ -1,4 +1,13 @@
-import { DEVICE_TYPE, knownDeviceModel } from '@rodmenys/contract';
+import { DEVICE_MODELS, DEVICE_TYPE, deviceModelKey, knownDeviceModel } from '@rodmenys/contract';
+
+/**
+ * The driver of each known model, by its matching key (`deviceModelKey`: lower case, single
+ * spaces). The models themselves live in the contract's DEVICE_MODELS (contract/src/device-models.ts),
+ * which the master-data form suggests; a new model is a line there.
+ */
+export const MODEL_DRIVERS: Readonly<Record<string, string>> = Object.fromEntries(
+  DEVICE_MODELS.map((m) => [deviceModelKey(m.name), m.driver]),
+);
 
 /** Manufacturer code (M-Bus FLAG id) and device type → driver, when the model is not known. */
 const MANUFACTURER_DRIVERS: Readonly<Record<string, Partial<Record<number, string>>>> = {
@@ -21,6 +30,12 @@ const MANUFACTURER_DRIVERS: Readonly<Record<string, Partial<Record<number, strin
   SAP: { [DEVICE_TYPE.coldWaterMeter]: 'izar', [DEVICE_TYPE.hotWaterMeter]: 'izar' },
   APA: { [DEVICE_TYPE.coldWaterMeter]: 'apator162', [DEVICE_TYPE.hotWaterMeter]: 'apator162' },
 };
+
+/** Every driver name a meter file can name (the opt-in wmbusmeters lane checks the real binary knows each). */
+export const KNOWN_DRIVERS: ReadonlySet<string> = new Set([
+  ...Object.values(MODEL_DRIVERS),
+  ...Object.values(MANUFACTURER_DRIVERS).flatMap((byType) => Object.values(byType) as string[]),
+]);
 
 /**
  * The wmbusmeters driver of a meter file (docs/collectors.md, "Drivers"): the device's
