@@ -1,5 +1,5 @@
 import { queueBillingNotices } from './services/billing/receivers.js';
-import { freezeBillingExport } from './services/billing/snapshot.js';
+import { billingExportDiffers, freezeBillingExport } from './services/billing/snapshot.js';
 import { queueOccupantDeliveries } from './services/deliveries/queue.js';
 import type { PublicationFollower } from './services/statements/followers.js';
 
@@ -12,6 +12,7 @@ export const PUBLICATION_FOLLOWERS: readonly PublicationFollower[] = [
   // The billing export of each version, frozen with it, and its receivers told (docs/integration.md).
   {
     building: freezeBillingExport,
+    differs: billingExportDiffers,
     published: async (tx, month, buildings) => {
       if (buildings.length) await queueBillingNotices(tx, month, buildings);
     },

@@ -367,13 +367,19 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
 
     it('republishes as version 2 and answers its differences to version 1', async () => {
       // The late reading moved a device's values but not the flat's kWh (the only allocator flat
-      // gets all of E), so the statements are unchanged: a new version must be asked for.
+      // gets all of E): the statements' figures are the same, the billing export's are not, so
+      // publishing again without force is a new version of building a only.
       const pub = await inject(t.app, contract.publishStatements, {
         token: operator.token,
-        body: { month: MONTH, locationIds: [a.id], force: true },
+        body: { month: MONTH },
       });
-      expect(pub.body.Republished).toBe(1);
       expect(pub.status).toBe(200);
+      expect(pub.body).toMatchObject({ Republished: 1, Unchanged: 1, Changes: [] });
+      const { rows: audit } = await t.db.query<{ after: Record<string, unknown> }>(
+        "SELECT after FROM audit_log WHERE kind = 'statement.publish' AND entity_id = $1 ORDER BY id DESC LIMIT 1",
+        [a.id],
+      );
+      expect(audit[0]!.after).toMatchObject({ Version: 2, ChangedFigures: 0, ChangedExport: true });
       const v2 = await exportJson({});
       expect((v2.body.Rows as Rows).every((r) => r.Version === 2)).toBe(true);
       const v1 = await exportJson({ version: 1 });

@@ -54,11 +54,12 @@ async function selectBuildings(db: Queryable, req: ExportRequest): Promise<Build
   return rows;
 }
 
-async function snapshotRows(db: Queryable, publicationId: number): Promise<BillingRow[]> {
+/** The rows frozen with a publication (undefined: none, a version older than the export). */
+export async function snapshotRows(db: Queryable, publicationId: number): Promise<BillingRow[] | undefined> {
   const { rows } = await db.query<{ rows: string }>('SELECT rows FROM billing_snapshot WHERE publication_id = $1', [
     publicationId,
   ]);
-  return JSON.parse(rows[0]!.rows) as BillingRow[];
+  return rows[0] && (JSON.parse(rows[0].rows) as BillingRow[]);
 }
 
 const rowKey = (r: BillingRow) => `${r.Line}|${r.FlatId}|${r.DeviceId}|${r.Kind}`;
@@ -108,11 +109,13 @@ export async function exportBuildings(db: Queryable, req: ExportRequest): Promis
         batch = await liveFlatRows(db, req.month, next);
       }
       let rows = published
-        ? await snapshotRows(db, b.chosen!)
+        ? ((await snapshotRows(db, b.chosen!)) ?? [])
         : await liveBuildingRows(db, req.month, b.building_id, batch.get(b.building_id) ?? []);
       if (published && req.since !== undefined)
         rows =
-          b.since === b.chosen ? [] : billingChanges(b.since === null ? [] : await snapshotRows(db, b.since), rows);
+          b.since === b.chosen
+            ? []
+            : billingChanges(b.since === null ? [] : ((await snapshotRows(db, b.since)) ?? []), rows);
       const flats = new Set(b.flat_ids);
       const kept = rows.filter((r) => (r.FlatId === null ? b.whole : flats.has(r.FlatId)));
       if (kept.length) yield kept;

@@ -1,5 +1,6 @@
 import type { StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { billingChanges, snapshotRows } from './export.js';
 import { buildingRows } from './rows.js';
 
 /**
@@ -28,4 +29,19 @@ export async function freezeBillingExport(
     JSON.stringify(rows),
     rows.length,
   ]);
+}
+
+/**
+ * Whether the building's export, frozen with its previous version, would differ if frozen now (a device's
+ * month-end value or time moved without changing a statement figure): publishing then makes a new version.
+ * A version frozen before the export existed has nothing to compare with: it does not differ.
+ */
+export async function billingExportDiffers(
+  tx: Queryable,
+  p: { previousPublicationId: number; month: string; buildingId: number; flats: readonly StatementRow[] },
+): Promise<boolean> {
+  const frozen = await snapshotRows(tx, p.previousPublicationId);
+  if (!frozen) return false;
+  const now = await buildingRows(tx, p.month, p.buildingId, p.flats, { Status: 'live' });
+  return billingChanges(frozen, now).length > 0;
 }

@@ -20,6 +20,14 @@ export interface PublishedBuilding {
 export interface PublicationFollower {
   /** Per building published. */
   building?: (tx: Queryable, published: PublishedBuilding) => Promise<void>;
+  /**
+   * Per building already published whose statements' figures are the same again: whether what this
+   * follower froze with `previousPublicationId` would differ now (then the building gets a new version).
+   */
+  differs?: (
+    tx: Queryable,
+    building: { previousPublicationId: number; month: string; buildingId: number; flats: readonly StatementRow[] },
+  ) => Promise<boolean>;
   /** Once per publication, with every building published (none when nothing changed). */
   published?: (
     tx: Queryable,

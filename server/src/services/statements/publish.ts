@@ -73,6 +73,21 @@ async function previousVersion(
   };
 }
 
+/** Whether any follower's frozen state of the building's previous version would differ now. */
+async function followersDiffer(
+  tx: Queryable,
+  followers: readonly PublicationFollower[],
+  previousPublicationId: number,
+  month: string,
+  buildingId: number,
+  list: readonly FlatStatement[],
+): Promise<boolean> {
+  const flats = list.map((s) => s.Row);
+  for (const f of followers)
+    if (await f.differs?.(tx, { previousPublicationId, month, buildingId, flats })) return true;
+  return false;
+}
+
 /** One building's next version (null: unchanged, and not forced): its publication, its flats' snapshots and an audit entry. */
 async function publishBuilding(
   tx: Queryable,
@@ -85,8 +100,12 @@ async function publishBuilding(
 ): Promise<{ republished: boolean; changed: StatementChange[]; version: number; publishedAt: string } | null> {
   const splits = new Map<number, OccupancyStatement[]>();
   const { prev, changed } = await previousVersion(tx, month, building, list, splits);
-  // The same figures again: nothing to freeze anew and nothing to tell anyone, unless asked.
-  if (prev && changed.length === 0 && !force) return null;
+  // The same figures again, and nothing built on the version would differ (a device's month-end value
+  // moved without changing a figure still changes the billing export): nothing to freeze anew and
+  // nothing to tell anyone, unless asked.
+  const followerChanged =
+    !!prev && changed.length === 0 && !force && (await followersDiffer(tx, followers, prev.id, month, building, list));
+  if (prev && changed.length === 0 && !force && !followerChanged) return null;
   const version = (prev?.version ?? 0) + 1;
   const { rows: pub } = await tx.query<{ id: number; at: string }>(
     `INSERT INTO statement_publication (month, building_id, version, published_by)
@@ -121,7 +140,13 @@ async function publishBuilding(
     entity: 'location',
     entityId: building,
     before: prev ? { Month: month, Version: prev.version } : null,
-    after: { Month: month, Version: version, Flats: list.length, ...(prev ? { ChangedFigures: changed.length } : {}) },
+    after: {
+      Month: month,
+      Version: version,
+      Flats: list.length,
+      ...(prev ? { ChangedFigures: changed.length } : {}),
+      ...(followerChanged ? { ChangedExport: true } : {}),
+    },
   });
   return { republished: !!prev, changed, version, publishedAt: pub[0]!.at };
 }
