@@ -147,15 +147,9 @@ export async function figuresOccupancies(
   month: string,
   rows: readonly StatementRow[],
 ): Promise<FlatOccupancyStatement[]> {
-  if (!rows.length) return [];
-  const frozen = await frozenOfRows(db, month, rows);
-  const splits = await splitMoves(
-    db,
-    month,
-    rows.filter((r) => !frozen.has(r.FlatId)),
-  );
+  const byFlat = await occupanciesOfRows(db, month, rows);
   return rows.flatMap((r) =>
-    (frozen.get(r.FlatId) ?? splits.get(r.FlatId) ?? []).map(
+    (byFlat.get(r.FlatId) ?? []).map(
       (o): FlatOccupancyStatement => ({
         FlatId: r.FlatId,
         OccupancyId: o.OccupancyId,
@@ -168,6 +162,29 @@ export async function figuresOccupancies(
       }),
     ),
   );
+}
+
+/**
+ * The occupants' parts of `rows`' flats (their statements' rows as shown: live, or the published version),
+ * by flat, in at most three queries whatever the number of flats: a published flat's frozen split, else its
+ * row split now. Only flats with more than one occupant in the month, unless `everyOccupied` (then a flat
+ * with one occupant gets its one part too, as `occupancyStatements` answers it).
+ */
+export async function occupanciesOfRows(
+  db: Queryable,
+  month: string,
+  rows: readonly StatementRow[],
+  { everyOccupied = false }: { everyOccupied?: boolean } = {},
+): Promise<Map<number, OccupancyStatement[]>> {
+  if (!rows.length) return new Map();
+  const frozen = await frozenOfRows(db, month, rows);
+  const splits = await splitFlats(
+    db,
+    month,
+    rows.filter((r) => !frozen.has(r.FlatId)),
+    !everyOccupied,
+  );
+  return new Map([...frozen, ...splits]);
 }
 
 /** The splits frozen with the published versions the rows show (`Row.Published`), by flat. */
