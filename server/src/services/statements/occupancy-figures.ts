@@ -149,18 +149,7 @@ export async function figuresOccupancies(
 ): Promise<FlatOccupancyStatement[]> {
   const byFlat = await occupanciesOfRows(db, month, rows);
   return rows.flatMap((r) =>
-    (byFlat.get(r.FlatId) ?? []).map(
-      (o): FlatOccupancyStatement => ({
-        FlatId: r.FlatId,
-        OccupancyId: o.OccupancyId,
-        ClientCode: o.ClientCode,
-        Name: o.Name,
-        From: o.From,
-        Till: o.Till,
-        Days: o.Days,
-        Kinds: o.Kinds,
-      }),
-    ),
+    (byFlat.get(r.FlatId) ?? []).map((o): FlatOccupancyStatement => ({ FlatId: r.FlatId, ...o })),
   );
 }
 
