@@ -13,7 +13,7 @@ import {
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
-import { computeStatements } from './figures.js';
+import { computeRows } from './figures.js';
 import { storedStatement } from './snapshots.js';
 
 /*
@@ -108,10 +108,11 @@ export async function occupancyStatements(
       FlatId: flatId,
       Occupancies: typeof frozen === 'string' ? (JSON.parse(frozen) as OccupancyStatement[]) : frozen,
     };
-  const flat = snap[0]
-    ? storedStatement(snap[0].statement)
-    : (await computeStatements(db, month, { flatIds: [flatId], scope: null }))[0];
-  return { Month: month, FlatId: flatId, Occupancies: flat ? await splitOccupancies(db, month, flatId, flat.Row) : [] };
+  // The split needs the flat's row only: M − 12, M − 1 and M computed, not the 13 months of its history.
+  const row = snap[0]
+    ? storedStatement(snap[0].statement).Row
+    : (await computeRows(db, month, { flatIds: [flatId], scope: null }))[0];
+  return { Month: month, FlatId: flatId, Occupancies: row ? await splitOccupancies(db, month, flatId, row) : [] };
 }
 
 /** The flat's month (`row`: its statement's row, live or published) split between its occupancies of the month. */
