@@ -4,25 +4,36 @@
  * resident memory while it is written, on a PostgreSQL server and on PGlite. The zip's
  * peak should stay near one building's: buildings are drawn one at a time.
  *
- *   npm run bench:statements-pdf -w bench   (BENCH_PDF_BUILDINGS, BENCH_PDF_FLATS, BENCH_PDF_RUNS)
+ * Then one building's PDF by the path before (lib/statements-pdf-before.ts: the occupants
+ * of each moved flat looked up flat by flat) and by today's (batched), alternating in the
+ * same run, with the queries each sent: both must draw the same text (pdftotext), else
+ * FAILED and exit 1.
+ *
+ *   npm run bench:statements-pdf -w bench
+ *   (BENCH_PDF_BUILDINGS, BENCH_PDF_FLATS, BENCH_PDF_RUNS, BENCH_PDF_MOVES_PERCENT)
  *
  * Each building: BENCH_PDF_FLATS flats (default 100) with 4 allocators, a hot and a cold
- * water meter each, a building heat meter, two readings a month for 15 months.
+ * water meter each, a building heat meter, two readings a month for 15 months; each flat
+ * an occupant, and BENCH_PDF_MOVES_PERCENT % of the flats (default 5) a move on the 15th
+ * of the month (docs/occupancies.md), so their PDF has a page per occupant.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Db } from '@rodmenys/server/db/db.js';
+import type { Db, Queryable } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { makePlace } from '@rodmenys/server/services/locations/make-place.js';
+import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
 import { statementsPdf } from '@rodmenys/server/services/statements/pdf.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
+import { buildingPdfBefore } from './lib/statements-pdf-before.js';
 import { envInt, fmtMs, median } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
@@ -30,6 +41,7 @@ const TIME_ZONE = 'Europe/Vilnius';
 const BUILDINGS = envInt('BENCH_PDF_BUILDINGS', 10);
 const FLATS = envInt('BENCH_PDF_FLATS', 100);
 const RUNS = envInt('BENCH_PDF_RUNS', 3);
+const MOVES_PERCENT = envInt('BENCH_PDF_MOVES_PERCENT', 5);
 const MONTHS = 15;
 
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -84,6 +96,43 @@ async function makeStatementBuilding(db: Db, n: number, firstMonth: string): Pro
   return building.id;
 }
 
+/**
+ * Every flat an occupant (a client of its own, one open occupancy), and every (100 / MOVES_PERCENT)th
+ * flat a move on the 15th of `month`: the occupancy ends there, a new one starts with a new client, and
+ * the moving-day values are computed as the scheduled work does. Answers how many flats moved.
+ */
+async function addOccupants(db: Db, month: string): Promise<number> {
+  await db.query(`INSERT INTO client (code, name) SELECT 'C-' || id, 'Occupant ' || id FROM location WHERE level = 7`);
+  await db.query(`UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'C-' || l.id AND l.level = 7`);
+  await db.query(
+    `INSERT INTO occupancy (location_id, client_id, name) SELECT id, client_id, 'Occupant ' || id FROM location WHERE level = 7`,
+  );
+  const day = `${month}-15`;
+  const { rows } = await db.query<{ id: number }>(
+    `WITH f AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM location WHERE level = 7)
+     SELECT id FROM f WHERE n % $1 = 0 ORDER BY id`,
+    [Math.max(1, Math.round(100 / MOVES_PERCENT))],
+  );
+  const moved = rows.map((r) => r.id);
+  await db.query('UPDATE occupancy SET move_out = $2 WHERE location_id = ANY ($1::int[])', [moved, day]);
+  await db.query(
+    `INSERT INTO client (code, name) SELECT 'NEW-' || f, 'New occupant ' || f FROM unnest($1::int[]) AS x(f)`,
+    [moved],
+  );
+  await db.query(
+    `INSERT INTO occupancy (location_id, client_id, name, move_in)
+     SELECT l.id, c.id, c.name, $2::date FROM location l JOIN client c ON c.code = 'NEW-' || l.id
+      WHERE l.id = ANY ($1::int[])`,
+    [moved, day],
+  );
+  await db.query(
+    `UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'NEW-' || l.id AND l.id = ANY ($1::int[])`,
+    [moved],
+  );
+  await computeMoveValues(db, { flatIds: moved });
+  return moved.length;
+}
+
 /** With BENCH_PDF_OUT set, the first building's PDF is also written there, to look at. */
 async function savePdf(db: Db, month: string, buildingId: number) {
   const out = process.env.BENCH_PDF_OUT;
@@ -121,6 +170,95 @@ async function measurePdf(fn: () => Promise<number>) {
     clearInterval(timer);
   }
   return { ms: median(times), before, peak, bytes };
+}
+
+/** A database that counts the queries sent through it. */
+function counting(db: Queryable): Queryable & { count: number } {
+  const counted = {
+    count: 0,
+    query: ((sql: string, params?: readonly unknown[]) => {
+      counted.count++;
+      return db.query(sql, params);
+    }) as Queryable['query'],
+  };
+  return counted;
+}
+
+/** A PDF's text as poppler's pdftotext extracts it (the layout kept). */
+function pdfText(pdf: Buffer, dir: string, name: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, pdf);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/** One building's PDF before (occupants flat by flat) and after (batched), side by side. */
+interface Versus {
+  database: string;
+  before: string;
+  after: string;
+  queries: string;
+  load: string;
+  check: string;
+  failed: boolean;
+}
+
+/**
+ * One building's PDF by the path before and today's, alternating run by run (after one warm-up of
+ * each), with the queries each sent; both PDFs' text must be the same in both languages.
+ */
+async function versus(label: string, db: Db, month: string, buildingId: number): Promise<Versus> {
+  const after = (q: Queryable, lang: 'lt' | 'en') =>
+    statementsPdf(q, { month, scope: null, parents: [buildingId], lang }).then((f) => bytesOf(f!.stream));
+  const before = (q: Queryable, lang: 'lt' | 'en') => buildingPdfBefore(q, month, buildingId, lang).then(bytesOf);
+  const dir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-pdf-text-'));
+  const mismatches: string[] = [];
+  let queries = '';
+  try {
+    for (const lang of ['lt', 'en'] as const) {
+      const b = counting(db);
+      const a = counting(db);
+      const textBefore = pdfText(await before(b, lang), dir, `before-${lang}.pdf`);
+      const textAfter = pdfText(await after(a, lang), dir, `after-${lang}.pdf`);
+      if (textBefore !== textAfter) mismatches.push(lang);
+      if (!/Occupant|Gyventojas/.test(textAfter)) mismatches.push(`${lang}: no occupant's page`);
+      queries = `${b.count} → ${a.count}`;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const times = { before: [] as number[], after: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    let start = performance.now();
+    await before(db, 'lt');
+    times.before.push(performance.now() - start);
+    start = performance.now();
+    await after(db, 'lt');
+    times.after.push(performance.now() - start);
+  }
+  const { rows: movedHere } = await db.query<{ n: number }>(
+    `SELECT count(DISTINCT o.location_id)::int AS n FROM occupancy o JOIN location f ON f.id = o.location_id
+      WHERE f.parent_id = $1 AND o.move_in > $2::date AND o.move_in < ($2::date + interval '1 month')::date`,
+    [buildingId, `${month}-01`],
+  );
+  const flatsMoved = movedHere[0]!.n;
+  log(`${label}: before ${fmtMs(median(times.before))} ms, after ${fmtMs(median(times.after))} ms`);
+  return {
+    database: label,
+    before: fmtMs(median(times.before)),
+    after: fmtMs(median(times.after)),
+    queries,
+    load: load1(),
+    check: mismatches.length
+      ? `FAILED: the text differs (${mismatches.join(', ')})`
+      : `same text (lt, en), ${flatsMoved} of ${FLATS} flats with a move`,
+    failed: mismatches.length > 0,
+  };
 }
 
 interface Row {
@@ -166,16 +304,23 @@ async function run(label: string, db: Db, month: string, buildingIds: number[]):
   return rows;
 }
 
-async function prepare(db: Db, label: string, now: Date, firstMonth: string): Promise<number[]> {
+async function prepare(
+  db: Db,
+  label: string,
+  now: Date,
+  firstMonth: string,
+  month: string,
+): Promise<{ ids: number[]; moved: number }> {
   await migrate(db);
   const ids: number[] = [];
   const start = performance.now();
   for (let b = 1; b <= BUILDINGS; b++) ids.push(await makeStatementBuilding(db, b, firstMonth));
   await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
   await refreshMonthEnds(db, now);
+  const moved = await addOccupants(db, month);
   await db.exec('ANALYZE');
-  log(`${label}: ${BUILDINGS} buildings with month ends in ${fmtMs(performance.now() - start)} ms`);
-  return ids;
+  log(`${label}: ${BUILDINGS} buildings with month ends, ${moved} moves in ${fmtMs(performance.now() - start)} ms`);
+  return { ids, moved };
 }
 
 async function main() {
@@ -184,14 +329,16 @@ async function main() {
   const firstMonth = first.toISOString().slice(0, 10);
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
   const rows: Row[] = [];
+  const sideBySide: Versus[] = [];
   let version = '';
   const cluster = await startPostgres();
   try {
     const db = openPostgres(cluster.url, TIME_ZONE);
     try {
-      const ids = await prepare(db, 'PostgreSQL', now, firstMonth);
+      const { ids } = await prepare(db, 'PostgreSQL', now, firstMonth, month);
       version = (await db.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
       rows.push(...(await run('PostgreSQL', db, month, ids)));
+      sideBySide.push(await versus('PostgreSQL', db, month, ids[0]!));
     } finally {
       await db.close();
     }
@@ -202,9 +349,10 @@ async function main() {
   try {
     const db = await openPglite(dir, TIME_ZONE);
     try {
-      const ids = await prepare(db, 'PGlite', now, firstMonth);
+      const { ids } = await prepare(db, 'PGlite', now, firstMonth, month);
       await savePdf(db, month, ids[0]!);
       rows.push(...(await run('PGlite', db, month, ids)));
+      sideBySide.push(await versus('PGlite', db, month, ids[0]!));
     } finally {
       await db.close();
     }
@@ -224,6 +372,17 @@ async function main() {
       rows.map((r) => [r.database, r.step, r.ms, r.aim, r.size, r.rss, r.load]),
     ),
   );
+  console.log(
+    `\nOne building's PDF (${FLATS} flats, ${MOVES_PERCENT} % with a move): the occupants flat by flat (before) and batched (after)`,
+  );
+  console.log(`- ms: median of ${RUNS} runs each, alternating, after one warm-up of each; load after the runs\n`);
+  console.log(
+    formatTable(
+      ['Database', 'Before ms', 'After ms', 'Queries', 'Load', 'Check'],
+      sideBySide.map((v) => [v.database, v.before, v.after, v.queries, v.load, v.check]),
+    ),
+  );
+  if (sideBySide.some((v) => v.failed)) process.exitCode = 1;
 }
 
 main().catch((err) => {

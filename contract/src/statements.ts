@@ -157,23 +157,27 @@ export type FlatStatement = Static<typeof FlatStatement>;
 export const NO_COMPARISON_REASONS = ['otherOccupancy'] as const;
 export const NoComparisonReason = Type.Union(NO_COMPARISON_REASONS.map((r) => Type.Literal(r)));
 
-/** One kind of an occupant's statement: their days of the month, in the flat's unit of the kind. */
-export const OccupancyKindFigures = Type.Object({
-  Kind: StatementKind,
-  Unit: StatementUnit,
-  /** The occupant's consumption on their days; the occupants' figures add up to the flat's. */
-  Current: StatementFigure,
-  /** The month before and the same month last year, only when the occupancy covered the whole of it. */
-  Previous: Nullable(StatementFigure),
-  PreviousMissing: Nullable(NoComparisonReason),
-  LastYear: Nullable(StatementFigure),
-  LastYearMissing: Nullable(NoComparisonReason),
-  /** The flat's building average of the kind in the month (per flat, not per occupant). */
-  BuildingAverage: Nullable(Type.Number()),
-  /** Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units. */
-  Units: Nullable(Type.Number()),
-  Qrad: Nullable(Type.Number()),
-});
+/**
+ * One kind of an occupant's statement: their days of the month, in the flat's unit of the kind. The
+ * kind, its unit, the figure and the allocators' units and Qrad mean what they mean in the flat's
+ * figures (`StatementKindFigures`), for the occupant's days; the comparisons are their own.
+ */
+export const OccupancyKindFigures = Type.Composite([
+  /** `Current`: the occupant's consumption on their days; the occupants' figures add up to the flat's. */
+  Type.Pick(StatementKindFigures, ['Kind', 'Unit', 'Current']),
+  Type.Object({
+    /** The month before and the same month last year, only when the occupancy covered the whole of it. */
+    Previous: Nullable(StatementFigure),
+    PreviousMissing: Nullable(NoComparisonReason),
+    LastYear: Nullable(StatementFigure),
+    LastYearMissing: Nullable(NoComparisonReason),
+  }),
+  /**
+   * `BuildingAverage`: the flat's building average of the kind in the month (per flat, not per occupant).
+   * Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units.
+   */
+  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad']),
+]);
 export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
 
 /** An occupant's statement of a month: their days [From, Till] and their figures. */
@@ -190,19 +194,11 @@ export const OccupancyStatement = Type.Object({
 export type OccupancyStatement = Static<typeof OccupancyStatement>;
 
 /**
- * One occupant's part of a flat's month in the figures of a selection: the flat's row is split into
- * one row per occupancy when more than one occupant lived there in the month (docs/occupancies.md).
+ * One occupant's part of a flat's month in the figures of a selection: the occupant's statement with
+ * its flat, as the flat's row is split into one row per occupancy when more than one occupant lived
+ * there in the month (docs/occupancies.md).
  */
-export const FlatOccupancyStatement = Type.Object({
-  FlatId: Id,
-  OccupancyId: Id,
-  ClientCode: Type.String(),
-  Name: Type.String(),
-  From: Day,
-  Till: Day,
-  Days: Type.Integer({ minimum: 1 }),
-  Kinds: Type.Array(OccupancyKindFigures),
-});
+export const FlatOccupancyStatement = Type.Composite([Type.Object({ FlatId: Id }), OccupancyStatement]);
 export type FlatOccupancyStatement = Static<typeof FlatOccupancyStatement>;
 
 const Selection = {

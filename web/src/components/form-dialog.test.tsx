@@ -7,7 +7,13 @@ import { render } from '../test/render';
 import { FormDialog } from './form-dialog';
 import { RequiredTextArea } from './form-fields';
 
-function Reason({ onSave, onClose }: { onSave: (v: { reason: string }) => Promise<unknown>; onClose: () => void }) {
+function Reason({
+  onSave,
+  onClose,
+}: {
+  onSave: (v: { reason: string }) => Promise<unknown>;
+  onClose: (saved: boolean) => void;
+}) {
   const [form] = Form.useForm<{ reason: string }>();
   return (
     <FormDialog title="Priežastis" form={form} onSave={onSave} onClose={onClose} pending={false}>
@@ -48,6 +54,7 @@ describe('an edit dialog (FormDialog)', { timeout: 90_000 }, () => {
 
     await userEvent.click(save);
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(onClose).toHaveBeenCalledWith(true);
     expect(onSave).toHaveBeenCalledTimes(2);
   });
 
@@ -57,6 +64,7 @@ describe('an edit dialog (FormDialog)', { timeout: 90_000 }, () => {
     await render(<Reason onSave={onSave} onClose={onClose} />, { language: 'en' });
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+    expect(onClose).toHaveBeenCalledWith(false);
     expect(onSave).not.toHaveBeenCalled();
   });
 });

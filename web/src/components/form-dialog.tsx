@@ -10,14 +10,16 @@ interface FormDialogProps<V> {
   form: FormInstance<V>;
   /** Saves the values; a thrown error is shown in the dialog, which stays open with what was typed. */
   onSave: (values: V) => Promise<unknown>;
-  /** Closes the dialog (Cancel, and after a save). */
-  onClose: () => void;
+  /** Closes the dialog: `saved` false on Cancel, true after a save (a caller may then move the focus on). */
+  onClose: (saved: boolean) => void;
   /** The save is under way (Save shows it). */
   pending: boolean;
   /** The form's own props (layout, initial values, label columns). */
   formProps?: Omit<FormProps<V>, 'form' | 'onFinish'>;
   /** Text above the form. */
   intro?: ReactNode;
+  /** What the submit button says, when it is more than "Save" (an action: "Acknowledge"). */
+  okText?: ReactNode;
   footer?: ModalProps['footer'];
   /**
    * The fields. As a function they are given the server's refusal to show at a field; otherwise it
@@ -38,6 +40,7 @@ export function FormDialog<V>({
   pending,
   formProps,
   intro,
+  okText,
   footer,
   children,
 }: FormDialogProps<V>) {
@@ -48,7 +51,7 @@ export function FormDialog<V>({
     setServerError(null);
     try {
       await onSave(values);
-      onClose();
+      onClose(true);
     } catch (error) {
       setServerError(errorText(error));
     }
@@ -59,10 +62,10 @@ export function FormDialog<V>({
       open
       {...STATIC_MODAL}
       title={title}
-      okText={t('common.save')}
+      okText={okText ?? t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
-      onCancel={onClose}
+      onCancel={() => onClose(false)}
       confirmLoading={pending}
       footer={footer}
     >

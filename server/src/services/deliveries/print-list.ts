@@ -6,7 +6,7 @@ import { notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { issueLetterCode } from '../occupant-access/secrets.js';
-import { occupancyStatements } from '../statements/occupancy-figures.js';
+import { occupanciesOfRows } from '../statements/occupancy-figures.js';
 import { PDF_FONTS } from '../statements/pdf.js';
 import { drawFooter, drawPage } from '../statements/pdf-draw.js';
 import { drawOccupantPage } from '../statements/pdf-occupant.js';
@@ -55,9 +55,15 @@ async function lettersOf(tx: Queryable, month: string, buildingId: number): Prom
 async function statementPages(db: Queryable, month: string, rows: readonly Row[]) {
   const flats = await loadStatements(db, month, { flatIds: [...new Set(rows.map((r) => r.flat_id))], scope: null });
   const byFlat = new Map(flats.map((s) => [s.Row.FlatId, s]));
-  const parts = new Map<number, OccupancyStatement>();
-  for (const flatId of new Set(rows.filter((r) => !r.whole_history).map((r) => r.flat_id)))
-    for (const o of (await occupancyStatements(db, month, flatId, null)).Occupancies) parts.set(o.OccupancyId, o);
+  // The parts of every flat with an occupant whose months are not all of it, for all of them at once.
+  const partial = new Set(rows.filter((r) => !r.whole_history).map((r) => r.flat_id));
+  const split = await occupanciesOfRows(
+    db,
+    month,
+    flats.filter((s) => partial.has(s.Row.FlatId)).map((s) => s.Row),
+    { everyOccupied: true },
+  );
+  const parts = new Map([...split.values()].flat().map((o) => [o.OccupancyId, o]));
   return rows.map((r) => ({
     flat: byFlat.get(r.flat_id),
     part: r.whole_history ? undefined : parts.get(r.occupancy_id),

@@ -2,13 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP, type OccupancyStatement } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../db/db.js';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { occupancyStatements } from './occupancy-figures.js';
+import { renderBuildingPdf, statementsPdf } from './pdf.js';
+import { loadStatements } from './snapshots.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'occupancy-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +23,40 @@ function pdfPages(bytes: Uint8Array): string[] {
   const file = path.join(dir, 'statement.pdf');
   writeFileSync(file, bytes);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f');
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/** A database that counts the queries sent through it. */
+function counting(db: Queryable): Queryable & { count: number } {
+  const counted = {
+    count: 0,
+    query: ((sql: string, params?: readonly unknown[]) => {
+      counted.count++;
+      return db.query(sql, params);
+    }) as Queryable['query'],
+  };
+  return counted;
+}
+
+/**
+ * A building's statements PDF as it was drawn before the occupants' parts were batched: the flats
+ * with a move in the month looked up, then each one's per-occupant statements, flat by flat.
+ */
+async function perFlatPdf(db: Queryable, month: string, flatIds: number[], lang: 'lt' | 'en'): Promise<Buffer> {
+  const statements = await loadStatements(db, month, { scope: null, flatIds });
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT DISTINCT location_id AS id FROM occupancy WHERE location_id = ANY ($1::int[])
+        AND move_in > $2::date AND move_in < ($2::date + interval '1 month')::date`,
+    [flatIds, `${month}-01`],
+  );
+  const occupants = new Map<number, OccupancyStatement[]>();
+  for (const r of rows) occupants.set(r.id, (await occupancyStatements(db, month, r.id, null)).Occupancies);
+  return bytesOf(renderBuildingPdf(statements, lang, occupants));
 }
 
 // A move on 15 March 2026 (docs/occupancies.md): the flat's March split between the two occupants.
@@ -32,6 +71,7 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
   let hotWater: number;
   let coldWaterId: number;
   let quietFlat: number;
+  let building: number;
   const NOW = new Date('2026-11-26T12:00:00Z');
 
   const statements = async (flatId: number, month: string, token = operator.token) => {
@@ -52,10 +92,11 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
   const kind = (o: OccupancyStatement, k: contract.StatementKind) => o.Kinds.find((x) => x.Kind === k)!;
 
   beforeAll(async () => {
-    const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Totorių g.', number: '4' });
+    const place = await makeBuilding(t.db, { city: 'Vilnius', street: 'Totorių g.', number: '4' });
+    building = place.id;
     const other = await makeBuilding(t.db, { city: 'Vilnius', street: 'Totorių g.', number: '6' });
-    meterFlat = (await makeFlat(t.db, building, { name: '1', order: 1 })).id;
-    allocatorFlat = (await makeFlat(t.db, building, { name: '2', order: 2 })).id;
+    meterFlat = (await makeFlat(t.db, place, { name: '1', order: 1 })).id;
+    allocatorFlat = (await makeFlat(t.db, place, { name: '2', order: 2 })).id;
     for (const [flat, code] of [
       [meterFlat, 'OLD-1'],
       [allocatorFlat, 'OLD-2'],
@@ -112,7 +153,7 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
       [mar, 1300],
     ]);
     // The allocator flat shares the building meter's energy less the heat-metered flat's: 800 - 300 = 500 kWh.
-    const bhm = await makeDevice(t.db, building, { typeId: DEVICE_TYPE.buildingHeatMeter, code: 'OS-BHM' });
+    const bhm = await makeDevice(t.db, place, { typeId: DEVICE_TYPE.buildingHeatMeter, code: 'OS-BHM' });
     await makeReadings(t.db, bhm, [
       [feb, 5000],
       [mar, 5800],
@@ -277,6 +318,34 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     expect(second).not.toContain('OLD-1');
   });
 
+  /** The building's PDF both ways, as pdftotext reads it, and the queries each took. */
+  const bothWays = async (lang: 'lt' | 'en') => {
+    const flatIds = [meterFlat, allocatorFlat];
+    const batched = counting(t.db);
+    const file = await statementsPdf(batched, { month: '2026-03', scope: null, parents: [building], lang });
+    const text = pdfPages(await bytesOf(file!.stream)).join('\f');
+    const perFlat = counting(t.db);
+    const baseline = pdfPages(await perFlatPdf(perFlat, '2026-03', flatIds, lang)).join('\f');
+    return { text, baseline, queries: batched.count, baselineQueries: perFlat.count };
+  };
+
+  it('the building’s PDF looks the occupants up for all its moved flats at once, with the same text as flat by flat', async () => {
+    for (const lang of ['lt', 'en'] as const) {
+      const { text, baseline } = await bothWays(lang);
+      // Both flats split: two pages each.
+      expect(text.split('\f').filter((p) => p.trim())).toHaveLength(4);
+      expect(text).toBe(baseline);
+    }
+    // One flat with a move or two: the same number of queries (flat by flat it grew with each).
+    const count = async (parent: number) => {
+      const db = counting(t.db);
+      const file = await statementsPdf(db, { month: '2026-03', scope: null, parents: [parent], lang: 'en' });
+      await bytesOf(file!.stream);
+      return db.count;
+    };
+    expect(await count(building)).toBe(await count(meterFlat));
+  });
+
   it('the flat’s statements carry the account valid in their month, not today’s', async () => {
     const account = async (month: string) =>
       (
@@ -349,5 +418,11 @@ describe(`GET /api/statements/flats/:flatId/occupancies (${dbKind()})`, () => {
     expect(again.body.Changes.filter((c) => c.FlatId === meterFlat && c.Kind === 'coldWater')).toEqual(cold);
     const republished = (await statements(meterFlat, '2026-03')).body.Occupancies;
     expect(republished.map((o) => kind(o, 'coldWater').Current.Value)).toEqual([10.25, 16.75]);
+  });
+
+  it('the PDF of a published month draws the frozen parts, as flat by flat did', async () => {
+    const { text, baseline } = await bothWays('en');
+    expect(text).toContain('Occupant: Aistė Naujoji');
+    expect(text).toBe(baseline);
   });
 });

@@ -13,7 +13,7 @@ import {
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
-import { computeStatements } from './figures.js';
+import { computeRows } from './figures.js';
 import { storedStatement } from './snapshots.js';
 
 /*
@@ -108,10 +108,11 @@ export async function occupancyStatements(
       FlatId: flatId,
       Occupancies: typeof frozen === 'string' ? (JSON.parse(frozen) as OccupancyStatement[]) : frozen,
     };
-  const flat = snap[0]
-    ? storedStatement(snap[0].statement)
-    : (await computeStatements(db, month, { flatIds: [flatId], scope: null }))[0];
-  return { Month: month, FlatId: flatId, Occupancies: flat ? await splitOccupancies(db, month, flatId, flat.Row) : [] };
+  // The split needs the flat's row only: M − 12, M − 1 and M computed, not the 13 months of its history.
+  const row = snap[0]
+    ? storedStatement(snap[0].statement).Row
+    : (await computeRows(db, month, { flatIds: [flatId], scope: null }))[0];
+  return { Month: month, FlatId: flatId, Occupancies: row ? await splitOccupancies(db, month, flatId, row) : [] };
 }
 
 /** The flat's month (`row`: its statement's row, live or published) split between its occupancies of the month. */
@@ -147,27 +148,33 @@ export async function figuresOccupancies(
   month: string,
   rows: readonly StatementRow[],
 ): Promise<FlatOccupancyStatement[]> {
-  if (!rows.length) return [];
+  const byFlat = await occupanciesOfRows(db, month, rows);
+  return rows.flatMap((r) =>
+    (byFlat.get(r.FlatId) ?? []).map((o): FlatOccupancyStatement => ({ FlatId: r.FlatId, ...o })),
+  );
+}
+
+/**
+ * The occupants' parts of `rows`' flats (their statements' rows as shown: live, or the published version),
+ * by flat, in at most three queries whatever the number of flats: a published flat's frozen split, else its
+ * row split now. Only flats with more than one occupant in the month, unless `everyOccupied` (then a flat
+ * with one occupant gets its one part too, as `occupancyStatements` answers it).
+ */
+export async function occupanciesOfRows(
+  db: Queryable,
+  month: string,
+  rows: readonly StatementRow[],
+  { everyOccupied = false }: { everyOccupied?: boolean } = {},
+): Promise<Map<number, OccupancyStatement[]>> {
+  if (!rows.length) return new Map();
   const frozen = await frozenOfRows(db, month, rows);
-  const splits = await splitMoves(
+  const splits = await splitFlats(
     db,
     month,
     rows.filter((r) => !frozen.has(r.FlatId)),
+    !everyOccupied,
   );
-  return rows.flatMap((r) =>
-    (frozen.get(r.FlatId) ?? splits.get(r.FlatId) ?? []).map(
-      (o): FlatOccupancyStatement => ({
-        FlatId: r.FlatId,
-        OccupancyId: o.OccupancyId,
-        ClientCode: o.ClientCode,
-        Name: o.Name,
-        From: o.From,
-        Till: o.Till,
-        Days: o.Days,
-        Kinds: o.Kinds,
-      }),
-    ),
-  );
+  return new Map([...frozen, ...splits]);
 }
 
 /** The splits frozen with the published versions the rows show (`Row.Published`), by flat. */

@@ -4,7 +4,7 @@ import type { FlatStatement, OccupancyStatement } from '@rodmenys/contract';
 import { Zip, ZipPassThrough } from 'fflate';
 import PDFDocument from 'pdfkit';
 import type { Queryable } from '../../db/db.js';
-import { occupancyStatements } from './occupancy-figures.js';
+import { occupanciesOfRows } from './occupancy-figures.js';
 import { drawFooter, drawPage } from './pdf-draw.js';
 import { drawOccupantPage } from './pdf-occupant.js';
 import { fileName, type Lang, T } from './pdf-texts.js';
@@ -61,25 +61,19 @@ interface PdfInput {
   lang: Lang;
 }
 
-/** The selection's flats of one building, then their statements, as its PDF. */
+/**
+ * The selection's flats of one building, then their statements and the occupants' parts of those with a
+ * move in the month (batched as the figures are: the same queries for one moved flat as for a hundred), as its PDF.
+ */
 async function buildingPdf(db: Queryable, input: PdfInput, building: number): Promise<Readable> {
   const flatIds = await buildingFlatIds(db, building, input.scope, input.parents);
   const statements = await loadStatements(db, input.month, { scope: input.scope, flatIds });
-  return renderBuildingPdf(statements, input.lang, await occupantsOfMovedFlats(db, input, flatIds));
-}
-
-/** The per-occupant statements of the flats with a move inside the month (few: most flats have none). */
-async function occupantsOfMovedFlats(db: Queryable, input: PdfInput, flatIds: number[]) {
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT DISTINCT location_id AS id FROM occupancy WHERE location_id = ANY ($1::int[])
-        AND move_in > $2::date AND move_in < ($2::date + interval '1 month')::date`,
-    [flatIds, `${input.month}-01`],
+  const occupants = await occupanciesOfRows(
+    db,
+    input.month,
+    statements.map((s) => s.Row),
   );
-  const out = new Map<number, OccupancyStatement[]>();
-  for (const r of rows) {
-    out.set(r.id, (await occupancyStatements(db, input.month, r.id, input.scope)).Occupancies);
-  }
-  return out;
+  return renderBuildingPdf(statements, input.lang, occupants);
 }
 
 /** A zip of one PDF per building, built building by building as the client reads it. */

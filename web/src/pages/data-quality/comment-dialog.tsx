@@ -1,12 +1,11 @@
 import type { Anomaly } from '@rodmenys/contract';
-import { App, Form, Modal } from 'antd';
+import { App, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAcknowledgeAnomaly, useResolveAnomaly } from '../../api/data-quality';
+import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
-import { useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
 
-/** Acknowledge or resolve, with the comment both require. */
+/** Acknowledge or resolve, with the comment both require; a refusal is said in the dialog, which stays open. */
 export function CommentDialog({
   action,
   anomaly,
@@ -19,42 +18,32 @@ export function CommentDialog({
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const errorText = useErrorText();
   const [form] = Form.useForm<{ comment: string }>();
   const acknowledge = useAcknowledgeAnomaly();
   const resolve = useResolveAnomaly();
-  const submit = async ({ comment }: { comment: string }) => {
-    try {
-      await (action === 'acknowledge' ? acknowledge : resolve).mutateAsync({
-        params: { id: anomaly.Id },
-        body: { comment: comment.trim() },
-      });
-      message.success(t(action === 'acknowledge' ? 'anomalies.acknowledgedDone' : 'anomalies.resolvedDone'));
-      onClose(true);
-    } catch (error) {
-      message.error(errorText(error));
-    }
+  const save = async ({ comment }: { comment: string }) => {
+    await (action === 'acknowledge' ? acknowledge : resolve).mutateAsync({
+      params: { id: anomaly.Id },
+      body: { comment: comment.trim() },
+    });
+    message.success(t(action === 'acknowledge' ? 'anomalies.acknowledgedDone' : 'anomalies.resolvedDone'));
   };
   return (
-    <Modal
-      open
-      {...STATIC_MODAL}
+    <FormDialog
       title={t(`anomalies.${action}Title`, { id: anomaly.Id })}
       okText={t(`anomalies.${action}`)}
-      cancelText={t('common.cancel')}
-      confirmLoading={acknowledge.isPending || resolve.isPending}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
+      form={form}
+      onSave={save}
+      onClose={onClose}
+      pending={acknowledge.isPending || resolve.isPending}
     >
-      <Form form={form} layout="vertical" onFinish={submit}>
-        <RequiredTextArea
-          name="comment"
-          label={t('anomalies.comment')}
-          requiredMessage={t('anomalies.commentRequired')}
-          rows={3}
-          maxLength={1000}
-        />
-      </Form>
-    </Modal>
+      <RequiredTextArea
+        name="comment"
+        label={t('anomalies.comment')}
+        requiredMessage={t('anomalies.commentRequired')}
+        rows={3}
+        maxLength={1000}
+      />
+    </FormDialog>
   );
 }

@@ -35,8 +35,11 @@ const anomaly = (overrides: Partial<Anomaly> & Pick<Anomaly, 'Id'>): Anomaly => 
   ...overrides,
 });
 
-/** A server that keeps the anomalies and changes them on acknowledgement, as the real one does. */
-function server() {
+/**
+ * A server that keeps the anomalies and changes them on acknowledgement, as the real one does; with
+ * `refuseAcknowledging` it does not know the acknowledgement (404, as for an anomaly gone meanwhile).
+ */
+function server({ refuseAcknowledging = false } = {}) {
   const anomalies = [anomaly({ Id: 1 }), anomaly({ Id: 2, Rule: 'NEGATIVE', Flat: '2', State: 'resolved' })];
   const api = stubApi([
     route(getDeviceTypeLookUp, [
@@ -60,19 +63,23 @@ function server() {
         Resolved: 0,
       },
     ]),
-    route(acknowledgeAnomaly, (r) => {
-      const id = Number(r.path.split('/').at(-2));
-      const found = anomalies.find((a) => a.Id === id) as Anomaly;
-      Object.assign(found, {
-        State: 'acknowledged',
-        Comment: (r.body as { comment: string }).comment,
-        AcknowledgedBy: 'Ona Onaitė',
-        AcknowledgedAt: '2026-11-25T10:00:00+02:00',
-      });
-      return found;
-    }),
+    ...(refuseAcknowledging ? [] : [acknowledgeRoute(anomalies)]),
   ]);
   return api;
+}
+
+function acknowledgeRoute(anomalies: Anomaly[]) {
+  return route(acknowledgeAnomaly, (r) => {
+    const id = Number(r.path.split('/').at(-2));
+    const found = anomalies.find((a) => a.Id === id) as Anomaly;
+    Object.assign(found, {
+      State: 'acknowledged',
+      Comment: (r.body as { comment: string }).comment,
+      AcknowledgedBy: 'Ona Onaitė',
+      AcknowledgedAt: '2026-11-25T10:00:00+02:00',
+    });
+    return found;
+  });
 }
 
 /** The list's row of the device `code` ("A-1 (Daliklis)"). */
@@ -114,5 +121,21 @@ describe('the data-quality page', { timeout: 90_000 }, () => {
     );
     await waitFor(async () => expect(within(await listRow('A-1')).getByText('Gyventojai išvykę')).toBeTruthy());
     expect(api.unanswered).toEqual([]);
+  });
+
+  it('keeps the dialog open with the comment and says why when the acknowledgement is refused', async () => {
+    signIn(GROUP.user);
+    const api = server({ refuseAcknowledging: true });
+    await render(<DataQualityPage />, { route: '/anomalies' });
+    await userEvent.click(within(await listRow('A-1')).getByRole('button', { name: 'Patvirtinti' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Komentaras'), 'Gyventojai išvykę');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Patvirtinti' }));
+    // Said in the dialog, announced; what was typed stays for another try.
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Nerasta');
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect((within(dialog).getByLabelText('Komentaras') as HTMLTextAreaElement).value).toBe('Gyventojai išvykę');
+    expect(within(await listRow('A-1')).getByText('Atvira')).toBeTruthy();
+    expect(api.unanswered).toEqual(['POST /api/data-quality/anomalies/1/acknowledge']);
   });
 });
