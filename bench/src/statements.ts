@@ -18,15 +18,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { type FlatOccupancyStatement, getStatementFigures, type StatementRow } from '@rodmenys/contract';
+import { type FlatOccupancyStatement, GROUP, getStatementFigures, type StatementRow } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
+import { PUBLICATION_FOLLOWERS } from '@rodmenys/server/publication.js';
 import { defineRoute } from '@rodmenys/server/routes/define.js';
+import type { Caller } from '@rodmenys/server/services/auth/caller.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { parseIdList } from '@rodmenys/server/services/id-list.js';
 import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
+import type { PublicationFollower } from '@rodmenys/server/services/statements/followers.js';
+import { publishStatements } from '@rodmenys/server/services/statements/publish.js';
 import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
 import { statementRows } from '@rodmenys/server/services/statements/snapshots.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
@@ -307,6 +311,45 @@ async function run(
       p2.ms,
       '30 s',
       `${p2.result.Changes.length} changed figures`,
+    );
+    // Publishing again with nothing changed, as the route does (every follower, so also the billing
+    // export's check whether its frozen rows would differ) and without that check (as before it),
+    // alternating: both must leave every building as it is, else FAILED.
+    const { rows: me } = await db.query<{ id: number; username: string }>(
+      "SELECT id, username FROM app_user WHERE username LIKE 'bench-%' ORDER BY id DESC LIMIT 1",
+    );
+    const caller: Caller = {
+      id: me[0]!.id,
+      groupId: GROUP.operator,
+      username: me[0]!.username,
+      scope: null,
+      token: { userId: me[0]!.id, jti: 'bench', expiresAt: new Date(Date.now() + 3_600_000), generation: 0 },
+    };
+    const withoutCheck = PUBLICATION_FOLLOWERS.map(({ differs: _differs, ...f }) => f);
+    const again = (followers: readonly PublicationFollower[]) => () =>
+      publishStatements(db, caller, month, null, false, followers);
+    const unchanged: [number[], number[]] = [[], []];
+    const answers = new Set<string>();
+    for (let i = 0; i < 3; i++)
+      for (const [k, followers] of [PUBLICATION_FOLLOWERS, withoutCheck].entries()) {
+        const r = await timed(again(followers));
+        unchanged[k]!.push(r.ms);
+        answers.add(JSON.stringify(r.result));
+        if (r.result.Buildings !== 0)
+          failures.push(`${database}: publishing again with nothing changed made ${r.result.Buildings} versions`);
+      }
+    if (answers.size !== 1) failures.push(`${database}: publishing again answered ${answers.size} different ways`);
+    add(
+      'publish again, nothing changed (every follower: the export compared)',
+      summarise(unchanged[0]),
+      '30 s',
+      `${p1.result.Buildings} buildings unchanged`,
+    );
+    add(
+      'the same, without the export compared (before)',
+      summarise(unchanged[1]),
+      '-',
+      answers.size === 1 ? 'same answer' : 'FAILED: different answers',
     );
     const published = await measure(() => get(one), { warmup: 2, runs: RUNS });
     add('figures of one building once published (snapshot)', published, '100 ms', `${b1.rows} flats`);
