@@ -20,10 +20,10 @@ import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
-import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
+import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { type BenchServer, startServer } from './lib/server.js';
 import { envInt, fmtMs, measure, type Timing, timed } from './lib/stats.js';
@@ -55,31 +55,7 @@ async function loadData(db: Db, dataset: Dataset) {
  * client moves in), with the moving-day values; as bench:statements does. Answers a flat that moved.
  */
 async function addOccupants(db: Db, month: string): Promise<number> {
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name)
-     SELECT id, client_id, 'Occupant ' || id FROM location WHERE level = 7 AND client_id IS NOT NULL`,
-  );
-  const day = `${month}-15`;
-  const { rows } = await db.query<{ id: number }>(
-    `WITH f AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM location WHERE level = 7 AND client_id IS NOT NULL)
-     SELECT id FROM f WHERE n % 20 = 0 ORDER BY id`,
-  );
-  const moved = rows.map((r) => r.id);
-  await db.query('UPDATE occupancy SET move_out = $2 WHERE location_id = ANY ($1::int[])', [moved, day]);
-  await db.query(
-    `INSERT INTO client (id, code, name)
-     SELECT (SELECT max(id) FROM client) + n, 'NEW-' || f, 'New occupant ' || f
-       FROM unnest($1::int[]) WITH ORDINALITY AS x(f, n)`,
-    [moved],
-  );
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name, move_in)
-     SELECT l.id, c.id, c.name, $2::date FROM location l JOIN client c ON c.code = 'NEW-' || l.id
-      WHERE l.id = ANY ($1::int[])`,
-    [moved, day],
-  );
-  await computeMoveValues(db, { flatIds: moved });
-  return moved[0]!;
+  return (await addOccupanciesAndMoves(db, month, 20))[0]!;
 }
 
 /**

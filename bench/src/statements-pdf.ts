@@ -29,9 +29,9 @@ import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { makePlace } from '@rodmenys/server/services/locations/make-place.js';
-import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
 import { statementsPdf } from '@rodmenys/server/services/statements/pdf.js';
 import { machineInfo } from './lib/machine.js';
+import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { buildingPdfBefore } from './lib/statements-pdf-before.js';
 import { envInt, fmtMs, median } from './lib/stats.js';
@@ -104,33 +104,7 @@ async function makeStatementBuilding(db: Db, n: number, firstMonth: string): Pro
 async function addOccupants(db: Db, month: string): Promise<number> {
   await db.query(`INSERT INTO client (code, name) SELECT 'C-' || id, 'Occupant ' || id FROM location WHERE level = 7`);
   await db.query(`UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'C-' || l.id AND l.level = 7`);
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name) SELECT id, client_id, 'Occupant ' || id FROM location WHERE level = 7`,
-  );
-  const day = `${month}-15`;
-  const { rows } = await db.query<{ id: number }>(
-    `WITH f AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM location WHERE level = 7)
-     SELECT id FROM f WHERE n % $1 = 0 ORDER BY id`,
-    [Math.max(1, Math.round(100 / MOVES_PERCENT))],
-  );
-  const moved = rows.map((r) => r.id);
-  await db.query('UPDATE occupancy SET move_out = $2 WHERE location_id = ANY ($1::int[])', [moved, day]);
-  await db.query(
-    `INSERT INTO client (code, name) SELECT 'NEW-' || f, 'New occupant ' || f FROM unnest($1::int[]) AS x(f)`,
-    [moved],
-  );
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name, move_in)
-     SELECT l.id, c.id, c.name, $2::date FROM location l JOIN client c ON c.code = 'NEW-' || l.id
-      WHERE l.id = ANY ($1::int[])`,
-    [moved, day],
-  );
-  await db.query(
-    `UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'NEW-' || l.id AND l.id = ANY ($1::int[])`,
-    [moved],
-  );
-  await computeMoveValues(db, { flatIds: moved });
-  return moved.length;
+  return (await addOccupanciesAndMoves(db, month, Math.max(1, Math.round(100 / MOVES_PERCENT)))).length;
 }
 
 /** With BENCH_PDF_OUT set, the first building's PDF is also written there, to look at. */

@@ -28,7 +28,6 @@ import { defineRoute } from '@rodmenys/server/routes/define.js';
 import type { Caller } from '@rodmenys/server/services/auth/caller.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { parseIdList } from '@rodmenys/server/services/id-list.js';
-import { computeMoveValues } from '@rodmenys/server/services/occupancies/move-values.js';
 import type { PublicationFollower } from '@rodmenys/server/services/statements/followers.js';
 import { publishStatements } from '@rodmenys/server/services/statements/publish.js';
 import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
@@ -37,6 +36,7 @@ import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
 import { machineInfo } from './lib/machine.js';
+import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
 import { statementFiguresBefore } from './lib/statements-figures-before.js';
@@ -82,36 +82,11 @@ async function largestBuilding(db: Db) {
  * computed as the scheduled work does. Answers the flats with a move.
  */
 async function addMoves(db: Db, month: string): Promise<Set<number>> {
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name)
-     SELECT id, client_id, 'Occupant ' || id FROM location WHERE level = 7 AND client_id IS NOT NULL`,
+  const moved = await addOccupanciesAndMoves(
+    db,
+    month,
+    MOVES_PERCENT > 0 ? Math.max(1, Math.round(100 / MOVES_PERCENT)) : 0,
   );
-  if (MOVES_PERCENT <= 0) return new Set();
-  const day = `${month}-15`;
-  const { rows } = await db.query<{ id: number }>(
-    `WITH f AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM location WHERE level = 7 AND client_id IS NOT NULL)
-     SELECT id FROM f WHERE n % $1 = 0 ORDER BY id`,
-    [Math.max(1, Math.round(100 / MOVES_PERCENT))],
-  );
-  const moved = rows.map((r) => r.id);
-  await db.query('UPDATE occupancy SET move_out = $2 WHERE location_id = ANY ($1::int[])', [moved, day]);
-  await db.query(
-    `INSERT INTO client (id, code, name)
-     SELECT (SELECT max(id) FROM client) + n, 'NEW-' || f, 'New occupant ' || f
-       FROM unnest($1::int[]) WITH ORDINALITY AS x(f, n)`,
-    [moved],
-  );
-  await db.query(
-    `INSERT INTO occupancy (location_id, client_id, name, move_in)
-     SELECT l.id, c.id, c.name, $2::date FROM location l JOIN client c ON c.code = 'NEW-' || l.id
-      WHERE l.id = ANY ($1::int[])`,
-    [moved, day],
-  );
-  await db.query(
-    `UPDATE location l SET client_id = c.id FROM client c WHERE c.code = 'NEW-' || l.id AND l.id = ANY ($1::int[])`,
-    [moved],
-  );
-  await computeMoveValues(db, { flatIds: moved });
   await db.exec('ANALYZE');
   return new Set(moved);
 }
