@@ -10,7 +10,7 @@ import {
   setCollectorLocations,
   updateDqSetting,
 } from '@rodmenys/contract';
-import { api, baseURL, DEMO, expect, session, test } from './fixtures';
+import { api, baseURL, DEMO, expect, session, tabTo, test } from './fixtures';
 import { dialogSettled, screenReady, seriousViolations, signInAs, TEXTS } from './screens';
 
 // The Collectors page with a silent collector, keyboard only, in both languages, axe clean.
@@ -47,16 +47,6 @@ const TEXT = {
     cancel: 'Cancel',
   },
 } as const;
-
-/** Presses Tab until the element has the focus. */
-async function tabTo(page: Page, target: Locator, max = 300) {
-  await expect(target).toBeVisible();
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${target}`);
-}
 
 test.describe('collectors: the fleet at a glance', () => {
   let name = '';

@@ -1,4 +1,4 @@
-import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { type BrowserContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import {
   authenticate,
   type BodyOf,
@@ -12,6 +12,20 @@ import {
 } from '@rodmenys/contract';
 
 export { expect };
+
+/**
+ * Presses Tab (or Shift+Tab) until `target` or something inside it has the focus. Fails, naming it,
+ * after `max` presses, or when it leaves the page on the way (a list that reloaded under the test).
+ */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 300 } = {}) {
+  await expect(target).toBeVisible();
+  for (let i = 0; i < max; i++) {
+    const has = (el: Element) => el === document.activeElement || el.contains(document.activeElement);
+    if (await target.evaluate(has, undefined, { timeout: 5_000 })) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
 
 /** The demo accounts seeded on first start (password demo1234): groups 1, 2 and 3. */
 export const DEMO = {

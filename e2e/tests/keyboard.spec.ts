@@ -1,19 +1,9 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, tabTo, test } from './fixtures';
 import { type Language, type Role, richestBuilding, TEXTS } from './screens';
 
 // The readings flow with the keyboard alone: every step below is keyboard.press or keyboard.type
 // (plus page.goto for the first address). No click, no mouse.
-
-/** Presses Tab (or Shift+Tab) until the element has the focus. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 200 } = {}) {
-  await expect(target).toBeVisible();
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`Tab never reached ${target}`);
-}
 
 const focused = (page: Page) => page.locator('*:focus');
 

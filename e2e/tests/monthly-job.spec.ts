@@ -5,7 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { getFlatStatement, listAnomalies } from '@rodmenys/contract';
-import { api, DEMO, expect, session, test } from './fixtures';
+import { api, DEMO, expect, session, tabTo, test } from './fixtures';
 import {
   figuresReady,
   type Language,
@@ -22,17 +22,10 @@ import {
 // flat's statement, publishing) and data quality (anomalies, their drill-down, degree-days,
 // settings), checked with axe, by keyboard alone, printed, and at a tablet's and a desktop's width.
 
-/** Presses Tab (or Shift+Tab) until the element has the focus. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 250 } = {}) {
-  await expect(target).toBeVisible();
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`Tab never reached ${target}`);
-}
-
 const focused = (page: Page) => page.locator('*:focus');
+
+/** The open modal dialog: a drawer closed before keeps an empty dialog element in the page. */
+const modal = (page: Page) => page.locator('.ant-modal[role="dialog"]');
 
 /** Fails the test on any pointer event in the page (a keyboard "click" has no position and detail 0). */
 async function forbidPointer(page: Page) {
@@ -161,8 +154,14 @@ test.describe('the monthly job', () => {
     await page.keyboard.press('Enter');
     await expect(choice).toHaveAttribute('aria-pressed', 'false');
 
-    // The first open anomaly of a device on the list's first page, by its id (antd's row key).
+    // Chosen again, the list shows the row's rule in every building: wait until it has loaded it (its
+    // earlier rows stay on screen while it loads), else the anomaly picked below may leave the list.
     const list = page.getByRole('region', { name: t.anomalies.list });
+    const chosenRule = (await choice.locator('xpath=ancestor::tr').locator('td').nth(1).textContent()) ?? '';
+    await expect(list.locator('.ant-spin-spinning')).toHaveCount(0);
+    await expect(list.locator('tr.ant-table-row').filter({ hasNotText: chosenRule })).toHaveCount(0);
+
+    // The first open anomaly of a device on the list's first page, by its id (antd's row key).
     const first = list
       .locator('tr.ant-table-row')
       .filter({ has: page.getByRole('button', { name: t.anomalies.acknowledge }) })
@@ -342,7 +341,7 @@ for (const language of ['lt', 'en'] as const) {
       }
       if (role === 'operator') {
         await page.getByRole('button', { name: t.statements.publish }).click();
-        const publish = page.getByRole('dialog');
+        const publish = modal(page);
         await expect(publish).toBeVisible();
         await screenReady(page);
         await scan(page, 'publish dialog', found);
@@ -364,16 +363,16 @@ for (const language of ['lt', 'en'] as const) {
       const acknowledge = page.getByRole('button', { name: t.anomalies.acknowledge }).first();
       if (await acknowledge.count()) {
         await acknowledge.click();
-        await expect(page.getByRole('dialog')).toBeVisible();
+        await expect(modal(page)).toBeVisible();
         await scan(page, 'acknowledge dialog', found);
-        await page.getByRole('dialog').getByRole('button', { name: t.common.cancel }).click();
+        await modal(page).getByRole('button', { name: t.common.cancel }).click();
       }
       if (role === 'operator') {
         const settings = page.locator('.ant-card', { hasText: t.anomalies.settings.title });
         await settings.getByRole('button', { name: t.common.edit }).first().click();
-        await expect(page.getByRole('dialog')).toBeVisible();
+        await expect(modal(page)).toBeVisible();
         await scan(page, 'setting dialog', found);
-        await page.getByRole('dialog').getByRole('button', { name: t.common.cancel }).click();
+        await modal(page).getByRole('button', { name: t.common.cancel }).click();
         await page.goto('/collectors');
         await screenReady(page);
         await scan(page, 'collectors', found);
