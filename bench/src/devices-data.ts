@@ -22,9 +22,9 @@ import path from 'node:path';
 import type { ReadingRow } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
-import { openPglite, PGLITE_WORK_MEM } from '@rodmenys/server/db/pglite.js';
+import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { DevicesDataCaches, getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
+import { getDevicesDataJson } from '@rodmenys/server/services/devices/devices-data/index.js';
 import { ACCOUNTS_SQL } from '@rodmenys/server/services/devices/devices-data/sql.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
@@ -378,51 +378,6 @@ async function addMidnightReadings(db: Db, month: ReturnType<typeof lastMonth>):
 }
 
 /** COPY the master data and the readings; returns the reading count and the time taken. */
-/**
- * PGlite's work_mem before (PostgreSQL's default 4MB) and after (PGLITE_WORK_MEM): the handler on the
- * same selection, alternating, each setting's answer the same bytes or the comparison fails.
- */
-async function compareWorkMem(db: Db, selection: Selection, month: ReturnType<typeof lastMonth>) {
-  const caches = new DevicesDataCaches();
-  const clock = await cpuClock(db);
-  const call = async (workMem: string) => {
-    await db.exec(`SET work_mem = '${workMem}'`);
-    return (
-      await getDevicesDataJson(
-        db,
-        {
-          deviceTypeId: ALLOCATOR,
-          range: { from: month.dateFrom, till: month.dateTill },
-          scope: null,
-          parents: selection.parents,
-          timeZone: TIME_ZONE,
-        },
-        caches,
-      )
-    ).json.toString();
-  };
-  const answers = new Set<string>();
-  const wall: [number[], number[]] = [[], []];
-  const cpu: [number[], number[]] = [[], []];
-  for (let i = 0; i < WARMUP + RUNS; i++)
-    for (const [k, workMem] of [PGLITE_WORK_MEM, '4MB'].entries()) {
-      const c = await clock();
-      const { ms, result } = await timed(() => call(workMem));
-      answers.add(result);
-      if (i < WARMUP) continue;
-      wall[k]!.push(ms);
-      cpu[k]!.push((await clock()) - c);
-    }
-  await db.exec(`SET work_mem = '${PGLITE_WORK_MEM}'`);
-  return {
-    devices: selection.devices,
-    after: summarise(wall[0]),
-    before: summarise(wall[1]),
-    cpu: [median(cpu[0]), median(cpu[1])] as const,
-    same: answers.size === 1,
-  };
-}
-
 async function load(db: Db, dataset: Dataset, filter?: Parameters<Dataset['readings']>[0]) {
   const { ms } = await timed(async () => {
     for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
@@ -487,7 +442,6 @@ async function main() {
   const loads: number[] = [];
   const notes: string[] = [];
 
-  let workMem: Awaited<ReturnType<typeof compareWorkMem>> | undefined;
   // 1. PostgreSQL server.
   log('starting PostgreSQL');
   const cluster = await startPostgres({ settings: POSTGRES_SETTINGS });
@@ -551,9 +505,6 @@ async function main() {
         results.push(await runSelection(db, 'PGlite', selection, month));
         loads.push(loadavg()[0]!);
       }
-      loads.push(loadavg()[0]!);
-      workMem = await compareWorkMem(db, selections.at(-1)!, month);
-      loads.push(loadavg()[0]!);
     } finally {
       await db.close();
     }
@@ -655,8 +606,6 @@ async function main() {
     r.naive7Differs.toLocaleString('en-US'),
   ]);
   const failed = results.filter((r) => !r.agree.startsWith('yes'));
-  if (workMem && !workMem.same)
-    failed.push({ ...results.at(-1)!, database: 'PGlite work_mem', agree: 'no: 4MB and 64MB differ' });
   const pg5000 = results.find((r) => r.database === 'PostgreSQL' && r.selection === selections[1]);
   const out = [
     `GetDevicesData, allocators (type 1), ${month.dateFrom}..${month.dateTill} (${TIME_ZONE}); times in ms, ${RUNS} runs after ${WARMUP} warm-up rounds, HTTP / handler / naive interleaved (the naive query: 1 warm-up, then 3 to ${RUNS} runs, about 20 s).`,
@@ -681,15 +630,6 @@ async function main() {
       ? [
           `- Aim (PostgreSQL, 5,000 devices over HTTP): median ${fmtMs(pg5000.http.medianMs)} ms (aim <= 100 ms: ${pg5000.http.medianMs <= 100 ? 'met' : 'MISSED'}), ` +
             `${(pg5000.naive.medianMs / pg5000.http.medianMs).toFixed(1)}x faster than naive (aim >= 6x: ${pg5000.naive.medianMs / pg5000.http.medianMs >= 6 ? 'met' : 'MISSED'}).`,
-        ]
-      : []),
-    ...(workMem
-      ? [
-          '',
-          `PGlite's work_mem (server/src/db/pglite.ts), the handler for ${workMem.devices.toLocaleString('en-US')} devices, alternating, ${RUNS} runs each: ` +
-            `4MB (PostgreSQL's default, before) median ${fmtMs(workMem.before.medianMs)} ms (p95 ${fmtMs(workMem.before.p95Ms)}), CPU ${fmtMs(workMem.cpu[1])} ms; ` +
-            `${PGLITE_WORK_MEM} (after) median ${fmtMs(workMem.after.medianMs)} ms (p95 ${fmtMs(workMem.after.p95Ms)}), CPU ${fmtMs(workMem.cpu[0])} ms; ` +
-            `${workMem.same ? 'the same bytes both ways' : 'FAILED: the answers differ'}.`,
         ]
       : []),
     '',

@@ -61,13 +61,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * Memory for each sort or hash of a statement before it spills to files. PostgreSQL's default (4 MB)
- * is sized for a server's many connections; the embedded database has one, and GetDevicesData's part
- * statement over 5,000 devices spilled with it (docs/benchmarks.md, "PGlite's work_mem").
- */
-export const PGLITE_WORK_MEM = '64MB';
-
 /** How much CSV one PGlite COPY takes at most: the chunk is held in memory twice (string, blob). */
 export const PGLITE_COPY_CHUNK_CHARS = 50 * 1024 * 1024;
 
@@ -129,7 +122,6 @@ export async function openPglite(
   try {
     pg = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined, { loadDataDir: options.loadDataDir });
     await pg.exec(`SET TIME ZONE '${timeZone.replace(/'/g, "''")}'`);
-    await pg.exec(`SET work_mem = '${PGLITE_WORK_MEM}'`);
   } catch (err) {
     unlock();
     throw err;
