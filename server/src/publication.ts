@@ -17,10 +17,15 @@ export const PUBLICATION_FOLLOWERS: readonly PublicationFollower[] = [
       if (buildings.length) await queueBillingNotices(tx, month, buildings);
     },
   },
-  // Each occupant of the buildings published: an e-mail notice or a letter (docs/delivery.md).
+  // Each occupant of the buildings published: an e-mail notice or a letter (docs/delivery.md); not
+  // again for a version whose statements read as before (only the billing export changed).
   {
     published: async (tx, month, buildings) => {
-      await queueOccupantDeliveries(tx, month, buildings);
+      await queueOccupantDeliveries(
+        tx,
+        month,
+        buildings.filter((b) => b.figuresChanged),
+      );
     },
   },
 ];

@@ -70,6 +70,11 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
         hcaA = hca;
       } else flatB = flat;
     }
+    // Flat A's occupant: told of each version whose statements read differently (a letter: no e-mail).
+    await t.db.query(
+      "INSERT INTO occupancy (location_id, client_id, name) SELECT $1, id, name FROM client WHERE code = 'ACC-001'",
+      [flatA.id],
+    );
     await refreshMonthEnds(t.db, NOW);
     operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
     admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [a] });
@@ -380,6 +385,12 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
         [a.id],
       );
       expect(audit[0]!.after).toMatchObject({ Version: 2, ChangedFigures: 0, ChangedExport: true });
+      // The occupant's statement reads as before: no second letter for version 2.
+      const { rows: letters } = await t.db.query<{ version: number }>(
+        'SELECT version FROM occupant_delivery WHERE building_id = $1 ORDER BY version',
+        [a.id],
+      );
+      expect(letters.map((l) => l.version)).toEqual([1]);
       const v2 = await exportJson({});
       expect((v2.body.Rows as Rows).every((r) => r.Version === 2)).toBe(true);
       const v1 = await exportJson({ version: 1 });

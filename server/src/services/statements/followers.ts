@@ -28,10 +28,14 @@ export interface PublicationFollower {
     tx: Queryable,
     building: { previousPublicationId: number; month: string; buildingId: number; flats: readonly StatementRow[] },
   ) => Promise<boolean>;
-  /** Once per publication, with every building published (none when nothing changed). */
+  /**
+   * Once per publication, with every building published (none when nothing changed). `figuresChanged`
+   * is false for a version made only because a follower's frozen state differed (`differs`): its
+   * statements read as before, so nothing is owed to those who read them.
+   */
   published?: (
     tx: Queryable,
     month: string,
-    buildings: readonly { buildingId: number; version: number; publishedAt: string }[],
+    buildings: readonly { buildingId: number; version: number; publishedAt: string; figuresChanged: boolean }[],
   ) => Promise<void>;
 }

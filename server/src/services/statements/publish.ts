@@ -97,7 +97,13 @@ async function publishBuilding(
   list: readonly FlatStatement[],
   force: boolean,
   followers: readonly PublicationFollower[],
-): Promise<{ republished: boolean; changed: StatementChange[]; version: number; publishedAt: string } | null> {
+): Promise<{
+  republished: boolean;
+  changed: StatementChange[];
+  version: number;
+  publishedAt: string;
+  figuresChanged: boolean;
+} | null> {
   const splits = new Map<number, OccupancyStatement[]>();
   const { prev, changed } = await previousVersion(tx, month, building, list, splits);
   // The same figures again, and nothing built on the version would differ (a device's month-end value
@@ -148,7 +154,7 @@ async function publishBuilding(
       ...(followerChanged ? { ChangedExport: true } : {}),
     },
   });
-  return { republished: !!prev, changed, version, publishedAt: pub[0]!.at };
+  return { republished: !!prev, changed, version, publishedAt: pub[0]!.at, figuresChanged: !followerChanged };
 }
 
 /**
@@ -175,7 +181,7 @@ export async function publishStatements(
     const statements = await computeStatements(tx, month, { scope: null, parents: locationIds });
     const buildings = groupByBuilding(statements);
     const changes: StatementChange[] = [];
-    const published: { buildingId: number; version: number; publishedAt: string }[] = [];
+    const published: { buildingId: number; version: number; publishedAt: string; figuresChanged: boolean }[] = [];
     let republished = 0;
     let flats = 0;
     for (const [building, list] of buildings) {
@@ -184,9 +190,15 @@ export async function publishStatements(
       flats += list.length;
       if (done.republished) republished++;
       changes.push(...done.changed);
-      published.push({ buildingId: building, version: done.version, publishedAt: done.publishedAt });
+      published.push({
+        buildingId: building,
+        version: done.version,
+        publishedAt: done.publishedAt,
+        figuresChanged: done.figuresChanged,
+      });
     }
-    const buildingIds = published.map((p) => p.buildingId);
+    // The users' notice only where a statement reads differently (not for an export-only version).
+    const buildingIds = published.filter((p) => p.figuresChanged).map((p) => p.buildingId);
     if (buildingIds.length) await queueNotifications(tx, month, buildingIds);
     // The billing system's receivers and the occupants' deliveries, in the same transaction.
     for (const follower of followers) await follower.published?.(tx, month, published);
