@@ -58,6 +58,19 @@ const treeNode = (page: Page, title: string) =>
     .locator('.ant-tree-treenode')
     .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${title}`) }) });
 
+/** A demo flat, the first child at every level from the countries down, as master data shows it. */
+async function firstDemoFlat() {
+  const me = await session(DEMO.operator);
+  let parentId: number | undefined;
+  let id = 0;
+  for (let level: number = LOCATION_LEVEL.country; level <= LOCATION_LEVEL.flat; level++) {
+    const { body } = await api(listLocationChildren, { query: { parentId }, token: me.Token });
+    id = body[0]!.Id;
+    parentId = id;
+  }
+  return (await api(getLocation, { params: { id }, token: me.Token })).body;
+}
+
 test.describe('master data', () => {
   test('register import: a preview lists bad rows by line and reason; a good file previews, then applies', async ({
     page,
@@ -172,15 +185,7 @@ test.describe('master data', () => {
 
   test('a flat found by address, keyboard only: the tree opens down to it and shows it', async ({ page }) => {
     // A demo flat: the first child at every level, from the countries down.
-    const me = await session(DEMO.operator);
-    let parentId: number | undefined;
-    let id = 0;
-    for (let level: number = LOCATION_LEVEL.country; level <= LOCATION_LEVEL.flat; level++) {
-      const { body } = await api(listLocationChildren, { query: { parentId }, token: me.Token });
-      id = body[0]!.Id;
-      parentId = id;
-    }
-    const { body: flat } = await api(getLocation, { params: { id }, token: me.Token });
+    const flat = await firstDemoFlat();
     const street = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.street)!.Name;
     const building = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.building)!.Name;
 
@@ -221,15 +226,7 @@ test.describe('master data', () => {
   }) => {
     test.setTimeout(120_000);
     // A demo flat (the first child at every level) and its cold water meter.
-    const me = await session(DEMO.operator);
-    let parentId: number | undefined;
-    let id = 0;
-    for (let level: number = LOCATION_LEVEL.country; level <= LOCATION_LEVEL.flat; level++) {
-      const { body } = await api(listLocationChildren, { query: { parentId }, token: me.Token });
-      id = body[0]!.Id;
-      parentId = id;
-    }
-    const { body: flat } = await api(getLocation, { params: { id }, token: me.Token });
+    const flat = await firstDemoFlat();
     const meter = flat.Devices.find((d) => d.DeviceTypeId === DEVICE_TYPE.coldWaterMeter && !d.RemovedAt)!;
     const street = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.street)!.Name;
     const building = flat.Ancestors.find((a) => a.Level === LOCATION_LEVEL.building)!.Name;
@@ -295,7 +292,8 @@ test.describe('master data', () => {
       await expect(dialog).toBeHidden();
       await expect(row.getByRole('cell', { name: 'Aqua 3000', exact: true })).toBeVisible();
     }
-    const { body: after } = await api(getLocation, { params: { id }, token: me.Token });
+    const me = await session(DEMO.operator);
+    const { body: after } = await api(getLocation, { params: { id: flat.Location.Id }, token: me.Token });
     expect(after.Devices.find((d) => d.DeviceId === meter.DeviceId)?.Model).toBe('Aqua 3000');
   });
 

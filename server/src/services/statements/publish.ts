@@ -109,9 +109,9 @@ async function publishBuilding(
   // The same figures again, and nothing built on the version would differ (a device's month-end value
   // moved without changing a figure still changes the billing export): nothing to freeze anew and
   // nothing to tell anyone, unless asked.
-  const followerChanged =
-    !!prev && changed.length === 0 && !force && (await followersDiffer(tx, followers, prev.id, month, building, list));
-  if (prev && changed.length === 0 && !force && !followerChanged) return null;
+  const sameFigures = !!prev && changed.length === 0 && !force;
+  const followerChanged = sameFigures && (await followersDiffer(tx, followers, prev.id, month, building, list));
+  if (sameFigures && !followerChanged) return null;
   const version = (prev?.version ?? 0) + 1;
   const { rows: pub } = await tx.query<{ id: number; at: string }>(
     `INSERT INTO statement_publication (month, building_id, version, published_by)
