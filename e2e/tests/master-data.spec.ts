@@ -253,10 +253,20 @@ test.describe('master data', () => {
       await dialogSettled(page, dialog);
       return { dialog, row, t };
     };
+    /** Checks the open dialog with axe, saves it by keyboard and finds `model` in the meter's row. */
+    const saveByKeyboard = async ({ dialog, row, t }: Awaited<ReturnType<typeof editMeter>>, model: string) => {
+      await settle(page);
+      expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
+      await dialog.getByRole('button', { name: t.common.save }).focus();
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(row.getByRole('cell', { name: model, exact: true })).toBeVisible();
+    };
 
     // Lithuanian: typed, the one suggestion left picked with the arrow key and Enter, the driver shown beside, saved.
     {
-      const { dialog, row, t } = await editMeter('lt');
+      const editing = await editMeter('lt');
+      const { dialog, t } = editing;
       const model = dialog.getByLabel(t.masterData.device.model);
       await model.focus();
       await page.keyboard.press('ControlOrMeta+A');
@@ -267,30 +277,21 @@ test.describe('master data', () => {
       await page.keyboard.press('Enter');
       await expect(model).toHaveValue('Hydrus');
       await expect(dialog.getByText(t.masterData.device.modelDriver.replace('{{driver}}', 'hydrus'))).toBeVisible();
-      await settle(page);
-      expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
-      await dialog.getByRole('button', { name: t.common.save }).focus();
-      await page.keyboard.press('Enter');
-      await expect(dialog).toBeHidden();
-      await expect(row.getByRole('cell', { name: 'Hydrus', exact: true })).toBeVisible();
+      await saveByKeyboard(editing, 'Hydrus');
     }
     // English: a model the product does not know is taken as it is, with a warning.
     await page.goto('/');
     await page.getByRole('link', { name: 'EN', exact: true }).click();
     {
-      const { dialog, row, t } = await editMeter('en');
+      const editing = await editMeter('en');
+      const { dialog, t } = editing;
       const model = dialog.getByLabel(t.masterData.device.model);
       await expect(model).toHaveValue('Hydrus');
       await model.focus();
       await page.keyboard.press('ControlOrMeta+A');
       await page.keyboard.type('Aqua 3000');
       await expect(dialog.getByText(t.masterData.device.modelUnknown)).toBeVisible();
-      await settle(page);
-      expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
-      await dialog.getByRole('button', { name: t.common.save }).focus();
-      await page.keyboard.press('Enter');
-      await expect(dialog).toBeHidden();
-      await expect(row.getByRole('cell', { name: 'Aqua 3000', exact: true })).toBeVisible();
+      await saveByKeyboard(editing, 'Aqua 3000');
     }
     const me = await session(DEMO.operator);
     const { body: after } = await api(getLocation, { params: { id: flat.Location.Id }, token: me.Token });
