@@ -148,6 +148,10 @@ export const ERROR_MESSAGES = {
   integrationKeyLocation: 'Location {{id}} does not exist or is outside your scope',
   integrationKeyExpiry: 'The last day must be from today to {{max}} days ahead',
   receiverUrl: 'The address must start with http:// or https://',
+  receiverUrlCredentials: 'The address may not hold a user name or password: the receiver’s secret signs its notices',
+  receiverUrlInternal:
+    'The address points inside (loopback, private, link-local, multicast or reserved) and is not an allowed internal network',
+  receiverUrlHttps: 'Use https://: plain http:// is only for the allowed internal networks',
   receiverEmail: 'Give an e-mail address',
   receiverNotFound: 'Receiver not found',
   // The occupant's access (docs/occupant-access.md): the same answer whatever was wrong.
@@ -159,6 +163,8 @@ export const ERROR_MESSAGES = {
   occupantMonthNotFound: 'No statement of this month',
   occupantAccessAdminsOnly: "Only groups 1 and 2 manage occupants' access",
   billingVersionNotFound: 'No building of the selection has version {{version}} of {{month}}',
+  billingSinceNotEarlier:
+    'No building of the selection has a version {{since}} of {{month}} earlier than the one exported',
   // Delivery to occupants: the delivery log and the print list (docs/delivery.md).
   deliveriesAdminsOnly: 'Only groups 1 and 2 see the delivery log',
   printListEmpty: 'This building has no letter to print for {{month}}',

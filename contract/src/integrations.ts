@@ -150,7 +150,7 @@ const ExportQuery = {
   locationParentId: Type.Optional(IdList),
   /** A published version of each building (absent: the latest; a building without it is left out). */
   version: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-  /** Only what changed since this version (needs published buildings). */
+  /** Only what changed since this version: an existing version earlier than the one exported (400 naming `since` otherwise). */
   since: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   /** The figures as computed now, even where the month is published. */
   live: Type.Optional(Type.Boolean()),
@@ -206,8 +206,9 @@ export const createBillingReceiver = defineEndpoint({
   method: 'POST',
   path: '/integrations/receivers',
   summary:
-    'Adds a receiver: a webhook (http or https URL; the answer holds its signing secret, shown once) or an ' +
-    'e-mail address. Group 1 only; audited.',
+    'Adds a receiver: a webhook (an https URL, or http on an allowed internal network; never an internal address ' +
+    'otherwise, nor one with a user name or password: 400 naming `url`; the answer holds its signing secret, shown ' +
+    'once) or an e-mail address. Group 1 only; audited (docs/integration.md).',
   tags: ['integrations'],
   auth: 'operator',
   body: Type.Object({
@@ -231,12 +232,51 @@ export const disableBillingReceiver = defineEndpoint({
   response: Ok,
 });
 
-/** One attempt to deliver one notice. */
+/**
+ * How an attempt ended (docs/integration.md, "Notices on publication"): `accepted` (a 2xx, or the SMTP server
+ * took the mail), `httpStatus` (another status, in `Status`), or why no answer came. The web app shows each in
+ * the reader's language; `DELIVERY_REASON_TEXT` is the English text the API gives as `Error`.
+ */
+export const DELIVERY_REASONS = [
+  'accepted',
+  'httpStatus',
+  'connectionRefused',
+  'connectionReset',
+  'timedOut',
+  'tlsError',
+  'refusedAddress',
+  'nameNotResolved',
+  'networkError',
+  'mailNotConfigured',
+  'mailRefused',
+] as const;
+export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
+
+/** The English text of each reason (the attempt's `Error`); `{{status}}` is the HTTP status. */
+export const DELIVERY_REASON_TEXT: Record<DeliveryReason, string> = {
+  accepted: 'accepted',
+  httpStatus: 'HTTP {{status}}',
+  connectionRefused: 'connection refused',
+  connectionReset: 'connection closed by the receiver',
+  timedOut: 'timed out',
+  tlsError: 'TLS error',
+  refusedAddress: 'refused address (internal or not allowed)',
+  nameNotResolved: 'the name does not resolve',
+  networkError: 'network error',
+  mailNotConfigured: 'mail is not configured (SMTP_URL)',
+  mailRefused: 'refused by the mail server',
+};
+
+/** One attempt to deliver one notice: no more of the answer than its status and a short reason. */
 export const BillingDeliveryAttempt = Type.Object({
+  /** When it was sent (stamped and signed then). */
   At: Timestamp,
-  /** The receiver's HTTP status (webhook), or null when it did not answer (see Error). */
+  /** The receiver's HTTP status (webhook), or null when it did not answer (see Reason). */
   Status: Nullable(Type.Integer()),
+  Reason: Type.Union(DELIVERY_REASONS.map((r) => Type.Literal(r))),
+  /** The answer's reason phrase (HTTP) or the mail server's reply, printable characters only, at most 100. */
   Response: Nullable(Type.String()),
+  /** The reason in English when not accepted (`DELIVERY_REASON_TEXT`), else null. */
   Error: Nullable(Type.String()),
   DurationMs: Type.Integer(),
 });

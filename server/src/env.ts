@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseNetwork } from './services/outgoing.js';
 
 /** Configuration, read and validated once. Every variable is listed in README.md. */
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   publicUrl?: string | undefined;
   /** Run the scheduled data-quality work in this process (default true). */
   scheduler?: boolean;
+  /** Internal networks outgoing calls (webhooks) may reach, CIDRs (services/outgoing.ts); absent = none. */
+  outgoingAllowedNetworks?: string[];
 }
 
 export type DemoSize = 'none' | 'small' | 'medium' | 'large';
@@ -176,6 +179,23 @@ function keyEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   return key;
 }
 
+/**
+ * OUTGOING_ALLOWED_NETWORKS: comma-separated CIDRs or addresses of internal networks that webhook receivers
+ * may be on (docs/integration.md, "Where a receiver may be"); empty = none.
+ */
+export function outgoingNetworks(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list)
+    if (!parseNetwork(entry))
+      throw new ConfigError(
+        `OUTGOING_ALLOWED_NETWORKS must list networks as CIDRs or addresses (e.g. 10.20.0.0/16), got "${entry}"`,
+      );
+  return list;
+}
+
 function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   const url = env.SMTP_URL || undefined;
   if (url && !/^smtps?:\/\//.test(url)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
@@ -220,5 +240,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Rodmenys <rodmenys@localhost>',
     publicUrl: env.PUBLIC_URL || undefined,
     scheduler: env.SCHEDULER !== 'false',
+    outgoingAllowedNetworks: outgoingNetworks(env.OUTGOING_ALLOWED_NETWORKS),
   };
 }

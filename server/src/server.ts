@@ -28,6 +28,7 @@ async function main() {
   const scheduler = config.scheduler
     ? new Scheduler(db, JOBS, {
         mailer: createMailer(config),
+        outgoing: { allowedNetworks: config.outgoingAllowedNetworks ?? [] },
         onError: (err) => app.log.error({ err }, 'scheduled work failed'),
       })
     : undefined;

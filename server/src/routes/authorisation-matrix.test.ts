@@ -533,7 +533,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /billing/export/file': { request: () => ({ query: { month: '2026-01', format: 'csv' } }) },
     'GET /integrations/receivers': { request: () => ({}) },
     'POST /integrations/receivers': {
-      request: () => ({ body: { name: `hook ${++serial}`, kind: 'webhook', url: 'http://127.0.0.1:9/hook' } }),
+      request: () => ({ body: { name: `hook ${++serial}`, kind: 'webhook', url: 'https://billing.example/hook' } }),
     },
     'POST /integrations/receivers/:id/disable': { request: async () => ({ params: { id: await receiver() } }) },
     'GET /integrations/deliveries': { request: () => ({}) },

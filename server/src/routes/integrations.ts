@@ -54,7 +54,9 @@ export default async function integrationRoutes(app: FastifyInstance) {
     integrationKeys.revokeIntegrationKey(db, caller, params.id),
   );
   defineRoute(app, listBillingReceivers, async ({ db }) => ({ Receivers: await receivers.listReceivers(db) }));
-  defineRoute(app, createBillingReceiver, ({ caller, body, db }) => receivers.createReceiver(db, caller, body));
+  defineRoute(app, createBillingReceiver, ({ caller, body, db }) =>
+    receivers.createReceiver(db, caller, body, { allowedNetworks: app.config.outgoingAllowedNetworks ?? [] }),
+  );
   defineRoute(app, disableBillingReceiver, async ({ caller, params, db }) => {
     await receivers.disableReceiver(db, caller, params.id);
     return { message: 'Receiver switched off' };

@@ -3,7 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { BILLING_COLUMNS, type BillingRow, LOCATION_LEVEL, type StatementRow } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../../db/db.js';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { csvLine } from '../csv.js';
 import { buildingOrder } from '../devices/device-row.js';
 import { buildingIdOf, inScope } from '../sql.js';
@@ -29,6 +29,8 @@ interface Building {
   whole: boolean;
   /** The chosen publication (latest, or `version`) with a frozen export, and the one compared with. */
   chosen: number | null;
+  /** The chosen publication's version. */
+  chosen_version: number | null;
   since: number | null;
 }
 
@@ -45,6 +47,9 @@ async function selectBuildings(db: Queryable, req: ExportRequest): Promise<Build
             (SELECT p.id FROM statement_publication p JOIN billing_snapshot s ON s.publication_id = p.id
               WHERE p.month = $3::date AND p.building_id = f.building_id AND ($4::int IS NULL OR p.version = $4)
               ORDER BY p.version DESC LIMIT 1) AS chosen,
+            (SELECT max(p.version) FROM statement_publication p JOIN billing_snapshot s ON s.publication_id = p.id
+              WHERE p.month = $3::date AND p.building_id = f.building_id AND ($4::int IS NULL OR p.version = $4))
+              AS chosen_version,
             (SELECT p.id FROM statement_publication p JOIN billing_snapshot s ON s.publication_id = p.id
               WHERE p.month = $3::date AND p.building_id = f.building_id AND p.version = $5) AS since
        FROM f JOIN location b ON b.id = f.building_id
@@ -88,8 +93,15 @@ export function billingChanges(before: readonly BillingRow[], after: readonly Bi
  */
 export async function exportBuildings(db: Queryable, req: ExportRequest): Promise<AsyncIterable<BillingRow[]>> {
   const buildings = await selectBuildings(db, req);
-  if ((req.version !== undefined || req.since !== undefined) && !req.live && !buildings.some((b) => b.chosen !== null))
-    throw notFound('billingVersionNotFound', { version: String(req.version ?? req.since), month: req.month });
+  if (req.version !== undefined && !req.live && !buildings.some((b) => b.chosen !== null))
+    throw notFound('billingVersionNotFound', { version: String(req.version), month: req.month });
+  // `since` names a version some building has frozen, earlier than the one exported: never compared with nothing.
+  if (
+    req.since !== undefined &&
+    !req.live &&
+    !buildings.some((b) => b.since !== null && b.chosen_version !== null && b.chosen_version > req.since!)
+  )
+    throw badRequest('billingSinceNotEarlier', { since: String(req.since), month: req.month }, 'since');
   const isLive = (b: Building) => req.live || b.chosen === null;
   // An asked-for version or difference leaves out the buildings without that publication.
   const wanted = buildings.filter(
@@ -111,9 +123,10 @@ export async function exportBuildings(db: Queryable, req: ExportRequest): Promis
       let rows = published
         ? ((await snapshotRows(db, b.chosen!)) ?? [])
         : await liveBuildingRows(db, req.month, b.building_id, batch.get(b.building_id) ?? []);
+      // A building whose version is not later than `since` has nothing new since.
       if (published && req.since !== undefined)
         rows =
-          b.since === b.chosen
+          b.since === b.chosen || (b.chosen_version ?? 0) <= req.since
             ? []
             : billingChanges(b.since === null ? [] : ((await snapshotRows(db, b.since)) ?? []), rows);
       const flats = new Set(b.flat_ids);

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { BillingDelivery, BillingReceiver } from '@rodmenys/contract';
+import {
+  type BillingDelivery,
+  type BillingReceiver,
+  DELIVERY_REASON_TEXT,
+  type DeliveryReason,
+} from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { checkOutgoingUrl, NO_INTERNAL_NETWORKS, type OutgoingPolicy } from '../outgoing.js';
 
 const COLUMNS = `r.id AS "Id", r.name AS "Name", r.kind AS "Kind", r.url AS "Url", r.email AS "Email",
   r.language AS "Language", r.active AS "Active", iso(r.created_at) AS "CreatedAt"`;
@@ -15,15 +21,11 @@ export async function listReceivers(db: Queryable): Promise<BillingReceiver[]> {
   return rows;
 }
 
-/** An http(s) URL, or 400 naming `url`. Plain http is for tests and an internal network (docs/integration.md). */
-function checkUrl(url: string | undefined): string {
-  try {
-    const u = new URL(url ?? '');
-    if (u.protocol === 'http:' || u.protocol === 'https:') return u.toString();
-  } catch {
-    // falls through to the 400
-  }
-  throw badRequest('receiverUrl', {}, 'url');
+/** A webhook's URL as stored, or 400 naming `url` (services/outgoing.ts; docs/integration.md, "Where a receiver may be"). */
+async function checkUrl(url: string | undefined, policy: OutgoingPolicy): Promise<string> {
+  const checked = await checkOutgoingUrl(url ?? '', policy);
+  if ('refused' in checked) throw badRequest(checked.refused, {}, 'url');
+  return checked.url;
 }
 
 /**
@@ -34,8 +36,9 @@ export async function createReceiver(
   db: Db,
   caller: Caller,
   body: { name: string; kind: 'webhook' | 'email'; url?: string; email?: string; language?: 'lt' | 'en' },
+  policy: OutgoingPolicy = NO_INTERNAL_NETWORKS,
 ): Promise<{ Receiver: BillingReceiver; Secret: string | null }> {
-  const url = body.kind === 'webhook' ? checkUrl(body.url) : null;
+  const url = body.kind === 'webhook' ? await checkUrl(body.url, policy) : null;
   const email = body.kind === 'email' ? body.email?.trim() : null;
   if (body.kind === 'email' && !(email && /^[^\s@]+@[^\s@]+$/.test(email)))
     throw badRequest('receiverEmail', {}, 'email');
@@ -121,12 +124,18 @@ export async function listBillingDeliveries(db: Queryable, receiverId: number | 
                  ELSE 'pending' END AS "State",
             CASE WHEN d.delivered_at IS NULL AND d.given_up_at IS NULL THEN iso(d.next_attempt_at) END AS "NextAttemptAt",
             coalesce((SELECT json_agg(json_build_object('At', iso(a.attempted_at), 'Status', a.status,
-                                'Response', a.response, 'Error', a.error, 'DurationMs', a.duration_ms) ORDER BY a.id)
+                                'Reason', a.reason, 'Response', a.response, 'Error', NULL, 'DurationMs', a.duration_ms)
+                                ORDER BY a.attempted_at, a.id)
                         FROM billing_delivery_attempt a WHERE a.delivery_id = d.id), '[]') AS "Attempts"
        FROM billing_delivery d JOIN billing_receiver r ON r.id = d.receiver_id
       WHERE $1::int IS NULL OR d.receiver_id = $1
       ORDER BY d.id DESC LIMIT 500`,
     [receiverId ?? null],
   );
+  for (const d of rows) for (const a of d.Attempts) a.Error = errorOf(a.Reason, a.Status);
   return rows;
 }
+
+/** An attempt's reason in English, as the API gives it (`Error`); null when accepted. */
+const errorOf = (reason: DeliveryReason, status: number | null) =>
+  reason === 'accepted' ? null : DELIVERY_REASON_TEXT[reason].replace('{{status}}', String(status ?? ''));

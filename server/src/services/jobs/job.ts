@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db.js';
 import type { Mailer } from '../mail/index.js';
+import type { OutgoingPolicy } from '../outgoing.js';
 
 /**
  * What a run did, as counts by name (`devices`, `monthEnds`, `found`, `opened`, …): the job list
@@ -7,9 +8,11 @@ import type { Mailer } from '../mail/index.js';
  */
 export type JobResult = Record<string, number>;
 
-/** What the runner hands every job besides the database: the mailer when SMTP_URL is set. */
+/** What the runner hands every job besides the database: the mailer when SMTP_URL is set, where outgoing calls may go. */
 export interface JobContext {
   mailer: Mailer | undefined;
+  /** OUTGOING_ALLOWED_NETWORKS (services/outgoing.ts); absent: no internal network. */
+  outgoing?: OutgoingPolicy | undefined;
 }
 
 /**

@@ -33,7 +33,7 @@ export class Scheduler {
     private readonly jobs: readonly JobDef[],
     options: RunnerOptions = {},
   ) {
-    this.#ctx = { mailer: options.mailer };
+    this.#ctx = { mailer: options.mailer, outgoing: options.outgoing };
     this.#onError = options.onError ?? (() => {});
   }
 

@@ -390,7 +390,11 @@ function Deliveries() {
                   {
                     title: t('integrations.answer'),
                     key: 'answer',
-                    render: (_, a) => a.Error ?? a.Response,
+                    // The reason in the reader's language, then the receiver's own short reason phrase.
+                    render: (_, a) =>
+                      [t(`integrations.reason.${a.Reason}`, { status: a.Status ?? '' }), a.Response]
+                        .filter(Boolean)
+                        .join(' · '),
                   },
                   { title: t('integrations.durationMs'), dataIndex: 'DurationMs', align: 'right' },
                 ]}
