@@ -74,8 +74,8 @@ export const revokeIntegrationKey = defineEndpoint({
   response: IntegrationKey,
 });
 
-/** Which line of the export a row is. */
-export const BILLING_LINES = ['device', 'flat', 'building'] as const;
+/** Which line of the export a row is (`occupancy`: one occupant's part of a flat with a move in the month). */
+export const BILLING_LINES = ['device', 'flat', 'occupancy', 'building'] as const;
 export type BillingLine = (typeof BILLING_LINES)[number];
 /** A row of a difference: new in this version, changed, or gone since the version compared with. */
 export const BILLING_CHANGES = ['added', 'changed', 'removed'] as const;
@@ -83,6 +83,7 @@ export const BILLING_CHANGES = ['added', 'changed', 'removed'] as const;
 /**
  * One row of the billing export (docs/integration.md, "Fields"). `device`: one device's month-end
  * values at both ends and its consumption; `flat`: one flat's figure of a kind (the statement's);
+ * `occupancy`: one occupant's part of it, as the occupants' statements split a month with a move;
  * `building`: the building heat meter's energy, what the flats with their own heat meter took, and
  * what was shared among allocators. Units: kWh (energy), m3 (water), units (allocators).
  */
@@ -101,7 +102,7 @@ export const BillingRow = Type.Object({
   Street: Nullable(Type.String()),
   Building: Nullable(Type.String()),
   Flat: Nullable(Type.String()),
-  /** The account (client) the flat was billed to for the month. */
+  /** The account the row is billed to: the occupancy's client code and the occupant's name (see `Books`). */
   AccountCode: Nullable(Type.String()),
   AccountName: Nullable(Type.String()),
   DeviceId: Nullable(Id),
@@ -136,6 +137,16 @@ export const BillingRow = Type.Object({
   Partial: Type.Boolean(),
   /** A value is missing: the figure is not given. */
   Incomplete: Type.Boolean(),
+  /** Occupancy rows: the occupancy, the occupant's first and last day of the month and their number of days. */
+  OccupancyId: Nullable(Id),
+  OccupancyFrom: Nullable(Day),
+  OccupancyTill: Nullable(Day),
+  Days: Nullable(Type.Integer()),
+  /**
+   * The rows a billing system books (docs/integration.md, "Which rows to book"): a flat's rows per kind, or,
+   * for a flat with a move in the month, its occupants' rows instead (its own rows stay, for reference).
+   */
+  Books: Type.Boolean(),
 });
 export type BillingRow = Static<typeof BillingRow>;
 

@@ -90,8 +90,11 @@ describe(`webhook receivers: where they may be, how they are told (${dbKind()})`
     );
     return rows[0]!.id;
   };
-  const queue = (version: number) =>
-    queueBillingNotices(t.db, MONTH, [{ buildingId: 1, version, publishedAt: '2026-11-20T12:00:00+02:00' }]);
+  const queue = async (version: number) => {
+    await queueBillingNotices(t.db, MONTH, [{ buildingId: 1, version, publishedAt: '2026-11-20T12:00:00+02:00' }]);
+    // Due from the database's now() (microseconds): a run started in the same millisecond would not see it.
+    await new Promise((r) => setTimeout(r, 5));
+  };
   const deliveries = async () =>
     (await inject(t.app, contract.listBillingDeliveries, { token: operator.token })).body.Deliveries;
 

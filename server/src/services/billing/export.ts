@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { csvLine } from '../csv.js';
 import { buildingOrder } from '../devices/device-row.js';
 import { buildingIdOf, inScope } from '../sql.js';
-import { LIVE_BATCH_BUILDINGS, liveBuildingRows, liveFlatRows } from './rows.js';
+import { billingRow, LIVE_BATCH_BUILDINGS, liveBuildingRows, liveFlatRows } from './rows.js';
 
 /** What to export: a month, the caller's scope and subtrees, and which version (docs/integration.md). */
 export interface ExportRequest {
@@ -59,15 +59,22 @@ async function selectBuildings(db: Queryable, req: ExportRequest): Promise<Build
   return rows;
 }
 
-/** The rows frozen with a publication (undefined: none, a version older than the export). */
+/**
+ * The rows frozen with a publication (undefined: none, a version older than the export). Rows frozen before a
+ * column existed get it (null; `Books` on the flat rows, which were the ones booked then), so every version
+ * answers the contract's row.
+ */
 export async function snapshotRows(db: Queryable, publicationId: number): Promise<BillingRow[] | undefined> {
   const { rows } = await db.query<{ rows: string }>('SELECT rows FROM billing_snapshot WHERE publication_id = $1', [
     publicationId,
   ]);
-  return rows[0] && (JSON.parse(rows[0].rows) as BillingRow[]);
+  const frozen = rows[0] && (JSON.parse(rows[0].rows) as BillingRow[]);
+  return frozen?.map((r) =>
+    BILLING_COLUMNS.every((c) => c in r) ? r : billingRow({ ...r, Books: r.Books ?? r.Line === 'flat' }),
+  );
 }
 
-const rowKey = (r: BillingRow) => `${r.Line}|${r.FlatId}|${r.DeviceId}|${r.Kind}`;
+const rowKey = (r: BillingRow) => `${r.Line}|${r.FlatId}|${r.DeviceId}|${r.Kind}|${r.OccupancyId}`;
 const STAMP = new Set<string>(['Status', 'Version', 'PublishedAt', 'Change']);
 const figures = (r: BillingRow) => JSON.stringify(BILLING_COLUMNS.filter((c) => !STAMP.has(c)).map((c) => r[c]));
 

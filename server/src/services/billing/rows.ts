@@ -6,12 +6,14 @@ import {
   DEVICE_TYPES,
   LOCATION_LEVEL,
   type MonthEndSource,
+  type OccupancyStatement,
   type StatementBuildingLine,
   type StatementKind,
   type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { computeRows } from '../statements/figures.js';
+import { splitMoves } from '../statements/occupancy-figures.js';
 import { type Account, accountsAt } from './account.js';
 
 /** A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order). */
@@ -19,7 +21,8 @@ export function billingRow(
   values: Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
 ): BillingRow {
   const row: Record<string, unknown> = {};
-  for (const c of BILLING_COLUMNS) row[c] = values[c] ?? (c === 'Partial' || c === 'Incomplete' ? false : null);
+  for (const c of BILLING_COLUMNS)
+    row[c] = values[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
   return row as BillingRow;
 }
 
@@ -178,8 +181,11 @@ export async function buildingRows(
   const out: BillingRow[] = [];
   // The statements' building line (docs/statements.md), as every allocator flat of the building carries it.
   let line: StatementBuildingLine | null = null;
+  // Flats with more than one occupant in the month: their occupants' parts, as their statements split it.
+  const splits = await splitMoves(db, month, flats);
   for (const flat of flats) {
     const account = accounts.get(flat.FlatId);
+    const split = splits.get(flat.FlatId);
     for (const d of byFlat.get(flat.FlatId) ?? []) out.push(deviceRow(d, flat, account));
     for (const k of flat.Kinds) {
       if (k.BuildingLine) line = k.BuildingLine;
@@ -195,9 +201,11 @@ export async function buildingRows(
           KwhMethod: k.KwhMethod,
           Partial: k.Current.Partial,
           Incomplete: k.Current.Incomplete,
+          Books: !split,
         }),
       );
     }
+    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base));
   }
   const meters = devices.filter((d) => d.is_building);
   const first = flats[0] ?? null;
@@ -229,6 +237,42 @@ export async function buildingRows(
     );
   }
   return out;
+}
+
+/**
+ * One occupant's rows of a flat with a move (docs/integration.md, "Which rows to book"): per kind of the flat,
+ * their consumption on their days, units, Qrad and kWh, under their account and name; booked instead of the
+ * flat's rows, which they add up to.
+ */
+function occupancyRows(
+  o: OccupancyStatement,
+  flat: StatementRow,
+  base: (
+    line: BillingLine,
+    flat: StatementRow | null,
+    account: Account | undefined,
+  ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
+): BillingRow[] {
+  return o.Kinds.map((k) => {
+    const method = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit)?.KwhMethod ?? null;
+    return billingRow({
+      ...base('occupancy', flat, { code: o.ClientCode, name: o.Name }),
+      Kind: k.Kind,
+      Unit: k.Unit,
+      Consumption: k.Current.Value,
+      Units: k.Units,
+      Qrad: k.Qrad,
+      KwhShare: method && k.Unit === 'kWh' ? k.Current.Value : null,
+      KwhMethod: method,
+      Partial: k.Current.Partial,
+      Incomplete: k.Current.Incomplete,
+      OccupancyId: o.OccupancyId,
+      OccupancyFrom: o.From,
+      OccupancyTill: o.Till,
+      Days: o.Days,
+      Books: true,
+    });
+  });
 }
 
 /** How many buildings' statement figures are computed in one go for a live export (memory: one batch). */
