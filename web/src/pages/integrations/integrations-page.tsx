@@ -361,7 +361,8 @@ function Receivers() {
   );
 }
 
-function Deliveries() {
+/** The delivery log of the receivers' notices, each attempt's reason in the reader's language. */
+export function Deliveries() {
   const { t } = useTranslation();
   const deliveries = useBillingDeliveries(true);
   return (
