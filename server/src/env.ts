@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseNetwork } from './services/outgoing.js';
+import ipaddr from 'ipaddr.js';
 
 /** Configuration, read and validated once. Every variable is listed in README.md. */
 export interface Config {
@@ -177,6 +177,18 @@ function keyEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
   if (key.length !== 32) throw new ConfigError(`${file} must hold 64 hex characters`);
   return key;
+}
+
+/** Parses one CIDR or address (`10.0.0.0/8`, `192.168.1.20`, `fd00::/8`); null when it is neither. */
+export function parseNetwork(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | null {
+  try {
+    if (text.includes('/')) return ipaddr.parseCIDR(text);
+    if (!isIP(text)) return null;
+    const a = ipaddr.parse(text);
+    return [a, a.kind() === 'ipv4' ? 32 : 128];
+  } catch {
+    return null;
+  }
 }
 
 /**

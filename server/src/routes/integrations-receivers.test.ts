@@ -28,7 +28,7 @@ const lookupOf =
   };
 
 /** A real HTTP receiver on 127.0.0.1 whose requests are kept with the moment each arrived. */
-async function receiver(handle: (req: IncomingMessage, res: ServerResponse, n: number) => void | Promise<void>) {
+async function receiver(handle: (req: IncomingMessage, res: ServerResponse, n: number) => unknown) {
   const got: { at: number; headers: IncomingMessage['headers']; body: string }[] = [];
   const server = createServer(async (req, res) => {
     const at = Date.now();

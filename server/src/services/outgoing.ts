@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import type { DeliveryReason } from '@rodmenys/contract';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { parseNetwork } from '../env.js';
 
 /*
  * Every outgoing HTTP call of the product (webhooks to billing receivers) goes through here
@@ -32,18 +33,6 @@ export interface OutgoingPolicy {
 
 /** The strict policy: no internal network allowed. */
 export const NO_INTERNAL_NETWORKS: OutgoingPolicy = { allowedNetworks: [] };
-
-/** Parses one CIDR or address (`10.0.0.0/8`, `192.168.1.20`, `fd00::/8`); null when it is neither. */
-export function parseNetwork(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | null {
-  try {
-    if (text.includes('/')) return ipaddr.parseCIDR(text);
-    if (!isIP(text)) return null;
-    const a = ipaddr.parse(text);
-    return [a, a.kind() === 'ipv4' ? 32 : 128];
-  } catch {
-    return null;
-  }
-}
 
 /** An address as ipaddr reads it, an IPv4-mapped IPv6 address as its IPv4 address. */
 const parsed = (address: string) => ipaddr.process(address.replace(/^\[|\]$/g, ''));
