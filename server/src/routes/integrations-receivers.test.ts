@@ -253,8 +253,8 @@ describe(`webhook receivers: where they may be, how they are told (${dbKind()})`
         const counts = await deliverBillingNotices(t.db, new Date(started), { outgoing: LOCAL, timeoutMs: 2500 });
         expect(counts).toMatchObject({ delivered: 2, failed: 1 });
         expect(live.got).toHaveLength(2);
-        // Sent at once, not after the dead receiver's 2.5 s.
-        expect(live.got[0]!.at - started).toBeLessThan(1000);
+        // Sent at once, not after the dead receiver's 2.5 s (a margin for a loaded machine).
+        expect(live.got[0]!.at - started).toBeLessThan(2000);
         expect(live.got[1]!.at - started).toBeGreaterThanOrEqual(1500);
         const log = (await deliveries()).filter((d) => d.ReceiverId === liveId);
         for (const g of live.got) {
