@@ -5,6 +5,7 @@ import type { Db } from './db/db.js';
 import { openDb } from './db/open.js';
 import { DataDirLockedError } from './db/pglite.js';
 import { openPostgres } from './db/postgres.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { isDemoDatabase } from './demo/cases.js';
 import { formatDemoAccounts, formatDemoSummary, seedDemo } from './demo/generate.js';
 import { topUpDemo } from './demo/top-up.js';
@@ -28,7 +29,10 @@ async function main() {
   const scheduler = config.scheduler
     ? new Scheduler(db, JOBS, {
         mailer: createMailer(config),
-        onError: (err) => app.log.error({ err }, 'scheduled work failed'),
+        onError: (err) =>
+          isDatabaseUnavailable(err)
+            ? app.log.warn({ reason: (err as Error).message }, 'scheduled work waits for the database')
+            : app.log.error({ err }, 'scheduled work failed'),
       })
     : undefined;
   let closing = false;
