@@ -6,20 +6,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { backupDataDir } from '../db/backup.js';
 import { dataDirOf } from '../env.js';
-import { runCli } from './run.js';
+import { embeddedFileArgument, runCli } from './run.js';
 
 const USAGE = 'Usage: npm run db:backup -- FILE   (the embedded database in DATA_DIR, to one file)';
 
 async function main(argv: string[]): Promise<number> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const [file] = argv;
-  if (!file || file.startsWith('-') || argv.length > 1) {
-    console.error(USAGE);
-    return file === '--help' || file === '-h' ? 0 : 1;
-  }
-  if (process.env.DATABASE_URL) {
-    throw new Error('DATABASE_URL is set: back up the PostgreSQL server with pgBackRest (docs/operations.md)');
-  }
+  const file = embeddedFileArgument(argv, USAGE, 'back up the PostgreSQL server with pgBackRest');
+  if (typeof file === 'number') return file;
   const dataDir = dataDirOf();
   const target = path.resolve(file);
   const { bytes, fromServer } = await backupDataDir(dataDir, target, process.env.TIME_ZONE || 'Europe/Vilnius');
