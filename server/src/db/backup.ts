@@ -8,6 +8,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
@@ -123,6 +124,13 @@ export async function backupDataDir(
     if (!isNoServer(err)) throw err;
   }
   if (!hasPgliteData(dataDir)) throw new BackupError(`no embedded database in ${dataDir} (DATA_DIR)`);
+  // Opening the folder writes to it (the lock, a checkpoint): only as its owner, never leaving root's files.
+  const folderOwner = statSync(path.join(dataDir, 'pgdata')).uid;
+  if (process.getuid && process.getuid() !== folderOwner) {
+    throw new BackupError(
+      `no server is running on ${dataDir}: run the backup as the folder's owner (uid ${folderOwner})`,
+    );
+  }
   const db = await openPglite(dataDir, timeZone);
   try {
     const image = await backupImage(db);
