@@ -130,12 +130,15 @@ const scriptsStage = () => ({
   },
 });
 
-/** What the cluster lane starts: PostgreSQL's server binaries, HAProxy and PgBouncer (Debian packages). */
+/** What the cluster lane starts: PostgreSQL's server binaries, HAProxy, PgBouncer, Patroni, etcd, pgBackRest (Debian packages). */
 function clusterNeeds() {
   const needs = [
     ['PostgreSQL server binaries', hasPostgresBinaries],
     [`HAProxy (${HAPROXY})`, hasHaproxy],
     [`PgBouncer (${PGBOUNCER})`, hasPgbouncer],
+    ['Patroni (/usr/bin/patroni)', () => existsSync('/usr/bin/patroni')],
+    ['etcd (/usr/bin/etcd)', () => existsSync('/usr/bin/etcd')],
+    ['pgBackRest (/usr/bin/pgbackrest)', () => existsSync('/usr/bin/pgbackrest')],
   ];
   const missing = () => needs.filter(([, ok]) => !ok()).map(([what]) => what);
   return {

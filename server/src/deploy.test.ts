@@ -101,6 +101,10 @@ describe('deploy/rodmenys.service', () => {
     const doc = read('docs/operations.md');
     expect(doc).toContain('deploy/rodmenys.service');
     expect(doc).toContain('deploy/rodmenys.env');
-    expect(readdirSync(path.join(ROOT, 'deploy')).sort()).toEqual(['rodmenys.env', 'rodmenys.service']);
+    expect(readdirSync(path.join(ROOT, 'deploy')).sort()).toEqual(['failover', 'rodmenys.env', 'rodmenys.service']);
+    // The failover profile (docs/operations.md, "Failover"): every file is one the runbook installs.
+    const failover = readdirSync(path.join(ROOT, 'deploy', 'failover')).sort();
+    expect(failover).toEqual(['etcd.env', 'haproxy.cfg', 'patroni.yml', 'pgbackrest.conf']);
+    for (const file of failover) expect(doc).toContain(`deploy/failover/${file}`);
   });
 });

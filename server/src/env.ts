@@ -214,8 +214,12 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   return url;
 }
 
+/** DATA_DIR as an absolute path (default `./.data`), without creating anything in it. */
+export const dataDirOf = (env: NodeJS.ProcessEnv = process.env): string =>
+  path.resolve(env.DATA_DIR || path.join(process.cwd(), '.data'));
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR || path.join(process.cwd(), '.data'));
+  const dataDir = dataDirOf(env);
   const timeZone = env.TIME_ZONE || 'Europe/Vilnius';
   if (!isValidTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE "${timeZone}" is not a known time zone`);
   const databaseUrl = env.DATABASE_URL || undefined;

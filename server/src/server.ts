@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { serveBackups } from './db/backup.js';
 import type { Db } from './db/db.js';
 import { openDb } from './db/open.js';
-import { DataDirLockedError } from './db/pglite.js';
+import { DataDirLockedError, type PgliteDb } from './db/pglite.js';
 import { openPostgres } from './db/postgres.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { isDemoDatabase } from './demo/cases.js';
 import { formatDemoAccounts, formatDemoSummary, seedDemo } from './demo/generate.js';
 import { topUpDemo } from './demo/top-up.js';
@@ -29,7 +31,10 @@ async function main() {
     ? new Scheduler(db, JOBS, {
         mailer: createMailer(config),
         outgoing: { allowedNetworks: config.outgoingAllowedNetworks ?? [] },
-        onError: (err) => app.log.error({ err }, 'scheduled work failed'),
+        onError: (err) =>
+          isDatabaseUnavailable(err)
+            ? app.log.warn({ reason: (err as Error).message }, 'scheduled work waits for the database')
+            : app.log.error({ err }, 'scheduled work failed'),
       })
     : undefined;
   let closing = false;
@@ -38,6 +43,7 @@ async function main() {
     closing = true;
     app.log.info(`${signal}: closing`);
     await scheduler?.stop();
+    await stopBackups?.();
     await app.close();
     await readDb?.close();
     await db.close();
@@ -47,6 +53,16 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   scheduler?.start();
+  // `npm run db:backup` asks the running server for a backup of the embedded database (docs/operations.md).
+  const stopBackups =
+    db.kind === 'pglite'
+      ? await serveBackups(db as PgliteDb, config.dataDir, (err) => app.log.error({ err }, 'backup failed')).catch(
+          (err: Error) => {
+            app.log.warn(`npm run db:backup cannot reach this server (${err.message}); it refuses while it runs`);
+            return undefined;
+          },
+        )
+      : undefined;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -97,7 +97,11 @@ export async function pgliteCopyIn(
 /** An embedded database, which can also write its whole data folder as one image. */
 export interface PgliteDb extends Db {
   readonly kind: 'pglite';
-  /** The data folder as an uncompressed tar image, for `openPglite(…, { loadDataDir })`. */
+  /**
+   * The data folder as an uncompressed tar image, for `openPglite(…, { loadDataDir })`: taken
+   * between transactions (the mutex) after a checkpoint, so it is consistent (docs/operations.md,
+   * "Backups of the embedded database").
+   */
   dumpDataDir(): Promise<Blob>;
 }
 
@@ -156,7 +160,11 @@ export async function openPglite(
     // Several COPYs in one transaction: all rows or none, as one COPY on a server.
     copyIn: (sql, rows) => transaction((tx) => tx.copyIn(sql, rows)),
     exec: (sql) => mutex.run(async () => void (await pg.exec(sql))),
-    dumpDataDir: () => mutex.run(() => pg.dumpDataDir('none')),
+    dumpDataDir: () =>
+      mutex.run(async () => {
+        await pg.exec('CHECKPOINT');
+        return pg.dumpDataDir('none');
+      }),
     async close() {
       await mutex.run(() => pg.close());
       unlock();

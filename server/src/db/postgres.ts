@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { assertCopyFromStdin, type CsvChunks, type Db, type Queryable, type QueryResult, type Tx } from './db.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 // numeric and bigint arrive as exact strings; keep them so (the SQL casts what
 // the API needs). int8 counts (count(*)) are parsed: they never exceed 2^53 here.
@@ -36,6 +37,28 @@ function zonedClient(timeZone: string): new () => pg.Client {
 }
 
 /**
+ * A client of the pool for a transaction or a COPY. While it is out of the pool nobody listens
+ * for its `error` event, and node-postgres emits one when the server ends the connection (a
+ * killed or demoted primary: docs/operations.md, "Failover") even though the running statement
+ * is told too; unheard, that event would end the process. It is heard here, and `release`
+ * (with the error, so the pool closes the client) gives it back.
+ */
+async function checkout(pool: pg.Pool) {
+  const client = await pool.connect();
+  let error: Error | undefined;
+  const onError = (err: Error) => (error ??= err);
+  client.on('error', onError);
+  return {
+    client,
+    lost: () => error,
+    release(err: Error | undefined) {
+      client.release(err);
+      client.off('error', onError);
+    },
+  };
+}
+
+/**
  * A PostgreSQL server, directly or through a transaction pooler (PgBouncer), through a pool;
  * every session runs in the provider's time zone (zonedClient). JIT compilation is turned off
  * by setDatabaseDefaults, for the database: the product's queries are short index probes whose
@@ -48,8 +71,13 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
     max: poolSize,
     application_name: 'rodmenys',
     Client: zonedClient(timeZone),
+    // Through a failover (docs/operations.md, "Failover"): a connection attempt that gets no answer
+    // gives up (the request answers 503) instead of waiting for the kernel, and TCP keepalive finds a
+    // server that vanished without closing its sockets.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
   });
-  // An idle client that loses its server must not crash the process.
+  // An idle client that loses its server must not crash the process; the pool drops it.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
@@ -61,7 +89,8 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
     kind: 'postgres',
     ...wrap(pool),
     async transaction(fn, options = {}) {
-      const client = await pool.connect();
+      const { client, lost, release } = await checkout(pool);
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const tx: Tx = {
@@ -73,17 +102,20 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
         await client.query(options.rollback ? 'ROLLBACK' : 'COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A connection that lost its server, or that now leads to a standby (25006 after a failover),
+        // is closed rather than pooled again: the next request connects afresh (to the new primary).
+        if (isDatabaseUnavailable(err)) broken = err as Error;
+        await client.query('ROLLBACK').catch((e: Error) => (broken ??= e));
         throw err;
       } finally {
-        client.release();
+        release(broken ?? lost());
       }
     },
     async exec(sql) {
       await pool.query(sql);
     },
     async copyIn(sql, rows) {
-      const client = await pool.connect();
+      const { client, lost, release } = await checkout(pool);
       let failed: unknown;
       try {
         await copyInto(client, sql, rows);
@@ -92,7 +124,7 @@ export function openPostgres(url: string, timeZone: string, poolSize = 10): Db {
         throw err;
       } finally {
         // A COPY stopped half-way may leave the connection unusable: do not pool it again.
-        client.release(failed instanceof Error ? failed : undefined);
+        release(failed instanceof Error ? failed : lost());
       }
     },
     async close() {

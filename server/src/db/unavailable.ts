@@ -2,10 +2,12 @@
  * Whether an error means the database is away (stopped, restarting, unreachable) rather than a
  * fault of the request or the code: the server then answers 503 with Retry-After
  * (docs/operations.md, "The database away"). Node's socket errors, PostgreSQL's shutdown and
- * connection classes (57P01-57P03, 08xxx), and the pg driver's own texts for a lost connection.
+ * connection classes (57P01-57P03, 08xxx), a write refused by a read-only server (25006: the
+ * writer's address led to a standby, as for a moment during a failover; docs/operations.md,
+ * "Failover"), and the pg driver's own texts for a lost connection.
  */
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const SERVER = new Set(['57P01', '57P02', '57P03']);
+const SERVER = new Set(['57P01', '57P02', '57P03', '25006']);
 const DRIVER =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly)/;
 

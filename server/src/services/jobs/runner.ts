@@ -15,7 +15,8 @@ export interface RunnerOptions extends Partial<JobContext> {
  * claims a due job in a short transaction (`FOR UPDATE SKIP LOCKED`, then a
  * lease in the row), runs it outside that transaction, and records the
  * outcome and the next run. A crashed instance's lease expires and another
- * takes the job; a run missed during downtime happens at the first tick.
+ * takes the job; a run missed during downtime happens at the first tick, and a run
+ * whose outcome the database could not take (it went away) runs again at the next.
  * Works the same on PGlite and a PostgreSQL server. Knows no job: they are
  * given to it (server/src/jobs.ts).
  */
@@ -25,6 +26,8 @@ export class Scheduler {
   #running: Promise<unknown> = Promise.resolve();
   #stopped = false;
   #registered = false;
+  /** Jobs this instance ran whose outcome (and lease release) could not be written. */
+  readonly #unrecorded = new Set<string>();
   readonly #ctx: JobContext;
   readonly #onError: (err: unknown) => void;
 
@@ -64,6 +67,16 @@ export class Scheduler {
         this.jobs.map((j) => j.name),
       ]);
       this.#registered = true;
+    }
+    if (this.#unrecorded.size > 0) {
+      // Runs whose outcome the database could not take (it went away mid-run, e.g. a failover):
+      // free their leases, and those jobs, whose next run was not moved, run again now rather
+      // than when the lease would have ended.
+      await this.db.query(
+        'UPDATE job SET lease_until = NULL, lease_owner = NULL WHERE name = ANY($1) AND lease_owner = $2',
+        [[...this.#unrecorded], this.owner],
+      );
+      this.#unrecorded.clear();
     }
     const ran: string[] = [];
     for (const job of this.jobs) {
@@ -107,6 +120,17 @@ export class Scheduler {
       clearInterval(heartbeat);
     }
     const finished = now();
+    try {
+      await this.#record(job, finished, Math.round(performance.now() - t0), error, result);
+    } catch (err) {
+      this.#unrecorded.add(job.name);
+      throw err;
+    }
+    return true;
+  }
+
+  /** Writes a run's outcome and its next run, and frees the lease. */
+  async #record(job: JobDef, finished: Date, ms: number, error: string | null, result: JobResult | null) {
     const next = await this.db.query<{ next: Date }>(`SELECT (${job.nextSql})::timestamptz AS next`, [finished]);
     await this.db.query(
       `UPDATE job SET lease_until = NULL, lease_owner = NULL, last_finished_at = $3::timestamptz,
@@ -114,16 +138,7 @@ export class Scheduler {
               failures = failures + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
               next_run_at = $7::timestamptz
         WHERE name = $1 AND lease_owner = $2`,
-      [
-        job.name,
-        this.owner,
-        finished,
-        Math.round(performance.now() - t0),
-        error,
-        result && JSON.stringify(result),
-        next.rows[0]!.next,
-      ],
+      [job.name, this.owner, finished, ms, error, result && JSON.stringify(result), next.rows[0]!.next],
     );
-    return true;
   }
 }
