@@ -7,6 +7,7 @@ export * from './data-quality.js';
 export * from './degree-days.js';
 export * from './deliveries.js';
 export * from './device-data.js';
+export * from './device-codes.js';
 export * from './device-models.js';
 export * from './devices.js';
 export * from './domain.js';

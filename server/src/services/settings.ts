@@ -38,6 +38,8 @@ export interface DqSettings {
   'collector.silentMinutes': number;
   /** A collector's clock off by more than this many minutes is flagged. */
   'collector.clockSkewMinutes': number;
+  /** Hours a meter may be heard without a telegram giving a value before METER_UNDECODED (docs/collectors.md). */
+  'collector.undecodedHours': number;
   /** Months after an occupancy's last billed month before its personal data is removed (docs/personal-data.md). */
   'personalData.retentionMonths': number;
   /** Days after move-out that an occupant's link and letter code still open their pages (docs/occupant-access.md). */
@@ -105,6 +107,8 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return int(1, 7 * 24 * 60);
     case 'collector.clockSkewMinutes':
       return int(1, 24 * 60);
+    case 'collector.undecodedHours':
+      return int(1, 7 * 24);
     case 'personalData.retentionMonths':
       return int(1, 600);
     case 'occupantAccess.graceDays':
