@@ -1,4 +1,4 @@
-import type { DqSetting, Job, MonthEndListRow } from '@rodmenys/contract';
+import type { DqSetting, MonthEndListRow } from '@rodmenys/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import {
   App,
@@ -18,7 +18,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
+import { useClearMonthEnd, useDqSettings, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
 import { useDeviceTypes } from '../../api/devices';
 import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
@@ -26,6 +26,7 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
+import { QueryTableCard } from './query-table-card';
 
 /**
  * The operator's side of data quality (group 1; the server checks it again): the rules' settings,
@@ -190,37 +191,6 @@ function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
   );
 }
 
-/** An operator's table card: its rows from one query, a retry when it fails, and what goes with it. */
-function QueryTableCard<T extends object>({
-  title,
-  query,
-  rowKey,
-  columns,
-  children,
-}: {
-  title: string;
-  query: UseQueryResult<T[], unknown>;
-  rowKey: keyof T & string;
-  columns: ColumnsType<T>;
-  children?: ReactNode;
-}) {
-  return (
-    <Card size="small" title={title} style={{ marginTop: 16 }}>
-      {query.error ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : null}
-      <Table<T>
-        size="small"
-        rowKey={rowKey}
-        loading={query.isLoading}
-        dataSource={query.data ?? []}
-        pagination={false}
-        scroll={{ x: true }}
-        columns={columns}
-      />
-      {children}
-    </Card>
-  );
-}
-
 /** The parameters of the rules and of month-end values, each editable (audited). */
 export function SettingsCard() {
   const { t } = useTranslation();
@@ -280,67 +250,6 @@ export function SettingsCard() {
           <SettingDialog setting={editing} onClose={() => setEditing(null)} />
         ))}
     </QueryTableCard>
-  );
-}
-
-/** What a run did, each count by its name; "no mail server" for a digest that could not be sent. */
-function resultText(result: Job['LastResult'], t: TFunction): string {
-  if (!result) return '';
-  return Object.entries(result)
-    .map(([key, n]) =>
-      key === 'mailNotConfigured'
-        ? t('anomalies.jobs.results.mailNotConfigured')
-        : `${t(`anomalies.jobs.results.${key}`, { defaultValue: key })}: ${n}`,
-    )
-    .join(', ');
-}
-
-/** The scheduled work: when each job runs next, its last run, how long it took, what it did or the error. */
-export function JobsCard() {
-  const { t } = useTranslation();
-  const jobs = useJobs(true);
-  return (
-    <QueryTableCard<Job>
-      title={t('anomalies.jobs.title')}
-      query={jobs}
-      rowKey="Name"
-      columns={[
-        {
-          title: t('anomalies.jobs.name'),
-          dataIndex: 'Name',
-          render: (name: string, job) => (
-            <Space size={4} wrap>
-              {t(`anomalies.jobs.names.${name}`, { defaultValue: name })}
-              {job.Running && <Tag color="processing">{t('anomalies.jobs.running')}</Tag>}
-            </Space>
-          ),
-        },
-        { title: t('anomalies.jobs.lastStarted'), dataIndex: 'LastStartedAt', render: formatDateTime },
-        {
-          title: t('anomalies.jobs.duration'),
-          dataIndex: 'LastDurationMs',
-          align: 'right',
-          render: (ms: number | null) => (ms === null ? '' : t('anomalies.jobs.ms', { ms })),
-        },
-        {
-          title: t('anomalies.jobs.lastResult'),
-          render: (_, job) =>
-            job.LastError ? (
-              <Typography.Text type="danger">
-                {t('anomalies.jobs.failed')}: <code>{job.LastError}</code>
-              </Typography.Text>
-            ) : (
-              resultText(job.LastResult, t)
-            ),
-        },
-        { title: t('anomalies.jobs.nextRun'), dataIndex: 'NextRunAt', render: formatDateTime },
-        {
-          title: t('anomalies.jobs.runs'),
-          align: 'right',
-          render: (_, job) => t('anomalies.jobs.runsFailures', { runs: job.Runs, failures: job.Failures }),
-        },
-      ]}
-    />
   );
 }
 
