@@ -136,6 +136,8 @@ export const RULE_CODES = [
   'ESTIMATED_SHARE',
   'COLLECTOR_SILENT',
   'METER_UNDECODED',
+  'SUSPECT_VALUE',
+  'WRONG_KEY',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -156,6 +158,8 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   ESTIMATED_SHARE: { lt: 'Per daug įvertintų reikšmių', en: 'Too many estimated values' },
   COLLECTOR_SILENT: { lt: 'Kolektorius nutilo', en: 'Collector silent' },
   METER_UNDECODED: { lt: 'Girdimas, bet neiššifruojamas', en: 'Heard but not decoded' },
+  SUSPECT_VALUE: { lt: 'Neįtikima reikšmė sulaikyta', en: 'Implausible value held back' },
+  WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

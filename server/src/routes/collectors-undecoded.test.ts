@@ -48,7 +48,7 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
   const undecodedAnomalies = async () =>
     (
       await t.db.query<{ device_id: number; collector_id: number; state: string; evidence: Record<string, unknown> }>(
-        "SELECT device_id, collector_id, state, evidence FROM anomaly WHERE rule = 'METER_UNDECODED' ORDER BY id",
+        "SELECT device_id, collector_id, state, evidence FROM anomaly WHERE rule IN ('METER_UNDECODED', 'WRONG_KEY') ORDER BY id",
       )
     ).rows;
 
@@ -90,7 +90,9 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
 
     const health = await inject(t.app, listCollectorHealth, { token: operator });
     const row = health.body.find((c) => c.Id === collector.id)!;
-    expect(row.Undecoded).toEqual([{ MeterId: APATOR, Driver: 'apator162', AnomalyId: expect.any(Number) }]);
+    expect(row.Undecoded).toEqual([
+      { MeterId: APATOR, Driver: 'apator162', AnomalyId: expect.any(Number), WrongKey: false },
+    ]);
     expect(row.LeftOut).toEqual([]);
 
     // The right driver (or key): a value arrives, the next run resolves the anomaly.
@@ -101,7 +103,11 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
     expect(after.body.find((c) => c.Id === collector.id)!.Undecoded).toEqual([]);
   });
 
-  it('the collectors job counts them in its result', async () => {
+  it('a meter with a stored key that stops decoding: possibly a wrong key, counted by the collectors job', async () => {
+    await t.db.query(
+      "INSERT INTO meter_key (device_id, manufacturer, nonce, sealed, tag) VALUES ($1, 'APA', '\\x00', '\\x00', '\\x00')",
+      [apator],
+    );
     await t.db.query("UPDATE job SET next_run_at = $1::timestamptz - interval '1 minute', lease_until = NULL", [at(16)]);
     // Undecoded again from hour 10 to 16: the job's run at hour 16 opens a new anomaly.
     for (let h = 10; h <= 16; h++) await hear([APATOR, FINE], h, false);
@@ -109,5 +115,15 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
     expect(await new Scheduler(t.db, collectorsJob).tick(() => at(16))).toEqual(['collectors']);
     const jobs = await inject(t.app, listJobs, { token: operator });
     expect(jobs.body.find((j) => j.Name === 'collectors')!.LastResult).toMatchObject({ undecoded: 1, opened: 1 });
+    const open = (await undecodedAnomalies()).filter((a) => a.state === 'open');
+    expect(open.map((a) => [a.device_id, a.evidence.driver])).toEqual([[apator, 'apator162']]);
+    const { rows } = await t.db.query("SELECT 1 FROM anomaly WHERE rule = 'WRONG_KEY' AND state = 'open' AND device_id = $1", [
+      apator,
+    ]);
+    expect(rows).toHaveLength(1);
+    const health = await inject(t.app, listCollectorHealth, { token: operator });
+    expect(health.body.find((c) => c.Id === collector.id)!.Undecoded).toEqual([
+      { MeterId: APATOR, Driver: 'apator162', AnomalyId: expect.any(Number), WrongKey: true },
+    ]);
   });
 });

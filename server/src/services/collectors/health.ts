@@ -63,9 +63,10 @@ export async function listCollectorHealth(db: Queryable, now = new Date()): Prom
             coalesce((SELECT array_agg(e.meter_id ORDER BY e.meter_id) FROM expected e
                        WHERE e.collector_id = k.id AND e.meter_id !~ $3), '{}') AS "LeftOut",
             coalesce((SELECT json_agg(json_build_object('MeterId', d.device_code, 'Driver', a.evidence ->> 'driver',
-                                                        'AnomalyId', a.id) ORDER BY d.device_code)
+                                                        'AnomalyId', a.id, 'WrongKey', a.rule = 'WRONG_KEY') ORDER BY d.device_code)
                         FROM anomaly a JOIN device d ON d.id = a.device_id
-                       WHERE a.rule = 'METER_UNDECODED' AND a.state <> 'resolved' AND a.collector_id = k.id), '[]')
+                       WHERE a.state <> 'resolved' AND a.collector_id = k.id
+                         AND (a.rule = 'METER_UNDECODED' OR (a.rule = 'WRONG_KEY' AND a.evidence ? 'heardBy'))), '[]')
               AS "Undecoded"
        FROM k LEFT JOIN collector_contact c ON c.collector_id = k.id
        LEFT JOIN LATERAL (

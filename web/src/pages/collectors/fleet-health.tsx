@@ -250,7 +250,10 @@ export function FleetHealth() {
                     <Typography.Text type="danger">
                       {t('fleet.undecoded', {
                         meters: c.Undecoded.map((u) =>
-                          t('fleet.undecodedMeter', { meter: u.MeterId, driver: u.Driver }),
+                          t(u.WrongKey ? 'fleet.undecodedWrongKey' : 'fleet.undecodedMeter', {
+                            meter: u.MeterId,
+                            driver: u.Driver,
+                          }),
                         ).join(', '),
                       })}
                     </Typography.Text>

@@ -121,6 +121,8 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
     (a, b) => Number(a) - Number(b),
   );
   const [form] = Form.useForm<Record<string, number | null>>();
+  // Days (silent.days, zero.days) are whole numbers to 3650; a rise per day (suspect.maxPerDay) any positive number.
+  const isRise = setting.Key === 'suspect.maxPerDay';
   return (
     <SettingFormDialog
       setting={setting}
@@ -136,12 +138,16 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
           key={id}
           name={id}
           label={typeName(id)}
-          rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
+          rules={[
+            isRise
+              ? { type: 'number', min: 0.001, max: 1e9, message: t('anomalies.settings.riseRange') }
+              : { type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') },
+          ]}
         >
           <InputNumber
             controls={false}
             autoFocus={i === 0}
-            precision={0}
+            precision={isRise ? undefined : 0}
             placeholder={t('anomalies.settings.notChecked')}
             style={{ width: '100%' }}
           />
