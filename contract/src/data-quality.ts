@@ -312,7 +312,7 @@ export const runJob = defineEndpoint({
   path: '/data-quality/jobs/:name/run',
   summary:
     'Runs a scheduled job now (docs/data-quality.md, "Scheduled work"): it becomes due at once and the ' +
-    "scheduler of any instance starts it within seconds; its row shows the run when it ends. Audited. Group 1 only.",
+    'scheduler of any instance starts it within seconds; its row shows the run when it ends. Audited. Group 1 only.',
   tags: ['data-quality'],
   auth: 'operator',
   params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),

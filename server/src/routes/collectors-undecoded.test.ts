@@ -108,7 +108,9 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
       "INSERT INTO meter_key (device_id, manufacturer, nonce, sealed, tag) VALUES ($1, 'APA', '\\x00', '\\x00', '\\x00')",
       [apator],
     );
-    await t.db.query("UPDATE job SET next_run_at = $1::timestamptz - interval '1 minute', lease_until = NULL", [at(16)]);
+    await t.db.query("UPDATE job SET next_run_at = $1::timestamptz - interval '1 minute', lease_until = NULL", [
+      at(16),
+    ]);
     // Undecoded again from hour 10 to 16: the job's run at hour 16 opens a new anomaly.
     for (let h = 10; h <= 16; h++) await hear([APATOR, FINE], h, false);
     const collectorsJob = JOBS.filter((j) => j.name === 'collectors');
@@ -117,9 +119,10 @@ describe(`a meter heard but not decoded (${dbKind()})`, () => {
     expect(jobs.body.find((j) => j.Name === 'collectors')!.LastResult).toMatchObject({ undecoded: 1, opened: 1 });
     const open = (await undecodedAnomalies()).filter((a) => a.state === 'open');
     expect(open.map((a) => [a.device_id, a.evidence.driver])).toEqual([[apator, 'apator162']]);
-    const { rows } = await t.db.query("SELECT 1 FROM anomaly WHERE rule = 'WRONG_KEY' AND state = 'open' AND device_id = $1", [
-      apator,
-    ]);
+    const { rows } = await t.db.query(
+      "SELECT 1 FROM anomaly WHERE rule = 'WRONG_KEY' AND state = 'open' AND device_id = $1",
+      [apator],
+    );
     expect(rows).toHaveLength(1);
     const health = await inject(t.app, listCollectorHealth, { token: operator });
     expect(health.body.find((c) => c.Id === collector.id)!.Undecoded).toEqual([

@@ -19,18 +19,28 @@ describe(`a value beyond the device's plausible range is held back (${dbKind()})
   const devices: Record<'plain' | 'keyed', { id: number; code: string }> = {} as never;
 
   const send = (code: string, hours: number, value: number) => {
-    const json = { _: 'telegram', media: 'water', meter: 'apator162', id: code, total_m3: value, timestamp: at(hours).toISOString() };
+    const json = {
+      _: 'telegram',
+      media: 'water',
+      meter: 'apator162',
+      id: code,
+      total_m3: value,
+      timestamp: at(hours).toISOString(),
+    };
     const item: TelegramItem = { position: 1, json, raw: JSON.stringify(json) };
     return ingestTelegrams(t.db, [item], at(hours));
   };
   const readings = async (id: number) =>
-    (await t.db.query<{ v: string }>('SELECT value::text AS v FROM reading WHERE device_id = $1 ORDER BY ts', [id])).rows.map(
-      (r) => Number(r.v),
-    );
+    (
+      await t.db.query<{ v: string }>('SELECT value::text AS v FROM reading WHERE device_id = $1 ORDER BY ts', [id])
+    ).rows.map((r) => Number(r.v));
 
   beforeAll(async () => {
     operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
-    const flat = await makeFlat(t.db, await makeBuilding(t.db, { city: 'Panevėžys', street: 'Ramygalos g.', number: '4' }));
+    const flat = await makeFlat(
+      t.db,
+      await makeBuilding(t.db, { city: 'Panevėžys', street: 'Ramygalos g.', number: '4' }),
+    );
     for (const [kind, code] of [
       ['plain', '00148686'],
       ['keyed', '00148687'],

@@ -12,9 +12,7 @@ describe(`POST /api/data-quality/jobs/:name/run and rescheduling (${dbKind()})`,
   const t = useApp();
   const nextRun = async (name: string) =>
     new Date(
-      (
-        await t.db.query<{ t: string }>('SELECT iso(next_run_at) AS t FROM job WHERE name = $1', [name])
-      ).rows[0]!.t,
+      (await t.db.query<{ t: string }>('SELECT iso(next_run_at) AS t FROM job WHERE name = $1', [name])).rows[0]!.t,
     ).getTime();
 
   beforeEach(async () => {

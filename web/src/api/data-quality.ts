@@ -35,8 +35,10 @@ export const useDqSettings = (enabled: boolean) => useEndpointQuery(listDqSettin
 // A schedule setting reschedules its job: the job list goes stale too.
 export const useUpdateDqSetting = () => useEndpointMutation(updateDqSetting, [listDqSettings, listJobs]);
 /** The job list, read again every 30 s, or every 3 s while `busy` says a run is waiting or going on. */
-export const useJobs = (enabled: boolean, busy: (rows: ResponseOf<typeof listJobs> | undefined) => boolean = () => false) =>
-  useEndpointQuery(listJobs, {}, { enabled, refetchInterval: (q) => (busy(q.state.data) ? 3_000 : 30_000) });
+export const useJobs = (
+  enabled: boolean,
+  busy: (rows: ResponseOf<typeof listJobs> | undefined) => boolean = () => false,
+) => useEndpointQuery(listJobs, {}, { enabled, refetchInterval: (q) => (busy(q.state.data) ? 3_000 : 30_000) });
 export const useRunJob = () => useEndpointMutation(runJob, [listJobs]);
 export const useSetMonthEnd = () => useEndpointMutation(setMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);
 export const useClearMonthEnd = () => useEndpointMutation(clearMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);

@@ -6,8 +6,13 @@
  * written with those characters replaced.
  */
 
-/** Characters that end a line for some reader, or that no configuration value needs. */
-const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+/** Characters that end a line for some reader, or that no configuration value needs: C0 and C1 controls, DEL, U+2028/U+2029. */
+const isLineBreaking = (code: number): boolean =>
+  code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+const hasLineBreaking = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (isLineBreaking(text.charCodeAt(i))) return true;
+  return false;
+};
 
 /** A value that cannot go into a `key=value` line. */
 export class UnsafeConfigValue extends Error {
@@ -17,7 +22,7 @@ export class UnsafeConfigValue extends Error {
 }
 
 /** True when `value` can be written after `key=` without ending or splitting the line. */
-export const isSafeConfigValue = (value: string): boolean => !LINE_BREAKING.test(value);
+export const isSafeConfigValue = (value: string): boolean => !hasLineBreaking(value);
 
 /** `key=value`, or UnsafeConfigValue when the value could end the line. */
 export function configLine(key: string, value: string): string {
@@ -27,7 +32,8 @@ export function configLine(key: string, value: string): string {
 }
 
 /** `# text`, with every line-breaking character turned into a space. */
-export const commentLine = (text: string): string => `# ${text.replace(new RegExp(LINE_BREAKING, 'gu'), ' ')}`;
+export const commentLine = (text: string): string =>
+  `# ${Array.from(text, (c) => (isLineBreaking(c.charCodeAt(0)) ? ' ' : c)).join('')}`;
 
 /** A whole file: its lines, each ending in a newline. */
 export const configFile = (lines: readonly string[]): string => lines.map((l) => `${l}\n`).join('');

@@ -79,7 +79,12 @@ async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<Ing
   const withValue = known.filter((k) => k.mapped.value !== null);
   const held = await findSuspectValues(
     tx,
-    withValue.map((k) => ({ deviceId: k.device.id, typeId: k.device.typeId, ts: k.t.ts, value: Number(k.mapped.value) })),
+    withValue.map((k) => ({
+      deviceId: k.device.id,
+      typeId: k.device.typeId,
+      ts: k.t.ts,
+      value: Number(k.mapped.value),
+    })),
   );
   const heldKeys = new Set(held.map((h) => `${h.deviceId} ${h.ts}`));
   const rows: Row[] = known.map(({ device, t, mapped }) => {

@@ -1,28 +1,12 @@
 import type { DqSetting, MonthEndListRow } from '@rodmenys/contract';
-import type { UseQueryResult } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Form,
-  type FormInstance,
-  type FormProps,
-  Input,
-  InputNumber,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import type { TFunction } from 'i18next';
+import { App, Button, Form, type FormInstance, type FormProps, Input, InputNumber, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
 import { useDeviceTypes } from '../../api/devices';
 import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
-import { LoadError, useErrorText } from '../../components/load-error';
+import { useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';

@@ -34,4 +34,3 @@ export function QueryTableCard<T extends object>({
     </Card>
   );
 }
-

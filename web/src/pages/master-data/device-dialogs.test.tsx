@@ -119,7 +119,10 @@ describe('the serial number and counter code', { timeout: 90_000 }, () => {
     signIn(GROUP.operator);
     const { sent } = stubApi([
       route(getDeviceTypeLookUp, []),
-      route(updateDevice, (request) => ({ ...meter, CounterCode: (request.body as { counterCode: string }).counterCode })),
+      route(updateDevice, (request) => ({
+        ...meter,
+        CounterCode: (request.body as { counterCode: string }).counterCode,
+      })),
     ]);
     await render(<DeviceDialogs dialog={{ kind: 'edit', device: meter }} onClose={() => {}} />);
     const counter = (await screen.findByLabelText('Skaitiklio kodas')) as HTMLInputElement;

@@ -99,7 +99,11 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     ['CounterCode', counterCode],
   ] as const) {
     if (value !== null && value.length <= MAX_TEXT && !isDeviceCode(value)) {
-      fail('INVALID_CODE', column, `${column} may hold only letters, digits and - . _ / inside, up to 64 characters: ${JSON.stringify(value)}`);
+      fail(
+        'INVALID_CODE',
+        column,
+        `${column} may hold only letters, digits and - . _ / inside, up to 64 characters: ${JSON.stringify(value)}`,
+      );
     }
   }
   const description = str('DeviceDescription', false);
