@@ -103,6 +103,18 @@ export const CollectorHealth = Type.Object({
   ClockFlag: Nullable(Type.Union([Type.Literal('noClock'), Type.Literal('skew')])),
   /** The latest alarm events (wmbusmeters' alarmshell), newest first. */
   Events: Type.Array(CollectorEvent),
+  /**
+   * Serials of its meters left out of its configuration: not a wM-Bus meter id (8 hex digits;
+   * contract/src/device-codes.ts), so no telegram can match them and none may break the file.
+   */
+  LeftOut: Type.Array(Type.String()),
+  /**
+   * Meters it heard whose telegrams gave no value for `collector.undecodedHours` (an open METER_UNDECODED,
+   * or WRONG_KEY when a meter key is stored for it: possibly a wrong key).
+   */
+  Undecoded: Type.Array(
+    Type.Object({ MeterId: Type.String(), Driver: Type.String(), AnomalyId: Id, WrongKey: Type.Boolean() }),
+  ),
 });
 export type CollectorHealth = Static<typeof CollectorHealth>;
 

@@ -135,6 +135,9 @@ export const RULE_CODES = [
   'BUILDING_BALANCE',
   'ESTIMATED_SHARE',
   'COLLECTOR_SILENT',
+  'METER_UNDECODED',
+  'SUSPECT_VALUE',
+  'WRONG_KEY',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -154,6 +157,9 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   BUILDING_BALANCE: { lt: 'Pastato balansas', en: 'Building balance' },
   ESTIMATED_SHARE: { lt: 'Per daug įvertintų reikšmių', en: 'Too many estimated values' },
   COLLECTOR_SILENT: { lt: 'Kolektorius nutilo', en: 'Collector silent' },
+  METER_UNDECODED: { lt: 'Girdimas, bet neiššifruojamas', en: 'Heard but not decoded' },
+  SUSPECT_VALUE: { lt: 'Neįtikima reikšmė sulaikyta', en: 'Implausible value held back' },
+  WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;
@@ -299,6 +305,18 @@ export const listJobs = defineEndpoint({
   tags: ['data-quality'],
   auth: 'operator',
   response: Type.Array(Job),
+});
+
+export const runJob = defineEndpoint({
+  method: 'POST',
+  path: '/data-quality/jobs/:name/run',
+  summary:
+    'Runs a scheduled job now (docs/data-quality.md, "Scheduled work"): it becomes due at once and the ' +
+    'scheduler of any instance starts it within seconds; its row shows the run when it ends. Audited. Group 1 only.',
+  tags: ['data-quality'],
+  auth: 'operator',
+  params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+  response: Job,
 });
 
 const DigestLanguage = Type.Union([Type.Literal('lt'), Type.Literal('en')]);

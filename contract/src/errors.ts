@@ -106,6 +106,7 @@ export const ERROR_MESSAGES = {
   reasonRequired: 'A reason is required',
   noManualMonthEnd: 'No manual month-end value for this device and month',
   settingNotFound: 'No setting {{key}}',
+  jobNotFound: 'No scheduled job {{name}}',
   settingNumber: '{{key}} must be a number from {{min}} to {{max}}',
   settingWholeNumber: '{{key}} must be a whole number from {{min}} to {{max}}',
   settingDaysPerType: '{{key}} must give each device type a whole number of days from {{min}} to {{max}}',

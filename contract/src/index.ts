@@ -6,6 +6,7 @@ export * from './csv.js';
 export * from './data-quality.js';
 export * from './degree-days.js';
 export * from './deliveries.js';
+export * from './device-codes.js';
 export * from './device-data.js';
 export * from './device-models.js';
 export * from './devices.js';

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdParams, Nullable } from './common.js';
+import { DEVICE_CODE_MAX_LENGTH, DEVICE_CODE_PATTERN } from './device-codes.js';
 import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
 import { DeviceRowFields } from './devices.js';
 import { LOCATION_LEVEL } from './domain.js';
@@ -94,6 +95,8 @@ export const IMPORT_ERROR_CODES = [
   'OCCUPANCY_OVERLAP',
   /** The move-out date is not after the move-in date (params.column). */
   'MOVE_OUT_BEFORE_MOVE_IN',
+  /** A serial number or counter code with a character it may not have (params.column): contract/src/device-codes.ts. */
+  'INVALID_CODE',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
@@ -261,7 +264,13 @@ export const getLocation = defineEndpoint({
 });
 
 const Text = (max = NAME_MAX_LENGTH * 2) => Type.String({ maxLength: max });
-const Serial = Type.String({ minLength: 1, maxLength: 64 });
+/** A serial number or counter code: the characters of contract/src/device-codes.ts. */
+const Serial = Type.String({
+  minLength: 1,
+  maxLength: DEVICE_CODE_MAX_LENGTH,
+  pattern: DEVICE_CODE_PATTERN,
+  description: 'letters, digits and - . _ / inside; no space, line break, ; = # or quote',
+});
 /** A moment: ISO 8601, with an offset or without one (then it is the provider's local time). */
 export const MomentParam = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?(Z|[+-]\\d{2}(:?\\d{2})?)?$',
@@ -330,7 +339,7 @@ export const AddDeviceBody = Type.Object({
   locationId: Id,
   deviceTypeId: Type.Integer({ minimum: 1, maximum: 32767 }),
   deviceCode: Serial,
-  counterCode: Type.Optional(Nullable(Text(64))),
+  counterCode: Type.Optional(Nullable(Serial)),
   description: Type.Optional(Nullable(Text())),
   ratingFactor: Type.Optional(Nullable(RatingFactor)),
   model: Model,
@@ -363,7 +372,7 @@ export const updateDevice = defineEndpoint({
   body: Type.Object({
     description: Type.Optional(Nullable(Text())),
     ratingFactor: Type.Optional(Nullable(RatingFactor)),
-    counterCode: Type.Optional(Nullable(Text(64))),
+    counterCode: Type.Optional(Nullable(Serial)),
     model: Model,
   }),
   response: MasterDevice,
@@ -386,7 +395,7 @@ export const ReplaceDeviceBody = Type.Object({
   finalReading: ReadingValue,
   newDeviceCode: Serial,
   initialReading: ReadingValue,
-  newCounterCode: Type.Optional(Nullable(Text(64))),
+  newCounterCode: Type.Optional(Nullable(Serial)),
   /** Default: the old device's. */
   newDescription: Type.Optional(Nullable(Text())),
   /** Default: the old device's. */

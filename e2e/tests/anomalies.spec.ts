@@ -1,4 +1,4 @@
-import { listAnomalies, listDqSettings } from '@rodmenys/contract';
+import { listAnomalies, listDqSettings, listJobs } from '@rodmenys/contract';
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, expect, session, signIn, test } from './fixtures';
 import { silentMeter } from './screens';
@@ -91,6 +91,23 @@ test.describe('anomalies', () => {
     for (const name of Object.values(lt.anomalies.jobs.names)) await expect(jobs).toContainText(name);
     await expect(jobs.getByRole('row', { name: new RegExp(lt.anomalies.jobs.names['month-ends']) })).toContainText(
       lt.anomalies.jobs.results.monthEnds,
+    );
+    // Run now, by keyboard: the daily digest runs within the scheduler's tick and its row shows the run.
+    const token = (await session(DEMO.operator)).Token;
+    const runs = async () => (await api(listJobs, { token })).body.find((j) => j.Name === 'digest')!.Runs;
+    const before = await runs();
+    const runNow = jobs.getByRole('button', {
+      name: lt.anomalies.jobs.runNowOf.replace('{{name}}', lt.anomalies.jobs.names.digest),
+    });
+    await runNow.focus();
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByText(lt.anomalies.jobs.requested.replace('{{name}}', lt.anomalies.jobs.names.digest)),
+    ).toBeVisible();
+    await expect.poll(runs, { timeout: 40_000 }).toBe(before + 1);
+    await expect(jobs.getByRole('row', { name: new RegExp(lt.anomalies.jobs.names.digest) })).toContainText(
+      lt.anomalies.jobs.runsFailures.replace('{{runs}}', String(before + 1)).replace(/ \(.*$/, ''),
+      { timeout: 10_000 },
     );
 
     // A month end by hand, from the device's drill-down.

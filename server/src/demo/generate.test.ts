@@ -106,7 +106,7 @@ describe(`seedDemo (${dbKind()})`, () => {
     expect(models.length).toBeGreaterThan(0);
     for (const m of models) {
       expect(knownDeviceModel(m.model)?.driver, String(m.model)).toBeDefined();
-      expect(driverFor(m.model, null, m.type_id)).not.toBe('auto');
+      expect(driverFor(m.model)).not.toBe('auto');
     }
     const perTypeAndBuilding = new Set(models.map((m) => `${m.type_id}/${m.building}`));
     expect(perTypeAndBuilding.size).toBe(models.length);

@@ -453,6 +453,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'GET /data-quality/settings': { request: () => ({}) },
     'PUT /data-quality/settings/:key': { request: () => ({ params: { key: 'window.days' }, body: { value: 14 } }) },
     'GET /data-quality/jobs': { request: () => ({}) },
+    'POST /data-quality/jobs/:name/run': { request: () => ({ params: { name: 'collectors' } }) },
     'GET /data-quality/digest': { request: () => ({}) },
     'PUT /data-quality/digest': { request: () => ({ body: { optIn: false, language: 'en' } }) },
     'GET /data-quality/degree-days': { request: () => ({ query: { year: 2026 } }) },

@@ -234,11 +234,12 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
     );
     const file = (id: string) => a.body.Files.find((f) => f.Path === `wmbusmeters.d/m_${id}`)!.Content;
     expect(file(A_METERS[0]!)).toBe(
-      `name=m_${A_METERS[0]}\nid=${A_METERS[0]}\nkey=AAAAAAAA${A_METERS[0]!.repeat(3)}\ndriver=qcaloric\n`,
+      `name=m_${A_METERS[0]}\nid=${A_METERS[0]}\nkey=AAAAAAAA${A_METERS[0]!.repeat(3)}\ndriver=auto\n`,
     );
     expect(file(A_METERS[1]!)).toMatch(/^key=[0-9A-F]{32}$/m);
-    expect(file(A_METERS[1]!)).toMatch(/^driver=kamheat$/m);
-    // No key stored: no key line; the driver from the model is unknown and no manufacturer: auto.
+    // No model: auto, never a driver guessed from the key file's manufacturer (KAM here).
+    expect(file(A_METERS[1]!)).toMatch(/^driver=auto$/m);
+    // No key stored: no key line; no model: auto.
     expect(file(SHARED)).toBe(`name=m_${SHARED}\nid=${SHARED}\ndriver=auto\n`);
 
     const b = await inject(t.app, getCollectorConfig, { token: keys.B.key });
@@ -280,11 +281,11 @@ describe(`collectors as a fleet: keys, configuration, health, silence (${dbKind(
     expect(await driverOf(SHARED)).toBe('kamwater');
     await setModel(SHARED, '  MULTICAL   21 ');
     expect(await driverOf(SHARED)).toBe('kamwater');
-    // A model the product does not know picks no driver; the key file's manufacturer (QDS) still does.
+    // A model the product does not know names no driver: auto, whatever the key file's manufacturer (QDS).
     await setModel(A_METERS[0]!, 'Sontex 868');
     expect(await driverOf(A_METERS[0]!)).toBe('sontex868');
     await setModel(A_METERS[0]!, 'Unknown 9000');
-    expect(await driverOf(A_METERS[0]!)).toBe('qcaloric');
+    expect(await driverOf(A_METERS[0]!)).toBe('auto');
     await setModel(SHARED, null);
     expect(await driverOf(SHARED)).toBe('auto');
   });

@@ -11,12 +11,14 @@ import {
   listDqSettings,
   listJobs,
   resolveAnomaly,
+  runJob,
   setDegreeDays,
   setMonthEnd,
   updateDigestSubscription,
   updateDqSetting,
 } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
+import { JOBS } from '../jobs.js';
 import * as anomalies from '../services/data-quality/anomalies.js';
 import * as degreeDays from '../services/data-quality/degree-days.js';
 import { getSubscription, updateSubscription } from '../services/data-quality/digest.js';
@@ -65,9 +67,10 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
   );
   defineRoute(app, listDqSettings, ({ db }) => settingsJobs.listSettings(db));
   defineRoute(app, updateDqSetting, ({ caller, params, body, db }) =>
-    settingsJobs.updateSetting(db, caller, params.key, body.value),
+    settingsJobs.updateSetting(db, caller, params.key, body.value, JOBS),
   );
   defineRoute(app, listJobs, ({ db }) => settingsJobs.listJobs(db));
+  defineRoute(app, runJob, ({ caller, params, db }) => settingsJobs.runJobNow(db, caller, JOBS, params.name));
   defineRoute(app, listDegreeDays, ({ query, db }) => degreeDays.listDegreeDays(db, query.year));
   defineRoute(app, setDegreeDays, ({ caller, params, body, db }) =>
     degreeDays.setDegreeDays(db, caller, params.cityId, params.month, body.value),

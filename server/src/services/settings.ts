@@ -38,6 +38,10 @@ export interface DqSettings {
   'collector.silentMinutes': number;
   /** A collector's clock off by more than this many minutes is flagged. */
   'collector.clockSkewMinutes': number;
+  /** The largest plausible rise per day of a collector's value, per device type id: above it the value is held back (docs/collectors.md). */
+  'suspect.maxPerDay': Record<string, number>;
+  /** Hours a meter may be heard without a telegram giving a value before METER_UNDECODED (docs/collectors.md). */
+  'collector.undecodedHours': number;
   /** Months after an occupancy's last billed month before its personal data is removed (docs/personal-data.md). */
   'personalData.retentionMonths': number;
   /** Days after move-out that an occupant's link and letter code still open their pages (docs/occupant-access.md). */
@@ -105,6 +109,15 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return int(1, 7 * 24 * 60);
     case 'collector.clockSkewMinutes':
       return int(1, 24 * 60);
+    case 'collector.undecodedHours':
+      return int(1, 7 * 24);
+    case 'suspect.maxPerDay':
+      return value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.entries(value).every(([k, v]) => /^\d{1,5}$/.test(k) && typeof v === 'number' && v > 0 && v <= 1e9)
+        ? null
+        : { code: 'settingNumbers', params: {} };
     case 'personalData.retentionMonths':
       return int(1, 600);
     case 'occupantAccess.graceDays':

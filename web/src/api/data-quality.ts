@@ -10,7 +10,9 @@ import {
   listDqSettings,
   listJobs,
   type QueryOf,
+  type ResponseOf,
   resolveAnomaly,
+  runJob,
   setMonthEnd,
   updateDigestSubscription,
   updateDqSetting,
@@ -30,7 +32,13 @@ export const useUnmeasuredMonthEnds = (query: QueryOf<typeof getUnmeasuredMonthE
 export const useDigestSubscription = () => useEndpointQuery(getDigestSubscription, {});
 export const useUpdateDigestSubscription = () => useEndpointMutation(updateDigestSubscription, [getDigestSubscription]);
 export const useDqSettings = (enabled: boolean) => useEndpointQuery(listDqSettings, {}, { enabled });
-export const useUpdateDqSetting = () => useEndpointMutation(updateDqSetting, [listDqSettings]);
-export const useJobs = (enabled: boolean) => useEndpointQuery(listJobs, {}, { enabled, refetchInterval: 30_000 });
+// A schedule setting reschedules its job: the job list goes stale too.
+export const useUpdateDqSetting = () => useEndpointMutation(updateDqSetting, [listDqSettings, listJobs]);
+/** The job list, read again every 30 s, or every 3 s while `busy` says a run is waiting or going on. */
+export const useJobs = (
+  enabled: boolean,
+  busy: (rows: ResponseOf<typeof listJobs> | undefined) => boolean = () => false,
+) => useEndpointQuery(listJobs, {}, { enabled, refetchInterval: (q) => (busy(q.state.data) ? 3_000 : 30_000) });
+export const useRunJob = () => useEndpointMutation(runJob, [listJobs]);
 export const useSetMonthEnd = () => useEndpointMutation(setMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);
 export const useClearMonthEnd = () => useEndpointMutation(clearMonthEnd, [getMonthEnds, getUnmeasuredMonthEnds]);

@@ -1,4 +1,4 @@
-import type { CollectorHealth, CollectorMeter } from '@rodmenys/contract';
+import { type CollectorHealth, type CollectorMeter, WMBUS_METER_ID_PATTERN } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { loadSettings } from '../settings.js';
@@ -12,7 +12,8 @@ const EVENTS = 5;
  * "Health"): last contact, telegrams per hour (24 buckets, oldest first), its meters
  * heard against expected, its meters heard only by another collector, the clock of its
  * latest telegram, its latest alarm events, and whether it is silent (an unresolved
- * COLLECTOR_SILENT anomaly, opened by the collectors job).
+ * COLLECTOR_SILENT anomaly, opened by the collectors job); its meters left out of its
+ * configuration (a serial that is no wM-Bus id) and those heard but not decoded.
  */
 export async function listCollectorHealth(db: Queryable, now = new Date()): Promise<CollectorHealth[]> {
   const settings = await loadSettings(db);
@@ -58,14 +59,22 @@ export async function listCollectorHealth(db: Queryable, now = new Date()): Prom
             coalesce((SELECT json_agg(json_build_object('At', iso(ev.received_at), 'Type', ev.alarm_type,
                                                         'Message', ev.message) ORDER BY ev.received_at DESC, ev.id DESC)
                         FROM (SELECT * FROM collector_event WHERE collector_id = k.id
-                               ORDER BY received_at DESC, id DESC LIMIT ${EVENTS}) ev), '[]') AS "Events"
+                               ORDER BY received_at DESC, id DESC LIMIT ${EVENTS}) ev), '[]') AS "Events",
+            coalesce((SELECT array_agg(e.meter_id ORDER BY e.meter_id) FROM expected e
+                       WHERE e.collector_id = k.id AND e.meter_id !~ $3), '{}') AS "LeftOut",
+            coalesce((SELECT json_agg(json_build_object('MeterId', d.device_code, 'Driver', a.evidence ->> 'driver',
+                                                        'AnomalyId', a.id, 'WrongKey', a.rule = 'WRONG_KEY') ORDER BY d.device_code)
+                        FROM anomaly a JOIN device d ON d.id = a.device_id
+                       WHERE a.state <> 'resolved' AND a.collector_id = k.id
+                         AND (a.rule = 'METER_UNDECODED' OR (a.rule = 'WRONG_KEY' AND a.evidence ? 'heardBy'))), '[]')
+              AS "Undecoded"
        FROM k LEFT JOIN collector_contact c ON c.collector_id = k.id
        LEFT JOIN LATERAL (
          SELECT ch.stamped_at, ch.received_at FROM collector_heard ch
           WHERE ch.collector_id = k.id AND ch.stamped_at IS NOT NULL AND ch.received_at <= $1::timestamptz
           ORDER BY ch.received_at DESC LIMIT 1) lt ON true
       ORDER BY k.name, k.id`,
-    [now, settings['collector.clockSkewMinutes']],
+    [now, settings['collector.clockSkewMinutes'], WMBUS_METER_ID_PATTERN],
   );
   return rows;
 }

@@ -7,7 +7,12 @@ export const collectorJobs: JobDef[] = [
     name: 'collectors',
     run: async (db, now) => {
       const r = await checkCollectors(db, now);
-      return { silent: r.silent, opened: r.opened, resolved: r.resolved };
+      return {
+        silent: r.silent,
+        opened: r.opened + r.undecoded.opened,
+        resolved: r.resolved + r.undecoded.resolved,
+        undecoded: r.undecoded.undecoded,
+      };
     },
     nextSql: "$1::timestamptz + interval '1 minute'",
   },

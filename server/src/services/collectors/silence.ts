@@ -1,6 +1,7 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
 import { loadSettings } from '../settings.js';
+import { checkUndecoded, type UndecodedResult } from './undecoded.js';
 
 /** Days of collector_heard kept (the health looks at 24 hours; a week back helps an investigation). */
 const KEEP_HEARD_DAYS = 8;
@@ -10,6 +11,8 @@ export interface SilenceResult {
   opened: number;
   resolved: number;
   pruned: number;
+  /** Meters heard but not decoded (undecoded.ts): how many, and their anomalies opened and resolved. */
+  undecoded: UndecodedResult;
 }
 
 /**
@@ -19,12 +22,13 @@ export interface SilenceResult {
  * COLLECTOR_SILENT anomaly, on its first building, naming it and its buildings; it
  * resolves itself when the collector is heard again (or revoked, or loses its
  * buildings). While it is open, the SILENT rule leaves the meters of its buildings
- * alone (services/data-quality/validate.ts). Also drops old hearings.
+ * alone (services/data-quality/validate.ts). Also drops old hearings, and keeps the anomalies of
+ * meters heard but not decoded (undecoded.ts).
  */
 export async function checkCollectors(db: Db, now = new Date()): Promise<SilenceResult> {
   const settings = await loadSettings(db);
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<Omit<SilenceResult, 'pruned'>>(
+    const { rows } = await tx.query<Omit<SilenceResult, 'pruned' | 'undecoded'>>(
       `WITH buildings AS (
          SELECT cl.collector_id, b.id, address_label(b) AS label
            FROM collector_location cl JOIN location b ON b.path && ARRAY[cl.location_id] AND b.level = ${LOCATION_LEVEL.building}
@@ -68,6 +72,7 @@ export async function checkCollectors(db: Db, now = new Date()): Promise<Silence
       `DELETE FROM collector_heard WHERE received_at < $1::timestamptz - make_interval(days => ${KEEP_HEARD_DAYS})`,
       [now],
     );
-    return { ...rows[0]!, pruned: pruned.rowCount };
+    const undecoded = await checkUndecoded(tx, now, settings['collector.undecodedHours']);
+    return { ...rows[0]!, pruned: pruned.rowCount, undecoded };
   });
 }

@@ -34,6 +34,7 @@ export const dataQualityJobs: JobDef[] = [
       return { monthEnds: r.written, found: v.found, opened: v.opened, resolved: v.resolved };
     },
     nextSql: `$1::timestamptz + make_interval(mins => ${setting('schedule.validateMinutes')})`,
+    settings: ['schedule.validateMinutes'],
   },
   {
     name: 'digest',
@@ -43,5 +44,6 @@ export const dataQualityJobs: JobDef[] = [
     nextSql: `CASE WHEN ($1::timestamptz::date::timestamp + make_interval(hours => ${setting('schedule.digestHour')}))::timestamptz > $1::timestamptz
                    THEN ($1::timestamptz::date::timestamp + make_interval(hours => ${setting('schedule.digestHour')}))::timestamptz
                    ELSE (($1::timestamptz::date + 1)::timestamp + make_interval(hours => ${setting('schedule.digestHour')}))::timestamptz END`,
+    settings: ['schedule.digestHour'],
   },
 ];

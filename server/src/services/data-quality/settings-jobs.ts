@@ -3,6 +3,8 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import type { JobDef } from '../jobs/index.js';
+import { JOB_ROW, requestJobRun, rescheduleFor } from '../jobs/on-demand.js';
 import { checkSetting, type DqSettingKey } from '../settings.js';
 
 const SETTING = `key AS "Key", value AS "Value", iso(updated_at) AS "UpdatedAt"`;
@@ -11,8 +13,17 @@ export async function listSettings(db: Queryable): Promise<DqSetting[]> {
   return (await db.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting ORDER BY key`)).rows;
 }
 
-/** Changes one setting after checking it (400 naming `value` with the reason); audited. */
-export async function updateSetting(db: Db, caller: Caller, key: string, value: unknown): Promise<DqSetting> {
+/**
+ * Changes one setting after checking it (400 naming `value` with the reason); audited. The jobs
+ * (of `jobs`) whose schedule reads it are rescheduled by their new schedule in the same transaction.
+ */
+export async function updateSetting(
+  db: Db,
+  caller: Caller,
+  key: string,
+  value: unknown,
+  jobs: readonly JobDef[] = [],
+): Promise<DqSetting> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<DqSetting>(`SELECT ${SETTING} FROM dq_setting WHERE key = $1 FOR UPDATE`, [key]);
     if (!rows[0]) throw notFound('settingNotFound', { key });
@@ -31,6 +42,7 @@ export async function updateSetting(db: Db, caller: Caller, key: string, value: 
       before: { Value: rows[0].Value },
       after: { Value: after[0]!.Value },
     });
+    await rescheduleFor(tx, jobs, key);
     return after[0]!;
   });
 }
@@ -51,11 +63,13 @@ function counts(text: string | null): Record<string, number> | null {
 /** The scheduled jobs with their last run. */
 export async function listJobs(db: Queryable): Promise<Job[]> {
   const { rows } = await db.query<Omit<Job, 'LastResult'> & { LastResult: string | null }>(
-    `SELECT name AS "Name", iso(next_run_at) AS "NextRunAt", coalesce(lease_until > now(), false) AS "Running",
-            iso(last_started_at) AS "LastStartedAt", iso(last_finished_at) AS "LastFinishedAt",
-            last_duration_ms AS "LastDurationMs", last_error AS "LastError", last_result AS "LastResult",
-            runs AS "Runs", failures AS "Failures"
-       FROM job ORDER BY name`,
+    `SELECT ${JOB_ROW} FROM job ORDER BY name`,
   );
   return rows.map((r) => ({ ...r, LastResult: counts(r.LastResult) }));
+}
+
+/** Runs a job now (services/jobs/on-demand.ts): 404 for no such job; audited. */
+export async function runJobNow(db: Db, caller: Caller, jobs: readonly JobDef[], name: string): Promise<Job> {
+  const row = await requestJobRun(db, caller, jobs, name);
+  return { ...row, LastResult: counts(row.LastResult) };
 }

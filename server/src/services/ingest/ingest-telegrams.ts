@@ -3,10 +3,12 @@ import type { Db, Queryable, Tx } from '../../db/db.js';
 import { requireMonthPartitions, writeIntoMonths } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { type Mapped, mapTelegram, readTelegram, type Telegram, type TelegramItem } from './map-telegram.js';
+import { findSuspectValues, reportSuspectValues, SUSPECT_FLAG } from './suspect-values.js';
 
 interface Device {
   id: number;
   kind: DataLoadProc;
+  typeId: number;
 }
 
 /** A telegram of a known device, ready to store: its line of COPY text. */
@@ -18,13 +20,13 @@ interface Row {
 
 /** The devices with these serial numbers (a wmbusmeters meter id is the device's serial number). */
 export async function findDevices(db: Queryable, serials: string[]): Promise<Map<string, Device>> {
-  const { rows } = await db.query<{ device_code: string; id: number; kind: DataLoadProc }>(
-    `SELECT d.device_code, d.id, t.data_load_proc AS kind
+  const { rows } = await db.query<{ device_code: string; id: number; kind: DataLoadProc; type_id: number }>(
+    `SELECT d.device_code, d.id, t.data_load_proc AS kind, d.device_type_id AS type_id
        FROM device d JOIN device_type t ON t.id = d.device_type_id
       WHERE d.device_code = ANY($1::text[])`,
     [serials],
   );
-  return new Map(rows.map((r) => [r.device_code, { id: r.id, kind: r.kind }]));
+  return new Map(rows.map((r) => [r.device_code, { id: r.id, kind: r.kind, typeId: r.type_id }]));
 }
 
 /**
@@ -58,7 +60,7 @@ async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<Ing
     }
   }
   const devices = await findDevices(tx, [...serials]);
-  const rows: Row[] = [];
+  const known: { device: Device; t: Telegram; mapped: Mapped }[] = [];
   const unmatched: Telegram[] = [];
   for (const t of telegrams) {
     const device = devices.get(t.meterId);
@@ -68,10 +70,28 @@ async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<Ing
     }
     const mapped = mapTelegram(t.json, device.kind);
     if (typeof mapped === 'string') reject(t, mapped);
-    else rows.push({ deviceId: device.id, ts: t.ts, line: batchRow(device.id, t, mapped) });
+    else known.push({ device, t, mapped });
   }
   // One lock order for every writer, so that concurrent batches never deadlock.
-  rows.sort((a, b) => a.deviceId - b.deviceId || (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  known.sort((a, b) => a.device.id - b.device.id || (a.t.ts < b.t.ts ? -1 : a.t.ts > b.t.ts ? 1 : 0));
+  // A value beyond the device's plausible range (a wrong key's garbage) is held back: the telegram is
+  // kept with a flag, no reading is stored, and an anomaly says so (docs/collectors.md, "A wrong key").
+  const withValue = known.filter((k) => k.mapped.value !== null);
+  const held = await findSuspectValues(
+    tx,
+    withValue.map((k) => ({
+      deviceId: k.device.id,
+      typeId: k.device.typeId,
+      ts: k.t.ts,
+      value: Number(k.mapped.value),
+    })),
+  );
+  const heldKeys = new Set(held.map((h) => `${h.deviceId} ${h.ts}`));
+  const rows: Row[] = known.map(({ device, t, mapped }) => {
+    const suspect = mapped.value !== null && heldKeys.has(`${device.id} ${t.ts}`);
+    const kept = suspect ? { ...mapped, value: null, flags: [...mapped.flags, SUSPECT_FLAG] } : mapped;
+    return { deviceId: device.id, ts: t.ts, line: batchRow(device.id, t, kept) };
+  });
   unmatched.sort((a, b) => (a.meterId < b.meterId ? -1 : a.meterId > b.meterId ? 1 : a.ts < b.ts ? -1 : 1));
   // The months written into have their partitions before anything is written (docs/scaling.md).
   await requireMonthPartitions(
@@ -79,6 +99,7 @@ async function storeItems(tx: Tx, items: TelegramItem[], now: Date): Promise<Ing
     rows.map((r) => r.ts),
   );
   const { stored, readings } = await storeTelegrams(tx, rows);
+  await reportSuspectValues(tx, held, now);
   await keepUnmatched(tx, unmatched);
   rejected.sort((a, b) => a.Position - b.Position);
   return {

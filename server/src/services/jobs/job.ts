@@ -29,4 +29,6 @@ export interface JobDef {
    * the feature's own settings with a subquery.
    */
   nextSql: string;
+  /** The `dq_setting` keys `nextSql` reads: changing one reschedules the job (services/jobs/on-demand.ts). */
+  settings?: readonly string[];
 }

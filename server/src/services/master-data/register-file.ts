@@ -66,10 +66,14 @@ function readCsv(data: Buffer): { line: number; cells: Cell[] }[] {
       skip_empty_lines: false,
       info: true,
     });
-    return (records as unknown as { record: string[]; info: { lines: number } }[]).map(({ record, info }) => ({
-      line: info.lines,
-      cells: record,
-    }));
+    // info.lines is where a record ends; a row is named by the line it starts on (a quoted cell may
+    // hold line breaks: Alt+Enter in a spreadsheet), the line after the record before it.
+    let end = 0;
+    return (records as unknown as { record: string[]; info: { lines: number } }[]).map(({ record, info }) => {
+      const line = end + 1;
+      end = info.lines;
+      return { line, cells: record };
+    });
   } catch (err) {
     throw new RegisterFileError(`The CSV file cannot be read: ${(err as Error).message}`);
   }

@@ -246,6 +246,23 @@ export function FleetHealth() {
                       })}
                     </Typography.Text>
                   )}
+                  {c.Undecoded.length > 0 && (
+                    <Typography.Text type="danger">
+                      {t('fleet.undecoded', {
+                        meters: c.Undecoded.map((u) =>
+                          t(u.WrongKey ? 'fleet.undecodedWrongKey' : 'fleet.undecodedMeter', {
+                            meter: u.MeterId,
+                            driver: u.Driver,
+                          }),
+                        ).join(', '),
+                      })}
+                    </Typography.Text>
+                  )}
+                  {c.LeftOut.length > 0 && (
+                    <Typography.Text type="warning">
+                      {t('fleet.leftOut', { meters: c.LeftOut.join(', ') })}
+                    </Typography.Text>
+                  )}
                 </Space>
               ),
             },

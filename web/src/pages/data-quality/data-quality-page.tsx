@@ -23,7 +23,8 @@ import { anomalyExport, ruleNameOf } from './anomaly-format';
 import { type AnomalyAction, AnomalyList } from './anomaly-list';
 import { CommentDialog } from './comment-dialog';
 import { DegreeDaysCard } from './degree-days-card';
-import { JobsCard, SettingsCard } from './operator-panels';
+import { JobsCard } from './jobs-card';
+import { SettingsCard } from './operator-panels';
 
 /**
  * After an acknowledgement the pressed button is gone: the focus goes to the same anomaly's

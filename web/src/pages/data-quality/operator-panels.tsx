@@ -1,31 +1,16 @@
-import type { DqSetting, Job, MonthEndListRow } from '@rodmenys/contract';
-import type { UseQueryResult } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Form,
-  type FormInstance,
-  type FormProps,
-  Input,
-  InputNumber,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import type { TFunction } from 'i18next';
+import type { DqSetting, MonthEndListRow } from '@rodmenys/contract';
+import { App, Button, Form, type FormInstance, type FormProps, Input, InputNumber, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useClearMonthEnd, useDqSettings, useJobs, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
+import { useClearMonthEnd, useDqSettings, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
 import { useDeviceTypes } from '../../api/devices';
 import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
-import { LoadError, useErrorText } from '../../components/load-error';
+import { useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
+import { QueryTableCard } from './query-table-card';
 
 /**
  * The operator's side of data quality (group 1; the server checks it again): the rules' settings,
@@ -120,6 +105,8 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
     (a, b) => Number(a) - Number(b),
   );
   const [form] = Form.useForm<Record<string, number | null>>();
+  // Days (silent.days, zero.days) are whole numbers to 3650; a rise per day (suspect.maxPerDay) any positive number.
+  const isRise = setting.Key === 'suspect.maxPerDay';
   return (
     <SettingFormDialog
       setting={setting}
@@ -135,12 +122,16 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
           key={id}
           name={id}
           label={typeName(id)}
-          rules={[{ type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') }]}
+          rules={[
+            isRise
+              ? { type: 'number', min: 0.001, max: 1e9, message: t('anomalies.settings.riseRange') }
+              : { type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') },
+          ]}
         >
           <InputNumber
             controls={false}
             autoFocus={i === 0}
-            precision={0}
+            precision={isRise ? undefined : 0}
             placeholder={t('anomalies.settings.notChecked')}
             style={{ width: '100%' }}
           />
@@ -187,37 +178,6 @@ function SettingDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
         </Form.Item>
       )}
     </SettingFormDialog>
-  );
-}
-
-/** An operator's table card: its rows from one query, a retry when it fails, and what goes with it. */
-function QueryTableCard<T extends object>({
-  title,
-  query,
-  rowKey,
-  columns,
-  children,
-}: {
-  title: string;
-  query: UseQueryResult<T[], unknown>;
-  rowKey: keyof T & string;
-  columns: ColumnsType<T>;
-  children?: ReactNode;
-}) {
-  return (
-    <Card size="small" title={title} style={{ marginTop: 16 }}>
-      {query.error ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : null}
-      <Table<T>
-        size="small"
-        rowKey={rowKey}
-        loading={query.isLoading}
-        dataSource={query.data ?? []}
-        pagination={false}
-        scroll={{ x: true }}
-        columns={columns}
-      />
-      {children}
-    </Card>
   );
 }
 
@@ -280,67 +240,6 @@ export function SettingsCard() {
           <SettingDialog setting={editing} onClose={() => setEditing(null)} />
         ))}
     </QueryTableCard>
-  );
-}
-
-/** What a run did, each count by its name; "no mail server" for a digest that could not be sent. */
-function resultText(result: Job['LastResult'], t: TFunction): string {
-  if (!result) return '';
-  return Object.entries(result)
-    .map(([key, n]) =>
-      key === 'mailNotConfigured'
-        ? t('anomalies.jobs.results.mailNotConfigured')
-        : `${t(`anomalies.jobs.results.${key}`, { defaultValue: key })}: ${n}`,
-    )
-    .join(', ');
-}
-
-/** The scheduled work: when each job runs next, its last run, how long it took, what it did or the error. */
-export function JobsCard() {
-  const { t } = useTranslation();
-  const jobs = useJobs(true);
-  return (
-    <QueryTableCard<Job>
-      title={t('anomalies.jobs.title')}
-      query={jobs}
-      rowKey="Name"
-      columns={[
-        {
-          title: t('anomalies.jobs.name'),
-          dataIndex: 'Name',
-          render: (name: string, job) => (
-            <Space size={4} wrap>
-              {t(`anomalies.jobs.names.${name}`, { defaultValue: name })}
-              {job.Running && <Tag color="processing">{t('anomalies.jobs.running')}</Tag>}
-            </Space>
-          ),
-        },
-        { title: t('anomalies.jobs.lastStarted'), dataIndex: 'LastStartedAt', render: formatDateTime },
-        {
-          title: t('anomalies.jobs.duration'),
-          dataIndex: 'LastDurationMs',
-          align: 'right',
-          render: (ms: number | null) => (ms === null ? '' : t('anomalies.jobs.ms', { ms })),
-        },
-        {
-          title: t('anomalies.jobs.lastResult'),
-          render: (_, job) =>
-            job.LastError ? (
-              <Typography.Text type="danger">
-                {t('anomalies.jobs.failed')}: <code>{job.LastError}</code>
-              </Typography.Text>
-            ) : (
-              resultText(job.LastResult, t)
-            ),
-        },
-        { title: t('anomalies.jobs.nextRun'), dataIndex: 'NextRunAt', render: formatDateTime },
-        {
-          title: t('anomalies.jobs.runs'),
-          align: 'right',
-          render: (_, job) => t('anomalies.jobs.runsFailures', { runs: job.Runs, failures: job.Failures }),
-        },
-      ]}
-    />
   );
 }
 

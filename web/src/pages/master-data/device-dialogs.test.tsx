@@ -113,3 +113,28 @@ describe('the edit dialog: the model', { timeout: 90_000 }, () => {
     expect(await screen.findByText(/Nežinomas modelis/)).toBeTruthy();
   });
 });
+
+describe('the serial number and counter code', { timeout: 90_000 }, () => {
+  it('refuses a line break, a space or ; in them before anything is sent, and takes a real meter id (lt)', async () => {
+    signIn(GROUP.operator);
+    const { sent } = stubApi([
+      route(getDeviceTypeLookUp, []),
+      route(updateDevice, (request) => ({
+        ...meter,
+        CounterCode: (request.body as { counterCode: string }).counterCode,
+      })),
+    ]);
+    await render(<DeviceDialogs dialog={{ kind: 'edit', device: meter }} onClose={() => {}} />);
+    const counter = (await screen.findByLabelText('Skaitiklio kodas')) as HTMLInputElement;
+    for (const hostile of ['99887766\nshell=touch INJECTED', '9988 7766', '99887766;x', '99887766\u2028x']) {
+      fireEvent.change(counter, { target: { value: hostile } });
+      fireEvent.click(screen.getByRole('button', { name: 'Išsaugoti' }));
+      expect(await screen.findByText(/Tik raidės, skaitmenys ir - \. _ \/ viduje/)).toBeTruthy();
+    }
+    expect(sent.some((r) => r.method === 'PUT')).toBe(false);
+    fireEvent.change(counter, { target: { value: 'QDS99887766' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Išsaugoti' }));
+    await waitFor(() => expect(sent.some((r) => r.method === 'PUT')).toBe(true));
+    expect(sent.find((r) => r.method === 'PUT')!.body).toMatchObject({ counterCode: 'QDS99887766' });
+  });
+});

@@ -1,10 +1,12 @@
 import {
   type DataLoadProc,
+  DEVICE_CODE_MAX_LENGTH,
   DEVICE_MODEL_MAX_LENGTH,
   DEVICE_MODELS,
   type DeviceRow,
   deviceLevel,
   getDeviceHistory,
+  isDeviceCode,
   knownDeviceModel,
   LOCATION_LEVEL,
   listUnmatchedMeters,
@@ -173,6 +175,14 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   if (!dialog) return null;
 
   const required = [{ required: true, message: t('masterData.device.required') }];
+  // The characters a serial or counter code may have (contract/src/device-codes.ts), checked as the server does.
+  const codeRule = {
+    validator: async (_: unknown, value: string | undefined) => {
+      const code = value?.trim() ?? '';
+      if (code !== '' && !isDeviceCode(code)) throw new Error(t('masterData.device.codeCharacters'));
+    },
+  };
+  const serialRules = [...required, codeRule];
   const title =
     dialog.kind === 'add'
       ? t('masterData.tree.addDevice')
@@ -278,8 +288,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <Form.Item name="deviceTypeId" label={t('masterData.device.type')} rules={required}>
               <Select options={typeOptions} />
             </Form.Item>
-            <Form.Item name="deviceCode" label={t('masterData.device.serial')} rules={required}>
-              <Input maxLength={64} />
+            <Form.Item name="deviceCode" label={t('masterData.device.serial')} rules={serialRules}>
+              <Input maxLength={DEVICE_CODE_MAX_LENGTH} />
             </Form.Item>
             <InboxHint form={form} />
           </>
@@ -318,7 +328,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           </Form.Item>
         )}
         {dialog.kind === 'replace' && (
-          <Form.Item name="newDeviceCode" label={t('masterData.device.newSerial')} rules={required}>
+          <Form.Item name="newDeviceCode" label={t('masterData.device.newSerial')} rules={serialRules}>
             <Input maxLength={64} />
           </Form.Item>
         )}
@@ -342,8 +352,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           <Form.Item
             name="counterCode"
             label={t(dialog.kind === 'replace' ? 'masterData.device.newCounterCode' : 'masterData.device.counterCode')}
+            rules={[codeRule]}
           >
-            <Input maxLength={64} />
+            <Input maxLength={DEVICE_CODE_MAX_LENGTH} />
           </Form.Item>
         )}
       </Form>

@@ -5,6 +5,7 @@ import {
   FLAT_AREA_MAX,
   type ImportErrorCode,
   isBuildingDevice,
+  isDeviceCode,
   OCCUPANT_LANGUAGES,
   type RegisterColumn,
 } from '@rodmenys/contract';
@@ -92,6 +93,19 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
   if (occupancy && client === null) fail('REQUIRED', 'ClientCode', 'ClientCode is required for an occupant');
   const deviceCode = str('DeviceCode', true);
   const counterCode = str('CounterCode', false);
+  // A cell with Alt+Enter, a space or `;` would reach wmbusmeters' files (docs/master-data.md, "A device's serial").
+  for (const [column, value] of [
+    ['DeviceCode', deviceCode],
+    ['CounterCode', counterCode],
+  ] as const) {
+    if (value !== null && value.length <= MAX_TEXT && !isDeviceCode(value)) {
+      fail(
+        'INVALID_CODE',
+        column,
+        `${column} may hold only letters, digits and - . _ / inside, up to 64 characters: ${JSON.stringify(value)}`,
+      );
+    }
+  }
   const description = str('DeviceDescription', false);
   const model = str('Model', false);
   if (model !== null && model.length > DEVICE_MODEL_MAX_LENGTH && model.length <= MAX_TEXT) {
