@@ -263,6 +263,37 @@ describe(`the occupant's access (${dbKind()})`, () => {
       const other = await inject(t.app, contract.getOccupantStatementPdf, { params: { month: '2026-02' }, token });
       expect(other.status).toBe(404);
     });
+
+    it('of a published month says published, with its version, as the back office does (both languages)', async () => {
+      const { rows } = await t.db.query<{ version: number; at: string }>(
+        `SELECT p.version, iso(p.published_at) AS at FROM statement_publication p
+          WHERE p.month = '2026-03-01' AND p.building_id = (SELECT parent_id FROM location WHERE id = $1)
+          ORDER BY p.version DESC LIMIT 1`,
+        [flat],
+      );
+      const version = rows[0]!.version;
+      const at = rows[0]!.at.slice(0, 10);
+      // The new occupant's part of a flat with a move, and the neighbour's whole month.
+      for (const who of ['new', 'neighbour'] as const) {
+        const token = await session(who);
+        const text = async (lang: 'lt' | 'en') =>
+          pdfText(
+            (
+              await inject(t.app, contract.getOccupantStatementPdf, {
+                params: { month: '2026-03' },
+                query: { lang },
+                token,
+              })
+            ).raw,
+          ).replace(/\s+/g, ' ');
+        const en = await text('en');
+        expect(en, who).toContain(`Published (version ${version}) ${at}`);
+        expect(en, who).not.toContain('Preliminary');
+        const lt = await text('lt');
+        expect(lt, who).toContain(`Paskelbta (versija ${version}) ${at}`);
+        expect(lt, who).not.toContain('Preliminari');
+      }
+    });
   });
 
   describe('GET /api/occupant/profile, PUT /api/occupant/consent', () => {
