@@ -509,7 +509,32 @@ describe(`the occupant's access (${dbKind()})`, () => {
       } finally {
         await setGrace(3650);
       }
-      expect((await inject(t.app, contract.listOccupantMonths, { token })).status).toBe(200);
+      // Ended is ended: raising the grace period again opens new sessions, not the one that ended.
+      expect((await inject(t.app, contract.listOccupantMonths, { token })).status).toBe(401);
+      expect((await inject(t.app, contract.listOccupantMonths, { token: await session('old') })).status).toBe(200);
+    });
+
+    it('raising it again on the settings page revives no session that lowering it ended, used meanwhile or not', async () => {
+      const used = await session('old');
+      const idle = await session('old');
+      const stays = await session('new');
+      const grace = (value: number) =>
+        inject(t.app, contract.updateDqSetting, {
+          params: { key: 'occupantAccess.graceDays' },
+          body: { value },
+          token: operator.token,
+        });
+      expect((await grace(0)).status).toBe(200);
+      try {
+        expect((await inject(t.app, contract.getOccupantProfile, { token: used })).status).toBe(401);
+      } finally {
+        expect((await grace(3650)).status).toBe(200);
+      }
+      expect((await inject(t.app, contract.getOccupantProfile, { token: used })).status).toBe(401);
+      expect((await inject(t.app, contract.getOccupantProfile, { token: idle })).status).toBe(401);
+      // The occupant still living there kept theirs; the moved-out one signs in again with their link.
+      expect((await inject(t.app, contract.getOccupantProfile, { token: stays })).status).toBe(200);
+      expect((await inject(t.app, contract.getOccupantProfile, { token: await session('old') })).status).toBe(200);
     });
   });
 
