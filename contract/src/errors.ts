@@ -32,6 +32,12 @@ export const ERROR_MESSAGES = {
   notFinite: '{{field}} must be a finite number',
   nestedTooDeep: '{{field}} is nested more than {{max}} levels deep',
   bodyTooLarge: '{{field}} is larger than this endpoint accepts',
+  // The framework's own refusals, before a route runs (docs/input-limits.md).
+  pathTooLong: 'A part of the address is longer than {{max}} characters',
+  malformedUrl: 'The address is not a valid URL',
+  headersTooLarge: 'The request headers are larger than the server accepts',
+  requestTimeout: 'The request did not arrive in time',
+  rangeNotSatisfiable: 'The requested range is not in the file',
   // Sign-in and accounts.
   wrongCredentials: 'The user name or password is incorrect, or the account is deactivated',
   tooManyFailedSignIns: 'Too many failed sign-ins; try again later',
@@ -172,6 +178,14 @@ export const ERROR_MESSAGES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/**
+ * Every status an error answer can have (the README lists them): 400 bad input, 401 not signed in,
+ * 403 not allowed, 404 not found (or not yours), 408 the request too slow, 409 a conflict, 413 a body too
+ * large, 414 a path parameter too long, 415 a content type not accepted, 416 a range outside a file of the
+ * web app, 429 too many requests, 431 headers too large, 500 the server's fault, 503 the database away.
+ */
+export const ERROR_STATUSES: readonly number[] = [400, 401, 403, 404, 408, 409, 413, 414, 415, 416, 429, 431, 500, 503];
 /** Values for a message's placeholders. */
 export type ErrorParams = Record<string, string>;
 

@@ -6,6 +6,8 @@
 
 /** Largest request body by default, in bytes; checked before the body is read. */
 export const DEFAULT_BODY_BYTES = 256 * 1024;
+/** The longest path parameter the router takes (characters, as sent); longer answers 414 `pathTooLong`. */
+export const MAX_PATH_PARAM_CHARS = 100;
 /** Largest body of the collector ingest and the file imports (`maxBodyBytes` of those endpoints). */
 export const BULK_BODY_BYTES = 50 * 1024 * 1024;
 /** Deepest nesting of arrays and objects in any JSON document: a request body or one collector telegram. */

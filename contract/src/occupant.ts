@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
+import type { Language } from './limits.js';
 import { CONSENT_CHANNELS, OCCUPANT_LANGUAGES } from './occupancies.js';
 import { OccupancyStatement, StatementKind, StatementLanguage } from './statements.js';
 
@@ -25,6 +26,10 @@ export const LETTER_CODE_LENGTH = 10;
 export const OCCUPANT_LINK_PATH = '/occupant/open';
 /** The occupant's code page (flat number and letter code), printed on the letter. */
 export const OCCUPANT_CODE_PATH = '/occupant';
+
+/** The code page under the product's public address, opening in `language` (printed on the letter). */
+export const occupantCodeUrl = (publicUrl: string, language: Language): string =>
+  `${publicUrl.replace(/\/+$/, '')}${OCCUPANT_CODE_PATH}?lang=${language}`;
 
 /** The link of an occupancy's token under the product's public address (PUBLIC_URL). */
 export const occupantLinkUrl = (publicUrl: string, token: string): string =>

@@ -6,6 +6,7 @@ import {
   isCalendarDay,
   jsonDepthExceeded,
   MAX_JSON_DEPTH,
+  MAX_PATH_PARAM_CHARS,
 } from '@rodmenys/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db } from './db/db.js';
@@ -15,6 +16,7 @@ import { badRequest } from './errors.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.js';
 import headers from './plugins/headers.js';
 import web from './plugins/web.js';
 import collectorRoutes from './routes/collectors.js';
@@ -67,6 +69,10 @@ export async function buildApp({
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
     bodyLimit: DEFAULT_BODY_BYTES,
     trustProxy: config.trustProxy,
+    // What Fastify answers before a route runs, in the contract's error shape too (plugins/framework-errors.ts).
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
+    frameworkErrors,
+    clientErrorHandler,
     // The contract's own formats (contract/src/common.ts): a calendar day.
     ajv: { customOptions: { allErrors: true, formats: { [CALENDAR_DAY_FORMAT]: isCalendarDay } } },
     serializerOpts: { ajv: { formats: { [CALENDAR_DAY_FORMAT]: isCalendarDay } } },

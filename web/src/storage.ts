@@ -94,8 +94,12 @@ export function setChosenObject(object: ChosenObject | null): void {
 }
 
 export function getStoredLanguage(): Language {
+  return getLanguageChoice() ?? DEFAULT_LANGUAGE;
+}
+/** The language chosen in this browser before (the switch, or a sign-in in the occupancy's language), if any. */
+export function getLanguageChoice(): Language | null {
   const value = read(STORAGE_KEYS.language);
-  return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : DEFAULT_LANGUAGE;
+  return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : null;
 }
 export function setStoredLanguage(language: Language): void {
   write(STORAGE_KEYS.language, language);

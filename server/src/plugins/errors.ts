@@ -1,4 +1,4 @@
-import { CALENDAR_DAY_FORMAT, type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
+import { CALENDAR_DAY_FORMAT, ERROR_STATUSES, type ErrorCode, type ErrorParams, errorText } from '@rodmenys/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
@@ -55,13 +55,18 @@ function describe(issue: ValidationIssue, context: string | undefined, input: un
   return { field, code, params, message: `${field} ${message}` };
 }
 
-/** Fastify's own client errors (bad JSON, wrong content type, body too large) by status. */
+/** Fastify's and its plugins' own client errors (bad JSON, wrong content type, body too large, a range) by status. */
 const STATUS_CODES: Record<number, ErrorCode> = {
   401: 'signInFirst',
   403: 'forbidden',
   404: 'notFound',
+  413: 'bodyTooLarge',
+  414: 'pathTooLong',
   415: 'unsupportedMediaType',
+  416: 'rangeNotSatisfiable',
 };
+/** The statuses of those about the request's body: their answer names the field `body`. */
+const BODY_STATUSES = new Set([400, 413, 415]);
 
 /**
  * One error handler: typed errors become `{ code, params, message }` with their status,
@@ -102,11 +107,18 @@ export default fp(async function errors(app: FastifyInstance) {
       return reply.status(429).send({ code: 'tooManyRequests', message: 'Too many requests; try again later' });
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, wrong content type, body too large) are about the body.
-      const code: ErrorCode = status === 413 ? 'bodyTooLarge' : (STATUS_CODES[status] ?? 'badRequest');
+      // Fastify's own client errors (bad JSON, wrong content type, body too large) are about the body; a status
+      // the contract does not list (ERROR_STATUSES) is answered as the 400 it is.
+      const known = ERROR_STATUSES.includes(status);
+      const code: ErrorCode = (known && STATUS_CODES[status]) || 'badRequest';
+      if (!BODY_STATUSES.has(status) && known) {
+        return reply.status(status).send({ code, params: {}, message: errorText(code) });
+      }
       const params = { field: 'body' };
-      const message = status === 413 ? errorText(code, params) : err.message;
-      return reply.status(status).send({ code, params, message, errors: [{ field: 'body', code, params, message }] });
+      const message = status === 400 ? err.message : errorText(code, params);
+      return reply
+        .status(known ? status : 400)
+        .send({ code, params, message, errors: [{ field: 'body', code, params, message }] });
     }
     if (isDatabaseUnavailable(err)) {
       // Expected while the database restarts: one line, no stack; the client waits and tries again.

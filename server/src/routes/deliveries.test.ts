@@ -328,6 +328,7 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
     const text = pdfText(letter.rawPayload, 'given-up.pdf');
     expect(text).toContain('Bob Other');
     expect(text).toContain('Your monthly consumption information');
+    expect(text).toMatch(/http:\/\/127\.0\.0\.1:0\/occupant\?lang=en\s/);
     expect(text.match(/This code replaces any code sent to you before/g)).toHaveLength(1);
     // Given up: never tried again.
     expect(await sendOccupantNotices(t.db, new Date(late.getTime() + 86_400_000), undefined)).toEqual({
@@ -353,8 +354,9 @@ describe(`occupant delivery on publication: notices, log, print list (${dbKind()
     expect(text.match(/Šis kodas pakeičia anksčiau jums siųstą kodą/g)).toHaveLength(2);
     expect(text).toContain('Petras Petraitis');
     expect(text).toContain('Senas Gyventojas');
-    // The code page at the server's own address (no PUBLIC_URL in the test configuration).
-    expect(text).toMatch(/http:\/\/127\.0\.0\.1:0\/occupant\s/);
+    // The code page at the server's own address (no PUBLIC_URL in the test configuration), opening in the
+    // occupancy's language.
+    expect(text.match(/http:\/\/127\.0\.0\.1:0\/occupant\?lang=lt\s/g)).toHaveLength(2);
     expect(text).not.toContain('Ona Onaitė');
     expect(text).not.toContain('John Smith');
     expect(text).not.toContain('Jane New');

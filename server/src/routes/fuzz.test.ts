@@ -20,6 +20,23 @@ import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSi
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 16);
 
+/**
+ * What is wrong with an error answer's shape, if anything: every error, the framework's own too, is
+ * `{ code, message, … }` with a code of contract/src/errors.ts and a status the README lists.
+ */
+function errorShapeProblem(status: number, text: string): string | null {
+  if (status < 400) return null;
+  if (!contract.ERROR_STATUSES.includes(status)) return `status ${status} not in ERROR_STATUSES`;
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (!contract.isErrorCode(parsed.code)) return `code ${String(parsed.code)} not in contract/src/errors.ts`;
+    if (typeof parsed.message !== 'string') return 'no message';
+    return null;
+  } catch {
+    return 'not JSON';
+  }
+}
+
 /** Every endpoint declared in the contract, also those inside exported objects. */
 function endpoints(): Endpoint[] {
   const isEndpoint = (v: unknown): v is Endpoint =>
@@ -338,21 +355,27 @@ function validValue(schema: TSchema | undefined, name = ''): unknown {
   }
 }
 
-/** For every path, query and top-level body parameter of an id, id-list, month or day type, its boundary requests. */
-function boundaryRequests(endpoint: Endpoint): { what: string; url: string; payload?: string }[] {
+/** Path parameters just over the router's limit, and far over it (the router answers these itself). */
+const OVERLONG = ['1'.repeat(contract.MAX_PATH_PARAM_CHARS + 1), '2026-01-01'.padEnd(5000, 'x')];
+
+/**
+ * For every path, query and top-level body parameter of an id, id-list, month or day type, its boundary
+ * requests; for every path parameter, overlong values.
+ */
+function boundaryRequests(endpoint: Endpoint): { what: string; url: string; payload?: string; overlong: boolean }[] {
   const parts = { params: endpoint.params, querystring: endpoint.querystring, body: endpoint.body } as const;
   const valid = Object.fromEntries(
     Object.entries(parts).map(([part, schema]) => [part, (validValue(schema) ?? {}) as Record<string, unknown>]),
   ) as Record<keyof typeof parts, Record<string, unknown>>;
-  const out: { what: string; url: string; payload?: string }[] = [];
+  const out: { what: string; url: string; payload?: string; overlong: boolean }[] = [];
   for (const [part, schema] of Object.entries(parts) as [keyof typeof parts, TSchema | undefined][]) {
     const props = ((schema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<string, TSchema>;
     for (const [name, prop] of Object.entries(props)) {
       const kind = kindOf(
         (prop as Record<string, unknown>).anyOf ? ((prop as Record<string, unknown>).anyOf as TSchema[])[0] : prop,
       );
-      if (kind === 'other') continue;
-      for (const value of BOUNDARIES[kind]) {
+      const values = [...(kind === 'other' ? [] : BOUNDARIES[kind]), ...(part === 'params' ? OVERLONG : [])];
+      for (const value of values) {
         const input = {
           ...valid,
           [part]: { ...valid[part], [name]: part === 'body' && kind === 'id' ? Number(value) : value },
@@ -364,6 +387,7 @@ function boundaryRequests(endpoint: Endpoint): { what: string; url: string; payl
         const query = queryText(input.querystring);
         out.push({
           what: `${part}.${name}=${value}`,
+          overlong: part === 'params' && OVERLONG.includes(value),
           url: `/api${path}${query ? `?${query}` : ''}`,
           ...(endpoint.body ? { payload: JSON.stringify(input.body) } : {}),
         });
@@ -404,7 +428,9 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     );
   });
 
-  it('answers no 5xx and only valid JSON, and stays healthy', { timeout: 600_000 }, async () => {
+  it('answers no 5xx, only valid JSON and errors in the contract’s shape, and stays healthy', {
+    timeout: 600_000,
+  }, async () => {
     const all = endpoints();
     expect(all.length).toBeGreaterThan(35);
     let sent = 0;
@@ -430,13 +456,14 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
             if (!type.startsWith('application/json')) failures.push(`not JSON: ${what}`);
             else {
               try {
-                const parsed = JSON.parse(res.body);
-                if (res.statusCode >= 400 && typeof parsed.message !== 'string') failures.push(`no message: ${what}`);
+                JSON.parse(res.body);
               } catch {
                 failures.push(`invalid JSON: ${what}`);
               }
             }
           }
+          const problem = errorShapeProblem(res.statusCode, res.body);
+          if (problem) failures.push(`${problem}: ${what}`);
         }
       }
     }
@@ -447,10 +474,11 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     expect((await inject(t.app, contract.getUser, { params: { id: fresh.id }, token: fresh.token })).status).toBe(200);
     expect((await t.db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
-  it('answers no 5xx to the boundary values of every id, id list, month and day parameter', {
+  it('answers no 5xx and errors in the contract’s shape to the boundary values of every id, id list, month and day parameter, and to overlong path parameters', {
     timeout: 600_000,
   }, async () => {
     let sent = 0;
+    let overlong = 0;
     const failures: string[] = [];
     for (const endpoint of endpoints()) {
       if (endpoint.method !== 'GET' && endpoint.consumes && !endpoint.consumes.includes('application/json')) continue;
@@ -467,15 +495,19 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
             ...(req.payload === undefined ? {} : { payload: req.payload }),
           });
           sent++;
-          if (res.statusCode >= 500)
-            failures.push(
-              `${caller.name} ${endpoint.method} ${endpoint.path} ${req.what} → ${res.statusCode} ${res.body.slice(0, 160)}`,
-            );
+          const what = `${caller.name} ${endpoint.method} ${endpoint.path} ${req.what.slice(0, 60)} → ${res.statusCode} ${res.body.slice(0, 160)}`;
+          if (res.statusCode >= 500) failures.push(what);
+          const problem = errorShapeProblem(res.statusCode, res.body);
+          if (problem) failures.push(`${problem}: ${what}`);
+          if (req.overlong) overlong++;
         }
       }
     }
-    console.log(`boundaries (${dbKind()}): ${sent} requests, ${failures.length} answered 5xx`);
+    console.log(
+      `boundaries (${dbKind()}): ${sent} requests (${overlong} with an overlong path parameter), ${failures.length} failures`,
+    );
     expect(sent).toBeGreaterThan(500);
+    expect(overlong).toBeGreaterThan(50);
     expect(failures).toEqual([]);
   });
 });

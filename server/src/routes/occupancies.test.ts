@@ -4,7 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshMonthEnds } from '../services/data-quality/refresh-month-ends.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../test/factories.js';
+import {
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeOccupancy,
+  makeReadings,
+  makeSignedIn,
+  type SignedIn,
+} from '../test/factories.js';
 
 // Occupants of a flat and the moving-day values (docs/occupancies.md). Europe/Vilnius: UTC+2 in
 // March before the 29th. A move on 2026-03-15: the boundary is 2026-03-15T00:00:00+02:00.
@@ -217,6 +225,39 @@ describe(`occupancies (${dbKind()})`, () => {
       });
       expect(cleared.status).toBe(200);
       expect((await occupancies(flat)).body.Moves[0]?.Values.find((v) => v.DeviceId === manual)).toBeUndefined();
+    });
+
+    it('a register never falls: a move after a silence starts from the last reading, not the month end before', async () => {
+      // An allocator silent since the 17th, the move recorded on the 27th (today then): no reading after D and
+      // no month end of D's month yet. The month end before is 5,780; the reading of the 17th 5,988.
+      const building = await makeBuilding(t.db, { city: 'Vilnius', street: 'Pylimo g.', number: '7' });
+      const silentFlat = (await makeFlat(t.db, building, { name: '2', order: 2 })).id;
+      await makeOccupancy(t.db, silentFlat, { clientCode: 'S-1' });
+      const allocator = await makeDevice(t.db, silentFlat, { typeId: DEVICE_TYPE.allocator, code: 'OC-SILENT' });
+      await makeReadings(t.db, allocator, [
+        ['2026-02-20T09:00:00+02:00', 5700],
+        ['2026-03-01T00:00:00+02:00', 5780],
+        ['2026-03-17T09:00:00+02:00', 5988],
+      ]);
+      await refreshMonthEnds(t.db, new Date('2026-03-27T10:00:00+02:00'));
+      const res = await move(silentFlat, { day: '2026-03-27', clientCode: 'S-2', name: 'Naujas Gyventojas' });
+      expect(res.status, res.text).toBe(201);
+      const atMove = () =>
+        occupancies(silentFlat).then((r) => r.body.Moves[0]?.Values.find((v) => v.DeviceId === allocator));
+      expect(res.body.Moves[0]?.Values.find((v) => v.DeviceId === allocator)).toMatchObject({
+        Source: 'estimated',
+        Method: 'carried_forward',
+        Value: 5988,
+      });
+      // March ends, still silent: its month end is not below the reading of the 17th either, so the newcomer's
+      // days count nothing rather than minus 208 units.
+      await refreshMonthEnds(t.db, new Date('2026-04-02T10:00:00+03:00'));
+      const { rows } = await t.db.query<{ value: number }>(
+        "SELECT value::float8 AS value FROM month_end WHERE device_id = $1 AND month = '2026-03-01'",
+        [allocator],
+      );
+      expect(rows[0]?.value).toBe(5988);
+      expect(await atMove()).toMatchObject({ Source: 'estimated', Method: 'month_end_prorated', Value: 5988 });
     });
 
     it('a late reading replaces an interpolated value, and the change is kept', async () => {

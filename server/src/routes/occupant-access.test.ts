@@ -263,6 +263,37 @@ describe(`the occupant's access (${dbKind()})`, () => {
       const other = await inject(t.app, contract.getOccupantStatementPdf, { params: { month: '2026-02' }, token });
       expect(other.status).toBe(404);
     });
+
+    it('of a published month says published, with its version, as the back office does (both languages)', async () => {
+      const { rows } = await t.db.query<{ version: number; at: string }>(
+        `SELECT p.version, iso(p.published_at) AS at FROM statement_publication p
+          WHERE p.month = '2026-03-01' AND p.building_id = (SELECT parent_id FROM location WHERE id = $1)
+          ORDER BY p.version DESC LIMIT 1`,
+        [flat],
+      );
+      const version = rows[0]!.version;
+      const at = rows[0]!.at.slice(0, 10);
+      // The new occupant's part of a flat with a move, and the neighbour's whole month.
+      for (const who of ['new', 'neighbour'] as const) {
+        const token = await session(who);
+        const text = async (lang: 'lt' | 'en') =>
+          pdfText(
+            (
+              await inject(t.app, contract.getOccupantStatementPdf, {
+                params: { month: '2026-03' },
+                query: { lang },
+                token,
+              })
+            ).raw,
+          ).replace(/\s+/g, ' ');
+        const en = await text('en');
+        expect(en, who).toContain(`Published (version ${version}) ${at}`);
+        expect(en, who).not.toContain('Preliminary');
+        const lt = await text('lt');
+        expect(lt, who).toContain(`Paskelbta (versija ${version}) ${at}`);
+        expect(lt, who).not.toContain('Preliminari');
+      }
+    });
   });
 
   describe('GET /api/occupant/profile, PUT /api/occupant/consent', () => {
@@ -478,7 +509,32 @@ describe(`the occupant's access (${dbKind()})`, () => {
       } finally {
         await setGrace(3650);
       }
-      expect((await inject(t.app, contract.listOccupantMonths, { token })).status).toBe(200);
+      // Ended is ended: raising the grace period again opens new sessions, not the one that ended.
+      expect((await inject(t.app, contract.listOccupantMonths, { token })).status).toBe(401);
+      expect((await inject(t.app, contract.listOccupantMonths, { token: await session('old') })).status).toBe(200);
+    });
+
+    it('raising it again on the settings page revives no session that lowering it ended, used meanwhile or not', async () => {
+      const used = await session('old');
+      const idle = await session('old');
+      const stays = await session('new');
+      const grace = (value: number) =>
+        inject(t.app, contract.updateDqSetting, {
+          params: { key: 'occupantAccess.graceDays' },
+          body: { value },
+          token: operator.token,
+        });
+      expect((await grace(0)).status).toBe(200);
+      try {
+        expect((await inject(t.app, contract.getOccupantProfile, { token: used })).status).toBe(401);
+      } finally {
+        expect((await grace(3650)).status).toBe(200);
+      }
+      expect((await inject(t.app, contract.getOccupantProfile, { token: used })).status).toBe(401);
+      expect((await inject(t.app, contract.getOccupantProfile, { token: idle })).status).toBe(401);
+      // The occupant still living there kept theirs; the moved-out one signs in again with their link.
+      expect((await inject(t.app, contract.getOccupantProfile, { token: stays })).status).toBe(200);
+      expect((await inject(t.app, contract.getOccupantProfile, { token: await session('old') })).status).toBe(200);
     });
   });
 

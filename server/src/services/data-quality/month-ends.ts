@@ -17,7 +17,7 @@ import { buildingIdOf, cityIdOf } from '../sql.js';
  *    month's first day (set-day and monthly history values, `device_memory`);
  * 3. interpolated: between the last reading before and the first after it, by
  *    time, or for allocators by heating degree-days when every day is known;
- * 4. estimated: the previous month end (or the last reading) plus the same
+ * 4. estimated: the later of the previous month end and the last reading plus the same
  *    month last year scaled by the recent trend, else the building's average
  *    consumption of that type in that month (per m² where flat areas are known),
  *    else nothing more (the value carried forward).
@@ -106,11 +106,12 @@ export async function computeMonthEnds(
           AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = p.month
                            AND me.source <> 'estimated')
      ), base AS (
-       -- What the estimate starts from: the previous month end, else the last reading before the month end.
+       -- What the estimate starts from: the later of the previous month end and the last reading before the
+       -- month end (a reading taken in the month: a cumulative register never falls below it).
        SELECT dev.*, p.month, p.e, p.s,
-              coalesce(prev.value, b.value) AS base_v,
-              CASE WHEN prev.value IS NOT NULL THEN 1
-                   ELSE extract(epoch FROM p.e - b.ts) / extract(epoch FROM p.e - p.s) END AS fraction
+              CASE WHEN prev.value IS NULL OR b.ts > p.s THEN b.value ELSE prev.value END AS base_v,
+              CASE WHEN prev.value IS NULL OR b.ts > p.s THEN extract(epoch FROM p.e - b.ts) / extract(epoch FROM p.e - p.s)
+                   ELSE 1 END AS fraction
          FROM dev CROSS JOIN p
          -- Not from a month end estimated backwards (docs/data-quality.md): that one counts back from later readings.
          LEFT JOIN month_end prev ON prev.device_id = dev.id AND prev.month = (p.month - interval '1 month')::date
@@ -118,7 +119,7 @@ export async function computeMonthEnds(
          LEFT JOIN LATERAL (
            SELECT r.ts, r.value FROM reading r
             WHERE r.device_id = dev.id AND r.ts <= p.e AND r.ts >= coalesce(dev.installed_at, '-infinity')
-            ORDER BY r.ts DESC LIMIT 1) b ON prev.value IS NULL
+            ORDER BY r.ts DESC LIMIT 1) b ON true
      ), hist AS (
        -- The device's own month ends: last year's month, and the trend of the last three months against a year before.
        SELECT base.id,

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { type FlatStatement, formatLetterCode, OCCUPANT_CODE_PATH, type OccupancyStatement } from '@rodmenys/contract';
+import { type FlatStatement, formatLetterCode, type OccupancyStatement, occupantCodeUrl } from '@rodmenys/contract';
 import PDFDocument from 'pdfkit';
 import type { Db, Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
@@ -145,7 +145,8 @@ export async function printList(
       flatNumber: row.flat_id,
       month,
       code: formatLetterCode(code),
-      codeUrl: `${input.baseUrl}${OCCUPANT_CODE_PATH}`,
+      // The code page in the occupancy's language, as the letter is written.
+      codeUrl: occupantCodeUrl(input.baseUrl, row.language),
     },
     ...pages[i]!,
   }));

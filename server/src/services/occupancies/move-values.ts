@@ -26,8 +26,10 @@ export const MOVES_SQL = movesSql('$1::int[] IS NULL OR o.location_id = ANY ($1:
  * 2. memory: the meter's own value for D-1 or D (`device_memory`);
  * 3. interpolated: between the reading before and the first after, by time, or for allocators by
  *    heating degree-days when the flat's city has them for every month of the gap;
- * 4. estimated: between the month ends around D in proportion to time (`month_end_prorated`), else
- *    the month end before (or the last reading) carried forward (`carried_forward`).
+ * 4. estimated: between the latest value before D (a reading since D's month began, else the month
+ *    end before it) and the earliest after D (a reading before D's month ends, else its month end) in
+ *    proportion to time (`month_end_prorated`), never below the one before; else the one before
+ *    carried forward (`carried_forward`): a cumulative register never falls.
  *
  * Manual values stay; a value or source that changes keeps what it replaced. Index probes per
  * device, never a scan of the readings.
@@ -76,7 +78,16 @@ export async function computeMoveValues(
               CASE WHEN c.b_ts IS NOT NULL AND c.e - c.b_ts <= make_interval(secs => $3::float8 * 86400) THEN 'measured'
                    WHEN c.m_v IS NOT NULL THEN 'memory'
                    WHEN c.b_ts IS NOT NULL AND c.a_ts IS NOT NULL THEN 'interpolated'
-                   WHEN c.pme_v IS NOT NULL OR c.b_ts IS NOT NULL THEN 'estimated' END AS source
+                   WHEN c.pme_v IS NOT NULL OR c.b_ts IS NOT NULL THEN 'estimated' END AS source,
+              -- The latest value before D (lo): a reading since D's month began, else the month end before it,
+              -- else the last reading; the earliest after D (hi): a reading before D's month ends, else its
+              -- month end, else a later reading. A cumulative register never falls (docs/occupancies.md).
+              CASE WHEN c.b_ts IS NOT NULL AND (c.pme_v IS NULL OR c.b_ts > c.ms) THEN c.b_ts
+                   WHEN c.pme_v IS NOT NULL THEN c.ms END AS lo_ts,
+              CASE WHEN c.b_ts IS NOT NULL AND (c.pme_v IS NULL OR c.b_ts > c.ms) THEN c.b_v ELSE c.pme_v END AS lo_v,
+              CASE WHEN c.a_ts IS NOT NULL AND (c.nme_v IS NULL OR c.a_ts < c.me) THEN c.a_ts
+                   WHEN c.nme_v IS NOT NULL THEN c.me END AS hi_ts,
+              CASE WHEN c.a_ts IS NOT NULL AND (c.nme_v IS NULL OR c.a_ts < c.me) THEN c.a_v ELSE c.nme_v END AS hi_v
          FROM c
      ), valued AS (
        SELECT ch.id, ch.day, ch.source,
@@ -85,17 +96,17 @@ export async function computeMoveValues(
                 WHEN 'memory' THEN ch.m_v
                 WHEN 'interpolated' THEN round(ch.b_v + (ch.a_v - ch.b_v) * coalesce(dd.share,
                        (extract(epoch FROM ch.e - ch.b_ts) / extract(epoch FROM ch.a_ts - ch.b_ts))::numeric), 3)
-                ELSE CASE WHEN ch.pme_v IS NOT NULL AND ch.nme_v IS NOT NULL
-                          THEN round(ch.pme_v + (ch.nme_v - ch.pme_v)
-                                 * (extract(epoch FROM ch.e - ch.ms) / extract(epoch FROM ch.me - ch.ms))::numeric, 3)
-                          ELSE coalesce(ch.pme_v, ch.b_v) END
+                -- Never below the value before D, even when the one after is an estimate lower than a reading.
+                ELSE CASE WHEN ch.hi_ts IS NOT NULL
+                          THEN greatest(ch.lo_v, round(ch.lo_v + (ch.hi_v - ch.lo_v)
+                                 * (extract(epoch FROM ch.e - ch.lo_ts) / extract(epoch FROM ch.hi_ts - ch.lo_ts))::numeric, 3))
+                          ELSE ch.lo_v END
               END AS value,
               CASE WHEN ch.source IN ('measured', 'interpolated') THEN ch.b_ts END AS reading_ts,
               CASE WHEN ch.source = 'interpolated' THEN ch.a_ts END AS next_ts,
               CASE ch.source
                 WHEN 'interpolated' THEN CASE WHEN dd.share IS NULL THEN 'time' ELSE 'degree_days' END
-                WHEN 'estimated' THEN CASE WHEN ch.pme_v IS NOT NULL AND ch.nme_v IS NOT NULL THEN 'month_end_prorated'
-                                           ELSE 'carried_forward' END
+                WHEN 'estimated' THEN CASE WHEN ch.hi_ts IS NOT NULL THEN 'month_end_prorated' ELSE 'carried_forward' END
               END AS method
          FROM chosen ch
          -- Allocators: the share of the gap's heating degree-days before D (as for a month end).

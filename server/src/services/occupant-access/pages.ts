@@ -122,8 +122,15 @@ export async function occupantStatementPdf(
 ): Promise<{ name: string; stream: Readable }> {
   if (!(await occupantMonths(db, occupant, month)).length) throw notFound('occupantMonthNotFound');
   const own = await ownStatement(db, occupant, month);
-  const { rows } = await db.query<{ statement: FlatStatement | string; language: Lang | null }>(
-    `SELECT s.statement - 'History' AS statement, o.language
+  const { rows } = await db.query<{
+    statement: FlatStatement | string;
+    language: Lang | null;
+    building_id: number;
+    version: number;
+    published_at: string;
+  }>(
+    `SELECT s.statement - 'History' AS statement, o.language, p.building_id, p.version,
+            iso(p.published_at) AS published_at
        FROM statement_snapshot s JOIN statement_publication p ON p.id = s.publication_id
        JOIN occupancy o ON o.id = $3
       WHERE s.flat_id = $1 AND p.month = $2::date ORDER BY p.version DESC LIMIT 1`,
@@ -132,8 +139,17 @@ export async function occupantStatementPdf(
   const row = rows[0];
   if (!row) throw notFound('occupantMonthNotFound');
   const language = lang ?? row.language ?? 'lt';
+  // The snapshot is the statement as published; which version it is lives with the publication (as the
+  // back office's statement shows it). Never who published it: that is the provider's business.
+  const stored = storedStatement(row.statement);
+  const Published = {
+    BuildingId: row.building_id,
+    Version: row.version,
+    PublishedAt: row.published_at,
+    PublishedBy: null,
+  };
   return {
     name: fileName(own.ClientCode, month),
-    stream: renderOccupantPdf(storedStatement(row.statement), own, language),
+    stream: renderOccupantPdf({ ...stored, Row: { ...stored.Row, Published } }, own, language),
   };
 }

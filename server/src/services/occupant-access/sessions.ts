@@ -47,21 +47,31 @@ export async function openSession(
   return { token, expiresAt: rows[0]!.expires_at };
 }
 
-/** The occupant of a session's bearer value, or undefined: unknown, ended, expired, its secret revoked, access over. */
+/**
+ * The occupant of a session's bearer value, or undefined: unknown, ended, expired, its secret revoked, access over.
+ * A session found past its occupancy's access end is ended there and then: the end is stored, so raising
+ * `occupantAccess.graceDays` later revives it no more than the trigger of migration 200 lets it.
+ */
 export async function findSession(db: Queryable, token: string): Promise<OccupantCaller | undefined> {
   if (!token.startsWith(OCCUPANT_SESSION_PREFIX) || token.length > 200) return undefined;
-  const { rows } = await db.query<OccupantCaller>(
-    `SELECT s.id AS "sessionId", s.occupancy_id AS "occupancyId", o.location_id AS "flatId"
+  const { rows } = await db.query<OccupantCaller & { open: boolean }>(
+    `SELECT s.id AS "sessionId", s.occupancy_id AS "occupancyId", o.location_id AS "flatId",
+            ${accessOpenSql('o')} AS open
        FROM occupant_session s
        JOIN occupancy o ON o.id = s.occupancy_id
        LEFT JOIN occupant_link k ON k.id = s.link_id
        LEFT JOIN occupant_letter_code c ON c.id = s.code_id
       WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > now()
-        AND coalesce(k.revoked_at, c.revoked_at) IS NULL AND (k.id IS NOT NULL OR c.id IS NOT NULL)
-        AND ${accessOpenSql('o')}`,
+        AND coalesce(k.revoked_at, c.revoked_at) IS NULL AND (k.id IS NOT NULL OR c.id IS NOT NULL)`,
     [hashToken(token)],
   );
-  return rows[0];
+  const found = rows[0];
+  if (!found) return undefined;
+  if (!found.open) {
+    await endSession(db, found.sessionId);
+    return undefined;
+  }
+  return { sessionId: found.sessionId, occupancyId: found.occupancyId, flatId: found.flatId };
 }
 
 /** Ends one session (sign-out). */

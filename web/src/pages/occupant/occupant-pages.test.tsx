@@ -7,7 +7,7 @@ import {
   type OccupantStatement,
   updateOccupantConsent,
 } from '@rodmenys/contract';
-import { act, render as renderDom, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render as renderDom, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -74,9 +74,10 @@ const STATEMENT: OccupantStatement = {
   ],
 };
 
-/** The app's own route table at `path`, in `language`, inside the app's providers. */
-async function open(path: string, language: 'lt' | 'en' = 'en') {
-  await changeLanguage(language);
+/** The app's own route table at `path`, in `language` (null: no choice made in this browser), inside the app's providers. */
+async function open(path: string, language: 'lt' | 'en' | null = 'en') {
+  if (language) await changeLanguage(language);
+  else localStorage.removeItem('rodmenys.language');
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   renderDom(
     <AppProviders queryClient={createQueryClient()}>
@@ -140,6 +141,26 @@ describe('the code page', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: en.occupant.code.submit }));
     expect(await screen.findByText(en.occupant.code.flatInvalid)).toBeTruthy();
     expect(api.sent).toEqual([]);
+  });
+});
+
+describe('the code page’s language', { timeout: 30_000 }, () => {
+  it('opens in the language of the address (?lang=, as the letter prints it), over an earlier choice', async () => {
+    stubApi([]);
+    await open('/occupant?lang=en', 'lt');
+    expect(await screen.findByRole('heading', { level: 1, name: en.occupant.code.title })).toBeTruthy();
+    await waitFor(() => expect(document.documentElement.lang).toBe('en'));
+  });
+
+  it('opens in the browser’s language when none was chosen here, and keeps a choice made here', async () => {
+    stubApi([]);
+    vi.stubGlobal('navigator', { ...navigator, languages: ['en-US', 'lt'], language: 'en-US' });
+    await changeLanguage('lt');
+    await open('/occupant', null);
+    expect(await screen.findByRole('heading', { level: 1, name: en.occupant.code.title })).toBeTruthy();
+    cleanup();
+    await open('/occupant', 'lt');
+    expect(await screen.findByRole('heading', { level: 1, name: lt.occupant.code.title })).toBeTruthy();
   });
 });
 
