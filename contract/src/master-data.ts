@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, IdParams, Nullable } from './common.js';
+import { Day, Id, IdParams, Nullable } from './common.js';
 import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
 import { DeviceRowFields } from './devices.js';
 import { LOCATION_LEVEL } from './domain.js';
+import { ReadMethodSchema } from './lifetime.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
 import { type Language, NAME_MAX_LENGTH } from './limits.js';
@@ -238,6 +239,16 @@ export const MasterDevice = Type.Object({
   ...DeviceRowFields,
   /** The model as master data names it (e.g. "Q caloric 5.5"); picks the wmbusmeters driver. */
   Model: Nullable(Type.String()),
+  /** The day of its last verification, or of its manufacture; null = its installation day counts (docs/device-lifetime.md). */
+  VerifiedOn: Nullable(Day),
+  /** How it is marked as read (null = not said); ReadNow is what counts. */
+  ReadMethod: Nullable(ReadMethodSchema),
+  /** How it is read now: remote when a collector heard it lately, else as marked, else manual. */
+  ReadNow: ReadMethodSchema,
+  /** When its verification runs out; null when its type has none. */
+  VerificationDue: Nullable(Day),
+  /** An allocator's battery end; null for other types. */
+  BatteryEnd: Nullable(Day),
 });
 export type MasterDevice = Static<typeof MasterDevice>;
 
@@ -338,6 +349,9 @@ export const AddDeviceBody = Type.Object({
   installedAt: Type.Optional(MomentParam),
   /** Stored as a reading at installedAt. */
   initialReading: Type.Optional(ReadingValue),
+  /** The day of its verification or manufacture; default: none (the installation day counts). */
+  verifiedOn: Type.Optional(Nullable(Day)),
+  readMethod: Type.Optional(Nullable(ReadMethodSchema)),
 });
 export type AddDeviceBody = Static<typeof AddDeviceBody>;
 
@@ -356,7 +370,8 @@ export const addDevice = defineEndpoint({
 export const updateDevice = defineEndpoint({
   method: 'PUT',
   path: '/masterData/devices/:id',
-  summary: "Change a device's description, rating factor, counter code or model. Group 1 only.",
+  summary:
+    "Change a device's description, rating factor, counter code, model, verification day or read method. Group 1 only.",
   tags: ['master data'],
   auth: 'operator',
   params: IdParams,
@@ -365,6 +380,9 @@ export const updateDevice = defineEndpoint({
     ratingFactor: Type.Optional(Nullable(RatingFactor)),
     counterCode: Type.Optional(Nullable(Text(64))),
     model: Model,
+    /** Re-verified: the day of the new verification (docs/device-lifetime.md). */
+    verifiedOn: Type.Optional(Nullable(Day)),
+    readMethod: Type.Optional(Nullable(ReadMethodSchema)),
   }),
   response: MasterDevice,
 });
@@ -393,6 +411,10 @@ export const ReplaceDeviceBody = Type.Object({
   newRatingFactor: Type.Optional(Nullable(RatingFactor)),
   /** Default: the old device's. */
   newModel: Model,
+  /** The new device's verification or manufacture day; default: the replacement day (its dates start anew). */
+  newVerifiedOn: Type.Optional(Day),
+  /** Default: the old device's. */
+  newReadMethod: Type.Optional(Nullable(ReadMethodSchema)),
 });
 export type ReplaceDeviceBody = Static<typeof ReplaceDeviceBody>;
 

@@ -274,7 +274,7 @@ export function SettingsCard() {
       ]}
     >
       {editing &&
-        (isPerType(editing.Value) ? (
+        (isPerType(editing.Value) && editing.Key.endsWith('.days') ? (
           <PerTypeDialog setting={editing} onClose={() => setEditing(null)} />
         ) : (
           <SettingDialog setting={editing} onClose={() => setEditing(null)} />
