@@ -52,6 +52,9 @@ export const REGISTER_COLUMNS = [
   { key: 'Model', en: 'Model', lt: 'Modelis', required: false },
   { key: 'RatingFactor', en: 'Rating factor', lt: 'Koeficientas', required: false },
   { key: 'InstalledAt', en: 'Installation date', lt: 'Įrengimo data', required: false },
+  // The device's lifetime (docs/device-lifetime.md); an empty cell keeps the stored value.
+  { key: 'VerifiedOn', en: 'Verified on', lt: 'Patikros data', required: false },
+  { key: 'ReadMethod', en: 'Read method', lt: 'Nuskaitymo būdas', required: false },
 ] as const;
 export type RegisterColumn = (typeof REGISTER_COLUMNS)[number]['key'];
 

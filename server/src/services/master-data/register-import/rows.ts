@@ -6,8 +6,7 @@ import {
   type ImportErrorCode,
   isBuildingDevice,
   OCCUPANT_LANGUAGES,
-  type RegisterColumn,
-} from '@rodmenys/contract';
+  type RegisterColumn, READ_METHODS } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
 import { dateTime, number, text } from './cells.js';
@@ -102,6 +101,21 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
       `Model is longer than ${DEVICE_MODEL_MAX_LENGTH} characters`,
     );
   }
+  let verifiedOn: string | null = null;
+  if (text(r.cells.VerifiedOn) !== null) {
+    verifiedOn = dateTime(r.cells.VerifiedOn)?.slice(0, 10) ?? null;
+    if (verifiedOn === null) {
+      const value = text(r.cells.VerifiedOn)!;
+      fail('INVALID_DATE', 'VerifiedOn', `VerifiedOn is not a date: "${value}"`, { value });
+    }
+  }
+  const method = text(r.cells.ReadMethod)?.toLowerCase() ?? null;
+  if (method !== null && !(READ_METHODS as readonly string[]).includes(method)) {
+    fail('INVALID_CHOICE', 'ReadMethod', `ReadMethod must be one of ${READ_METHODS.join(', ')}: "${method}"`, {
+      value: method,
+      allowed: READ_METHODS.join(', '),
+    });
+  }
   if (errors.count > before) return null;
   return {
     line: r.line,
@@ -117,6 +131,8 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     ratingFactor,
     model,
     installedAt,
+    verifiedOn,
+    readMethod: method,
     occupancy,
   };
 }
