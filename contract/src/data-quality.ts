@@ -135,6 +135,7 @@ export const RULE_CODES = [
   'BUILDING_BALANCE',
   'ESTIMATED_SHARE',
   'COLLECTOR_SILENT',
+  'DEVICE_OVERDUE',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -154,6 +155,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   BUILDING_BALANCE: { lt: 'Pastato balansas', en: 'Building balance' },
   ESTIMATED_SHARE: { lt: 'Per daug įvertintų reikšmių', en: 'Too many estimated values' },
   COLLECTOR_SILENT: { lt: 'Kolektorius nutilo', en: 'Collector silent' },
+  DEVICE_OVERDUE: { lt: 'Pasibaigė patikros ar baterijos terminas', en: 'Verification or battery overdue' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

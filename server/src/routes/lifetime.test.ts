@@ -4,12 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP, type MasterDevice } from '@rodmenys/contract';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendDigests } from '../services/data-quality/digest.js';
+import { validate } from '../services/data-quality/validate.js';
+import { Mailer } from '../services/mail/index.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeSignedIn, type SignedIn } from '../test/factories.js';
+import { decodeMail, startSmtp } from '../test/smtp.js';
 
-const t = useApp();
+const t = useApp({ smtpUrl: 'smtp://127.0.0.1:1' });
 const dir = mkdtempSync(path.join(tmpdir(), 'lifetime-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -428,6 +433,62 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
         ['CWM', 'IMP-2', '2024-01-10', '2024-01-05', 'manual'],
       ]);
       expect(again.body.Devices).toMatchObject({ Changed: 1, Unchanged: 1 });
+    });
+  });
+
+  describe('DEVICE_OVERDUE anomalies', () => {
+    const overdue = async () => {
+      const { rows } = await t.db.query<{ code: string; state: string; evidence: { dueDate: string; reason: string } }>(
+        `SELECT d.device_code AS code, a.state, a.evidence FROM anomaly a JOIN device d ON d.id = a.device_id
+          WHERE a.rule = 'DEVICE_OVERDUE' ORDER BY d.device_code, a.id`,
+      );
+      return rows;
+    };
+
+    it('opens one per device past its date, once, in the digest; a re-verification resolves it', async () => {
+      await validate(t.db, null, new Date());
+      await validate(t.db, null, new Date());
+      const open = (await overdue()).filter((r) => r.state === 'open');
+      // Past due today: B-OVERDUE (verification), HCA-A1 (battery), HM-A1 (verified 2021-05-01).
+      expect(open.map((r) => [r.code, r.evidence.reason])).toEqual([
+        ['B-OVERDUE', 'verification'],
+        ['HCA-A1', 'battery'],
+        ['HM-A1', 'verification'],
+      ]);
+      expect(open[0]!.evidence.dueDate).toBe(dayOfMonth(today, -1, 1));
+      // The digest names it.
+      await t.db.query(`UPDATE app_user SET email = 'ops@example.lt' WHERE id = $1`, [operator.id]);
+      const on = await inject(t.app, contract.updateDigestSubscription, {
+        token: operator.token,
+        body: { optIn: true, language: 'en' },
+      });
+      expect(on.status, on.text).toBe(200);
+      const smtp = await startSmtp();
+      try {
+        const mailer = new Mailer(
+          nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true }),
+          'rodmenys@example.lt',
+          'https://rodmenys.example.lt',
+        );
+        await t.db.query(`UPDATE app_user SET digest_sent_at = now() - interval '1 hour' WHERE id = $1`, [operator.id]);
+        await sendDigests(t.db, mailer, new Date(Date.now() + 1000));
+        const mail = decodeMail(smtp.delivered.find((d) => d.to[0] === 'ops@example.lt')!.raw);
+        expect(mail).toContain('Verification or battery overdue');
+        expect(mail).toContain('B-OVERDUE');
+      } finally {
+        await smtp.close();
+      }
+      // Re-verified: resolved at the next run.
+      const reverified = await inject(t.app, contract.updateDevice, {
+        params: { id: id.overdueB! },
+        body: { verifiedOn: today },
+        token: operator.token,
+      });
+      expect(reverified.status).toBe(200);
+      await validate(t.db, null, new Date());
+      const after = await overdue();
+      expect(after.filter((r) => r.state === 'open').map((r) => r.code)).toEqual(['HCA-A1', 'HM-A1']);
+      expect(after.find((r) => r.code === 'B-OVERDUE')!.state).toBe('resolved');
     });
   });
 });

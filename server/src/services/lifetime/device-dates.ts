@@ -18,6 +18,16 @@ export const batteryEndSql = (d: string) => `battery_end(${d}.device_type_id, ${
 /** How the device is read now: 'remote', 'walkby' or 'manual'. */
 export const readNowSql = (d: string, ds: string) => `read_method_now(${d}.read_method, ${ds}.telegram_ts)`;
 
+/** Whether the battery end `b` comes before the verification due date `v` (SQL dates, either null). */
+const batteryFirst = (v: string, b: string) => `${b} IS NOT NULL AND (${v} IS NULL OR ${b} < ${v})`;
+
+/** A device's due date: the earlier of its verification due date `v` and battery end `b` (null when neither). */
+export const dueDateSql = (v: string, b: string) => `CASE WHEN ${batteryFirst(v, b)} THEN ${b} ELSE ${v} END`;
+
+/** Why it is due on that date: 'battery' or 'verification'. */
+export const dueReasonSql = (v: string, b: string) =>
+  `CASE WHEN ${batteryFirst(v, b)} THEN 'battery' ELSE 'verification' END`;
+
 /** The lifetime fields of the contract's MasterDevice. */
 export const LIFETIME_COLUMNS = `to_char(d.verified_on, 'YYYY-MM-DD') AS "VerifiedOn", d.read_method AS "ReadMethod",
   ${readNowSql('d', 'ds')} AS "ReadNow",

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.js';
 import { forbidden } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../sql.js';
-import { batteryEndSql, verificationDueSql } from './device-dates.js';
+import { batteryEndSql, dueDateSql, dueReasonSql, verificationDueSql } from './device-dates.js';
 
 /** Groups 1 and 2 see the due lists and the register (group 2 within its scope); group 3 and keys: 403. */
 export function assertLifetimeReader(caller: Caller): void {
@@ -41,8 +41,7 @@ export async function listDueDevices(
         WHERE d.removed_at IS NULL AND ${inScope('l', '$1')}
           AND ($2::int IS NULL OR b.id = $2) AND ($3::int IS NULL OR d.device_type_id = $3)
      ), due AS (
-       SELECT *, CASE WHEN bend IS NOT NULL AND (vdue IS NULL OR bend < vdue) THEN bend ELSE vdue END AS due_date,
-              CASE WHEN bend IS NOT NULL AND (vdue IS NULL OR bend < vdue) THEN 'battery' ELSE 'verification' END AS reason
+       SELECT *, ${dueDateSql('vdue', 'bend')} AS due_date, ${dueReasonSql('vdue', 'bend')} AS reason
          FROM dated
      )
      SELECT id AS "DeviceId", building_id AS "BuildingId", address AS "Address", flat AS "Flat",
