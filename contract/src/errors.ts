@@ -109,7 +109,8 @@ export const ERROR_MESSAGES = {
   settingNumber: '{{key}} must be a number from {{min}} to {{max}}',
   settingWholeNumber: '{{key}} must be a whole number from {{min}} to {{max}}',
   settingDaysPerType: '{{key}} must give each device type a whole number of days from {{min}} to {{max}}',
-  settingYearsPerType: '{{key}} must give device types (by their number) a whole number of years from {{min}} to {{max}}',
+  settingYearsPerType:
+    '{{key}} must give device types (by their number) a whole number of years from {{min}} to {{max}}',
   settingYearsPerModel: '{{key}} must give "default" and any model a whole number of years from {{min}} to {{max}}',
   settingBoolean: '{{key}} must be true or false',
   settingMonths: '{{key}} must be a list of months from 1 to 12',

@@ -69,8 +69,7 @@ export const getDueDevices = defineEndpoint({
 export const getDueWorkList = defineEndpoint({
   method: 'GET',
   path: '/lifetime/due/work-list',
-  summary:
-    "The due list as a fitter's printable work list (PDF), sorted by address, floor and flat. Groups 1 and 2.",
+  summary: "The due list as a fitter's printable work list (PDF), sorted by address, floor and flat. Groups 1 and 2.",
   tags: ['lifetime'],
   auth: 'user',
   querystring: Type.Object({ ...DueQuery.properties, lang: Type.Optional(StatementLanguage) }),

@@ -3,9 +3,9 @@ import { Day, Id, IdParams, Nullable } from './common.js';
 import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
 import { DeviceRowFields } from './devices.js';
 import { LOCATION_LEVEL } from './domain.js';
-import { ReadMethodSchema } from './lifetime.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
+import { ReadMethodSchema } from './lifetime.js';
 import { type Language, NAME_MAX_LENGTH } from './limits.js';
 
 /**

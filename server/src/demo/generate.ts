@@ -14,8 +14,8 @@
 import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db, Tx } from '../db/db.js';
 import { hashPassword } from '../services/auth/password.js';
-import { buildingIdOf } from '../services/sql.js';
 import { createMonthPartitions, monthsBetween } from '../services/partitions/partitions.js';
+import { buildingIdOf } from '../services/sql.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import {
   CITIES,

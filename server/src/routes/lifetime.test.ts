@@ -34,7 +34,8 @@ function shift(day: string, years: number, months = 0): string {
 }
 
 /** A day of the month of `day` `months` months on. */
-const dayOfMonth = (day: string, months: number, dom: number) => shift(`${day.slice(0, 8)}${String(dom).padStart(2, '0')}`, 0, months);
+const dayOfMonth = (day: string, months: number, dom: number) =>
+  shift(`${day.slice(0, 8)}${String(dom).padStart(2, '0')}`, 0, months);
 
 describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () => {
   let operator: SignedIn;
@@ -215,7 +216,10 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
       expect(res.body.New.VerifiedOn).toBe(today);
       expect(res.body.New.VerificationDue).toBe(shift(today, 6));
       // The old one was overdue; neither is due now.
-      const due = await inject(t.app, contract.getDueDevices, { query: { buildingId: buildingA }, token: operator.token });
+      const due = await inject(t.app, contract.getDueDevices, {
+        query: { buildingId: buildingA },
+        token: operator.token,
+      });
       expect(due.body.Rows.map((r) => r.DeviceCode)).not.toContain('CW-A1');
       expect(due.body.Rows.map((r) => r.DeviceCode)).not.toContain('CW-A1-NEW');
       // A device added with a verification day keeps it.
@@ -237,7 +241,10 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
 
   describe('GET /lifetime/due', () => {
     it('lists overdue, this month and the next months in address order, with the reason', async () => {
-      const res = await inject(t.app, contract.getDueDevices, { query: { buildingId: buildingB }, token: operator.token });
+      const res = await inject(t.app, contract.getDueDevices, {
+        query: { buildingId: buildingB },
+        token: operator.token,
+      });
       expect(res.status, res.text).toBe(200);
       expect(res.body.Today).toBe(today);
       expect(res.body.Rows.map((r) => [r.DeviceCode, r.Flat, r.Bucket, r.Reason])).toEqual([
@@ -322,7 +329,10 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
         token: operator.token,
       });
       expect(res.status, res.text).toBe(200);
-      const reg = await inject(t.app, contract.getRemoteRegister, { query: { buildingId: buildingB }, token: adminB.token });
+      const reg = await inject(t.app, contract.getRemoteRegister, {
+        query: { buildingId: buildingB },
+        token: adminB.token,
+      });
       expect(reg.body.Buildings[0]!.Exception).toMatchObject({
         Note: 'Radio modules cost more than the heat they save',
       });
@@ -392,7 +402,17 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
     const file = (rows: string[][]) => {
       const header = ['Country', 'County', 'Region', 'City', 'Street', 'Building', 'Flat', 'ObjectCode', 'ClientCode'];
       const head = [...header, 'DeviceType', 'DeviceCode', 'InstalledAt', 'VerifiedOn', 'ReadMethod'];
-      const address = ['Lietuva', 'Kauno apskritis', 'Kauno m. sav.', 'Kaunas', 'Ąžuolų g.', '9', '1', 'OBJ-9', 'CL-9-1'];
+      const address = [
+        'Lietuva',
+        'Kauno apskritis',
+        'Kauno m. sav.',
+        'Kaunas',
+        'Ąžuolų g.',
+        '9',
+        '1',
+        'OBJ-9',
+        'CL-9-1',
+      ];
       return Buffer.from([head, ...rows.map((r) => [...address, ...r])].map((r) => r.join(';')).join('\r\n'), 'utf8');
     };
     const send = (rows: string[][]) =>

@@ -22,7 +22,10 @@ export default async function lifetimeRoutes(app: FastifyInstance) {
     const stream = renderWorkList(due.Rows, await typeNames(db, lang), lang, due.Today);
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="${LIFETIME_PDF_TEXTS[lang].file.workList}-${due.Today}.pdf"`)
+      .header(
+        'content-disposition',
+        `attachment; filename="${LIFETIME_PDF_TEXTS[lang].file.workList}-${due.Today}.pdf"`,
+      )
       .send(stream);
   });
   defineRoute(app, getRemoteRegister, ({ caller, db, query }) => register.remoteRegister(db, caller, query.buildingId));
@@ -31,7 +34,10 @@ export default async function lifetimeRoutes(app: FastifyInstance) {
     const data = await register.remoteRegister(db, caller);
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="${LIFETIME_PDF_TEXTS[lang].file.register}-${data.Today}.pdf"`)
+      .header(
+        'content-disposition',
+        `attachment; filename="${LIFETIME_PDF_TEXTS[lang].file.register}-${data.Today}.pdf"`,
+      )
       .send(renderRegister(data, lang));
   });
   defineRoute(app, setRemoteException, ({ caller, db, params, body }) =>

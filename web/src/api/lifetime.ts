@@ -1,11 +1,5 @@
 /** TanStack Query hooks of devices over their lifetime (docs/device-lifetime.md), typed from the contract. */
-import {
-  getDueDevices,
-  getRemoteRegister,
-  getWalkByList,
-  type QueryOf,
-  setRemoteException,
-} from '@rodmenys/contract';
+import { getDueDevices, getRemoteRegister, getWalkByList, type QueryOf, setRemoteException } from '@rodmenys/contract';
 import { useEndpointMutation, useEndpointQuery } from './query';
 
 export const useDueDevices = (query: QueryOf<typeof getDueDevices>) =>

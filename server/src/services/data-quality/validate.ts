@@ -1,7 +1,7 @@
 import { DEVICE_TYPE, LOCATION_LEVEL, type RuleCode } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
-import { type DqSettings, loadSettings } from '../settings.js';
 import { batteryEndSql, dueDateSql, dueReasonSql, verificationDueSql } from '../lifetime/device-dates.js';
+import { type DqSettings, loadSettings } from '../settings.js';
 import { buildingIdOf } from '../sql.js';
 
 /**

@@ -99,10 +99,19 @@ function drawTable(doc: Doc, title: string, lines: string[], columns: Column[], 
       x += c.width;
     }
     y = doc.y + 4;
-    doc.moveTo(left, y - 2).lineTo(x, y - 2).strokeColor('#999').lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, y - 2)
+      .lineTo(x, y - 2)
+      .strokeColor('#999')
+      .lineWidth(0.5)
+      .stroke();
   };
   header();
-  if (!rows.length) doc.font('regular').fontSize(10).text(t.none, left, y + 4);
+  if (!rows.length)
+    doc
+      .font('regular')
+      .fontSize(10)
+      .text(t.none, left, y + 4);
   for (const row of rows) {
     doc.font('regular').fontSize(8.5).fillColor('#000');
     const height = Math.max(...row.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 4 })));
@@ -137,7 +146,12 @@ function newDoc(title: string): Doc {
 }
 
 /** The due devices as a fitter's work list: one line per device, in the due list's address order. */
-export function renderWorkList(rows: readonly DueRow[], types: Map<number, string>, lang: Lang, today: string): Readable {
+export function renderWorkList(
+  rows: readonly DueRow[],
+  types: Map<number, string>,
+  lang: Lang,
+  today: string,
+): Readable {
   const t = LIFETIME_PDF_TEXTS[lang];
   const doc = newDoc(t.workList);
   drawTable(
@@ -195,7 +209,9 @@ export function renderRegister(register: RemoteRegister, lang: Lang): Readable {
       String(b.Remote),
       pct(b.RemotePercent),
       String(b.LateNotRemote.length),
-      b.Exception ? `${b.Exception.Note} (${b.Exception.NotedAt.slice(0, 10)}${b.Exception.NotedBy ? `, ${b.Exception.NotedBy}` : ''})` : '',
+      b.Exception
+        ? `${b.Exception.Note} (${b.Exception.NotedAt.slice(0, 10)}${b.Exception.NotedBy ? `, ${b.Exception.NotedBy}` : ''})`
+        : '',
     ]),
     lang,
   );

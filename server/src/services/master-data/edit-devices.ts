@@ -13,9 +13,9 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { adoptWaiting } from '../ingest/ingest-telegrams.js';
+import { LIFETIME_COLUMNS } from '../lifetime/device-dates.js';
 import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from '../readings/store-readings.js';
-import { LIFETIME_COLUMNS } from '../lifetime/device-dates.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 /** The SELECT list of the contract's MasterDevice over `device d` with DEVICE_JOINS: a DeviceRow and its model. */

@@ -10,10 +10,10 @@ import {
   FileDoneOutlined,
   HomeOutlined,
   KeyOutlined,
-  ToolOutlined,
   LogoutOutlined,
   MenuOutlined,
   TeamOutlined,
+  ToolOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';

@@ -81,7 +81,14 @@ function DueTab() {
     <>
       <Space wrap style={{ marginBottom: 12 }}>
         <label htmlFor="due-months">{t('lifetime.months')}</label>
-        <InputNumber id="due-months" min={0} max={60} precision={0} value={months} onChange={(v) => setMonths(v ?? 0)} />
+        <InputNumber
+          id="due-months"
+          min={0}
+          max={60}
+          precision={0}
+          value={months}
+          onChange={(v) => setMonths(v ?? 0)}
+        />
         <Select
           aria-label={t('lifetime.type')}
           allowClear
@@ -168,7 +175,8 @@ function RegisterTab() {
   const register = useRemoteRegister();
   const [editing, setEditing] = useState<RemoteBuilding | null>(null);
   const data = register.data;
-  const percent = (p: number | null) => (p === null ? '–' : `${p.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB')} %`);
+  const percent = (p: number | null) =>
+    p === null ? '–' : `${p.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB')} %`;
   const columns: ExportColumn[] = [
     { key: 'Address', title: t('lifetime.address'), type: 'text' },
     { key: 'Devices', title: t('lifetime.devices'), type: 'number' },
@@ -178,10 +186,18 @@ function RegisterTab() {
     { key: 'Exception', title: t('lifetime.exception'), type: 'text' },
   ];
   const cell = (b: RemoteBuilding, c: ExportColumn): unknown =>
-    c.key === 'Late' ? b.LateNotRemote.length : c.key === 'Exception' ? (b.Exception?.Note ?? '') : b[c.key as keyof RemoteBuilding];
+    c.key === 'Late'
+      ? b.LateNotRemote.length
+      : c.key === 'Exception'
+        ? (b.Exception?.Note ?? '')
+        : b[c.key as keyof RemoteBuilding];
   const pdf = async () => {
     try {
-      await downloadFile(getRemoteRegisterPdf, { query: { lang: language } }, `${t('lifetime.registerFile', { day: data?.Today ?? '' })}.pdf`);
+      await downloadFile(
+        getRemoteRegisterPdf,
+        { query: { lang: language } },
+        `${t('lifetime.registerFile', { day: data?.Today ?? '' })}.pdf`,
+      );
     } catch (error) {
       message.error(errorText(error));
     }
@@ -210,7 +226,12 @@ function RegisterTab() {
         <ExportButton
           fileName={t('lifetime.registerFile', { day: data?.Today ?? '' })}
           disabled={!data?.Buildings.length}
-          getInput={() => ({ sheetName: t('lifetime.registerSheet'), columns, rows: data?.Buildings ?? [], value: cell })}
+          getInput={() => ({
+            sheetName: t('lifetime.registerSheet'),
+            columns,
+            rows: data?.Buildings ?? [],
+            value: cell,
+          })}
         />
         <Button icon={<FilePdfOutlined aria-hidden />} onClick={() => void pdf()}>
           {t('lifetime.registerPdf')}
@@ -233,7 +254,12 @@ function RegisterTab() {
             key: 'byType',
             render: (_, b) =>
               b.ByType.map((x) =>
-                t('lifetime.typeCounts', { type: typeName(x.DeviceTypeId), remote: x.Remote, walkBy: x.WalkBy, manual: x.Manual }),
+                t('lifetime.typeCounts', {
+                  type: typeName(x.DeviceTypeId),
+                  remote: x.Remote,
+                  walkBy: x.WalkBy,
+                  manual: x.Manual,
+                }),
               ).join('; '),
           },
           {
@@ -294,7 +320,14 @@ function WalkByTab() {
     <>
       <Space wrap style={{ marginBottom: 12 }}>
         <label htmlFor="walk-by-months">{t('lifetime.walkByMonths')}</label>
-        <InputNumber id="walk-by-months" min={1} max={24} precision={0} value={months} onChange={(v) => setMonths(v ?? 1)} />
+        <InputNumber
+          id="walk-by-months"
+          min={1}
+          max={24}
+          precision={0}
+          value={months}
+          onChange={(v) => setMonths(v ?? 1)}
+        />
         <ExportButton
           fileName={t('lifetime.walkByFile')}
           disabled={!flats.length}
@@ -302,12 +335,15 @@ function WalkByTab() {
             sheetName: t('lifetime.walkBySheet'),
             columns,
             rows: flats,
-            value: (f: WalkByFlat, c) => (c.key === 'Serials' ? f.DeviceCodes.join(', ') : f[c.key as keyof WalkByFlat]),
+            value: (f: WalkByFlat, c) =>
+              c.key === 'Serials' ? f.DeviceCodes.join(', ') : f[c.key as keyof WalkByFlat],
           })}
         />
       </Space>
       {list.data ? (
-        <Typography.Paragraph type="secondary">{t('lifetime.walkByMonthsShown', { months: list.data.Months.join(', ') })}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {t('lifetime.walkByMonthsShown', { months: list.data.Months.join(', ') })}
+        </Typography.Paragraph>
       ) : null}
       {list.error ? <LoadError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <Table<WalkByFlat>

@@ -367,7 +367,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <Form.Item
               name="verifiedOn"
               label={t('masterData.device.verifiedOn')}
-              extra={t(dialog.kind === 'replace' ? 'masterData.device.verifiedOnNewHelp' : 'masterData.device.verifiedOnHelp')}
+              extra={t(
+                dialog.kind === 'replace' ? 'masterData.device.verifiedOnNewHelp' : 'masterData.device.verifiedOnHelp',
+              )}
             >
               <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
             </Form.Item>

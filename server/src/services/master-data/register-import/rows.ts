@@ -6,7 +6,9 @@ import {
   type ImportErrorCode,
   isBuildingDevice,
   OCCUPANT_LANGUAGES,
-  type RegisterColumn, READ_METHODS } from '@rodmenys/contract';
+  READ_METHODS,
+  type RegisterColumn,
+} from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
 import { dateTime, number, text } from './cells.js';

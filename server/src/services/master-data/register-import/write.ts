@@ -165,7 +165,8 @@ async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
         table: 'device',
         input: DEVICE_INPUT,
         match: 'x.device_code = u.code',
-        set: 'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz, model = u.model, ' +
+        set:
+          'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz, model = u.model, ' +
           'verified_on = u.verified, read_method = u.method',
         params: deviceArrays(plan.deviceUpdates),
       },
