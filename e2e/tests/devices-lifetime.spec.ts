@@ -11,7 +11,11 @@ test.describe('devices over their lifetime', () => {
     const operator = await session(DEMO.operator);
     const register = await api(getRemoteRegister, { token: operator.Token });
     for (const b of register.body.Buildings.filter((x) => x.Exception)) {
-      await api(setRemoteException, { token: operator.Token, params: { buildingId: b.BuildingId }, body: { note: null } });
+      await api(setRemoteException, {
+        token: operator.Token,
+        params: { buildingId: b.BuildingId },
+        body: { note: null },
+      });
     }
   });
 

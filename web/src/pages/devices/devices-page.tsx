@@ -12,7 +12,7 @@ import { App, Button, Card, Form, Input, InputNumber, Select, Space, Table, Tabs
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
-import { useDeviceTypes } from '../../api/devices';
+import { useDeviceTypeName } from '../../api/devices';
 import { useDueDevices, useRemoteRegister, useSetRemoteException, useWalkByList } from '../../api/lifetime';
 import { ExportButton, type ExportColumn } from '../../components/export';
 import { FormDialog } from '../../components/form-dialog';
@@ -21,23 +21,13 @@ import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
 
-/** A device type's name in the UI language. */
-function useTypeName() {
-  const language = useLanguage();
-  const types = useDeviceTypes();
-  return (id: number) => {
-    const type = types.data?.find((ty) => ty.Id === id);
-    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(id);
-  };
-}
-
 const BUCKET_COLORS = { overdue: 'red', thisMonth: 'orange', soon: 'blue' } as const;
 
 /** The due list: overdue, this month, the next months; exports and the fitter's work list. */
 function DueTab() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const typeName = useTypeName();
+  const typeName = useDeviceTypeName();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [months, setMonths] = useState(3);
@@ -169,7 +159,7 @@ function RegisterTab() {
   const { t } = useTranslation();
   const language = useLanguage();
   const user = useSession();
-  const typeName = useTypeName();
+  const typeName = useDeviceTypeName();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const register = useRemoteRegister();
