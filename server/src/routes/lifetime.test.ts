@@ -209,7 +209,7 @@ describe(`devices over their lifetime (${dbKind()})`, { timeout: 120_000 }, () =
     it("starts the new device's dates with a replacement", async () => {
       const res = await inject(t.app, contract.replaceDevice, {
         params: { id: id.coldA1! },
-        body: { replacedAt: `${today}T00:30:00`, finalReading: 10, newDeviceCode: 'CW-A1-NEW', initialReading: 0 },
+        body: { replacedAt: `${today}T00:00:00`, finalReading: 10, newDeviceCode: 'CW-A1-NEW', initialReading: 0 },
         token: operator.token,
       });
       expect(res.status, res.text).toBe(201);
