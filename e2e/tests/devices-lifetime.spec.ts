@@ -43,6 +43,14 @@ test.describe('devices over their lifetime', () => {
       await expect(page.getByRole('table').first()).toContainText(t.lifetime.buckets.overdue);
       expect(await seriousViolations(page)).toEqual([]);
 
+      // One building's due devices: chosen by typing its address in the building box.
+      const other = due.body.Rows.find((r) => r.BuildingId !== first.BuildingId);
+      await page.getByRole('combobox', { name: t.lifetime.building }).focus();
+      await page.keyboard.type(first.Address);
+      await page.keyboard.press('Enter');
+      await expect(row).toBeVisible();
+      if (other) await expect(page.getByRole('tabpanel').getByRole('cell', { name: other.Address })).toHaveCount(0);
+
       // The register tab, by keyboard.
       await page.getByRole('tab', { name: t.lifetime.dueTab }).focus();
       await page.keyboard.press('ArrowRight');

@@ -32,7 +32,10 @@ function DueTab() {
   const errorText = useErrorText();
   const [months, setMonths] = useState(3);
   const [deviceTypeId, setDeviceTypeId] = useState<number | undefined>();
-  const query = { months, ...(deviceTypeId ? { deviceTypeId } : {}) };
+  const [buildingId, setBuildingId] = useState<number | undefined>();
+  // The buildings of the caller's scope, in address order, as the register lists them.
+  const buildings = useRemoteRegister().data?.Buildings ?? [];
+  const query = { months, ...(deviceTypeId ? { deviceTypeId } : {}), ...(buildingId ? { buildingId } : {}) };
   const due = useDueDevices(query);
   const rows = due.data?.Rows ?? [];
   const [busy, setBusy] = useState(false);
@@ -87,6 +90,17 @@ function DueTab() {
           value={deviceTypeId}
           onChange={(v) => setDeviceTypeId(v)}
           options={DEVICE_TYPES.map((id) => ({ value: id, label: typeName(id) }))}
+        />
+        <Select
+          aria-label={t('lifetime.building')}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder={t('lifetime.allBuildings')}
+          style={{ minWidth: 260 }}
+          value={buildingId}
+          onChange={(v) => setBuildingId(v)}
+          options={buildings.map((b) => ({ value: b.BuildingId, label: b.Address }))}
         />
         <ExportButton
           fileName={t('lifetime.dueFile', { day: due.data?.Today ?? '' })}
