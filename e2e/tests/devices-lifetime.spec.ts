@@ -49,7 +49,8 @@ test.describe('devices over their lifetime', () => {
       await page.keyboard.type(first.Address);
       await page.keyboard.press('Enter');
       await expect(row).toBeVisible();
-      if (other) await expect(page.getByRole('tabpanel').getByRole('cell', { name: other.Address, exact: true })).toHaveCount(0);
+      if (other)
+        await expect(page.getByRole('tabpanel').getByRole('cell', { name: other.Address, exact: true })).toHaveCount(0);
 
       // The register tab, by keyboard.
       await page.getByRole('tab', { name: t.lifetime.dueTab }).focus();
