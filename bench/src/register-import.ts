@@ -37,6 +37,8 @@ const NO_OCCUPANT = {
   ConsentDate: '',
   ConsentChannel: '',
 };
+/** The devices' lifetime columns (docs/device-lifetime.md), left empty. */
+const NO_LIFETIME = { VerifiedOn: '', ReadMethod: '' };
 
 function registerRows(devices: number): Record<RegisterColumn, string>[] {
   const rows: Record<RegisterColumn, string>[] = [];
@@ -56,6 +58,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
       ObjectTypeName: 'Daugiabutis namas',
       ObjectCategoryCode: 'GYV',
       ObjectCategoryName: 'Gyvenamasis',
+      ...NO_LIFETIME,
     };
     const empty = {
       ...NO_OCCUPANT,

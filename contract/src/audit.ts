@@ -53,6 +53,7 @@ export const AUDIT_KINDS = [
   'integrationKey.use',
   'billingReceiver.create',
   'billingReceiver.disable',
+  'remoteException.set',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -112,6 +113,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'integrationKey.use': { lt: 'Panaudotas integracijos raktas', en: 'Integration key used' },
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
+  'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
 };
 
 export const AuditEntry = Type.Object({

@@ -138,6 +138,7 @@ export const RULE_CODES = [
   'METER_UNDECODED',
   'SUSPECT_VALUE',
   'WRONG_KEY',
+  'DEVICE_OVERDUE',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -160,6 +161,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   METER_UNDECODED: { lt: 'Girdimas, bet neiššifruojamas', en: 'Heard but not decoded' },
   SUSPECT_VALUE: { lt: 'Neįtikima reikšmė sulaikyta', en: 'Implausible value held back' },
   WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
+  DEVICE_OVERDUE: { lt: 'Pasibaigė patikros ar baterijos terminas', en: 'Verification or battery overdue' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

@@ -116,6 +116,10 @@ export const ERROR_MESSAGES = {
   settingNumber: '{{key}} must be a number from {{min}} to {{max}}',
   settingWholeNumber: '{{key}} must be a whole number from {{min}} to {{max}}',
   settingDaysPerType: '{{key}} must give each device type a whole number of days from {{min}} to {{max}}',
+  settingYearsPerType:
+    '{{key}} must give device types (by their number) a whole number of years from {{min}} to {{max}}',
+  settingYearsPerModel: '{{key}} must give "default" and any model a whole number of years from {{min}} to {{max}}',
+  settingBoolean: '{{key}} must be true or false',
   settingMonths: '{{key}} must be a list of months from 1 to 12',
   settingNumbers: '{{key}} must be a list of numbers',
   cityNotFound: 'City not found',
@@ -175,6 +179,9 @@ export const ERROR_MESSAGES = {
   // Delivery to occupants: the delivery log and the print list (docs/delivery.md).
   deliveriesAdminsOnly: 'Only groups 1 and 2 see the delivery log',
   printListEmpty: 'This building has no letter to print for {{month}}',
+  // Devices over their lifetime (docs/device-lifetime.md).
+  lifetimeAdminsOnly: 'Only groups 1 and 2 see the due lists and the remote-reading register',
+  lifetimeNotBuilding: 'The location is not a building',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -17,6 +17,7 @@ export * from './health.js';
 export * from './ingest.js';
 export * from './input.js';
 export * from './integrations.js';
+export * from './lifetime.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';

@@ -1,11 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, IdParams, Nullable } from './common.js';
+import { Day, Id, IdParams, Nullable } from './common.js';
 import { DEVICE_CODE_MAX_LENGTH, DEVICE_CODE_PATTERN } from './device-codes.js';
 import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
 import { DeviceRowFields } from './devices.js';
 import { LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
+import { ReadMethodSchema } from './lifetime.js';
 import { type Language, NAME_MAX_LENGTH } from './limits.js';
 
 /**
@@ -52,6 +53,9 @@ export const REGISTER_COLUMNS = [
   { key: 'Model', en: 'Model', lt: 'Modelis', required: false },
   { key: 'RatingFactor', en: 'Rating factor', lt: 'Koeficientas', required: false },
   { key: 'InstalledAt', en: 'Installation date', lt: 'Įrengimo data', required: false },
+  // The device's lifetime (docs/device-lifetime.md); an empty cell keeps the stored value.
+  { key: 'VerifiedOn', en: 'Verified on', lt: 'Patikros data', required: false },
+  { key: 'ReadMethod', en: 'Read method', lt: 'Nuskaitymo būdas', required: false },
 ] as const;
 export type RegisterColumn = (typeof REGISTER_COLUMNS)[number]['key'];
 
@@ -241,6 +245,16 @@ export const MasterDevice = Type.Object({
   ...DeviceRowFields,
   /** The model as master data names it (e.g. "Q caloric 5.5"); picks the wmbusmeters driver. */
   Model: Nullable(Type.String()),
+  /** The day of its last verification, or of its manufacture; null = its installation day counts (docs/device-lifetime.md). */
+  VerifiedOn: Nullable(Day),
+  /** How it is marked as read (null = not said); ReadNow is what counts. */
+  ReadMethod: Nullable(ReadMethodSchema),
+  /** How it is read now: remote when a collector heard it lately, else as marked, else manual. */
+  ReadNow: ReadMethodSchema,
+  /** When its verification runs out; null when its type has none. */
+  VerificationDue: Nullable(Day),
+  /** An allocator's battery end; null for other types. */
+  BatteryEnd: Nullable(Day),
 });
 export type MasterDevice = Static<typeof MasterDevice>;
 
@@ -347,6 +361,9 @@ export const AddDeviceBody = Type.Object({
   installedAt: Type.Optional(MomentParam),
   /** Stored as a reading at installedAt. */
   initialReading: Type.Optional(ReadingValue),
+  /** The day of its verification or manufacture; default: none (the installation day counts). */
+  verifiedOn: Type.Optional(Nullable(Day)),
+  readMethod: Type.Optional(Nullable(ReadMethodSchema)),
 });
 export type AddDeviceBody = Static<typeof AddDeviceBody>;
 
@@ -365,7 +382,8 @@ export const addDevice = defineEndpoint({
 export const updateDevice = defineEndpoint({
   method: 'PUT',
   path: '/masterData/devices/:id',
-  summary: "Change a device's description, rating factor, counter code or model. Group 1 only.",
+  summary:
+    "Change a device's description, rating factor, counter code, model, verification day or read method. Group 1 only.",
   tags: ['master data'],
   auth: 'operator',
   params: IdParams,
@@ -374,6 +392,9 @@ export const updateDevice = defineEndpoint({
     ratingFactor: Type.Optional(Nullable(RatingFactor)),
     counterCode: Type.Optional(Nullable(Serial)),
     model: Model,
+    /** Re-verified: the day of the new verification (docs/device-lifetime.md). */
+    verifiedOn: Type.Optional(Nullable(Day)),
+    readMethod: Type.Optional(Nullable(ReadMethodSchema)),
   }),
   response: MasterDevice,
 });
@@ -402,6 +423,10 @@ export const ReplaceDeviceBody = Type.Object({
   newRatingFactor: Type.Optional(Nullable(RatingFactor)),
   /** Default: the old device's. */
   newModel: Model,
+  /** The new device's verification or manufacture day; default: the replacement day (its dates start anew). */
+  newVerifiedOn: Type.Optional(Day),
+  /** Default: the old device's. */
+  newReadMethod: Type.Optional(Nullable(ReadMethodSchema)),
 });
 export type ReplaceDeviceBody = Static<typeof ReplaceDeviceBody>;
 

@@ -29,6 +29,7 @@ export const SCREENS = [
   { path: '/audit', label: (t: typeof lt) => t.nav.audit, roles: ['operator'] },
   { path: '/collectors', label: (t: typeof lt) => t.nav.collectors, roles: ['operator'] },
   { path: '/integrations', label: (t: typeof lt) => t.nav.integrations, roles: ['operator', 'admin'] },
+  { path: '/devices', label: (t: typeof lt) => t.nav.devices, roles: ['operator', 'admin'] },
   { path: '/profile', label: null, roles: ['operator', 'admin', 'manager'] },
 ] as const satisfies ReadonlyArray<{ path: string; label: ((t: typeof lt) => string) | null; roles: Role[] }>;
 

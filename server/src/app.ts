@@ -26,6 +26,7 @@ import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
 import ingestRoutes from './routes/ingest.js';
 import integrationRoutes from './routes/integrations.js';
+import lifetimeRoutes from './routes/lifetime.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import occupancyRoutes from './routes/occupancies.js';
@@ -117,6 +118,7 @@ export async function buildApp({
       await api.register(statementRoutes);
       await api.register(integrationRoutes);
       await api.register(deliveryRoutes);
+      await api.register(lifetimeRoutes);
     },
     { prefix: '/api' },
   );

@@ -40,7 +40,7 @@ describe('the access table', () => {
     const open = (groupId: GroupId) => SCREENS.filter((screen) => canOpen({ GroupId: groupId }, screen));
     const common = ['/', '/profile', '/deviceData', '/myObjects', '/locationData'];
     expect(open(GROUP.operator)).toEqual([...SCREENS]);
-    expect(open(GROUP.admin)).toEqual([...common, '/users', '/anomalies', '/statements', '/integrations']);
+    expect(open(GROUP.admin)).toEqual([...common, '/users', '/anomalies', '/statements', '/integrations', '/devices']);
     expect(open(GROUP.user)).toEqual([...common, '/anomalies', '/statements']);
     expect(SCREENS.filter((screen) => canOpen(null, screen))).toEqual([]);
   });

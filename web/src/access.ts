@@ -22,6 +22,7 @@ export const SCREENS = [
   '/anomalies',
   '/statements',
   '/integrations',
+  '/devices',
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
@@ -46,6 +47,8 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   '/statements': everyone,
   // Integration keys: groups 1 and 2 (group 2 within its scope); receivers and deliveries: group 1.
   '/integrations': canManageUsers,
+  // Devices over their lifetime: groups 1 and 2 (group 2 within its scope; the exception notes are group 1's).
+  '/devices': canManageUsers,
 };
 
 /** Whether the signed-in user may open a screen. */

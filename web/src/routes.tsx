@@ -22,6 +22,7 @@ const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page')
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
 const IntegrationsPage = lazy(() => import('./pages/integrations/integrations-page'));
+const DevicesPage = lazy(() => import('./pages/devices/devices-page'));
 const DataQualityPage = lazy(() => import('./pages/data-quality/data-quality-page'));
 const StatementsPage = lazy(() => import('./pages/statements/statements-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found/not-found-page'));
@@ -82,6 +83,7 @@ export const routes: RouteObject[] = [
               screen('/audit', <AuditPage />),
               screen('/collectors', <CollectorsPage />),
               screen('/integrations', <IntegrationsPage />),
+              screen('/devices', <DevicesPage />),
               screen('/anomalies', <DataQualityPage />),
               screen('/statements', <StatementsPage />),
               { path: '*', element: <NotFoundPage /> },

@@ -1,10 +1,13 @@
 import type { ReadingRow } from '@rodmenys/contract';
-import { DEVICE_TYPE, knownDeviceModel, LOCATION_LEVEL } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, knownDeviceModel, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.js';
+import type { Caller } from '../services/auth/caller.js';
 import { verifyPassword } from '../services/auth/password.js';
 import { driverFor } from '../services/collectors/drivers.js';
 import { DevicesDataCaches, getDevicesDataJson } from '../services/devices/devices-data/index.js';
+import { listDueDevices } from '../services/lifetime/due.js';
+import { remoteRegister } from '../services/lifetime/register.js';
 import { buildingIdOf } from '../services/sql.js';
 import { createTestDb, dbKind, useDb } from '../test/db.js';
 import { lastSeenMismatches } from '../test/factories.js';
@@ -46,6 +49,32 @@ describe(`seedDemo (${dbKind()})`, () => {
     });
     expect(summary.flats).toBeGreaterThanOrEqual(24);
     expect(summary.readings).toBeGreaterThan(summary.devices * 13 * 30 * 2 * 0.8);
+  });
+
+  it('fills the lifetime lists, and the remote-reading register agrees with a count by hand', async () => {
+    const operator = { id: 0, groupId: GROUP.operator, username: 'demo', scope: null } as unknown as Caller;
+    const due = await listDueDevices(t.db, operator, { months: 60 });
+    expect(due.Rows.some((r) => r.Bucket === 'overdue')).toBe(true);
+    const register = await remoteRegister(t.db, operator);
+    // By hand: every device in service, how it is marked (no collector hears the demo), its building.
+    const devices = await rows<{ building: number; method: string | null; installed: string }>(
+      `SELECT ${buildingIdOf('l')} AS building, d.read_method AS method, to_char(d.installed_at, 'YYYY-MM-DD') AS installed
+         FROM device d JOIN location l ON l.id = d.location_id WHERE d.removed_at IS NULL`,
+    );
+    const remote = devices.filter((d) => d.method === 'remote');
+    const late = devices.filter((d) => d.method !== 'remote' && d.installed > '2020-10-25');
+    expect(new Set(devices.map((d) => d.method))).toEqual(new Set(['remote', 'walkby', 'manual']));
+    expect(late.length).toBeGreaterThan(0);
+    expect(register.Summary).toMatchObject({
+      Buildings: 3,
+      Devices: devices.length,
+      Remote: remote.length,
+      LateNotRemote: late.length,
+    });
+    for (const b of register.Buildings) {
+      expect(b.Devices).toBe(devices.filter((d) => d.building === b.BuildingId).length);
+      expect(b.Remote).toBe(remote.filter((d) => d.building === b.BuildingId).length);
+    }
   });
 
   it('builds a Lithuanian location tree with a consistent path and address columns', async () => {

@@ -15,6 +15,7 @@ import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/cont
 import type { Db, Tx } from '../db/db.js';
 import { hashPassword } from '../services/auth/password.js';
 import { createMonthPartitions, monthsBetween } from '../services/partitions/partitions.js';
+import { buildingIdOf } from '../services/sql.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import {
   CITIES,
@@ -397,6 +398,15 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
         d.model,
       ]),
     ),
+  );
+  // How each device is read (docs/device-lifetime.md), so the remote-reading register has every kind:
+  // every third building is read on a walk-by, one device in seven elsewhere is read by hand, the
+  // rest remotely (no collector hears the demo). Not drawn from rng: the readings stay as they were.
+  await tx.query(
+    `UPDATE device d SET read_method = CASE WHEN ${buildingIdOf('l')} % 3 = 0 THEN 'walkby'
+                                          WHEN d.id % 7 = 0 THEN 'manual' ELSE 'remote' END
+       FROM location l WHERE l.id = d.location_id AND d.id = ANY ($1::int[])`,
+    [m.devices.map((d) => d.deviceId)],
   );
   // Each flat's client lives there, since before the records (docs/occupancies.md).
   await tx.query(

@@ -480,6 +480,15 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       request: () => ({ params: { buildingId: ids.buildingB1! }, query: { month: '2026-01' } }),
       expect: { group1: 404 },
     },
+    // Devices over their lifetime (docs/device-lifetime.md): groups 1 and 2, each within its scope.
+    'GET /lifetime/due': { request: () => ({ query: { months: 60 } }), expect: { fresh: 403, group3: 403 } },
+    'GET /lifetime/due/work-list': { request: () => ({ query: { lang: 'en' } }), expect: { fresh: 403, group3: 403 } },
+    'GET /lifetime/remote-register': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
+    'GET /lifetime/remote-register/pdf': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
+    'PUT /lifetime/remote-register/:buildingId/exception': {
+      request: () => ({ params: { buildingId: ids.buildingA1! }, body: { note: 'Not cost-efficient' } }),
+    },
+    'GET /lifetime/walk-by': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'GET /statements/notification': { request: () => ({}) },
     'PUT /statements/notification': { request: () => ({ body: { optIn: false, language: 'lt' } }) },
     'GET /occupancies/flats/:id': {

@@ -206,6 +206,9 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       InstalledAt: '2025-09-01T00:00:00+03:00',
       RemovedAt: null,
       ReplacedBy: null,
+      // Its lifetime (docs/device-lifetime.md): the file gave none.
+      VerifiedOn: null,
+      ReadMethod: null,
     });
   });
 

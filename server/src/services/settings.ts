@@ -46,13 +46,31 @@ export interface DqSettings {
   'personalData.retentionMonths': number;
   /** Days after move-out that an occupant's link and letter code still open their pages (docs/occupant-access.md). */
   'occupantAccess.graceDays': number;
+  /** Years between verifications per device type id, of devices on flats (docs/device-lifetime.md). */
+  'lifetime.verificationYears.flat': Record<string, number>;
+  /** … of devices on buildings (building-inlet meters). */
+  'lifetime.verificationYears.building': Record<string, number>;
+  /** A verification runs out at the end of the year its interval ends in. */
+  'lifetime.endOfYear': boolean;
+  /** An allocator's battery life in years per model, "default" for the rest. */
+  'lifetime.batteryYears': Record<string, number>;
+  /** A device a collector heard within this many days is read remotely. */
+  'lifetime.remoteDays': number;
 }
 
 export type DqSettingKey = keyof DqSettings;
 
 /** Why a new value for a setting is refused: an error code the web app translates, with its params. */
 export interface SettingProblem {
-  code: 'settingNumber' | 'settingWholeNumber' | 'settingDaysPerType' | 'settingMonths' | 'settingNumbers';
+  code:
+    | 'settingNumber'
+    | 'settingWholeNumber'
+    | 'settingDaysPerType'
+    | 'settingMonths'
+    | 'settingNumbers'
+    | 'settingYearsPerType'
+    | 'settingBoolean'
+    | 'settingYearsPerModel';
   params: { min?: string; max?: string };
 }
 
@@ -74,7 +92,25 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
     Object.entries(value).every(([k, v]) => /^\d{1,5}$/.test(k) && Number.isInteger(v) && v >= 1 && v <= 3650)
       ? null
       : { code: 'settingDaysPerType', params: { min: '1', max: '3650' } };
+  const yearsPer = (keys: RegExp, code: 'settingYearsPerType' | 'settingYearsPerModel'): SettingProblem | null =>
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.entries(value).every(([k, v]) => keys.test(k) && Number.isInteger(v) && v >= 1 && v <= 50)
+      ? null
+      : { code, params: { min: '1', max: '50' } };
   switch (key) {
+    case 'lifetime.verificationYears.flat':
+    case 'lifetime.verificationYears.building':
+      return yearsPer(/^\d{1,5}$/, 'settingYearsPerType');
+    case 'lifetime.batteryYears':
+      return value !== null && typeof value === 'object' && Object.hasOwn(value, 'default')
+        ? yearsPer(/^\S.{0,63}$/s, 'settingYearsPerModel')
+        : { code: 'settingYearsPerModel', params: { min: '1', max: '50' } };
+    case 'lifetime.endOfYear':
+      return typeof value === 'boolean' ? null : { code: 'settingBoolean', params: {} };
+    case 'lifetime.remoteDays':
+      return int(1, 3650);
     case 'monthEnd.toleranceDays':
       return num(0, 31);
     case 'monthEnd.keepMonths':

@@ -8,10 +8,21 @@ import {
   type QueryOf,
   userLocationRights,
 } from '@rodmenys/contract';
+import { useLanguage } from '../i18n';
 import { useEndpointQuery } from './query';
 
 export const useDeviceDataByUserId = () => useEndpointQuery(getDeviceDataByUserId, {});
 export const useDeviceTypes = () => useEndpointQuery(getDeviceTypeLookUp, {}, { staleTime: Number.POSITIVE_INFINITY });
+
+/** A device type's name in the UI language, by its id (the id itself while the names are not known). */
+export function useDeviceTypeName() {
+  const language = useLanguage();
+  const types = useDeviceTypes();
+  return (id: number | string) => {
+    const type = types.data?.find((ty) => ty.Id === Number(id));
+    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(id);
+  };
+}
 export const useDevicesData = (query: QueryOf<typeof getDevicesData>, enabled = true) =>
   useEndpointQuery(getDevicesData, { query }, { enabled });
 export const useDevicesByParams = (query: QueryOf<typeof getDevicesByParams>) =>

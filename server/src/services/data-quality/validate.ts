@@ -1,5 +1,6 @@
 import { DEVICE_TYPE, LOCATION_LEVEL, type RuleCode } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
+import { batteryEndSql, dueDateSql, dueReasonSql, verificationDueSql } from '../lifetime/device-dates.js';
 import { type DqSettings, loadSettings } from '../settings.js';
 import { buildingIdOf } from '../sql.js';
 
@@ -59,6 +60,14 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
      -- A silent collector's meters: their silence is its anomaly (services/collectors/silence.ts).
      AND NOT EXISTS (SELECT FROM anomaly ca JOIN collector_location cl ON cl.collector_id = ca.collector_id
                       WHERE ca.rule = 'COLLECTOR_SILENT' AND ca.state <> 'resolved' AND cl.location_id = ANY (dev.path))`,
+  // Past its verification due date or battery end (docs/device-lifetime.md): one anomaly per device
+  // while it stays in service unverified; replaced, re-verified or removed, it resolves itself.
+  DEVICE_OVERDUE: `SELECT 'DEVICE_OVERDUE', dev.building_id, dev.id, ${CURRENT},
+      jsonb_build_object('dueDate', to_char(x.due, 'YYYY-MM-DD'), 'reason', x.reason)
+    FROM dev JOIN device d ON d.id = dev.id JOIN location l ON l.id = d.location_id
+    CROSS JOIN LATERAL (SELECT ${verificationDueSql('d', 'l')} AS v, ${batteryEndSql('d')} AS b) y
+    CROSS JOIN LATERAL (SELECT ${dueDateSql('y.v', 'y.b')} AS due, ${dueReasonSql('y.v', 'y.b')} AS reason) x
+   WHERE x.due < $2::timestamptz::date`,
   // Status flags of the latest telegram: leak, burst, backflow, tamper, power.
   METER_STATUS: `SELECT 'METER_STATUS', dev.building_id, dev.id, ${CURRENT},
       jsonb_build_object('flags', to_jsonb(f.alarms))

@@ -18,6 +18,9 @@ export interface DeviceAudit {
   InstalledAt: string | null;
   RemovedAt: string | null;
   ReplacedBy: number | null;
+  /** The day of its last verification or manufacture (docs/device-lifetime.md). */
+  VerifiedOn: string | null;
+  ReadMethod: string | null;
 }
 
 /**
@@ -29,7 +32,8 @@ export const deviceAuditSql = (d: string) =>
   `jsonb_build_object('DeviceCode', ${d}.device_code, 'DeviceTypeId', ${d}.device_type_id,
     'LocationId', ${d}.location_id, 'CounterCode', ${d}.counter_code, 'DeviceDescription', ${d}.description,
     'Model', ${d}.model, 'RatingFactor', ${d}.rating_factor::float8, 'InstalledAt', iso(${d}.installed_at),
-    'RemovedAt', iso(${d}.removed_at), 'ReplacedBy', ${d}.replaced_by)`;
+    'RemovedAt', iso(${d}.removed_at), 'ReplacedBy', ${d}.replaced_by,
+    'VerifiedOn', to_char(${d}.verified_on, 'YYYY-MM-DD'), 'ReadMethod', ${d}.read_method)`;
 
 /** A device's DeviceAudit as stored now (404 when there is no such device). */
 export async function readDeviceAudit(db: Queryable, id: number): Promise<DeviceAudit> {

@@ -4,6 +4,7 @@ import {
   deviceLevel,
   LOCATION_LEVEL,
   type MasterDevice,
+  type ReadMethod,
   type ReplaceDeviceBody,
 } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
@@ -12,12 +13,13 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { adoptWaiting } from '../ingest/ingest-telegrams.js';
+import { LIFETIME_COLUMNS } from '../lifetime/device-dates.js';
 import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from '../readings/store-readings.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 /** The SELECT list of the contract's MasterDevice over `device d` with DEVICE_JOINS: a DeviceRow and its model. */
-export const MASTER_DEVICE_COLUMNS = `${DEVICE_COLUMNS},\n  d.model AS "Model"`;
+export const MASTER_DEVICE_COLUMNS = `${DEVICE_COLUMNS},\n  d.model AS "Model",\n  ${LIFETIME_COLUMNS}`;
 
 export async function findDeviceRow(db: Queryable, id: number): Promise<MasterDevice> {
   const { rows } = await db.query<MasterDevice>(
@@ -118,8 +120,9 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
         'installedAt',
       );
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
+                             verified_on, read_method)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
         [
           input.deviceTypeId,
           input.locationId,
@@ -129,6 +132,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
           input.ratingFactor ?? null,
           installedAt,
           clean(input.model),
+          input.verifiedOn ?? null,
+          input.readMethod ?? null,
         ],
       );
       const id = rows[0]!.id;
@@ -152,6 +157,8 @@ export async function updateDevice(
     ratingFactor?: number | null;
     counterCode?: string | null;
     model?: string | null;
+    verifiedOn?: string | null;
+    readMethod?: ReadMethod | null;
   },
 ): Promise<MasterDevice> {
   return db.transaction(async (tx) => {
@@ -161,7 +168,9 @@ export async function updateDevice(
          description = CASE WHEN $2 THEN $3 ELSE description END,
          rating_factor = CASE WHEN $4 THEN $5::numeric ELSE rating_factor END,
          counter_code = CASE WHEN $6 THEN $7 ELSE counter_code END,
-         model = CASE WHEN $8 THEN $9 ELSE model END
+         model = CASE WHEN $8 THEN $9 ELSE model END,
+         verified_on = CASE WHEN $10 THEN $11::date ELSE verified_on END,
+         read_method = CASE WHEN $12 THEN $13 ELSE read_method END
        WHERE id = $1`,
       [
         id,
@@ -173,6 +182,10 @@ export async function updateDevice(
         clean(input.counterCode),
         input.model !== undefined,
         clean(input.model),
+        input.verifiedOn !== undefined,
+        input.verifiedOn ?? null,
+        input.readMethod !== undefined,
+        input.readMethod ?? null,
       ],
     );
     return audited(tx, caller, 'device.update', id, before);
@@ -231,10 +244,13 @@ export async function replaceDevice(
         if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
         await assertSerialFree(tx, code);
         const { rows } = await tx.query<{ id: number }>(
-          `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
+          `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
+                              verified_on, read_method)
          SELECT device_type_id, location_id, $2, $3,
                 CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8,
-                CASE WHEN $9 THEN $10 ELSE model END
+                CASE WHEN $9 THEN $10 ELSE model END,
+                -- A new device's dates start anew: verified (or made) on the replacement day unless given.
+                coalesce($11::date, $8::timestamptz::date), CASE WHEN $12 THEN $13 ELSE read_method END
            FROM device WHERE id = $1
          RETURNING id`,
           [
@@ -248,6 +264,9 @@ export async function replaceDevice(
             at,
             input.newModel !== undefined,
             clean(input.newModel),
+            input.newVerifiedOn ?? null,
+            input.newReadMethod !== undefined,
+            input.newReadMethod ?? null,
           ],
         );
         const newId = rows[0]!.id;

@@ -13,6 +13,7 @@ import {
   LogoutOutlined,
   MenuOutlined,
   TeamOutlined,
+  ToolOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -48,6 +49,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
     { screen: '/audit', icon: <AuditOutlined aria-hidden />, label: t('nav.audit') },
     { screen: '/collectors', icon: <ApiOutlined aria-hidden />, label: t('nav.collectors') },
     { screen: '/integrations', icon: <KeyOutlined aria-hidden />, label: t('nav.integrations') },
+    { screen: '/devices', icon: <ToolOutlined aria-hidden />, label: t('nav.devices') },
   ];
   const items: MenuProps['items'] = [
     {

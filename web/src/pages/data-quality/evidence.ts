@@ -24,6 +24,8 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 function valueText(key: string, value: unknown, t: TFunction): string {
   if (key === 'flags' && Array.isArray(value))
     return value.map((flag) => t(`statusFlags.${String(flag)}`, { defaultValue: String(flag) })).join(', ');
+  // Why a device is due (docs/device-lifetime.md): its verification or its battery.
+  if (key === 'reason' && typeof value === 'string') return t(`lifetime.reasons.${value}`, { defaultValue: value });
   if ((key === 'share' || key === 'ratio') && typeof value === 'number')
     return key === 'share' ? `${(value * 100).toFixed(1)} %` : `× ${value.toFixed(3)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(3);

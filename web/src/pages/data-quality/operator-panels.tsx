@@ -3,7 +3,7 @@ import { App, Button, Form, type FormInstance, type FormProps, Input, InputNumbe
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
-import { useDeviceTypes } from '../../api/devices';
+import { useDeviceTypeName, useDeviceTypes } from '../../api/devices';
 import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
 import { useErrorText } from '../../components/load-error';
@@ -24,20 +24,10 @@ const valueText = (value: unknown) => JSON.stringify(value);
 const isPerType = (value: unknown): value is Record<string, number> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** A device type's name in the UI language (its number when the names are not known). */
-function useTypeName() {
-  const language = useLanguage();
-  const types = useDeviceTypes();
-  return (id: number | string) => {
-    const type = types.data?.find((ty) => ty.Id === Number(id));
-    return type ? (language === 'en' ? type.DeviceTypeNameEn : type.DeviceTypeName) : String(id);
-  };
-}
-
 /** A setting's value as the table shows it: numbers in the UI language, days per type by the type's name. */
 function SettingValue({ value }: { value: unknown }) {
   const language = useLanguage();
-  const typeName = useTypeName();
+  const typeName = useDeviceTypeName();
   if (isPerType(value))
     return (
       <>
@@ -99,7 +89,7 @@ function SettingFormDialog<V>({
 function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () => void }) {
   const { t } = useTranslation();
   const types = useDeviceTypes();
-  const typeName = useTypeName();
+  const typeName = useDeviceTypeName();
   const value = isPerType(setting.Value) ? setting.Value : {};
   const ids = [...new Set([...(types.data ?? []).map((ty) => String(ty.Id)), ...Object.keys(value)])].sort(
     (a, b) => Number(a) - Number(b),
@@ -234,7 +224,7 @@ export function SettingsCard() {
       ]}
     >
       {editing &&
-        (isPerType(editing.Value) ? (
+        (isPerType(editing.Value) && editing.Key.endsWith('.days') ? (
           <PerTypeDialog setting={editing} onClose={() => setEditing(null)} />
         ) : (
           <SettingDialog setting={editing} onClose={() => setEditing(null)} />

@@ -39,6 +39,11 @@ const meter: MasterDevice = {
   Replaces: null,
   LastSeen: '2026-11-20T10:00:00+02:00',
   Model: 'Q caloric 5.5',
+  VerifiedOn: null,
+  ReadMethod: null,
+  ReadNow: 'manual',
+  VerificationDue: null,
+  BatteryEnd: '2035-01-01',
 };
 
 const api = (start: { Time: string; Value: number } | null) =>

@@ -11,6 +11,8 @@ import {
   LOCATION_LEVEL,
   listUnmatchedMeters,
   type MasterDevice,
+  READ_METHODS,
+  type ReadMethod,
 } from '@rodmenys/contract';
 import {
   Alert,
@@ -25,7 +27,7 @@ import {
   Select,
   Typography,
 } from 'antd';
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/devices';
@@ -56,7 +58,13 @@ interface Values {
   finalReading?: number;
   initialReading?: number;
   newDeviceCode?: string;
+  /** The day of its verification or manufacture (docs/device-lifetime.md). */
+  verifiedOn?: Dayjs | null;
+  readMethod?: ReadMethod | null;
 }
+
+/** A day as the API takes it. */
+const day = (d: Dayjs | null | undefined) => (d ? d.format('YYYY-MM-DD') : null);
 
 /**
  * When the serial typed in the add form waits in the unmatched inbox, the
@@ -203,6 +211,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             ratingFactor: v.ratingFactor ?? null,
             model: v.model?.trim() || null,
             installedAt: moment(v.at!),
+            verifiedOn: day(v.verifiedOn),
+            readMethod: v.readMethod ?? null,
             ...(v.initialReading == null ? {} : { initialReading: v.initialReading }),
           },
         });
@@ -214,6 +224,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             ratingFactor: v.ratingFactor ?? null,
             counterCode: v.counterCode?.trim() || null,
             model: v.model?.trim() || null,
+            verifiedOn: day(v.verifiedOn),
+            readMethod: v.readMethod ?? null,
           },
         });
       } else if (dialog.kind === 'remove') {
@@ -231,6 +243,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             initialReading: v.initialReading!,
             newCounterCode: v.counterCode?.trim() || null,
             newModel: v.model?.trim() || null,
+            ...(v.verifiedOn ? { newVerifiedOn: day(v.verifiedOn)! } : {}),
+            ...(v.readMethod ? { newReadMethod: v.readMethod } : {}),
           },
         });
       }
@@ -280,6 +294,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           counterCode: dialog.kind === 'edit' ? (device?.CounterCode ?? undefined) : undefined,
           // A replacement is usually the same model: the old device's, to change if not.
           model: device?.Model ?? undefined,
+          verifiedOn: dialog.kind === 'edit' && device?.VerifiedOn ? dayjs(device.VerifiedOn) : undefined,
+          readMethod: device?.ReadMethod ?? undefined,
           at: now().second(0).millisecond(0),
         }}
       >
@@ -356,6 +372,26 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           >
             <Input maxLength={DEVICE_CODE_MAX_LENGTH} />
           </Form.Item>
+        )}
+        {dialog.kind !== 'remove' && (
+          <>
+            <Form.Item
+              name="verifiedOn"
+              label={t('masterData.device.verifiedOn')}
+              extra={t(
+                dialog.kind === 'replace' ? 'masterData.device.verifiedOnNewHelp' : 'masterData.device.verifiedOnHelp',
+              )}
+            >
+              <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item name="readMethod" label={t('masterData.device.readMethod')}>
+              <Select
+                allowClear
+                placeholder={t('masterData.device.readMethodNone')}
+                options={READ_METHODS.map((m) => ({ value: m, label: t(`masterData.device.readMethods.${m}`) }))}
+              />
+            </Form.Item>
+          </>
         )}
       </Form>
     </Modal>

@@ -149,6 +149,8 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       rating_factor: row.ratingFactor,
       model: row.model,
       installed_at: row.installedAt,
+      verified_on: row.verifiedOn,
+      read_method: row.readMethod,
     };
     const dev = stored.devices.get(row.deviceCode);
     if (!dev) {
@@ -165,13 +167,17 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       // An empty model cell keeps the stored model (docs/master-data.md): a model is cleared on the form only.
       model: values.model ?? dev.model,
       installed_at: values.installed_at ?? dev.installed_at,
+      verified_on: values.verified_on ?? dev.verified_on,
+      read_method: values.read_method ?? dev.read_method,
     };
     const changed =
       after.counter_code !== dev.counter_code ||
       after.description !== dev.description ||
       !sameNumber(after.rating_factor, dev.rating_factor) ||
       after.model !== dev.model ||
-      after.installed_at !== dev.installed_at;
+      after.installed_at !== dev.installed_at ||
+      after.verified_on !== dev.verified_on ||
+      after.read_method !== dev.read_method;
     if (changed) {
       plan.deviceUpdates.push(after);
       counts.Changed++;

@@ -7,6 +7,7 @@ import {
   isBuildingDevice,
   isDeviceCode,
   OCCUPANT_LANGUAGES,
+  READ_METHODS,
   type RegisterColumn,
 } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
@@ -116,6 +117,21 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
       `Model is longer than ${DEVICE_MODEL_MAX_LENGTH} characters`,
     );
   }
+  let verifiedOn: string | null = null;
+  if (text(r.cells.VerifiedOn) !== null) {
+    verifiedOn = dateTime(r.cells.VerifiedOn)?.slice(0, 10) ?? null;
+    if (verifiedOn === null) {
+      const value = text(r.cells.VerifiedOn)!;
+      fail('INVALID_DATE', 'VerifiedOn', `VerifiedOn is not a date: "${value}"`, { value });
+    }
+  }
+  const method = text(r.cells.ReadMethod)?.toLowerCase() ?? null;
+  if (method !== null && !(READ_METHODS as readonly string[]).includes(method)) {
+    fail('INVALID_CHOICE', 'ReadMethod', `ReadMethod must be one of ${READ_METHODS.join(', ')}: "${method}"`, {
+      value: method,
+      allowed: READ_METHODS.join(', '),
+    });
+  }
   if (errors.count > before) return null;
   return {
     line: r.line,
@@ -131,6 +147,8 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     ratingFactor,
     model,
     installedAt,
+    verifiedOn,
+    readMethod: method,
     occupancy,
   };
 }

@@ -45,6 +45,10 @@ export interface Row {
   model: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS' (the provider zone), or null = not given. */
   installedAt: string | null;
+  /** The day of its verification or manufacture (VerifiedOn), YYYY-MM-DD; null = not given, which keeps the stored one. */
+  verifiedOn: string | null;
+  /** How it is read (ReadMethod); null = not given, which keeps the stored one. */
+  readMethod: string | null;
   /** The occupant the row names, when any occupancy cell is filled (then ClientCode is required). */
   occupancy: RowOccupancy | null;
 }
@@ -104,6 +108,8 @@ export interface StoredDevice {
   model: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS', comparable with Row.installedAt. */
   installed_at: string | null;
+  verified_on: string | null;
+  read_method: string | null;
   removed_at: string | null;
   address: string;
 }
@@ -118,6 +124,8 @@ export interface DeviceValues {
   rating_factor: number | null;
   model: string | null;
   installed_at: string | null;
+  verified_on: string | null;
+  read_method: string | null;
 }
 
 /** What is stored of the records the file names (stored.ts). */

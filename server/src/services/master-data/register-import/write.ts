@@ -134,11 +134,14 @@ const deviceArrays = (list: DeviceValues[]) => [
   list.map((d) => d.rating_factor),
   list.map((d) => d.installed_at),
   list.map((d) => d.model),
+  list.map((d) => d.verified_on),
+  list.map((d) => d.read_method),
 ];
 
 /** The device columns as `u`; `inst` is a wall-clock time in the provider zone (the session's). */
-const DEVICE_INPUT = `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[])
-  AS u(t, l, code, counter, descr, rf, inst, model)`;
+const DEVICE_INPUT = `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[],
+                              $9::date[], $10::text[])
+  AS u(t, l, code, counter, descr, rf, inst, model, verified, method)`;
 
 async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
   if (plan.newDevices.length) {
@@ -146,8 +149,10 @@ async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
     await insertAudited(
       tx,
       actor,
-      `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
-       SELECT u.t, u.l, u.code, u.counter, u.descr, u.rf, u.inst::timestamp::timestamptz, u.model FROM ${DEVICE_INPUT}`,
+      `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
+                           verified_on, read_method)
+       SELECT u.t, u.l, u.code, u.counter, u.descr, u.rf, u.inst::timestamp::timestamptz, u.model, u.verified, u.method
+         FROM ${DEVICE_INPUT}`,
       deviceArrays(values),
       { kind: 'device.create', entity: 'device', shape: deviceAudit, returning: 'id' },
     );
@@ -160,7 +165,9 @@ async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
         table: 'device',
         input: DEVICE_INPUT,
         match: 'x.device_code = u.code',
-        set: 'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz, model = u.model',
+        set:
+          'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz, model = u.model, ' +
+          'verified_on = u.verified, read_method = u.method',
         params: deviceArrays(plan.deviceUpdates),
       },
       { kind: 'device.update', entity: 'device', shape: deviceAudit },

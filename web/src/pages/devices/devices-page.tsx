@@ -1,0 +1,387 @@
+import { FilePdfOutlined } from '@ant-design/icons';
+import {
+  DEVICE_TYPES,
+  type DueRow,
+  getDueWorkList,
+  getRemoteRegisterPdf,
+  isOperator,
+  type RemoteBuilding,
+  type WalkByFlat,
+} from '@rodmenys/contract';
+import { App, Button, Card, Form, Input, InputNumber, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadFile } from '../../api/call';
+import { useDeviceTypeName } from '../../api/devices';
+import { useDueDevices, useRemoteRegister, useSetRemoteException, useWalkByList } from '../../api/lifetime';
+import { ExportButton, type ExportColumn } from '../../components/export';
+import { FormDialog } from '../../components/form-dialog';
+import { LoadError, useErrorText } from '../../components/load-error';
+import { formatDateTime } from '../../format';
+import { useLanguage } from '../../i18n';
+import { useSession } from '../../session';
+
+const BUCKET_COLORS = { overdue: 'red', thisMonth: 'orange', soon: 'blue' } as const;
+
+/** The due list: overdue, this month, the next months; exports and the fitter's work list. */
+function DueTab() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const typeName = useDeviceTypeName();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const [months, setMonths] = useState(3);
+  const [deviceTypeId, setDeviceTypeId] = useState<number | undefined>();
+  const [buildingId, setBuildingId] = useState<number | undefined>();
+  // The buildings of the caller's scope, in address order, as the register lists them.
+  const buildings = useRemoteRegister().data?.Buildings ?? [];
+  const query = { months, ...(deviceTypeId ? { deviceTypeId } : {}), ...(buildingId ? { buildingId } : {}) };
+  const due = useDueDevices(query);
+  const rows = due.data?.Rows ?? [];
+  const [busy, setBusy] = useState(false);
+  const columns: ExportColumn[] = [
+    { key: 'Address', title: t('lifetime.address'), type: 'text' },
+    { key: 'Flat', title: t('lifetime.flat'), type: 'text' },
+    { key: 'Type', title: t('lifetime.type'), type: 'text' },
+    { key: 'DeviceCode', title: t('lifetime.serial'), type: 'text' },
+    { key: 'DueDate', title: t('lifetime.dueDate'), type: 'text' },
+    { key: 'Reason', title: t('lifetime.reason'), type: 'text' },
+    { key: 'Bucket', title: t('lifetime.when'), type: 'text' },
+  ];
+  const cell = (r: DueRow, c: ExportColumn): unknown =>
+    c.key === 'Type'
+      ? typeName(r.DeviceTypeId)
+      : c.key === 'Reason'
+        ? t(`lifetime.reasons.${r.Reason}`)
+        : c.key === 'Bucket'
+          ? t(`lifetime.buckets.${r.Bucket}`)
+          : (r[c.key as keyof DueRow] ?? '');
+  const workList = async () => {
+    setBusy(true);
+    try {
+      await downloadFile(
+        getDueWorkList,
+        { query: { ...query, lang: language } },
+        `${t('lifetime.workListFile', { day: due.data?.Today ?? '' })}.pdf`,
+      );
+    } catch (error) {
+      message.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <label htmlFor="due-months">{t('lifetime.months')}</label>
+        <InputNumber
+          id="due-months"
+          min={0}
+          max={60}
+          precision={0}
+          value={months}
+          onChange={(v) => setMonths(v ?? 0)}
+        />
+        <Select
+          aria-label={t('lifetime.type')}
+          allowClear
+          placeholder={t('lifetime.allTypes')}
+          style={{ minWidth: 220 }}
+          value={deviceTypeId}
+          onChange={(v) => setDeviceTypeId(v)}
+          options={DEVICE_TYPES.map((id) => ({ value: id, label: typeName(id) }))}
+        />
+        <Select
+          aria-label={t('lifetime.building')}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder={t('lifetime.allBuildings')}
+          style={{ minWidth: 260 }}
+          value={buildingId}
+          onChange={(v) => setBuildingId(v)}
+          options={buildings.map((b) => ({ value: b.BuildingId, label: b.Address }))}
+        />
+        <ExportButton
+          fileName={t('lifetime.dueFile', { day: due.data?.Today ?? '' })}
+          disabled={!rows.length}
+          getInput={() => ({ sheetName: t('lifetime.dueSheet'), columns, rows, value: cell })}
+        />
+        <Button icon={<FilePdfOutlined aria-hidden />} loading={busy} onClick={() => void workList()}>
+          {t('lifetime.workList')}
+        </Button>
+      </Space>
+      {due.error ? <LoadError error={due.error} onRetry={() => void due.refetch()} /> : null}
+      <Table<DueRow>
+        size="small"
+        rowKey="DeviceId"
+        loading={due.isLoading}
+        dataSource={rows}
+        pagination={{ pageSize: 50, showSizeChanger: false }}
+        scroll={{ x: true }}
+        columns={[
+          { title: t('lifetime.address'), dataIndex: 'Address' },
+          { title: t('lifetime.flat'), dataIndex: 'Flat' },
+          { title: t('lifetime.type'), dataIndex: 'DeviceTypeId', render: (id: number) => typeName(id) },
+          { title: t('lifetime.serial'), dataIndex: 'DeviceCode' },
+          { title: t('lifetime.dueDate'), dataIndex: 'DueDate' },
+          { title: t('lifetime.reason'), dataIndex: 'Reason', render: (r: string) => t(`lifetime.reasons.${r}`) },
+          {
+            title: t('lifetime.when'),
+            dataIndex: 'Bucket',
+            render: (b: DueRow['Bucket']) => <Tag color={BUCKET_COLORS[b]}>{t(`lifetime.buckets.${b}`)}</Tag>,
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+/** A building's exception note, written by group 1. */
+function ExceptionDialog({ building, onClose }: { building: RemoteBuilding; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ note: string }>();
+  const save = useSetRemoteException();
+  return (
+    <FormDialog<{ note: string }>
+      title={t('lifetime.exceptionTitle', { address: building.Address })}
+      form={form}
+      pending={save.isPending}
+      onSave={({ note }) =>
+        save.mutateAsync({ params: { buildingId: building.BuildingId }, body: { note: note.trim() || null } })
+      }
+      onClose={onClose}
+      formProps={{ layout: 'vertical', initialValues: { note: building.Exception?.Note ?? '' } }}
+    >
+      {(serverError) => (
+        <Form.Item
+          name="note"
+          label={t('lifetime.exceptionNote')}
+          extra={t('lifetime.exceptionHelp')}
+          validateStatus={serverError ? 'error' : undefined}
+          help={serverError ?? undefined}
+        >
+          <Input.TextArea autoFocus rows={4} maxLength={2000} />
+        </Form.Item>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The remote-reading register: the summary, each building, the exception notes, the PDF. */
+function RegisterTab() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const user = useSession();
+  const typeName = useDeviceTypeName();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const register = useRemoteRegister();
+  const [editing, setEditing] = useState<RemoteBuilding | null>(null);
+  const data = register.data;
+  const percent = (p: number | null) =>
+    p === null ? '–' : `${p.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB')} %`;
+  const columns: ExportColumn[] = [
+    { key: 'Address', title: t('lifetime.address'), type: 'text' },
+    { key: 'Devices', title: t('lifetime.devices'), type: 'number' },
+    { key: 'Remote', title: t('lifetime.remote'), type: 'number' },
+    { key: 'RemotePercent', title: t('lifetime.remotePercent'), type: 'number', numFmt: '0.0' },
+    { key: 'Late', title: t('lifetime.lateNotRemote'), type: 'number' },
+    { key: 'Exception', title: t('lifetime.exception'), type: 'text' },
+  ];
+  const cell = (b: RemoteBuilding, c: ExportColumn): unknown =>
+    c.key === 'Late'
+      ? b.LateNotRemote.length
+      : c.key === 'Exception'
+        ? (b.Exception?.Note ?? '')
+        : b[c.key as keyof RemoteBuilding];
+  const pdf = async () => {
+    try {
+      await downloadFile(
+        getRemoteRegisterPdf,
+        { query: { lang: language } },
+        `${t('lifetime.registerFile', { day: data?.Today ?? '' })}.pdf`,
+      );
+    } catch (error) {
+      message.error(errorText(error));
+    }
+  };
+  return (
+    <>
+      {register.error ? <LoadError error={register.error} onRetry={() => void register.refetch()} /> : null}
+      {data ? (
+        <Card size="small" style={{ marginBottom: 12 }}>
+          <Typography.Paragraph style={{ marginBottom: 4 }}>
+            {t('lifetime.deadline', { day: data.Deadline, count: data.DaysLeft })}
+          </Typography.Paragraph>
+          <Typography.Paragraph style={{ marginBottom: 0 }}>
+            {t('lifetime.summary', {
+              devices: data.Summary.Devices,
+              remote: data.Summary.Remote,
+              percent: percent(data.Summary.RemotePercent),
+              late: data.Summary.LateNotRemote,
+              buildings: data.Summary.Buildings,
+              done: data.Summary.BuildingsDone,
+            })}
+          </Typography.Paragraph>
+        </Card>
+      ) : null}
+      <Space wrap style={{ marginBottom: 12 }}>
+        <ExportButton
+          fileName={t('lifetime.registerFile', { day: data?.Today ?? '' })}
+          disabled={!data?.Buildings.length}
+          getInput={() => ({
+            sheetName: t('lifetime.registerSheet'),
+            columns,
+            rows: data?.Buildings ?? [],
+            value: cell,
+          })}
+        />
+        <Button icon={<FilePdfOutlined aria-hidden />} onClick={() => void pdf()}>
+          {t('lifetime.registerPdf')}
+        </Button>
+      </Space>
+      <Table<RemoteBuilding>
+        size="small"
+        rowKey="BuildingId"
+        loading={register.isLoading}
+        dataSource={data?.Buildings ?? []}
+        pagination={{ pageSize: 50, showSizeChanger: false }}
+        scroll={{ x: true }}
+        columns={[
+          { title: t('lifetime.address'), dataIndex: 'Address' },
+          { title: t('lifetime.devices'), dataIndex: 'Devices', align: 'right' },
+          { title: t('lifetime.remote'), dataIndex: 'Remote', align: 'right' },
+          { title: t('lifetime.remotePercent'), dataIndex: 'RemotePercent', align: 'right', render: percent },
+          {
+            title: t('lifetime.byType'),
+            key: 'byType',
+            render: (_, b) =>
+              b.ByType.map((x) =>
+                t('lifetime.typeCounts', {
+                  type: typeName(x.DeviceTypeId),
+                  remote: x.Remote,
+                  walkBy: x.WalkBy,
+                  manual: x.Manual,
+                }),
+              ).join('; '),
+          },
+          {
+            title: t('lifetime.lateNotRemote'),
+            key: 'late',
+            render: (_, b) =>
+              b.LateNotRemote.length ? (
+                <span title={b.LateNotRemote.map((d) => d.DeviceCode).join(', ')}>{b.LateNotRemote.length}</span>
+              ) : (
+                0
+              ),
+          },
+          {
+            title: t('lifetime.exception'),
+            key: 'exception',
+            render: (_, b) => (
+              <Space direction="vertical" size={0}>
+                {b.Exception ? (
+                  <span>
+                    {b.Exception.Note}{' '}
+                    <Typography.Text type="secondary">
+                      ({formatDateTime(b.Exception.NotedAt)}
+                      {b.Exception.NotedBy ? `, ${b.Exception.NotedBy}` : ''})
+                    </Typography.Text>
+                  </span>
+                ) : null}
+                {isOperator(user?.GroupId ?? 0) ? (
+                  <Button
+                    size="small"
+                    onClick={() => setEditing(b)}
+                    aria-label={`${t('lifetime.editException')}: ${b.Address}`}
+                  >
+                    {t('lifetime.editException')}
+                  </Button>
+                ) : null}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing ? <ExceptionDialog building={editing} onClose={() => setEditing(null)} /> : null}
+    </>
+  );
+}
+
+/** Flats to read by hand: month ends not measured for N months in a row. */
+function WalkByTab() {
+  const { t } = useTranslation();
+  const [months, setMonths] = useState(2);
+  const list = useWalkByList({ months });
+  const flats = list.data?.Flats ?? [];
+  const columns: ExportColumn[] = [
+    { key: 'Address', title: t('lifetime.address'), type: 'text' },
+    { key: 'Flat', title: t('lifetime.flat'), type: 'text' },
+    { key: 'Serials', title: t('lifetime.serials'), type: 'text' },
+  ];
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <label htmlFor="walk-by-months">{t('lifetime.walkByMonths')}</label>
+        <InputNumber
+          id="walk-by-months"
+          min={1}
+          max={24}
+          precision={0}
+          value={months}
+          onChange={(v) => setMonths(v ?? 1)}
+        />
+        <ExportButton
+          fileName={t('lifetime.walkByFile')}
+          disabled={!flats.length}
+          getInput={() => ({
+            sheetName: t('lifetime.walkBySheet'),
+            columns,
+            rows: flats,
+            value: (f: WalkByFlat, c) =>
+              c.key === 'Serials' ? f.DeviceCodes.join(', ') : f[c.key as keyof WalkByFlat],
+          })}
+        />
+      </Space>
+      {list.data ? (
+        <Typography.Paragraph type="secondary">
+          {t('lifetime.walkByMonthsShown', { months: list.data.Months.join(', ') })}
+        </Typography.Paragraph>
+      ) : null}
+      {list.error ? <LoadError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <Table<WalkByFlat>
+        size="small"
+        rowKey="FlatId"
+        loading={list.isLoading}
+        dataSource={flats}
+        pagination={{ pageSize: 50, showSizeChanger: false }}
+        scroll={{ x: true }}
+        columns={[
+          { title: t('lifetime.address'), dataIndex: 'Address' },
+          { title: t('lifetime.flat'), dataIndex: 'Flat' },
+          { title: t('lifetime.serials'), dataIndex: 'DeviceCodes', render: (c: string[]) => c.join(', ') },
+        ]}
+      />
+    </>
+  );
+}
+
+/** Devices over their lifetime (docs/device-lifetime.md): due lists, the remote-reading register, the walk-by list. */
+export default function DevicesPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Typography.Title level={1} className="page-title">
+        {t('lifetime.title')}
+      </Typography.Title>
+      <Tabs
+        items={[
+          { key: 'due', label: t('lifetime.dueTab'), children: <DueTab /> },
+          { key: 'register', label: t('lifetime.registerTab'), children: <RegisterTab /> },
+          { key: 'walkBy', label: t('lifetime.walkByTab'), children: <WalkByTab /> },
+        ]}
+      />
+    </>
+  );
+}
