@@ -37,6 +37,7 @@ import {
 import { LoadError, useErrorText } from '../../components/load-error';
 import { decimalSeparator, formatNumber } from '../../format';
 import { useLanguage } from '../../i18n';
+import { type LetterAddress, OccupantAccessDialog } from './occupant-access';
 
 interface OccupantFields {
   day?: Dayjs;
@@ -70,7 +71,7 @@ const occupant = (v: OccupantFields): OccupantBody => ({
  * one there moves out, the new one moves in, one step), each occupancy's edit form, and under each
  * moving day its devices' values with their source, settable by hand with a reason.
  */
-export function OccupantsCard({ flatId }: { flatId: number }) {
+export function OccupantsCard({ flatId, address = null }: { flatId: number; address?: LetterAddress | null }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
@@ -79,6 +80,7 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
   const updateOccupancy = useUpdateOccupancy();
   const [editing, setEditing] = useState<OccupancyRow | 'move' | null>(null);
   const [settingValue, setSettingValue] = useState<MoveValueRow | null>(null);
+  const [accessOf, setAccessOf] = useState<OccupancyRow | null>(null);
   const [form] = Form.useForm<OccupantFields>();
 
   // An access request (docs/personal-data.md): everything kept about the occupant, as a file.
@@ -170,6 +172,16 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
                     >
                       {t('occupancies.personalData.export')}
                     </Button>
+                    {o.Name !== ANONYMISED && (
+                      <Button
+                        size="small"
+                        type="link"
+                        aria-label={t('occupantAccess.openOf', { name: o.Name })}
+                        onClick={() => setAccessOf(o)}
+                      >
+                        {t('occupantAccess.open')}
+                      </Button>
+                    )}
                   </Space>
                 ),
               }))}
@@ -242,6 +254,7 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
         </Form>
       </Modal>
       <MoveValueDialog value={settingValue} onClose={() => setSettingValue(null)} />
+      {accessOf && <OccupantAccessDialog occupancy={accessOf} address={address} onClose={() => setAccessOf(null)} />}
     </Card>
   );
 }
