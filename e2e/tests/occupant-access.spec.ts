@@ -145,3 +145,48 @@ for (const [language, n] of [
     await expect(page.getByText(letterCode)).toHaveCount(0);
   });
 }
+
+for (const [language, n] of [
+  ['lt', 5],
+  ['en', 6],
+] as const) {
+  test(`${language}: a refused "Record a move" is said in the dialog, on the day it names, by keyboard`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const t = TEXTS[language];
+    const { flat } = await demoFlat(n);
+    await signInAs(page, 'operator', language);
+    await openFlat(page, language, flat);
+    await tabTo(page, page.getByRole('button', { name: t.occupancies.recordMove }));
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: t.occupancies.recordMove });
+    await dialogSettled(page, dialog);
+    // A day the server refuses: in the future (the form itself lets any day through).
+    const future = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const day = dialog.getByLabel(t.occupancies.day);
+    await day.focus();
+    await page.keyboard.type(future);
+    await page.keyboard.press('Enter');
+    await tabTo(page, dialog.getByLabel(t.occupancies.clientCode));
+    await page.keyboard.type(`E2E-FUTURE-${language}`);
+    await tabTo(page, dialog.getByLabel(t.occupancies.name));
+    await page.keyboard.type('Ateities Gyventojas');
+    await tabTo(page, dialog.getByRole('button', { name: t.common.save }));
+    await page.keyboard.press('Enter');
+
+    const refusal = fill(t.serverErrors.timeInFuture, { field: t.fields.day });
+    // On the field: marked invalid, described by the message, focused; the dialog stays open with what was typed.
+    await expect(day).toHaveAttribute('aria-invalid', 'true');
+    await expect(day).toHaveAccessibleDescription(refusal);
+    await expect(day).toBeFocused();
+    await expect(dialog.getByLabel(t.occupancies.clientCode)).toHaveValue(`E2E-FUTURE-${language}`);
+    // Said once, in the dialog: no toast behind the mask as well.
+    await expect(page.getByText(refusal)).toHaveCount(1);
+    await settle(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await tabTo(page, dialog.getByRole('button', { name: t.common.cancel }));
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+  });
+}

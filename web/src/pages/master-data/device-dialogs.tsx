@@ -24,11 +24,12 @@ import {
   Typography,
 } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/devices';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useEndpointQuery } from '../../api/query';
+import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, providerNow } from '../../format';
@@ -155,6 +156,15 @@ function LastReading({ device, unit }: { device: DeviceRow; unit: string }) {
   );
 }
 
+/** The form's field for a field the server names where the two differ. */
+const REFUSAL_FIELDS = {
+  installedAt: 'at',
+  removedAt: 'at',
+  replacedAt: 'at',
+  newCounterCode: 'counterCode',
+  newModel: 'model',
+} as const;
+
 /** The add / edit / remove / replace dialogs of the location screen. */
 export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -162,6 +172,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [form] = Form.useForm<Values>();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  // Another dialog starts without the last one's refusal.
+  useEffect(() => setRefusal(null), [dialog]);
   const add = useAddDevice();
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
@@ -181,6 +194,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         : t(`masterData.device.${dialog.kind}Title`, { code: dialog.device.DeviceCode });
 
   const submit = async (v: Values) => {
+    setRefusal(null);
     try {
       if (dialog.kind === 'add') {
         await add.mutateAsync({
@@ -227,7 +241,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
       message.success(t('masterData.device.done'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      // Said in the dialog, on the field it names (the server's names where the form's differ).
+      setRefusal(placeRefusal(form, error, errorText(error), REFUSAL_FIELDS));
     }
   };
 
@@ -260,6 +275,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
       onCancel={onClose}
       onOk={() => form.submit()}
     >
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       <Form
         form={form}
         layout="vertical"
