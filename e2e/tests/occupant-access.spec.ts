@@ -93,7 +93,9 @@ for (const [language, n] of [
     await expect(code).toBeFocused();
     const letterCode = await code.inputValue();
     expect(letterCode).toMatch(CODE);
-    await expect(dialog.getByRole('textbox', { name: a.newLink, exact: true })).toHaveValue(/\/occupant\/open#[A-Za-z0-9_-]{43}$/);
+    await expect(dialog.getByRole('textbox', { name: a.newLink, exact: true })).toHaveValue(
+      /\/occupant\/open#[A-Za-z0-9_-]{43}$/,
+    );
     await expect(dialog.getByRole('row', { name: new RegExp(`^${a.links}`) })).toContainText(
       fill(a.linksLive, { count: '1', at: '' }).split(',')[0]!,
     );
@@ -125,7 +127,9 @@ for (const [language, n] of [
     // Revoke: the code stops working at once; nothing is live.
     await tabTo(page, dialog.getByRole('button', { name: a.revoke }));
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog').filter({ hasText: fill(a.revokeConfirm, { name: current.Name }) })).toBeVisible();
+    await expect(
+      page.getByRole('dialog').filter({ hasText: fill(a.revokeConfirm, { name: current.Name }) }),
+    ).toBeVisible();
     await page.keyboard.press('Enter');
     await expect(dialog.getByRole('row', { name: new RegExp(`^${a.links}`) })).toContainText(a.linksNone);
     await expect(dialog.getByRole('row', { name: new RegExp(`^${a.code}`) })).toContainText(a.codeNone);

@@ -157,8 +157,9 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       });
       expect(res.status).toBe(201);
       expect(res.body.Created.Locations).toEqual([{ Id: only.id, Name: 'Panevėžys, Architektų g., 3' }]);
-      const street = (await t.db.query<{ parent_id: number }>('SELECT parent_id FROM location WHERE id = $1', [only.id]))
-        .rows[0]!.parent_id;
+      const street = (
+        await t.db.query<{ parent_id: number }>('SELECT parent_id FROM location WHERE id = $1', [only.id])
+      ).rows[0]!.parent_id;
       // Built later on the same street: the same street node, a flat with an occupant-like device.
       const later = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Architektų g.', number: '5' });
       expect((await t.db.query('SELECT parent_id FROM location WHERE id = $1', [later.id])).rows[0]).toEqual({

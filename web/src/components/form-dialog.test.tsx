@@ -89,7 +89,9 @@ describe('a refusal in an edit dialog', { timeout: 90_000 }, () => {
     const onSave = vi
       .fn()
       .mockRejectedValue(
-        new ApiError(400, refusal, [{ field: 'day', code: 'timeInFuture', params: { field: 'day' }, message: refusal }]),
+        new ApiError(400, refusal, [
+          { field: 'day', code: 'timeInFuture', params: { field: 'day' }, message: refusal },
+        ]),
       );
     await render(<Move onSave={onSave} />);
     const dialog = await screen.findByRole('dialog');

@@ -172,9 +172,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [form] = Form.useForm<Values>();
-  const [refusal, setRefusal] = useState<string | null>(null);
-  // Another dialog starts without the last one's refusal.
-  useEffect(() => setRefusal(null), [dialog]);
+  // The refusal of the dialog open now: another dialog starts without the last one's.
+  const [refused, setRefused] = useState<{ dialog: DeviceDialog; text: string | null } | null>(null);
+  const refusal = refused && refused.dialog === dialog ? refused.text : null;
   const add = useAddDevice();
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
@@ -194,7 +194,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         : t(`masterData.device.${dialog.kind}Title`, { code: dialog.device.DeviceCode });
 
   const submit = async (v: Values) => {
-    setRefusal(null);
+    setRefused(null);
     try {
       if (dialog.kind === 'add') {
         await add.mutateAsync({
@@ -242,7 +242,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
       onClose();
     } catch (error) {
       // Said in the dialog, on the field it names (the server's names where the form's differ).
-      setRefusal(placeRefusal(form, error, errorText(error), REFUSAL_FIELDS));
+      setRefused({ dialog, text: placeRefusal(form, error, errorText(error), REFUSAL_FIELDS) });
     }
   };
 

@@ -161,9 +161,7 @@ export function OccupantAccessDialog({
     >
       <Typography.Paragraph type="secondary">{t('occupantAccess.help')}</Typography.Paragraph>
       {access.error && <LoadError error={access.error} onRetry={() => void access.refetch()} />}
-      {failure && (
-        <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 12 }} />
-      )}
+      {failure && <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 12 }} />}
       <Descriptions
         size="small"
         column={1}

@@ -230,11 +230,7 @@ function OccupantDialog({
           </Form.Item>
         </Space>
       )}
-      <Form.Item
-        name="clientCode"
-        label={t('occupancies.clientCode')}
-        rules={[{ required: true, whitespace: true }]}
-      >
+      <Form.Item name="clientCode" label={t('occupancies.clientCode')} rules={[{ required: true, whitespace: true }]}>
         <Input maxLength={64} />
       </Form.Item>
       <Form.Item name="name" label={t('occupancies.name')} rules={[{ required: true, whitespace: true }]}>
