@@ -16,6 +16,9 @@ import { formatDateTime } from '../../format';
 import i18n from '../../i18n';
 import './occupant-access.css';
 
+/** The occupancy as the dialog needs it (an occupants card's row, or a delivery log's). */
+export type AccessOccupancy = Pick<OccupancyRow, 'Id' | 'Name' | 'Language' | 'FlatId'>;
+
 /** Where the occupant's letter sends them: the flat's address as printed on the envelope. */
 export interface LetterAddress {
   /** Street and building number ("Architektų g. 3"). */
@@ -40,7 +43,7 @@ function Letter({
   address,
   reissued,
 }: {
-  occupancy: OccupancyRow;
+  occupancy: AccessOccupancy;
   address: LetterAddress | null;
   reissued: ReissuedOccupantAccess;
 }) {
@@ -71,7 +74,7 @@ function Reissued({
   address,
   reissued,
 }: {
-  occupancy: OccupancyRow;
+  occupancy: AccessOccupancy;
   address: LetterAddress | null;
   reissued: ReissuedOccupantAccess;
 }) {
@@ -124,7 +127,7 @@ export function OccupantAccessDialog({
   address,
   onClose,
 }: {
-  occupancy: OccupancyRow;
+  occupancy: AccessOccupancy;
   address: LetterAddress | null;
   onClose: () => void;
 }) {
