@@ -450,4 +450,44 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       expect((await inject(t.app, contract.listBillingReceivers, { token: admin.token })).status).toBe(403);
     });
   });
+
+  // Last: it adds buildings that the exports above would otherwise list.
+  describe('POST /integrations/keys, a building ticked alone', () => {
+    it("covers exactly the building ticked: one added to its street later is out of the key's sight", async () => {
+      // A street with one building; the key ticks that building (not the street).
+      const only = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Architektų g.', number: '3' });
+      const flat = await makeFlat(t.db, only, { name: '1', order: 1 });
+      const res = await inject(t.app, contract.createIntegrationKey, {
+        token: operator.token,
+        body: { name: 'One building', locationIds: [only.id], expiresOn: '2027-12-31' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.Created.Locations).toEqual([{ Id: only.id, Name: 'Panevėžys, Architektų g., 3' }]);
+      const street = (
+        await t.db.query<{ parent_id: number }>('SELECT parent_id FROM location WHERE id = $1', [only.id])
+      ).rows[0]!.parent_id;
+      // Built later on the same street: the same street node, a flat with an occupant-like device.
+      const later = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Architektų g.', number: '5' });
+      expect((await t.db.query('SELECT parent_id FROM location WHERE id = $1', [later.id])).rows[0]).toEqual({
+        parent_id: street,
+      });
+      const laterFlat = await makeFlat(t.db, later, { name: '1', order: 1 });
+      await makeDevice(t.db, laterFlat, { typeId: DEVICE_TYPE.allocator, code: 'HCA-LATER' });
+      await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.allocator, code: 'HCA-ONLY' });
+      const figures = await inject(t.app, contract.getStatementFigures, {
+        token: res.body.Key,
+        query: { month: MONTH },
+      });
+      expect(figures.status).toBe(200);
+      expect(figures.body.Rows.map((r) => r.FlatId)).toEqual([flat.id]);
+      const theirs = await inject(t.app, contract.getFlatStatement, {
+        token: res.body.Key,
+        params: { flatId: laterFlat.id },
+        query: { month: MONTH },
+      });
+      expect(theirs.status).toBe(404);
+      const list = await inject(t.app, contract.listIntegrationKeys, { token: operator.token });
+      expect(list.body.Keys.find((k) => k.Id === res.body.Created.Id)?.Locations.map((l) => l.Id)).toEqual([only.id]);
+    });
+  });
 });

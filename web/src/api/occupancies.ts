@@ -5,7 +5,10 @@ import {
   getDeviceMoveValues,
   getFlatOccupancies,
   getLocation,
+  getOccupantAccess,
   recordMove,
+  reissueOccupantAccess,
+  revokeOccupantAccess,
   setMoveValue,
   updateOccupancy,
 } from '@rodmenys/contract';
@@ -20,3 +23,9 @@ export const useRecordMove = () => useEndpointMutation(recordMove, changesOccupa
 export const useUpdateOccupancy = () => useEndpointMutation(updateOccupancy, changesOccupancies);
 export const useSetMoveValue = () => useEndpointMutation(setMoveValue, changesOccupancies);
 export const useClearMoveValue = () => useEndpointMutation(clearMoveValue, changesOccupancies);
+
+// The occupant's link and letter code (docs/occupant-access.md, "The back office").
+const changesAccess = [getOccupantAccess, getAuditLog];
+export const useOccupantAccess = (id: number) => useEndpointQuery(getOccupantAccess, { params: { id } });
+export const useRevokeOccupantAccess = () => useEndpointMutation(revokeOccupantAccess, changesAccess);
+export const useReissueOccupantAccess = () => useEndpointMutation(reissueOccupantAccess, changesAccess);

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Form } from 'antd';
+import { Form, Input } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/call';
 import { render } from '../test/render';
@@ -66,5 +66,60 @@ describe('an edit dialog (FormDialog)', { timeout: 90_000 }, () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(onClose).toHaveBeenCalledWith(false);
     expect(onSave).not.toHaveBeenCalled();
+  });
+});
+
+function Move({ onSave }: { onSave: (v: { day: string; name: string }) => Promise<unknown> }) {
+  const [form] = Form.useForm<{ day: string; name: string }>();
+  return (
+    <FormDialog title="Persikraustymas" form={form} onSave={onSave} onClose={() => undefined} pending={false}>
+      <Form.Item name="day" label="Diena">
+        <Input />
+      </Form.Item>
+      <Form.Item name="name" label="Vardas">
+        <Input />
+      </Form.Item>
+    </FormDialog>
+  );
+}
+
+describe('a refusal in an edit dialog', { timeout: 90_000 }, () => {
+  it('is said on the field it names, marked and focused, and leaves when the field is changed', async () => {
+    const refusal = 'Laukas „Diena“ negali būti ateityje';
+    const onSave = vi
+      .fn()
+      .mockRejectedValue(
+        new ApiError(400, refusal, [
+          { field: 'day', code: 'timeInFuture', params: { field: 'day' }, message: refusal },
+        ]),
+      );
+    await render(<Move onSave={onSave} />);
+    const dialog = await screen.findByRole('dialog');
+    const day = within(dialog).getByLabelText('Diena');
+    await userEvent.type(day, '2999-01-01');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Išsaugoti' }));
+    await waitFor(() => expect(day.getAttribute('aria-invalid')).toBe('true'));
+    const explain = dialog.querySelector(`#${day.id}_help`);
+    expect(explain?.textContent).toBe(refusal);
+    expect(document.activeElement).toBe(day);
+    // Said once, at its field: not again above the form.
+    expect(within(dialog).queryByRole('alert', { name: refusal })).toBeNull();
+    expect(within(dialog).getAllByText(refusal)).toHaveLength(1);
+    expect(within(dialog).getByLabelText('Vardas').getAttribute('aria-invalid')).toBeNull();
+    await userEvent.type(day, '{backspace}2');
+    await waitFor(() => expect(day.getAttribute('aria-invalid')).toBeNull());
+    await waitFor(() => expect(within(dialog).queryByText(refusal)).toBeNull());
+  });
+
+  it('naming a field the form does not have, is said above the form', async () => {
+    const onSave = vi
+      .fn()
+      .mockRejectedValue(
+        new ApiError(400, 'Nežinoma vieta', [{ field: 'locationIds', code: 'x', message: 'Nežinoma vieta' }]),
+      );
+    await render(<Move onSave={onSave} />, { language: 'en' });
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Nežinoma vieta');
   });
 });

@@ -1,8 +1,47 @@
-import { Form, type FormInstance, type FormProps, Modal, type ModalProps, Typography } from 'antd';
+import { Alert, Form, type FormInstance, type FormProps, Modal, type ModalProps } from 'antd';
+import type { NamePath } from 'antd/es/form/interface';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/call';
 import { useErrorText } from './load-error';
 import { STATIC_MODAL } from './modal-host';
+
+/** A server field name (`day`, `devices.2.code`) as a form name path (`['devices', 2, 'code']`). */
+const pathOf = (field: string): (string | number)[] =>
+  field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+
+/**
+ * Puts a refusal's field errors (a 400 naming fields) on the form's fields that stand for them, marks
+ * them and moves the focus to the first; `fields` maps a server name to the form's name where they
+ * differ. Returns what found no field (to be said above the form), or null when everything was placed.
+ */
+export function placeRefusal<V>(
+  form: FormInstance<V>,
+  error: unknown,
+  text: string,
+  fields: Record<string, NamePath> = {},
+): string | null {
+  if (!(error instanceof ApiError) || !error.errors?.length) return text;
+  const registered: string[] = [];
+  form.getFieldsValue(true, (meta) => {
+    if (meta) registered.push(JSON.stringify(meta.name));
+    return false;
+  });
+  const placed: { name: (string | number)[]; errors: string[] }[] = [];
+  const rest: string[] = [];
+  for (const e of error.errors) {
+    const mapped = fields[e.field] ?? pathOf(e.field);
+    const name = Array.isArray(mapped) ? mapped : [mapped];
+    if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [e.message] });
+    else rest.push(e.message);
+  }
+  if (placed.length) {
+    form.setFields(placed as Parameters<FormInstance<V>['setFields']>[0]);
+    form.scrollToField(placed[0]!.name as NamePath<V>, { focus: true, block: 'nearest' });
+  }
+  if (!placed.length) return text;
+  return rest.length ? rest.join(' ') : null;
+}
 
 interface FormDialogProps<V> {
   title: ReactNode;
@@ -21,16 +60,20 @@ interface FormDialogProps<V> {
   /** What the submit button says, when it is more than "Save" (an action: "Acknowledge"). */
   okText?: ReactNode;
   footer?: ModalProps['footer'];
+  width?: ModalProps['width'];
+  /** The form's field for a field the server names, where the names differ (`removedAt` → `at`). */
+  fields?: Record<string, NamePath>;
   /**
-   * The fields. As a function they are given the server's refusal to show at a field; otherwise it
-   * is shown above the form, announced.
+   * The fields. As a function they are given the part of the server's refusal that names no field of the
+   * form, to show at a field of their choice; otherwise it is shown above the form, announced.
    */
   children: ReactNode | ((serverError: string | null) => ReactNode);
 }
 
 /**
  * A dialog around one form, as every edit dialog of the app is: a static backdrop, Save submits the
- * form (its rules first), Cancel closes, and what the server refuses is said in the dialog.
+ * form (its rules first), Cancel closes, and what the server refuses is said in the dialog: on the
+ * field it names (marked, focused; the mark goes when the field is changed), else above the form.
  */
 export function FormDialog<V>({
   title,
@@ -42,6 +85,8 @@ export function FormDialog<V>({
   intro,
   okText,
   footer,
+  width,
+  fields,
   children,
 }: FormDialogProps<V>) {
   const { t } = useTranslation();
@@ -53,7 +98,7 @@ export function FormDialog<V>({
       await onSave(values);
       onClose(true);
     } catch (error) {
-      setServerError(errorText(error));
+      setServerError(placeRefusal(form, error, errorText(error), fields));
     }
   };
   const atField = typeof children === 'function';
@@ -68,14 +113,24 @@ export function FormDialog<V>({
       onCancel={() => onClose(false)}
       confirmLoading={pending}
       footer={footer}
+      width={width}
     >
       {intro}
       {serverError && !atField && (
-        <Typography.Paragraph type="danger" role="alert">
-          {serverError}
-        </Typography.Paragraph>
+        <Alert type="error" showIcon role="alert" title={serverError} style={{ marginBottom: 12 }} />
       )}
-      <Form<V> form={form} layout="vertical" {...formProps} onFinish={(values) => void save(values)}>
+      <Form<V>
+        form={form}
+        layout="vertical"
+        {...formProps}
+        onValuesChange={(changed, all) => {
+          // A changed field drops the server's mark (its own rules check it again).
+          const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
+          if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
+          formProps?.onValuesChange?.(changed, all);
+        }}
+        onFinish={(values) => void save(values)}
+      >
         {atField ? children(serverError) : children}
       </Form>
     </Modal>

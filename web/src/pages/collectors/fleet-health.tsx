@@ -102,6 +102,8 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
   const errorText = useErrorText();
   const tree = useLocationTree(LOCATION_LEVEL.building);
   const save = useSetCollectorLocations();
+  // A refusal is said in the dialog, never behind its backdrop.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>(collector.Locations.map((l) => l.Id));
   const treeData = useMemo(
     () =>
@@ -117,12 +119,13 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
     [tree.data, t],
   );
   const submit = async () => {
+    setRefusal(null);
     try {
       await save.mutateAsync({ params: { id: collector.Id }, body: { locationIds: selected } });
       message.success(t('fleet.locationsSaved'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      setRefusal(errorText(error));
     }
   };
   return (
@@ -138,6 +141,7 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
       width={640}
     >
       <Typography.Paragraph type="secondary">{t('fleet.locationsHelp')}</Typography.Paragraph>
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       {tree.error && <LoadError error={tree.error} onRetry={() => void tree.refetch()} />}
       {!tree.error && !tree.data && <Skeleton active />}
       {tree.data && (

@@ -126,6 +126,7 @@ function IntegrationKeys() {
         </Form.Item>
         <BuildingPicker
           id="integrations-locations"
+          exact
           label={t('integrations.locations')}
           placeholder={t('integrations.locationsPlaceholder')}
           nodes={tree.data ?? []}

@@ -28,11 +28,12 @@ import {
   Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTypes } from '../../api/devices';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { useEndpointQuery } from '../../api/query';
+import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, providerNow } from '../../format';
@@ -165,6 +166,15 @@ function LastReading({ device, unit }: { device: DeviceRow; unit: string }) {
   );
 }
 
+/** The form's field for a field the server names where the two differ. */
+const REFUSAL_FIELDS = {
+  installedAt: 'at',
+  removedAt: 'at',
+  replacedAt: 'at',
+  newCounterCode: 'counterCode',
+  newModel: 'model',
+} as const;
+
 /** The add / edit / remove / replace dialogs of the location screen. */
 export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -172,6 +182,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [form] = Form.useForm<Values>();
+  // The refusal of the dialog open now: another dialog starts without the last one's.
+  const [refused, setRefused] = useState<{ dialog: DeviceDialog; text: string | null } | null>(null);
+  const refusal = refused && refused.dialog === dialog ? refused.text : null;
   const add = useAddDevice();
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
@@ -199,6 +212,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         : t(`masterData.device.${dialog.kind}Title`, { code: dialog.device.DeviceCode });
 
   const submit = async (v: Values) => {
+    setRefused(null);
     try {
       if (dialog.kind === 'add') {
         await add.mutateAsync({
@@ -251,7 +265,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
       message.success(t('masterData.device.done'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      // Said in the dialog, on the field it names (the server's names where the form's differ).
+      setRefused({ dialog, text: placeRefusal(form, error, errorText(error), REFUSAL_FIELDS) });
     }
   };
 
@@ -284,6 +299,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
       onCancel={onClose}
       onOk={() => form.submit()}
     >
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       <Form
         form={form}
         layout="vertical"

@@ -35,7 +35,18 @@ import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
 import { LocationSearch } from './location-search';
+import type { LetterAddress } from './occupant-access';
 import { OccupantsCard } from './occupants-card';
+
+/** A flat's address for a letter: its street and building number, its city, its number. */
+const letterAddress = (ancestors: readonly { Level: number; Name: string }[], flat: string): LetterAddress => {
+  const named = (level: number) => ancestors.find((a) => a.Level === level)?.Name ?? '';
+  return {
+    street: [named(LOCATION_LEVEL.street), named(LOCATION_LEVEL.building)].filter(Boolean).join(' '),
+    city: named(LOCATION_LEVEL.city),
+    flat,
+  };
+};
 
 interface Node extends DataNode {
   key: number;
@@ -260,7 +271,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           </Form>
         )}
       </Card>
-      {isFlat && <OccupantsCard flatId={id} />}
+      {isFlat && <OccupantsCard flatId={id} address={letterAddress(detail.data.Ancestors, location.Name)} />}
       {location.Level >= LOCATION_LEVEL.building && (
         <Card
           size="small"

@@ -8,6 +8,7 @@ import {
   type OccupantBody,
 } from '@rodmenys/contract';
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -15,7 +16,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   Space,
   Table,
@@ -34,9 +34,11 @@ import {
   useSetMoveValue,
   useUpdateOccupancy,
 } from '../../api/occupancies';
+import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { decimalSeparator, formatNumber } from '../../format';
 import { useLanguage } from '../../i18n';
+import { type LetterAddress, OccupantAccessDialog } from './occupant-access';
 
 interface OccupantFields {
   day?: Dayjs;
@@ -70,16 +72,14 @@ const occupant = (v: OccupantFields): OccupantBody => ({
  * one there moves out, the new one moves in, one step), each occupancy's edit form, and under each
  * moving day its devices' values with their source, settable by hand with a reason.
  */
-export function OccupantsCard({ flatId }: { flatId: number }) {
+export function OccupantsCard({ flatId, address = null }: { flatId: number; address?: LetterAddress | null }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const data = useFlatOccupancies(flatId);
-  const recordMove = useRecordMove();
-  const updateOccupancy = useUpdateOccupancy();
   const [editing, setEditing] = useState<OccupancyRow | 'move' | null>(null);
   const [settingValue, setSettingValue] = useState<MoveValueRow | null>(null);
-  const [form] = Form.useForm<OccupantFields>();
+  const [accessOf, setAccessOf] = useState<OccupancyRow | null>(null);
 
   // An access request (docs/personal-data.md): everything kept about the occupant, as a file.
   const exportData = async (o: OccupancyRow) => {
@@ -100,40 +100,7 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
   const period = (o: OccupancyRow) =>
     `${o.MoveIn ?? t('occupancies.sinceBefore')} – ${o.MoveOut ?? t('occupancies.stillThere')}`;
 
-  const open = (target: OccupancyRow | 'move') => {
-    form.resetFields();
-    if (target !== 'move') {
-      form.setFieldsValue({
-        clientCode: target.ClientCode,
-        name: target.Name,
-        email: target.Email ?? '',
-        phone: target.Phone ?? '',
-        language: target.Language,
-        moveIn: dayOf(target.MoveIn),
-        moveOut: dayOf(target.MoveOut),
-        consentAt: dayOf(target.ConsentAt),
-        consentChannel: target.ConsentChannel,
-      });
-    }
-    setEditing(target);
-  };
-  const save = async (v: OccupantFields) => {
-    try {
-      if (editing === 'move') {
-        await recordMove.mutateAsync({ params: { id: flatId }, body: { day: dayText(v.day)!, ...occupant(v) } });
-        message.success(t('occupancies.moved'));
-      } else if (editing) {
-        await updateOccupancy.mutateAsync({
-          params: { id: editing.Id },
-          body: { ...occupant(v), moveIn: dayText(v.moveIn), moveOut: dayText(v.moveOut) },
-        });
-        message.success(t('masterData.tree.saved'));
-      }
-      setEditing(null);
-    } catch (error) {
-      message.error(errorText(error));
-    }
-  };
+  const open = (target: OccupancyRow | 'move') => setEditing(target);
 
   return (
     <Card
@@ -170,6 +137,16 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
                     >
                       {t('occupancies.personalData.export')}
                     </Button>
+                    {o.Name !== ANONYMISED && (
+                      <Button
+                        size="small"
+                        type="link"
+                        aria-label={t('occupantAccess.openOf', { name: o.Name })}
+                        onClick={() => setAccessOf(o)}
+                      >
+                        {t('occupantAccess.open')}
+                      </Button>
+                    )}
                   </Space>
                 ),
               }))}
@@ -180,69 +157,110 @@ export function OccupantsCard({ flatId }: { flatId: number }) {
           ))}
         </Space>
       )}
-      <Modal
-        open={editing !== null}
-        title={editing === 'move' ? t('occupancies.recordMove') : t('occupancies.editTitle')}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={recordMove.isPending || updateOccupancy.isPending}
-        onOk={() => form.submit()}
-        onCancel={() => setEditing(null)}
-        destroyOnHidden
-      >
-        <Form form={form} name="occupant" layout="vertical" onFinish={save}>
-          {editing === 'move' ? (
-            <Form.Item name="day" label={t('occupancies.day')} rules={[{ required: true }]}>
-              <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
-            </Form.Item>
-          ) : (
-            <Space>
-              <Form.Item name="moveIn" label={t('occupancies.moveIn')}>
-                <DatePicker format="YYYY-MM-DD" />
-              </Form.Item>
-              <Form.Item name="moveOut" label={t('occupancies.moveOut')}>
-                <DatePicker format="YYYY-MM-DD" />
-              </Form.Item>
-            </Space>
-          )}
-          <Form.Item
-            name="clientCode"
-            label={t('occupancies.clientCode')}
-            rules={[{ required: true, whitespace: true }]}
-          >
-            <Input maxLength={64} />
-          </Form.Item>
-          <Form.Item name="name" label={t('occupancies.name')} rules={[{ required: true, whitespace: true }]}>
-            <Input maxLength={200} />
-          </Form.Item>
-          <Form.Item name="email" label={t('occupancies.email')} rules={[{ type: 'email' }]}>
-            <Input maxLength={254} />
-          </Form.Item>
-          <Form.Item name="phone" label={t('occupancies.phone')}>
-            <Input maxLength={40} />
-          </Form.Item>
-          <Form.Item name="language" label={t('occupancies.language')}>
-            <Select
-              allowClear
-              options={OCCUPANT_LANGUAGES.map((l) => ({ value: l, label: t(`occupancies.languages.${l}`) }))}
-            />
-          </Form.Item>
-          <Space>
-            <Form.Item name="consentAt" label={t('occupancies.consentAt')}>
-              <DatePicker format="YYYY-MM-DD" />
-            </Form.Item>
-            <Form.Item name="consentChannel" label={t('occupancies.consentChannel')}>
-              <Select
-                allowClear
-                style={{ minWidth: 140 }}
-                options={CONSENT_CHANNELS.map((c) => ({ value: c, label: t(`occupancies.channels.${c}`) }))}
-              />
-            </Form.Item>
-          </Space>
-        </Form>
-      </Modal>
+      {editing !== null && <OccupantDialog flatId={flatId} editing={editing} onClose={() => setEditing(null)} />}
       <MoveValueDialog value={settingValue} onClose={() => setSettingValue(null)} />
+      {accessOf && <OccupantAccessDialog occupancy={accessOf} address={address} onClose={() => setAccessOf(null)} />}
     </Card>
+  );
+}
+
+/** The occupant's form: "Record a move" (the new occupant from `day`) or an occupancy's edit. */
+function OccupantDialog({
+  flatId,
+  editing,
+  onClose,
+}: {
+  flatId: number;
+  editing: OccupancyRow | 'move';
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const recordMove = useRecordMove();
+  const updateOccupancy = useUpdateOccupancy();
+  const [form] = Form.useForm<OccupantFields>();
+  const initialValues = (target: OccupancyRow | 'move'): Partial<OccupantFields> =>
+    target === 'move'
+      ? {}
+      : {
+          clientCode: target.ClientCode,
+          name: target.Name,
+          email: target.Email ?? '',
+          phone: target.Phone ?? '',
+          language: target.Language,
+          moveIn: dayOf(target.MoveIn),
+          moveOut: dayOf(target.MoveOut),
+          consentAt: dayOf(target.ConsentAt),
+          consentChannel: target.ConsentChannel,
+        };
+  // A refusal stays in the dialog, on the field it names (FormDialog); only success is a message.
+  const save = async (v: OccupantFields) => {
+    if (editing === 'move') {
+      await recordMove.mutateAsync({ params: { id: flatId }, body: { day: dayText(v.day)!, ...occupant(v) } });
+      message.success(t('occupancies.moved'));
+    } else if (editing) {
+      await updateOccupancy.mutateAsync({
+        params: { id: editing.Id },
+        body: { ...occupant(v), moveIn: dayText(v.moveIn), moveOut: dayText(v.moveOut) },
+      });
+      message.success(t('masterData.tree.saved'));
+    }
+  };
+
+  return (
+    <FormDialog<OccupantFields>
+      title={editing === 'move' ? t('occupancies.recordMove') : t('occupancies.editTitle')}
+      form={form}
+      pending={recordMove.isPending || updateOccupancy.isPending}
+      onSave={save}
+      onClose={onClose}
+      formProps={{ name: 'occupant', initialValues: initialValues(editing) }}
+    >
+      {editing === 'move' ? (
+        <Form.Item name="day" label={t('occupancies.day')} rules={[{ required: true }]}>
+          <DatePicker format="YYYY-MM-DD" style={{ width: '100%' }} />
+        </Form.Item>
+      ) : (
+        <Space>
+          <Form.Item name="moveIn" label={t('occupancies.moveIn')}>
+            <DatePicker format="YYYY-MM-DD" />
+          </Form.Item>
+          <Form.Item name="moveOut" label={t('occupancies.moveOut')}>
+            <DatePicker format="YYYY-MM-DD" />
+          </Form.Item>
+        </Space>
+      )}
+      <Form.Item name="clientCode" label={t('occupancies.clientCode')} rules={[{ required: true, whitespace: true }]}>
+        <Input maxLength={64} />
+      </Form.Item>
+      <Form.Item name="name" label={t('occupancies.name')} rules={[{ required: true, whitespace: true }]}>
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item name="email" label={t('occupancies.email')} rules={[{ type: 'email' }]}>
+        <Input maxLength={254} />
+      </Form.Item>
+      <Form.Item name="phone" label={t('occupancies.phone')}>
+        <Input maxLength={40} />
+      </Form.Item>
+      <Form.Item name="language" label={t('occupancies.language')}>
+        <Select
+          allowClear
+          options={OCCUPANT_LANGUAGES.map((l) => ({ value: l, label: t(`occupancies.languages.${l}`) }))}
+        />
+      </Form.Item>
+      <Space>
+        <Form.Item name="consentAt" label={t('occupancies.consentAt')}>
+          <DatePicker format="YYYY-MM-DD" />
+        </Form.Item>
+        <Form.Item name="consentChannel" label={t('occupancies.consentChannel')}>
+          <Select
+            allowClear
+            style={{ minWidth: 140 }}
+            options={CONSENT_CHANNELS.map((c) => ({ value: c, label: t(`occupancies.channels.${c}`) }))}
+          />
+        </Form.Item>
+      </Space>
+    </FormDialog>
   );
 }
 
@@ -296,7 +314,7 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
   );
 }
 
-/** Sets (or removes) a moving-day value by hand, with a reason. */
+/** Sets (or removes) a moving-day value by hand, with a reason; a refusal is said in the dialog. */
 function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -305,30 +323,36 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
   const set = useSetMoveValue();
   const clear = useClearMoveValue();
   const [form] = Form.useForm<{ value: number; reason: string }>();
+  const [clearError, setClearError] = useState<string | null>(null);
   if (!value) return null;
   const params = { deviceId: value.DeviceId, day: value.Day };
-  const run = async (action: () => Promise<unknown>) => {
+  const removeManual = async () => {
+    setClearError(null);
     try {
-      await action();
+      await clear.mutateAsync({ params });
       message.success(t('masterData.tree.saved'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      setClearError(errorText(error));
     }
   };
   return (
-    <Modal
-      open
+    <FormDialog<{ value: number; reason: string }>
+      key={`${value.DeviceId}-${value.Day}`}
       title={t('occupancies.setTitle', { code: value.DeviceCode, day: value.Day })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={set.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      pending={set.isPending}
+      onSave={async (v) => {
+        await set.mutateAsync({ params, body: { value: v.value, reason: v.reason.trim() } });
+        message.success(t('masterData.tree.saved'));
+      }}
+      onClose={onClose}
+      formProps={{ name: 'moveValue', initialValues: { value: value.Value, reason: '' } }}
+      intro={clearError && <Alert type="error" showIcon role="alert" title={clearError} style={{ marginBottom: 12 }} />}
       footer={(buttons) => (
         <>
           {value.Source === 'manual' && (
-            <Button danger loading={clear.isPending} onClick={() => run(() => clear.mutateAsync({ params }))}>
+            <Button danger loading={clear.isPending} onClick={() => void removeManual()}>
               {t('occupancies.clearManual')}
             </Button>
           )}
@@ -336,20 +360,12 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
         </>
       )}
     >
-      <Form
-        form={form}
-        name="moveValue"
-        layout="vertical"
-        initialValues={{ value: value.Value, reason: '' }}
-        onFinish={(v) => run(() => set.mutateAsync({ params, body: { value: v.value, reason: v.reason.trim() } }))}
-      >
-        <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
-          <InputNumber decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
-          <Input.TextArea maxLength={500} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
+        <InputNumber decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
+        <Input.TextArea maxLength={500} />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { LOCATION_LEVEL, type TreeNode } from '@rodmenys/contract';
 import { Form, TreeSelect } from 'antd';
-import { useMemo } from 'react';
+import { type KeyboardEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface Node {
@@ -38,7 +38,27 @@ export function buildingTree(nodes: readonly TreeNode[]): Node[] {
 /** The buildings of the tree (a manager with one starts with it chosen). */
 export const buildingsOf = (nodes: readonly TreeNode[]) => nodes.filter((n) => n.Level === LOCATION_LEVEL.building);
 
-/** The location tree down to buildings as a checkable select: a ticked area stands for all its buildings. */
+/**
+ * Space ticks the highlighted node as Enter does while nothing is typed in the search (a space typed
+ * after a word stays part of the search: "Architektų g."). The select's own list reacts to Enter only
+ * (by the key's keyCode), so Space is passed on to it as an Enter press.
+ */
+function spaceTicks(event: KeyboardEvent<HTMLElement>) {
+  const input = event.target as HTMLInputElement;
+  if (event.key !== ' ' || input.value !== '') return;
+  event.preventDefault();
+  if (input.getAttribute('aria-expanded') !== 'true') return;
+  const enter = { key: 'Enter', code: 'Enter', keyCode: 13, which: 13, bubbles: true, cancelable: true };
+  input.dispatchEvent(new window.KeyboardEvent('keydown', enter));
+  input.dispatchEvent(new window.KeyboardEvent('keyup', enter));
+}
+
+/**
+ * The location tree down to buildings as a checkable select. On Statements (a filter) a ticked area
+ * stands for all its buildings. With `exact` (what a key may read) the value is exactly the nodes
+ * ticked: ticking a street's only building stores that building, never its street, so a building
+ * added to the street later is not covered (docs/integration.md).
+ */
 export function BuildingPicker({
   nodes,
   loading,
@@ -47,6 +67,7 @@ export function BuildingPicker({
   id = 'statements-buildings',
   label,
   placeholder,
+  exact = false,
 }: {
   nodes: readonly TreeNode[];
   loading: boolean;
@@ -56,26 +77,52 @@ export function BuildingPicker({
   id?: string;
   label?: string;
   placeholder?: string;
+  /** Store exactly the ticked nodes (no parent standing in for its children, no child implied by its parent). */
+  exact?: boolean;
 }) {
   const { t } = useTranslation();
   const tree = useMemo(() => buildingTree(nodes), [nodes]);
+  const titles = useMemo(() => {
+    const map = new Map<number, string>();
+    const walk = (list: Node[]) => {
+      for (const n of list) {
+        map.set(n.value, n.title);
+        if (n.children) walk(n.children);
+      }
+    };
+    walk(tree);
+    return map;
+  }, [tree]);
+  const common = {
+    id,
+    style: { width: '100%' },
+    treeData: tree,
+    treeCheckable: true,
+    showSearch: true,
+    onKeyDown: spaceTicks,
+    treeNodeFilterProp: 'title',
+    maxTagCount: 'responsive' as const,
+    allowClear: true,
+    loading,
+    placeholder: placeholder ?? t('statements.allBuildings'),
+  };
   return (
     <Form.Item label={label ?? t('statements.buildings')} htmlFor={id} style={{ marginBottom: 0 }}>
-      <TreeSelect<number[]>
-        id={id}
-        style={{ width: '100%' }}
-        treeData={tree}
-        value={value}
-        onChange={(next) => onChange(next ?? [])}
-        treeCheckable
-        showCheckedStrategy={TreeSelect.SHOW_PARENT}
-        showSearch
-        treeNodeFilterProp="title"
-        maxTagCount="responsive"
-        allowClear
-        loading={loading}
-        placeholder={placeholder ?? t('statements.allBuildings')}
-      />
+      {exact ? (
+        <TreeSelect<{ value: number; label?: string }[]>
+          {...common}
+          treeCheckStrictly
+          value={value.map((v) => ({ value: v, label: titles.get(v) ?? String(v) }))}
+          onChange={(next) => onChange((next ?? []).map((n) => n.value))}
+        />
+      ) : (
+        <TreeSelect<number[]>
+          {...common}
+          value={value}
+          onChange={(next) => onChange(next ?? [])}
+          showCheckedStrategy={TreeSelect.SHOW_PARENT}
+        />
+      )}
     </Form.Item>
   );
 }

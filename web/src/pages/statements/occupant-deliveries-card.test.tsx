@@ -1,5 +1,6 @@
 import {
   type BuildingDeliveries,
+  getOccupantAccess,
   getPrintList,
   listOccupantDeliveries,
   type OccupantDelivery,
@@ -122,6 +123,32 @@ describe("the occupants' delivery log", { timeout: 90_000 }, () => {
     expect(await screen.findByText('išsiųsta 1 · laukia 1 · nepavyko 1 · atspausdinta 0')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Laiškai spausdinti/ })).toBeNull();
     expect(screen.getByText(/Laiškai šiuo metu nesiunčiami/)).toBeTruthy();
+    expect(api.unanswered).toEqual([]);
+  });
+
+  it("opens an occupant's link and letter code from the log (groups 1 and 2), by keyboard", async () => {
+    const api = stubApi([
+      route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [building] }),
+      route(getOccupantAccess, {
+        OccupancyId: 11,
+        ActiveLinks: 2,
+        LastLinkIssuedAt: '2026-11-02T10:01:00+02:00',
+        LetterCodeIssuedAt: null,
+        AccessUntil: null,
+        LastSignInAt: null,
+      }),
+    ]);
+    await render(<OccupantDeliveriesCard month={MONTH} canPrint={false} />, { language: 'en' });
+    (await screen.findByRole('button', { name: /Kaunas Laisvės al\. 7/ })).focus();
+    await userEvent.keyboard('{Enter}');
+    const open = await screen.findAllByRole('button', { name: 'Link and code: Ona Onaitė' });
+    open[0]!.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Link and letter code: Ona Onaitė' });
+    await waitFor(() => expect(within(dialog).getByText(/^2 live, the last issued/)).toBeTruthy());
+    expect(within(dialog).getByText('while the occupant lives there')).toBeTruthy();
+    expect(within(dialog).getAllByText('none live')).toHaveLength(1);
+    expect(api.sent.some((r) => r.path === '/api/occupancies/11/access')).toBe(true);
     expect(api.unanswered).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { keyOf } from '../../api/query';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
+import { type AccessOccupancy, OccupantAccessDialog } from '../master-data/occupant-access';
 
 /** The reason the server logs for a notice it could not send without a mail server. */
 const NOT_CONFIGURED = /SMTP_URL is not set/;
@@ -63,38 +64,66 @@ function StatusCell({ d }: { d: OccupantDelivery }) {
   );
 }
 
-/** One building's deliveries: a row per occupant. */
+/** One building's deliveries: a row per occupant, each with its link and letter code (docs/occupant-access.md). */
 function BuildingTable({ building }: { building: BuildingDeliveries }) {
   const { t } = useTranslation();
+  const [accessOf, setAccessOf] = useState<{ occupancy: AccessOccupancy; flat: string } | null>(null);
   return (
-    <Table<OccupantDelivery>
-      size="small"
-      rowKey="Id"
-      dataSource={building.Deliveries}
-      pagination={building.Deliveries.length > 20 ? { pageSize: 20 } : false}
-      scroll={{ x: 'max-content' }}
-      columns={[
-        { title: t('statements.occupantDeliveries.flat'), dataIndex: 'Flat' },
-        { title: t('statements.occupantDeliveries.occupant'), dataIndex: 'Name' },
-        {
-          title: t('statements.occupantDeliveries.channel'),
-          render: (_: unknown, d) =>
-            d.Channel === 'email' ? (
-              <>
-                {t('statements.occupantDeliveries.byEmail')}: {d.Email}
-              </>
-            ) : (
-              t('statements.occupantDeliveries.byLetter')
+    <>
+      <Table<OccupantDelivery>
+        size="small"
+        rowKey="Id"
+        dataSource={building.Deliveries}
+        pagination={building.Deliveries.length > 20 ? { pageSize: 20 } : false}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { title: t('statements.occupantDeliveries.flat'), dataIndex: 'Flat' },
+          { title: t('statements.occupantDeliveries.occupant'), dataIndex: 'Name' },
+          {
+            title: t('statements.occupantDeliveries.channel'),
+            render: (_: unknown, d) =>
+              d.Channel === 'email' ? (
+                <>
+                  {t('statements.occupantDeliveries.byEmail')}: {d.Email}
+                </>
+              ) : (
+                t('statements.occupantDeliveries.byLetter')
+              ),
+          },
+          {
+            title: t('statements.occupantDeliveries.language'),
+            dataIndex: 'Language',
+            render: (l: string) => l.toUpperCase(),
+          },
+          { title: t('statements.occupantDeliveries.state'), render: (_: unknown, d) => <StatusCell d={d} /> },
+          {
+            title: t('occupantAccess.open'),
+            render: (_: unknown, d) => (
+              <Button
+                size="small"
+                type="link"
+                aria-label={t('occupantAccess.openOf', { name: d.Name })}
+                onClick={() =>
+                  setAccessOf({
+                    occupancy: { Id: d.OccupancyId, Name: d.Name, Language: d.Language, FlatId: d.FlatId },
+                    flat: d.Flat,
+                  })
+                }
+              >
+                {t('occupantAccess.open')}
+              </Button>
             ),
-        },
-        {
-          title: t('statements.occupantDeliveries.language'),
-          dataIndex: 'Language',
-          render: (l: string) => l.toUpperCase(),
-        },
-        { title: t('statements.occupantDeliveries.state'), render: (_: unknown, d) => <StatusCell d={d} /> },
-      ]}
-    />
+          },
+        ]}
+      />
+      {accessOf && (
+        <OccupantAccessDialog
+          occupancy={accessOf.occupancy}
+          address={{ street: building.Address, city: '', flat: accessOf.flat }}
+          onClose={() => setAccessOf(null)}
+        />
+      )}
+    </>
   );
 }
 

@@ -31,8 +31,11 @@ export function PublishDialog({
   );
   const publish = usePublishStatements();
   const [force, setForce] = useState(false);
+  // A refusal is said in the dialog, never behind its backdrop.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const buildings = [...new Map(rows.map((r) => [r.BuildingId, addressOf(r)])).values()];
   const run = async () => {
+    setRefusal(null);
     try {
       const r = await publish.mutateAsync({
         body: { month, ...(locations.length ? { locationIds: locations } : {}), ...(force ? { force } : {}) },
@@ -41,7 +44,7 @@ export function PublishDialog({
       if (r.Unchanged) message.info(t('statements.unchangedDone', { buildings: r.Unchanged }));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      setRefusal(errorText(error));
     }
   };
   const changes = difference.data?.Changes ?? [];
@@ -57,6 +60,7 @@ export function PublishDialog({
       width={760}
     >
       <Typography.Paragraph>{t('statements.publishHelp')}</Typography.Paragraph>
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       <Typography.Paragraph strong>
         {t('statements.publishWhat', { buildings: buildings.length, flats: rows.length })}
       </Typography.Paragraph>

@@ -1,5 +1,6 @@
 import { assignableGroups, type GroupId, type User } from '@rodmenys/contract';
-import { App, Form, Modal, Select, Switch } from 'antd';
+import { Alert, App, Form, Modal, Select, Switch } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUser } from '../../api/users';
 import {
@@ -9,6 +10,7 @@ import {
   detailsValues,
   NameFields,
 } from '../../components/account-fields';
+import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { useSession } from '../../session';
@@ -26,10 +28,12 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
   const errorText = useErrorText();
   const update = useUpdateUser();
   const [form] = Form.useForm<EditForm>();
+  const [refusal, setRefusal] = useState<string | null>(null);
   // Only group 1 makes anyone group 1 or 2 (docs/security.md); group 2 manages group 3 accounts.
   const groups = assignableGroups(me.GroupId);
 
   const save = async (values: EditForm) => {
+    setRefusal(null);
     try {
       await update.mutateAsync({
         params: { id: user.Id },
@@ -42,7 +46,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
       message.success(t('users.saved'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      setRefusal(placeRefusal(form, error, errorText(error)));
     }
   };
 
@@ -58,6 +62,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
       onCancel={onClose}
       destroyOnHidden
     >
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       <Form<EditForm>
         form={form}
         layout="vertical"

@@ -23,6 +23,8 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
   const rights = useUserRights(user.Id);
   const tree = useLocationTree(GRANT_MAX_LEVEL);
   const save = useSetUserRights();
+  // A refusal is said in the dialog (docs/accessibility.md), never behind its backdrop.
+  const [refusal, setRefusal] = useState<string | null>(null);
   // The user's rights until the first change in the picker.
   const [edited, setEdited] = useState<number[] | null>(null);
   const selected = edited ?? rights.data?.map((r) => r.LocationId) ?? null;
@@ -54,12 +56,13 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
   }, [tree.data, rights.data, t]);
 
   const submit = async () => {
+    setRefusal(null);
     try {
       await save.mutateAsync({ params: { id: user.Id }, body: { locationIds: selected ?? [] } });
       message.success(t('rights.saved'));
       onClose();
     } catch (error) {
-      message.error(errorText(error));
+      setRefusal(errorText(error));
     }
   };
 
@@ -78,6 +81,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
       width={640}
     >
       <Typography.Paragraph type="secondary">{t('rights.help')}</Typography.Paragraph>
+      {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
       {failed && (
         <LoadError
           error={failed}
