@@ -23,8 +23,7 @@ export interface Energy {
 }
 
 /** kWh per m³ of hot water by HeizkostenV §9(2): 2.5 × (t_w − 10 °C), / 1.15 for district heat. */
-export const formulaKwhPerM3 = (m: HeatMethod) =>
-  (2.5 * (m.hotWaterTemperature - 10)) / (m.districtHeat ? 1.15 : 1);
+export const formulaKwhPerM3 = (m: HeatMethod) => (2.5 * (m.hotWaterTemperature - 10)) / (m.districtHeat ? 1.15 : 1);
 
 /** One stretch's amounts: Q_hw, Q_circ per flat (exact) and S; or why it is unbalanced. */
 interface StretchAmounts {
@@ -95,7 +94,7 @@ export function energyOf(
     if (typeof a === 'string') return a;
     hotWater += a.hotWater;
     space += a.space;
-    a.circulation.forEach((c, i) => (flatCirculation[i]! += c));
+    for (const [i, c] of a.circulation.entries()) flatCirculation[i]! += c;
   }
   // The hot water's heat follows the flats' m³ (the losses' heat with it); no m³ at all: equally.
   const m3 = sum(flatM3);

@@ -17,7 +17,13 @@ export const method = (over: Partial<HeatMethod> = {}): HeatMethod => ({
 });
 
 /** An allocator flat. */
-export const flat = (id: number, area: number, qrad: number | null, m3: number, over: Partial<SplitFlat> = {}): SplitFlat => ({
+export const flat = (
+  id: number,
+  area: number,
+  qrad: number | null,
+  m3: number,
+  over: Partial<SplitFlat> = {},
+): SplitFlat => ({
   id,
   area,
   heating: 'allocator',

@@ -10,7 +10,13 @@ import { BUILDING_PARTS, type BuildingPart, type FlatParts, type PartAmounts } f
 /** `total` kWh in thousandths among `weights` by the largest remainder; equally when the weights add to 0. */
 function thousandths(totalKwh: number, weights: readonly number[]): number[] {
   const w = weights.map((x) => Math.max(0, x));
-  const shares = shareByQrad(totalKwh, w) ?? shareByQrad(totalKwh, w.map(() => 1)) ?? w.map(() => 0);
+  const shares =
+    shareByQrad(totalKwh, w) ??
+    shareByQrad(
+      totalKwh,
+      w.map(() => 1),
+    ) ??
+    w.map(() => 0);
   return shares.map((s) => Math.round(s * 1000));
 }
 

@@ -35,7 +35,11 @@ export function byWeight(total: number, weight: readonly number[], on: readonly 
 
 /** Whether a flat's heating device works in the month: allocators or a heat meter with a value. */
 export const workingOf = (f: SplitFlat) =>
-  f.heating === 'allocator' && f.qrad !== null ? 'allocator' : f.heating === 'energy' && f.kwh !== null ? 'energy' : null;
+  f.heating === 'allocator' && f.qrad !== null
+    ? 'allocator'
+    : f.heating === 'energy' && f.kwh !== null
+      ? 'energy'
+      : null;
 
 /** Steps 2–5; unbalanced when the heat meters measured more than is left for them. */
 export function spaceOf(m: HeatMethod, flats: readonly SplitFlat[], s: number): Space | UnbalancedReason {

@@ -10,7 +10,15 @@ describe('splitBuildingMonth: hot water and circulation', () => {
   it('norm: Q_hw = 51 × V by the flats m³, circulation 80 per flat, the rest by Qrad', () => {
     const r = splitBuildingMonth(method(), building());
     expect(r.status).toBe('split');
-    expect(r.parts).toEqual({ hotWater: 510, circulation: 240, common: 0, noDevice: 0, heatMeter: 0, base: 0, consumption: 9250 });
+    expect(r.parts).toEqual({
+      hotWater: 510,
+      circulation: 240,
+      common: 0,
+      noDevice: 0,
+      heatMeter: 0,
+      base: 0,
+      consumption: 9250,
+    });
     expect(col(r, 'hotWater')).toEqual([102, 153, 255]);
     expect(col(r, 'circulation')).toEqual([80, 80, 80]);
     expect(col(r, 'consumption')).toEqual([925, 2775, 5550]);
@@ -50,7 +58,15 @@ describe('splitBuildingMonth: hot water and circulation', () => {
 
   it('out of the season: no space heating, the input beyond Q_hw is circulation, equally', () => {
     const r = splitBuildingMonth(method(), building({ month: '2026-07', inputKwh: 1000 }));
-    expect(r.parts).toEqual({ hotWater: 510, circulation: 490, common: 0, noDevice: 0, heatMeter: 0, base: 0, consumption: 0 });
+    expect(r.parts).toEqual({
+      hotWater: 510,
+      circulation: 490,
+      common: 0,
+      noDevice: 0,
+      heatMeter: 0,
+      base: 0,
+      consumption: 0,
+    });
     // 490 / 3 = 163.333…: the spare thousandth goes to the first flat (ties by flat order).
     expect(col(r, 'circulation')).toEqual([163.334, 163.333, 163.333]);
   });
@@ -127,7 +143,10 @@ describe('splitBuildingMonth: the minimum rule', () => {
 
   it('needs a second round when a giver falls below the line', () => {
     const flats = [flat(1, 100, 10, 0), flat(2, 100, 240, 0), flat(3, 100, 750, 0)];
-    const r = splitBuildingMonth(method({ minimumShare: 0.7, circulationNorm: 0 }), building({ inputKwh: 3000, flats }));
+    const r = splitBuildingMonth(
+      method({ minimumShare: 0.7, circulationNorm: 0 }),
+      building({ inputKwh: 3000, flats }),
+    );
     // Round 1 raises flat 1 (30 → 700); flat 2 falls from 720 to 557.576; round 2 raises it.
     expect(col(r, 'assigned')).toEqual([670, 142.424, 0]);
     expect(col(r, 'consumption')).toEqual([30, 557.576, 1600]);
@@ -164,7 +183,11 @@ describe('splitBuildingMonth: unbalanced and incomplete', () => {
     ['hotWaterAboveInput', method(), building({ inputKwh: 400 })],
     ['circulationAboveInput', method(), building({ inputKwh: 600 })],
     ['hotWaterAboveMeter', method({ hotWaterHeat: 'meter' }), building({ hotWaterHeatMeter: { kwh: 400 } })],
-    ['meterAboveInput', method({ hotWaterHeat: 'meter' }), building({ inputKwh: 800, hotWaterHeatMeter: { kwh: 900 } })],
+    [
+      'meterAboveInput',
+      method({ hotWaterHeat: 'meter' }),
+      building({ inputKwh: 800, hotWaterHeatMeter: { kwh: 900 } }),
+    ],
     ['negativeValue', method(), building({ inputKwh: -5 })],
   ] as const)('%s', (reason, m, b) => {
     expect(splitBuildingMonth(m, b)).toMatchObject({ status: 'unbalanced', reason, flats: null });
@@ -173,11 +196,17 @@ describe('splitBuildingMonth: unbalanced and incomplete', () => {
   it('heatMetersAboveSpace: a heat meter measured more than the space heating', () => {
     const b = building();
     const flats = [b.flats[0]!, { ...b.flats[1]!, heating: 'energy' as const, kwh: 9300 }, b.flats[2]!];
-    expect(splitBuildingMonth(method(), { ...b, flats })).toMatchObject({ status: 'unbalanced', reason: 'heatMetersAboveSpace' });
+    expect(splitBuildingMonth(method(), { ...b, flats })).toMatchObject({
+      status: 'unbalanced',
+      reason: 'heatMetersAboveSpace',
+    });
   });
 
   it('incomplete when the input, a flat’s hot water, the hot-water heat meter or the value at the season start is missing', () => {
-    expect(splitBuildingMonth(method(), building({ inputKwh: null }))).toMatchObject({ status: 'incomplete', missing: ['input'] });
+    expect(splitBuildingMonth(method(), building({ inputKwh: null }))).toMatchObject({
+      status: 'incomplete',
+      missing: ['input'],
+    });
     const b = building();
     const flats = [b.flats[0]!, { ...b.flats[1]!, hotWaterM3: null }, b.flats[2]!];
     expect(splitBuildingMonth(method(), { ...b, flats }).missing).toEqual(['hotWaterM3:2']);

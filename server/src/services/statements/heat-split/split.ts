@@ -108,6 +108,9 @@ export function splitBuildingMonth(m: HeatMethod, input: SplitInput): SplitResul
   return { status: 'split', reason: null, periods, ...base, ...rounded };
 }
 
-function periodOf(s: { from: string; to: string; days: number; inSeason: boolean }, inputKwh: number | null): SplitPeriod {
+function periodOf(
+  s: { from: string; to: string; days: number; inSeason: boolean },
+  inputKwh: number | null,
+): SplitPeriod {
   return { from: s.from, to: s.to, days: s.days, inSeason: s.inSeason, inputKwh };
 }
