@@ -73,6 +73,11 @@ export const ERROR_MESSAGES = {
   locationNotFound: 'Location not found',
   deviceNotFound: 'Device not found',
   flatNotFound: 'Flat not found',
+  buildingNotFound: 'Building not found',
+  heatSeasonEndsBeforeStart: 'A heating season period ends ({{to}}) before it starts ({{from}})',
+  heatSeasonsOverlap: 'Heating season periods overlap ({{from}})',
+  heatMethodFlatNotInBuilding: 'Flat {{flatId}} is not a flat of this building',
+  heatMethodFlatTwice: 'Flat {{flatId}} is listed twice',
   monthNotEndedStatements: 'Month {{month}} has not ended yet: its statements cannot be published',
   emailRequiredForStatements: 'Add an e-mail address to your profile to be notified',
   // Master data and the audit log.

@@ -14,6 +14,7 @@ export * from './domain.js';
 export * from './endpoint.js';
 export * from './errors.js';
 export * from './health.js';
+export * from './heat-methods.js';
 export * from './ingest.js';
 export * from './input.js';
 export * from './integrations.js';

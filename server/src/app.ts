@@ -24,6 +24,7 @@ import dataQualityRoutes from './routes/data-quality.js';
 import deliveryRoutes from './routes/deliveries.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
+import heatMethodRoutes from './routes/heat-methods.js';
 import ingestRoutes from './routes/ingest.js';
 import integrationRoutes from './routes/integrations.js';
 import lifetimeRoutes from './routes/lifetime.js';
@@ -116,6 +117,7 @@ export async function buildApp({
       await api.register(occupantRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
+      await api.register(heatMethodRoutes);
       await api.register(integrationRoutes);
       await api.register(deliveryRoutes);
       await api.register(lifetimeRoutes);

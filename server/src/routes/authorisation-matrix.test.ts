@@ -463,6 +463,27 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     'POST /data-quality/degree-days/csv': {
       request: async () => ({ raw: { type: 'text/csv', text: `${await city()};2026-02;280` } }),
     },
+    'GET /heat-methods/buildings/:id': {
+      request: () => ({ params: { id: ids.buildingA1! } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
+    'PUT /heat-methods/buildings/:id/:month': {
+      request: () => ({
+        params: { id: ids.buildingA1!, month: '2026-01' },
+        body: {
+          HotWaterHeat: 'norm',
+          KwhPerM3: 51,
+          CirculationNorm: 80,
+          HotWaterTemperature: 60,
+          DistrictHeat: true,
+          Seasons: [{ From: '2025-10-15', To: '2026-04-30' }],
+          CommonShare: 0,
+          BaseShare: 0,
+          MinimumShare: 0,
+          Flats: [],
+        },
+      }),
+    },
     'GET /statements/figures': { request: () => ({ query: { month: '2026-01' } }) },
     'GET /statements/flats/:flatId': {
       request: () => ({ params: { flatId: ids.flatA1! }, query: { month: '2026-01' } }),
