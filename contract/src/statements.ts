@@ -39,15 +39,19 @@ export type StatementMarker = (typeof STATEMENT_MARKERS)[number];
 export const StatementMarker = Type.Union(STATEMENT_MARKERS.map((m) => Type.Literal(m)));
 
 /**
- * How allocators' kWh were found: shared from the building heat meter by Qrad; not at all (no
- * building meter, or a value behind the sharing missing); or 0 for every allocator flat because
- * the building's allocators counted nothing in M (ΣQrad = 0, nothing missing).
+ * How allocators' kWh were found: shared from the building heat meter by Qrad (the plain rule,
+ * plainQrad); not at all (no building meter, or a value behind the sharing missing); 0 for every
+ * allocator flat because the building's allocators counted nothing in M (ΣQrad = 0, nothing
+ * missing); split by the building's heat method (docs/heat-method.md), or not, the month being
+ * unbalanced by it.
  */
 export const KWH_METHODS = [
   'buildingMeterByQrad',
   'noBuildingMeter',
   'incompleteBuilding',
   'noAllocatorConsumption',
+  'heatMethod',
+  'heatMethodUnbalanced',
 ] as const;
 export type KwhMethod = (typeof KWH_METHODS)[number];
 
@@ -81,6 +85,57 @@ export const StatementBuildingLine = Type.Object({
 });
 export type StatementBuildingLine = Static<typeof StatementBuildingLine>;
 
+/** Why a month is unbalanced by a building's heat method (docs/heat-method.md, "Unbalanced"). */
+export const HEAT_UNBALANCED_REASONS = [
+  'negativeValue',
+  'hotWaterAboveInput',
+  'circulationAboveInput',
+  'hotWaterAboveMeter',
+  'meterAboveInput',
+  'heatMetersAboveSpace',
+  'minimumNotCovered',
+] as const;
+export type HeatUnbalancedReason = (typeof HEAT_UNBALANCED_REASONS)[number];
+
+/**
+ * A building's heat balance in M by its method (docs/heat-method.md): the input split into seven
+ * parts that add up to it, the hot-water volume and its losses; or why it is not split.
+ */
+export const StatementHeatBalance = Type.Object({
+  /** The method's hot-water mode and the month its version is valid from. */
+  Method: Type.Union(['norm', 'meter', 'formulaDE'].map((m) => Type.Literal(m))),
+  ValidFrom: MonthParam,
+  Status: Type.Union(['split', 'unbalanced', 'incomplete'].map((m) => Type.Literal(m))),
+  Reason: Nullable(Type.Union(HEAT_UNBALANCED_REASONS.map((r) => Type.Literal(r)))),
+  InputKwh: Nullable(Type.Number()),
+  HotWaterKwh: Nullable(Type.Number()),
+  CirculationKwh: Nullable(Type.Number()),
+  CommonKwh: Nullable(Type.Number()),
+  NoDeviceKwh: Nullable(Type.Number()),
+  HeatMeterKwh: Nullable(Type.Number()),
+  BaseKwh: Nullable(Type.Number()),
+  ConsumptionKwh: Nullable(Type.Number()),
+  HotWaterM3: Nullable(Type.Number()),
+  HotWaterLossesM3: Nullable(Type.Number()),
+});
+export type StatementHeatBalance = Static<typeof StatementHeatBalance>;
+
+/** A flat's heat in M by the building's method, kWh; Space is what `Current` shows (docs/heat-method.md). */
+export const StatementHeatParts = Type.Object({
+  Consumption: Type.Number(),
+  Base: Type.Number(),
+  Common: Type.Number(),
+  NoDevice: Type.Number(),
+  HeatMeter: Type.Number(),
+  /** Heat added by the minimum rule. */
+  Assigned: Type.Number(),
+  Space: Type.Number(),
+  HotWater: Type.Number(),
+  Circulation: Type.Number(),
+  Total: Type.Number(),
+});
+export type StatementHeatParts = Static<typeof StatementHeatParts>;
+
 export const StatementKindFigures = Type.Object({
   Kind: StatementKind,
   Unit: StatementUnit,
@@ -109,6 +164,10 @@ export const StatementKindFigures = Type.Object({
   BuildingKwh: Nullable(Type.Number()),
   /** Allocators in a building with a heat meter in M: the building line (null otherwise). */
   BuildingLine: Nullable(StatementBuildingLine),
+  /** Heating in a building with a heat method in M: its balance (null otherwise, and before it existed). */
+  HeatBalance: Nullable(StatementHeatBalance),
+  /** Heating of a flat split by its building's method in M: its parts (null otherwise). */
+  HeatParts: Nullable(StatementHeatParts),
   Markers: Type.Array(StatementMarker),
 });
 export type StatementKindFigures = Static<typeof StatementKindFigures>;

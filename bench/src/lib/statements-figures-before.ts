@@ -339,6 +339,9 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
         KwhMethod: k ? k.method : null,
         BuildingKwh: k?.energy == null ? null : round3(k.energy),
         BuildingLine: k?.line ?? null,
+        // The old computation knows no heat method (docs/heat-method.md): the bench's buildings have none.
+        HeatBalance: null,
+        HeatParts: null,
         Markers: markers,
       });
       history.push({

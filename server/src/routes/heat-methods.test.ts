@@ -96,9 +96,13 @@ describe(`GET/PUT /heat-methods/buildings/:id (${dbKind()})`, () => {
   it('refuses out-of-range shares, bad seasons and foreign flats with 400 naming the field', async () => {
     const common = await put('2026-11', body({ CommonShare: 0.6 }));
     expect(common.status).toBe(400);
-    expect(common.body.errors?.[0]?.field).toMatch(/CommonShare/);
+    expect(common.error.errors?.[0]?.field).toMatch(/CommonShare/);
     const ends = await put('2026-11', body({ Seasons: [{ From: '2026-10-15', To: '2026-10-01' }] }));
-    expect([ends.status, ends.body.code, ends.body.errors?.[0]?.field]).toEqual([400, 'heatSeasonEndsBeforeStart', 'Seasons']);
+    expect([ends.status, ends.error.code, ends.error.errors?.[0]?.field]).toEqual([
+      400,
+      'heatSeasonEndsBeforeStart',
+      'Seasons',
+    ]);
     const overlap = await put(
       '2026-11',
       body({
@@ -108,9 +112,12 @@ describe(`GET/PUT /heat-methods/buildings/:id (${dbKind()})`, () => {
         ],
       }),
     );
-    expect([overlap.status, overlap.body.code]).toEqual([400, 'heatSeasonsOverlap']);
-    const foreign = await put('2026-11', body({ Flats: [{ FlatId: otherFlat, PositionFactor: 1, CirculationClass: null }] }));
-    expect([foreign.status, foreign.body.code, foreign.body.errors?.[0]?.field]).toEqual([
+    expect([overlap.status, overlap.error.code]).toEqual([400, 'heatSeasonsOverlap']);
+    const foreign = await put(
+      '2026-11',
+      body({ Flats: [{ FlatId: otherFlat, PositionFactor: 1, CirculationClass: null }] }),
+    );
+    expect([foreign.status, foreign.error.code, foreign.error.errors?.[0]?.field]).toEqual([
       400,
       'heatMethodFlatNotInBuilding',
       'Flats',
@@ -124,7 +131,7 @@ describe(`GET/PUT /heat-methods/buildings/:id (${dbKind()})`, () => {
         ],
       }),
     );
-    expect([twice.status, twice.body.code]).toEqual([400, 'heatMethodFlatTwice']);
+    expect([twice.status, twice.error.code]).toEqual([400, 'heatMethodFlatTwice']);
     // Nothing of the refused ones was stored.
     expect((await get(operator.token)).body.Versions.map((v) => v.ValidFrom)).not.toContain('2026-11');
   });

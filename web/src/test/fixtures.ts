@@ -53,6 +53,8 @@ export function kindFigures(
     KwhMethod: null,
     BuildingKwh: null,
     BuildingLine: null,
+    HeatBalance: null,
+    HeatParts: null,
     Markers: [],
     ...overrides,
   };

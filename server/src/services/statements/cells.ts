@@ -61,9 +61,23 @@ export function flatCell(
   }
   if (ctx.heating.get(f.flat_id) === 'energy') {
     const p = ctx.parts.get(f.flat_id, 'heating', 'energy', m);
+    const k = ctx.kwh.get(kwhKey(f.building_id, m));
+    // By the building's heat method: the flat's space heating (its meter and its common part), or nothing.
+    if (p && k?.balance) return { cell: methodCell(k, f, p), unit: 'kWh' };
     return { cell: p && cellOf(p), unit: 'kWh' };
   }
   return allocatorCell(ctx, f, m);
+}
+
+/** A heat-meter flat's cell in a month split by the building's method (docs/heat-method.md). */
+function methodCell(k: BuildingKwh, f: BuildingFlat, p: Part): Cell {
+  const share = k.share.get(f.flat_id);
+  return {
+    value: share ?? null,
+    partial: k.partial,
+    incomplete: share === undefined,
+    sources: k.sources.length ? k.sources : p.sources,
+  };
 }
 
 /** An allocator flat's heating: its kWh share, or its Qrad in a building without a heat meter. */

@@ -1,8 +1,10 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { heatMethodsOf } from '../heat-methods/heat-methods.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
 import { flatStatementOf } from './flat-figures.js';
+import { seasonDayEnergy } from './heat-split/season-values.js';
 import { heatingProcOf, kwhByBuilding } from './kwh.js';
 import { statementMonths } from './months.js';
 import { loadParts } from './parts.js';
@@ -77,7 +79,11 @@ async function compute(
   const degreeDays = await loadDegreeDays(db, flats, month, months[0]!);
   const buildings = byBuilding(flats);
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProcOf(parts, f.flat_id)]));
-  const ctx: FigureContext = { month, months, parts, heating, kwh: kwhByBuilding(parts, buildings, heating, computed) };
+  // The buildings' heat methods (docs/heat-method.md), each month by its own version.
+  const versions = await heatMethodsOf(db, [...buildings.keys()]);
+  const upTo = await seasonDayEnergy(db, versions, computed);
+  const kwh = kwhByBuilding(parts, buildings, heating, computed, { versions, upTo });
+  const ctx: FigureContext = { month, months, parts, heating, kwh };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
 }

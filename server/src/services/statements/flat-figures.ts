@@ -52,6 +52,29 @@ function markersOf(cur: Cell | undefined, reference: number | null): StatementMa
   return markers;
 }
 
+/** Heating by the building's heat method in M: its balance and the flat's parts (docs/heat-method.md). */
+function methodFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
+  const k = kind === 'heating' ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
+  const p = k?.flats?.get(f.flat_id);
+  return {
+    HeatBalance: k?.balance ?? null,
+    HeatParts: p
+      ? {
+          Consumption: p.consumption,
+          Base: p.base,
+          Common: p.common,
+          NoDevice: p.noDevice,
+          HeatMeter: p.heatMeter,
+          Assigned: p.assigned,
+          Space: p.space,
+          HotWater: p.hotWater,
+          Circulation: p.circulation,
+          Total: p.total,
+        }
+      : null,
+  };
+}
+
 /** The allocator facts of a flat heated by allocators: units, Qrad and the building's kWh sharing. */
 function allocatorFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
   const alloc = kind === 'heating' && ctx.heating.get(f.flat_id) === 'allocator';
@@ -89,6 +112,7 @@ function kindFigures(
     BuildingAverage: avg?.perFlat ?? null,
     BuildingAveragePerM2: avg?.perM2 ?? null,
     ...allocatorFacts(ctx, f, kind),
+    ...methodFacts(ctx, f, kind),
     Markers: markersOf(cur.cell, lastCorrected ?? last.cell?.value ?? null),
   };
 }

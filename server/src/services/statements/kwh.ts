@@ -1,4 +1,13 @@
-import type { KwhMethod, MonthEndSource, StatementBuildingLine } from '@rodmenys/contract';
+import type {
+  HeatMethodVersion,
+  KwhMethod,
+  MonthEndSource,
+  StatementBuildingLine,
+  StatementHeatBalance,
+} from '@rodmenys/contract';
+import { balanceOf, methodOf, splitInputOf } from './heat-split/from-parts.js';
+import { splitBuildingMonth } from './heat-split/split.js';
+import type { FlatParts } from './heat-split/types.js';
 import { shareByQrad } from './kwh-share.js';
 import type { Part, Parts } from './parts.js';
 import type { BuildingFlat } from './selection.js';
@@ -34,6 +43,15 @@ export interface BuildingKwh {
   sources: MonthEndSource[];
   /** What the meter measured, what was subtracted for which flats, E; null without a building meter. */
   line: StatementBuildingLine | null;
+  /** By the building's heat method (docs/heat-method.md): its balance, and each flat's parts when split. */
+  balance?: StatementHeatBalance;
+  flats?: ReadonlyMap<number, FlatParts>;
+}
+
+/** A building's method versions (oldest first) and the input's energy up to season days, for the split. */
+export interface MethodInputs {
+  versions: ReadonlyMap<number, readonly HeatMethodVersion[]>;
+  upTo: ReadonlyMap<string, number | null>;
 }
 
 /** The key of a building's month in the map kwhByBuilding returns. */
@@ -127,15 +145,69 @@ export function buildingKwh(
   };
 }
 
-/** Every building's sharing in every month computed, by kwhKey. */
+/**
+ * One building's month split by its heat method (docs/heat-method.md): every flat's space heating
+ * as its share (allocator, heat-meter and no-device flats alike); none when the month is unbalanced
+ * or incomplete. Without an input meter in the month the plain rule's answer stands (no kWh).
+ */
+export function buildingKwhByMethod(
+  parts: PartLookup,
+  building: number,
+  members: readonly BuildingFlat[],
+  heating: ReadonlyMap<number, HeatingProc>,
+  version: HeatMethodVersion,
+  upTo: ReadonlyMap<string, number | null>,
+  m: string,
+): BuildingKwh {
+  const plain = buildingKwh(parts, building, members, heating, m);
+  const method = methodOf(version);
+  if (!method || plain.method === 'noBuildingMeter') return plain;
+  const input = splitInputOf(parts, building, members, heating, version, method, upTo, m);
+  const r = splitBuildingMonth(method, input);
+  const hot = members.map((f) => parts.get(f.flat_id, 'hotWater', 'volume', m));
+  const behind = [
+    parts.get(building, 'building', 'energy', m),
+    ...hot,
+    ...members.flatMap((f) => heatingParts(parts, f, m)),
+  ];
+  const flats = new Map((r.flats ?? []).map((f) => [f.id, f]));
+  return {
+    method:
+      r.status === 'split' ? 'heatMethod' : r.status === 'unbalanced' ? 'heatMethodUnbalanced' : 'incompleteBuilding',
+    energy: plain.energy,
+    share: new Map([...flats].map(([id, f]) => [id, f.space])),
+    partial: behind.some((p) => p?.partial),
+    sources: sourcesOf(behind),
+    line: null,
+    balance: balanceOf(version, method, r),
+    flats,
+  };
+}
+
+/** A flat's heating parts of month `m` (allocators and its own heat meter). */
+const heatingParts = (parts: PartLookup, f: BuildingFlat, m: string) => [
+  parts.get(f.flat_id, 'heating', 'allocator', m),
+  parts.get(f.flat_id, 'heating', 'energy', m),
+];
+
+/** Every building's sharing in every month computed, by kwhKey: by its heat method where one is valid that month. */
 export function kwhByBuilding(
   parts: Parts,
   buildings: ReadonlyMap<number, readonly BuildingFlat[]>,
   heating: ReadonlyMap<number, HeatingProc>,
   computed: readonly string[],
+  methods?: MethodInputs,
 ): Map<string, BuildingKwh> {
   const out = new Map<string, BuildingKwh>();
   for (const [building, members] of buildings)
-    for (const m of computed) out.set(kwhKey(building, m), buildingKwh(parts, building, members, heating, m));
+    for (const m of computed) {
+      const version = methods?.versions.get(building)?.findLast((v) => v.ValidFrom <= m);
+      out.set(
+        kwhKey(building, m),
+        version && methodOf(version)
+          ? buildingKwhByMethod(parts, building, members, heating, version, methods!.upTo, m)
+          : buildingKwh(parts, building, members, heating, m),
+      );
+    }
   return out;
 }

@@ -99,9 +99,46 @@ function drawTable(doc: Doc, r: StatementRow, lang: Lang, top: number): number {
   return y + 6;
 }
 
+/** The building's balance by its heat method and the flat's parts (docs/heat-method.md). */
+function methodNotes(k: StatementKindFigures, lang: Lang): string[] {
+  const t = T[lang];
+  const b = k.HeatBalance;
+  if (!b) return [];
+  const f = (v: number | null) => fmt(v, lang);
+  const notes: string[] = [];
+  const parts = [
+    b.HotWaterKwh,
+    b.CirculationKwh,
+    b.CommonKwh,
+    b.NoDeviceKwh,
+    b.HeatMeterKwh,
+    b.BaseKwh,
+    b.ConsumptionKwh,
+  ];
+  if (b.Status === 'split')
+    notes.push(
+      t.heatBalance(
+        b.Method,
+        b.ValidFrom,
+        parts.map((v, i) => `${t.balanceParts[i]} ${f(v)}`),
+        f(b.InputKwh),
+      ),
+    );
+  if (b.HotWaterM3 !== null && b.HotWaterLossesM3 !== null)
+    notes.push(t.losses(f(b.HotWaterM3), f(b.HotWaterLossesM3)));
+  const p = k.HeatParts;
+  if (p) {
+    const own = [p.Consumption, p.Base, p.Common, p.NoDevice, p.HeatMeter, p.Assigned];
+    const named = own.flatMap((v, i) => (v ? [`${t.flatPartNames[i]} ${f(v)}`] : []));
+    notes.push(t.flatParts(named, f(p.Space), f(p.HotWater), f(p.Circulation), f(p.Total)));
+  }
+  return notes;
+}
+
 /** The building line of allocators' kWh: the meter, what was subtracted for which flats, E; and the method. */
 function kwhNotes(k: StatementKindFigures, lang: Lang): string[] {
   const t = T[lang];
+  if (k.HeatBalance) return [...(k.KwhMethod ? [t.methods[k.KwhMethod]('')] : []), ...methodNotes(k, lang)];
   if (!k.KwhMethod) return [];
   const line = k.BuildingLine;
   const f = (v: number | null) => fmt(v, lang);

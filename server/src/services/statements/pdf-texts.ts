@@ -28,7 +28,32 @@ export const T = {
       incompleteBuilding: () => 'kWh neskaičiuojamos: trūksta pastato prietaisų mėnesio pabaigos reikšmių.',
       noAllocatorConsumption: (e: string) =>
         `0 kWh: pastato dalikliai šį mėnesį nieko nesuskaičiavo (ΣQrad = 0); E = ${e} kWh nepadalyta.`,
+      heatMethod: () => 'kWh: pastato šiluma padalyta pagal pastato šilumos paskirstymo metodą (balansas žemiau).',
+      heatMethodUnbalanced: () =>
+        'kWh neskaičiuojamos: pagal pastato metodą šio mėnesio balansas nesueina (dalis būtų neigiama).',
     },
+    heatBalance: (method: string, from: string, parts: string[], input: string) =>
+      `Pastato balansas (metodas ${method} nuo ${from}): įvadas ${input} kWh = ${parts.join(' + ')} kWh.`,
+    balanceParts: [
+      'karštas vanduo',
+      'cirkuliacija',
+      'bendros patalpos',
+      'butai be prietaiso',
+      'butų šilumos skaitikliai',
+      'bazinė dalis',
+      'pagal suvartojimą',
+    ],
+    losses: (v: string, l: string) => `Karštas vanduo: pastate ${v} m³, nuostoliai ${l} m³.`,
+    flatParts: (parts: string[], space: string, hot: string, circ: string, total: string) =>
+      `Jūsų butas: šildymas ${space} kWh (${parts.join(', ')}), karšto vandens šiluma ${hot}, cirkuliacija ${circ}; iš viso ${total} kWh.`,
+    flatPartNames: [
+      'pagal suvartojimą',
+      'bazinė',
+      'bendros patalpos',
+      'be prietaiso (pagal plotą)',
+      'šilumos skaitiklis',
+      'priskirta (minimumas)',
+    ],
     buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
       `Pastato šilumos skaitiklis ${meter} kWh − butai su savo šilumos skaitikliais ${subtracted} kWh (${flats}) = E ${e} kWh.`,
     buildingLineNoFlats: (meter: string) =>
@@ -80,7 +105,32 @@ export const T = {
       incompleteBuilding: () => 'No kWh: month-end values of devices in the building are missing.',
       noAllocatorConsumption: (e: string) =>
         `0 kWh: the building's allocators counted nothing this month (ΣQrad = 0); E = ${e} kWh was not shared.`,
+      heatMethod: () => "kWh: the building's heat split by its heat method (the balance below).",
+      heatMethodUnbalanced: () =>
+        "No kWh: by the building's method this month does not balance (a part would be negative).",
     },
+    heatBalance: (method: string, from: string, parts: string[], input: string) =>
+      `Building balance (method ${method} from ${from}): input ${input} kWh = ${parts.join(' + ')} kWh.`,
+    balanceParts: [
+      'hot water',
+      'circulation',
+      'common areas',
+      'flats without a device',
+      'flat heat meters',
+      'base part',
+      'by consumption',
+    ],
+    losses: (v: string, l: string) => `Hot water: ${v} m³ in the building, losses ${l} m³.`,
+    flatParts: (parts: string[], space: string, hot: string, circ: string, total: string) =>
+      `Your flat: heating ${space} kWh (${parts.join(', ')}), hot-water heat ${hot}, circulation ${circ}; in all ${total} kWh.`,
+    flatPartNames: [
+      'by consumption',
+      'base',
+      'common areas',
+      'no device (by area)',
+      'heat meter',
+      'assigned (minimum)',
+    ],
     buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
       `Building heat meter ${meter} kWh − flats with their own heat meter ${subtracted} kWh (${flats}) = E ${e} kWh.`,
     buildingLineNoFlats: (meter: string) =>

@@ -3,6 +3,8 @@ import type {
   OccupancyKindFigures,
   StatementBuildingLine,
   StatementFigure,
+  StatementHeatBalance,
+  StatementHeatParts,
   StatementKindFigures,
   StatementPublication,
   StatementRow,
@@ -31,12 +33,29 @@ const buildingLine = (l: StatementBuildingLine | null) =>
       ).join(',')}],"SubtractedKwh":${num(l.SubtractedKwh)},"AllocatorKwh":${num(l.AllocatorKwh)},` +
       `"SharedKwh":${num(l.SharedKwh)},"UnsharedKwh":${num(l.UnsharedKwh)}}`;
 
+const heatBalance = (b: StatementHeatBalance | null) =>
+  b === null
+    ? 'null'
+    : `{"Method":${str(b.Method)},"ValidFrom":${str(b.ValidFrom)},"Status":${str(b.Status)},"Reason":${str(b.Reason)},` +
+      `"InputKwh":${num(b.InputKwh)},"HotWaterKwh":${num(b.HotWaterKwh)},"CirculationKwh":${num(b.CirculationKwh)},` +
+      `"CommonKwh":${num(b.CommonKwh)},"NoDeviceKwh":${num(b.NoDeviceKwh)},"HeatMeterKwh":${num(b.HeatMeterKwh)},` +
+      `"BaseKwh":${num(b.BaseKwh)},"ConsumptionKwh":${num(b.ConsumptionKwh)},"HotWaterM3":${num(b.HotWaterM3)},` +
+      `"HotWaterLossesM3":${num(b.HotWaterLossesM3)}}`;
+
+const heatParts = (p: StatementHeatParts | null) =>
+  p === null
+    ? 'null'
+    : `{"Consumption":${num(p.Consumption)},"Base":${num(p.Base)},"Common":${num(p.Common)},` +
+      `"NoDevice":${num(p.NoDevice)},"HeatMeter":${num(p.HeatMeter)},"Assigned":${num(p.Assigned)},` +
+      `"Space":${num(p.Space)},"HotWater":${num(p.HotWater)},"Circulation":${num(p.Circulation)},"Total":${num(p.Total)}}`;
+
 const kind = (k: StatementKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Devices":${num(k.Devices)},"Current":${figure(k.Current)},` +
   `"Previous":${figure(k.Previous)},"LastYear":${figure(k.LastYear)},"LastYearCorrected":${num(k.LastYearCorrected)},` +
   `"BuildingAverage":${num(k.BuildingAverage)},"BuildingAveragePerM2":${num(k.BuildingAveragePerM2)},` +
   `"Units":${num(k.Units)},"Qrad":${num(k.Qrad)},"KwhMethod":${str(k.KwhMethod)},"BuildingKwh":${num(k.BuildingKwh)},` +
-  `"BuildingLine":${buildingLine(k.BuildingLine)},"Markers":${strings(k.Markers)}}`;
+  `"BuildingLine":${buildingLine(k.BuildingLine)},"HeatBalance":${heatBalance(k.HeatBalance)},` +
+  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)}}`;
 
 const publication = (p: StatementPublication | null) =>
   p === null

@@ -16,12 +16,21 @@ const publicationOf = (s: PublishedFlat): StatementPublication | null =>
 
 /**
  * A snapshot's statement as stored (jsonb, parsed or not by the driver). Snapshots published
- * before the building line existed get it as null: what was published is shown, nothing added.
+ * before the building line or the heat method existed get them as null: what was published is
+ * shown, nothing added.
  */
 export function storedStatement(stored: FlatStatement | string): FlatStatement {
   const s = typeof stored === 'string' ? (JSON.parse(stored) as FlatStatement) : stored;
-  if (s.Row.Kinds.every((k) => k.BuildingLine !== undefined)) return s;
-  return { ...s, Row: { ...s.Row, Kinds: s.Row.Kinds.map((k) => ({ ...k, BuildingLine: k.BuildingLine ?? null })) } };
+  const complete = (k: FlatStatement['Row']['Kinds'][number]) =>
+    k.BuildingLine !== undefined && k.HeatBalance !== undefined && k.HeatParts !== undefined;
+  if (s.Row.Kinds.every(complete)) return s;
+  const kinds = s.Row.Kinds.map((k) => ({
+    ...k,
+    BuildingLine: k.BuildingLine ?? null,
+    HeatBalance: k.HeatBalance ?? null,
+    HeatParts: k.HeatParts ?? null,
+  }));
+  return { ...s, Row: { ...s.Row, Kinds: kinds } };
 }
 
 /** The published flats' snapshots, each with its publication; without History unless `withHistory`. */

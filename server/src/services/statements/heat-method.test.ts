@@ -1,0 +1,195 @@
+import {
+  DEVICE_TYPE,
+  type FlatStatement,
+  GROUP,
+  type HeatMethodBody,
+  type StatementKindFigures,
+} from '@rodmenys/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PUBLICATION_FOLLOWERS } from '../../publication.js';
+import { dbKind, useDb } from '../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
+import type { Caller } from '../auth/caller.js';
+import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { setBuildingHeatMethod } from '../heat-methods/heat-methods.js';
+import { computeRows, computeStatements } from './figures.js';
+import { splitBuildingMonth } from './heat-split/split.js';
+import { publishStatements } from './publish.js';
+import { statementFiguresJson } from './rows-json.js';
+import { loadStatements } from './snapshots.js';
+
+/*
+ * The statements of a building with a heat method (docs/heat-method.md): October 2026, the season
+ * from the 15th, five flats (a corner flat, a flat heating little, a flat heat meter, allocators
+ * that never reported, a towel heater), read from the database and split as the method says.
+ */
+
+const NOW = new Date('2026-11-20T10:00:00Z');
+const MONTH = '2026-10';
+const OCT_START = '2026-10-01T00:00:00+03:00';
+const SEASON_DAY = '2026-10-15T00:00:00+03:00';
+const OCT_END = '2026-11-01T00:00:00+02:00';
+const INSTALLED = '2025-01-01T00:00:00+02:00';
+const t = useDb();
+
+const METHOD: HeatMethodBody = {
+  HotWaterHeat: 'norm',
+  KwhPerM3: 51,
+  CirculationNorm: 80,
+  HotWaterTemperature: 60,
+  DistrictHeat: true,
+  Seasons: [{ From: '2026-10-15', To: null }],
+  CommonShare: 0.05,
+  BaseShare: 0.3,
+  MinimumShare: 0.5,
+  Flats: [],
+};
+
+/** Flats: name, m², heating (allocator units, heat-meter kWh, or 'never' for allocators that never reported), hot water m³. */
+type Heating = { units: number } | { kwh: number } | 'never';
+const FLATS: { name: string; area: number; heating: Heating; m3: number }[] = [
+  { name: '1', area: 52, heating: { units: 410 }, m3: 3.1 },
+  { name: '2', area: 48.5, heating: { units: 35 }, m3: 2.4 },
+  { name: '3', area: 61.3, heating: { kwh: 820 }, m3: 4 },
+  { name: '4', area: 45, heating: 'never', m3: 2 },
+  { name: '5', area: 70.2, heating: { units: 690 }, m3: 5.5 },
+];
+
+const heating = (s: FlatStatement): StatementKindFigures => s.Row.Kinds.find((k) => k.Kind === 'heating')!;
+
+/** The building with its readings; October's input 9,870.5 kWh, 1,412.25 of them before the 15th. */
+async function building(number: string, input: number) {
+  const b = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Respublikos g.', number });
+  const meter = await makeDevice(t.db, b, { typeId: DEVICE_TYPE.buildingHeatMeter, installedAt: INSTALLED });
+  await makeReadings(t.db, meter, [
+    [OCT_START, 10_000],
+    [SEASON_DAY, 10_000 + (input * 1412.25) / 9870.5],
+    [OCT_END, 10_000 + input],
+  ]);
+  const ids: number[] = [];
+  for (const [i, f] of FLATS.entries()) {
+    const flat = await makeFlat(t.db, b, { name: f.name, order: i + 1 });
+    ids.push(flat.id);
+    await t.db.query('UPDATE location SET area_m2 = $2 WHERE id = $1', [flat.id, f.area]);
+    const hot = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.hotWaterMeter, installedAt: INSTALLED });
+    await makeReadings(t.db, hot, [
+      [OCT_START, 100],
+      [OCT_END, 100 + f.m3],
+    ]);
+    const h = f.heating;
+    const dev = await makeDevice(t.db, flat, {
+      typeId: h !== 'never' && 'kwh' in h ? DEVICE_TYPE.heatMeter : DEVICE_TYPE.allocator,
+      ratingFactor: h !== 'never' && 'kwh' in h ? null : 1,
+      installedAt: INSTALLED,
+    });
+    if (h !== 'never')
+      await makeReadings(t.db, dev, [
+        [OCT_START, 1000],
+        [OCT_END, 1000 + ('kwh' in h ? h.kwh : h.units)],
+      ]);
+  }
+  return { id: b.id, flats: ids };
+}
+
+describe(`statements by a building's heat method (${dbKind()})`, () => {
+  let caller: Caller;
+  let b: { id: number; flats: number[] };
+  let unbalanced: { id: number; flats: number[] };
+  const load = (id: number) => computeStatements(t.db, MONTH, { scope: null, parents: [id] });
+
+  beforeAll(async () => {
+    const operator = await makeUser(t.db, { groupId: GROUP.operator });
+    caller = { id: operator.id, username: operator.username, groupId: GROUP.operator, scope: null } as Caller;
+    b = await building('11', 9870.5);
+    unbalanced = await building('13', 500);
+    await refreshMonthEnds(t.db, NOW);
+    const flats = [{ FlatId: b.flats[0]!, PositionFactor: 1.2, CirculationClass: null }];
+    await setBuildingHeatMethod(t.db, caller, b.id, '2026-10', {
+      ...METHOD,
+      Flats: [...flats, { FlatId: b.flats[4]!, PositionFactor: 1, CirculationClass: 160 }],
+    });
+    await setBuildingHeatMethod(t.db, caller, unbalanced.id, '2026-10', METHOD);
+  });
+
+  it('gives every flat its parts as the split computes them, the flat without a value by area, and they add up to the input', async () => {
+    const st = await load(b.id);
+    const k = st.map(heating);
+    expect(k.map((x) => x.KwhMethod)).toEqual(['heatMethod', 'heatMethod', null, 'heatMethod', 'heatMethod']);
+    expect(k[0]!.HeatBalance).toMatchObject({
+      Method: 'norm',
+      ValidFrom: '2026-10',
+      Status: 'split',
+      InputKwh: 9870.5,
+    });
+    // V is the flats' 17 m³ (no hot-water input meter): Q_hw = 51 × 17 = 867, flat 1's 3.1 m³ of it.
+    expect(k[0]!.HeatBalance).toMatchObject({ HotWaterKwh: 867, HotWaterM3: 17, HotWaterLossesM3: 0 });
+    expect(k[0]!.HeatParts!.HotWater).toBe(158.1);
+    // The same answer as the split of the same month, flat by flat.
+    const expected = splitBuildingMonth(
+      {
+        hotWaterHeat: 'norm',
+        kwhPerM3: 51,
+        circulationNorm: 80,
+        hotWaterTemperature: 60,
+        districtHeat: true,
+        seasons: [{ from: '2026-10-15', to: null }],
+        commonShare: 0.05,
+        baseShare: 0.3,
+        minimumShare: 0.5,
+      },
+      {
+        month: MONTH,
+        inputKwh: 9870.5,
+        inputUpTo: new Map([['2026-10-15', 1412.25]]),
+        hotWaterInput: null,
+        hotWaterHeatMeter: null,
+        flats: FLATS.map((f, i) => ({
+          id: b.flats[i]!,
+          area: f.area,
+          heating: (f.heating !== 'never' && 'kwh' in f.heating ? 'energy' : 'allocator') as 'energy' | 'allocator',
+          qrad: f.heating !== 'never' && 'units' in f.heating ? f.heating.units : null,
+          kwh: f.heating !== 'never' && 'kwh' in f.heating ? f.heating.kwh : null,
+          hotWaterM3: f.m3,
+          positionFactor: i === 0 ? 1.2 : 1,
+          circulationClass: i === 4 ? 160 : null,
+        })),
+      },
+    );
+    expect(expected.status).toBe('split');
+    expect(k.map((x) => x.HeatParts!.Total)).toEqual(expected.flats!.map((f) => f.total));
+    expect(k.map((x) => x.Current.Value)).toEqual(expected.flats!.map((f) => f.space));
+    // Flat 4's allocators never reported: valued by area, not missing; flat 2 is raised to the minimum.
+    expect(k[3]!.HeatParts!.NoDevice).toBeGreaterThan(0);
+    expect(k[3]!.Current.Incomplete).toBe(false);
+    expect(k[1]!.HeatParts!.Assigned).toBeGreaterThan(0);
+    // Flat 3 pays its meter and its common part.
+    expect(k[2]!.HeatParts).toMatchObject({ HeatMeter: 820, Consumption: 0 });
+    const total = k.reduce((a, x) => a + Math.round(x.HeatParts!.Total * 1000), 0);
+    expect(total).toBe(9_870_500);
+    // The figures alone are the statements' rows, and their JSON answer the contract's.
+    expect(await computeRows(t.db, MONTH, { scope: null, parents: [b.id] })).toEqual(st.map((s) => s.Row));
+    const rows = st.map((s) => s.Row);
+    expect(statementFiguresJson(MONTH, rows, []).json).toBe(
+      JSON.stringify({ Month: MONTH, Rows: rows, Occupancies: [] }),
+    );
+  });
+
+  it('an unbalanced month gives no flat kWh and says why', async () => {
+    const k = (await load(unbalanced.id)).map(heating);
+    expect(k[0]!.HeatBalance).toMatchObject({ Status: 'unbalanced', Reason: 'hotWaterAboveInput', InputKwh: null });
+    expect(k.map((x) => x.Current.Value)).toEqual([null, null, null, null, null]);
+    expect(k.map((x) => x.HeatParts)).toEqual([null, null, null, null, null]);
+    expect(k[0]!.KwhMethod).toBe('heatMethodUnbalanced');
+  });
+
+  it('publication freezes the split; a changed parameter changes only the live figures', async () => {
+    await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
+    const published = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    await setBuildingHeatMethod(t.db, caller, b.id, '2026-10', { ...METHOD, BaseShare: 0 });
+    const live = (await load(b.id)).map(heating);
+    const after = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    expect(after).toEqual(published);
+    expect(live[0]!.HeatParts!.Base).toBe(0);
+    expect(published[0]!.HeatParts!.Base).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,93 @@
+import type { HeatMethodVersion, StatementHeatBalance } from '@rodmenys/contract';
+import type { HeatingProc, PartLookup } from '../kwh.js';
+import type { BuildingFlat } from '../selection.js';
+import { splitDays } from './periods.js';
+import type { HeatMethod, SplitFlat, SplitInput, SplitResult } from './types.js';
+
+/*
+ * The statements' side of the split (docs/heat-method.md): a building's month as the split takes
+ * it, read from the statements' parts (parts.ts) and the method version valid in that month.
+ */
+
+/** A method version's parameters as the split takes them; null for a version of the plain rule. */
+export function methodOf(v: HeatMethodVersion | null): HeatMethod | null {
+  if (!v || v.HotWaterHeat === null) return null;
+  return {
+    hotWaterHeat: v.HotWaterHeat,
+    kwhPerM3: v.KwhPerM3,
+    circulationNorm: v.CirculationNorm,
+    hotWaterTemperature: v.HotWaterTemperature,
+    districtHeat: v.DistrictHeat,
+    seasons: v.Seasons.map((s) => ({ from: s.From, to: s.To })),
+    commonShare: v.CommonShare,
+    baseShare: v.BaseShare,
+    minimumShare: v.MinimumShare,
+  };
+}
+
+/** The key of a building's season day in the map of the input's energy up to that day. */
+export const seasonDayKey = (building: number, day: string) => `${building}|${day}`;
+
+/** One flat as the split takes it in month `m`. */
+function flatOf(parts: PartLookup, f: BuildingFlat, proc: HeatingProc, v: HeatMethodVersion, m: string): SplitFlat {
+  const own = v.Flats.find((x) => x.FlatId === f.flat_id);
+  // A device group not in service in `m` has no part: the flat has no heating device that month.
+  const alloc = proc === 'allocator' ? parts.get(f.flat_id, 'heating', 'allocator', m) : undefined;
+  const meter = proc === 'energy' ? parts.get(f.flat_id, 'heating', 'energy', m) : undefined;
+  const hot = parts.get(f.flat_id, 'hotWater', 'volume', m);
+  return {
+    id: f.flat_id,
+    area: f.area_m2,
+    heating: alloc ? 'allocator' : meter ? 'energy' : null,
+    qrad: alloc ? alloc.qrad : null,
+    kwh: meter ? meter.value : null,
+    // No hot-water meter in service: 0 m³ (nothing to miss); a meter without a value: missing.
+    hotWaterM3: hot ? hot.value : 0,
+    positionFactor: own?.PositionFactor ?? 1,
+    circulationClass: own?.CirculationClass ?? null,
+  };
+}
+
+/** A building's month as the split takes it; the input's energy up to the season's days from `upTo`. */
+export function splitInputOf(
+  parts: PartLookup,
+  building: number,
+  members: readonly BuildingFlat[],
+  heating: ReadonlyMap<number, HeatingProc>,
+  v: HeatMethodVersion,
+  method: HeatMethod,
+  upTo: ReadonlyMap<string, number | null>,
+  m: string,
+): SplitInput {
+  const input = parts.get(building, 'building', 'energy', m);
+  return {
+    month: m,
+    inputKwh: input?.value ?? null,
+    inputUpTo: new Map(splitDays(m, method.seasons).map((d) => [d, upTo.get(seasonDayKey(building, d)) ?? null])),
+    // The hot-water input meter and the hot-water heat meter are not devices of the register yet.
+    hotWaterInput: null,
+    hotWaterHeatMeter: null,
+    flats: members.map((f) => flatOf(parts, f, heating.get(f.flat_id) ?? null, v, m)),
+  };
+}
+
+/** The building's balance of a month's split, as the statements show it. */
+export function balanceOf(v: HeatMethodVersion, method: HeatMethod, r: SplitResult): StatementHeatBalance {
+  const p = r.parts;
+  return {
+    Method: method.hotWaterHeat,
+    ValidFrom: v.ValidFrom,
+    Status: r.status,
+    Reason: r.reason,
+    InputKwh: r.inputKwh,
+    HotWaterKwh: p?.hotWater ?? null,
+    CirculationKwh: p?.circulation ?? null,
+    CommonKwh: p?.common ?? null,
+    NoDeviceKwh: p?.noDevice ?? null,
+    HeatMeterKwh: p?.heatMeter ?? null,
+    BaseKwh: p?.base ?? null,
+    ConsumptionKwh: p?.consumption ?? null,
+    HotWaterM3: r.hotWaterM3,
+    HotWaterLossesM3: r.hotWaterLossesM3,
+  };
+}
