@@ -9,6 +9,7 @@ import { useFlatStatement } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
+import { HeatNotes } from './heat-notes';
 import { OccupantStatements } from './occupant-statements';
 import { flatFileName } from './statement-files';
 import { DIGITS, formatFigure, KIND_COLORS } from './statement-format';
@@ -252,7 +253,9 @@ function StatementView({ statement }: { statement: FlatStatement }) {
             ]}
           />
           <div style={{ marginTop: 8 }}>
-            {r.Kinds.map((k) => (k.KwhMethod ? <KwhNotes key={k.Kind} k={k} /> : null))}
+            {r.Kinds.map((k) =>
+              k.HeatBalance ? <HeatNotes key={k.Kind} k={k} /> : k.KwhMethod ? <KwhNotes key={k.Kind} k={k} /> : null,
+            )}
             {statement.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null) && (
               <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
                 {t('statements.degreeDays', {

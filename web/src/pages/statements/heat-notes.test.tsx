@@ -1,0 +1,89 @@
+import { type FlatStatement, GROUP, getFlatStatement, getOccupancyStatements } from '@rodmenys/contract';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { route, stubApi } from '../../test/api-stub';
+import { figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
+import { render } from '../../test/render';
+import { FlatStatementDrawer } from './flat-statement';
+
+const MONTH = '2026-10';
+
+/** Flat 2 of docs/heat-method.md's worked example: raised to the minimum. */
+const STATEMENT: FlatStatement = {
+  Month: MONTH,
+  Row: statementRow({
+    FlatId: 7,
+    Flat: '2',
+    Kinds: [
+      kindFigures({
+        Kind: 'heating',
+        Unit: 'kWh',
+        Current: figure(706.002),
+        Units: 35,
+        Qrad: 35,
+        KwhMethod: 'heatMethod',
+        BuildingKwh: 9870.5,
+        HeatBalance: {
+          Method: 'norm',
+          ValidFrom: '2026-10',
+          Status: 'split',
+          Reason: null,
+          InputKwh: 9870.5,
+          HotWaterKwh: 938.4,
+          CirculationKwh: 1251.682,
+          CommonKwh: 384.021,
+          NoDeviceKwh: 1185.335,
+          HeatMeterKwh: 820,
+          BaseKwh: 1587.319,
+          ConsumptionKwh: 3703.743,
+          HotWaterM3: 18.4,
+          HotWaterLossesM3: 1.4,
+        },
+        HeatParts: {
+          Consumption: 106.516,
+          Base: 450.996,
+          Common: 67.238,
+          NoDevice: 0,
+          HeatMeter: 0,
+          Assigned: 81.252,
+          Space: 706.002,
+          HotWater: 132.48,
+          Circulation: 241.562,
+          Total: 1080.044,
+        },
+      }),
+    ],
+  }),
+  History: [],
+  DegreeDays: null,
+};
+
+async function show(language: 'lt' | 'en') {
+  signIn(GROUP.user);
+  stubApi([
+    route(getFlatStatement, STATEMENT),
+    route(getOccupancyStatements, { Month: MONTH, FlatId: 7, Occupancies: [] }),
+  ]);
+  await render(<FlatStatementDrawer flatId={7} month={MONTH} onClose={() => {}} />, { language });
+  await screen.findByText(/^(Pastato balansas|Building balance)/);
+  return document.body.textContent ?? '';
+}
+
+describe("a flat's statement by its building's heat method", { timeout: 30_000 }, () => {
+  it("shows the building's balance and the flat's parts in English", async () => {
+    const text = await show('en');
+    expect(text).toContain(
+      'Building balance (method norm from 2026-10): input 9,870.5 kWh = hot water 938.4 + circulation 1,251.682 + common areas 384.021 + flats without a device 1,185.335 + flat heat meters 820 + base part 1,587.319 + by consumption 3,703.743 kWh.',
+    );
+    expect(text).toContain('Hot water: 18.4 m³ in the building, losses 1.4 m³.');
+    expect(text).toContain(
+      'Your flat: heating 706.002 kWh (by consumption 106.516, base 450.996, common areas 67.238, assigned (minimum) 81.252), hot-water heat 132.48, circulation 241.562; in all 1,080.044 kWh.',
+    );
+  });
+
+  it('and in Lithuanian', async () => {
+    const text = await show('lt');
+    expect(text).toMatch(/Pastato balansas \(metodas norm nuo 2026-10\): įvadas 9\s870,5 kWh = karštas vanduo 938,4/);
+    expect(text).toMatch(/Jūsų butas: šildymas 706,002 kWh \(pagal suvartojimą 106,516, bazinė 450,996/);
+  });
+});
