@@ -147,6 +147,25 @@ export const BillingRow = Type.Object({
    * for a flat with a move in the month, its occupants' rows instead (its own rows stay, for reference).
    */
   Books: Type.Boolean(),
+  /**
+   * Heating by the building's heat method (docs/heat-method.md), so a billing system need not
+   * recompute: the method and the month its version is valid from; on a flat's heating row its parts
+   * (space heating = consumption + base + common + no device + heat meter + assigned), on the
+   * building row the building's parts and its input. Null without a method.
+   */
+  HeatMethod: Nullable(Type.String()),
+  HeatMethodFrom: Nullable(Type.String()),
+  HeatInputKwh: Nullable(Type.Number()),
+  HeatConsumptionKwh: Nullable(Type.Number()),
+  HeatBaseKwh: Nullable(Type.Number()),
+  HeatCommonKwh: Nullable(Type.Number()),
+  HeatNoDeviceKwh: Nullable(Type.Number()),
+  HeatMeterPartKwh: Nullable(Type.Number()),
+  HeatAssignedKwh: Nullable(Type.Number()),
+  HeatSpaceKwh: Nullable(Type.Number()),
+  HotWaterHeatKwh: Nullable(Type.Number()),
+  CirculationKwh: Nullable(Type.Number()),
+  HeatTotalKwh: Nullable(Type.Number()),
 });
 export type BillingRow = Static<typeof BillingRow>;
 

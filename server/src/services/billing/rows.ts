@@ -8,7 +8,9 @@ import {
   type MonthEndSource,
   type OccupancyStatement,
   type StatementBuildingLine,
+  type StatementHeatBalance,
   type StatementKind,
+  type StatementKindFigures,
   type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
@@ -179,6 +181,7 @@ export async function buildingRows(
     byFlat.set(d.location_id, list);
   }
   const out: BillingRow[] = [];
+  const balance = flats.flatMap((f) => f.Kinds).find((k) => k.HeatBalance)?.HeatBalance ?? null;
   // The statements' building line (docs/statements.md), as every allocator flat of the building carries it.
   let line: StatementBuildingLine | null = null;
   // Flats with more than one occupant in the month: their occupants' parts, as their statements split it.
@@ -202,6 +205,7 @@ export async function buildingRows(
           Partial: k.Current.Partial,
           Incomplete: k.Current.Incomplete,
           Books: !split,
+          ...heatPartColumns(k),
         }),
       );
     }
@@ -233,6 +237,7 @@ export async function buildingRows(
           (d) => NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
         ),
         Incomplete: line ? line.AllocatorKwh === null : meterKwh === null || subtracted === null,
+        ...heatBalanceColumns(balance),
       }),
     );
   }
@@ -273,6 +278,43 @@ function occupancyRows(
       Books: true,
     });
   });
+}
+
+/** A flat's heating parts by its building's heat method as export columns (docs/heat-method.md). */
+function heatPartColumns(k: StatementKindFigures): Partial<BillingRow> {
+  const p = k.HeatParts;
+  if (!k.HeatBalance) return {};
+  return {
+    HeatMethod: k.HeatBalance.Method,
+    HeatMethodFrom: k.HeatBalance.ValidFrom,
+    HeatConsumptionKwh: p?.Consumption ?? null,
+    HeatBaseKwh: p?.Base ?? null,
+    HeatCommonKwh: p?.Common ?? null,
+    HeatNoDeviceKwh: p?.NoDevice ?? null,
+    HeatMeterPartKwh: p?.HeatMeter ?? null,
+    HeatAssignedKwh: p?.Assigned ?? null,
+    HeatSpaceKwh: p?.Space ?? null,
+    HotWaterHeatKwh: p?.HotWater ?? null,
+    CirculationKwh: p?.Circulation ?? null,
+    HeatTotalKwh: p?.Total ?? null,
+  };
+}
+
+/** A building's balance by its heat method as export columns of its building row. */
+function heatBalanceColumns(b: StatementHeatBalance | null): Partial<BillingRow> {
+  if (!b) return {};
+  return {
+    HeatMethod: b.Method,
+    HeatMethodFrom: b.ValidFrom,
+    HeatInputKwh: b.InputKwh,
+    HeatConsumptionKwh: b.ConsumptionKwh,
+    HeatBaseKwh: b.BaseKwh,
+    HeatCommonKwh: b.CommonKwh,
+    HeatNoDeviceKwh: b.NoDeviceKwh,
+    HeatMeterPartKwh: b.HeatMeterKwh,
+    HotWaterHeatKwh: b.HotWaterKwh,
+    CirculationKwh: b.CirculationKwh,
+  };
 }
 
 /** How many buildings' statement figures are computed in one go for a live export (memory: one batch). */

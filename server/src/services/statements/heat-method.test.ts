@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   DEVICE_TYPE,
   type FlatStatement,
@@ -10,10 +14,12 @@ import { PUBLICATION_FOLLOWERS } from '../../publication.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
 import type { Caller } from '../auth/caller.js';
+import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { setBuildingHeatMethod } from '../heat-methods/heat-methods.js';
 import { computeRows, computeStatements } from './figures.js';
 import { splitBuildingMonth } from './heat-split/split.js';
+import { renderBuildingPdf } from './pdf.js';
 import { publishStatements } from './publish.js';
 import { statementFiguresJson } from './rows-json.js';
 import { loadStatements } from './snapshots.js';
@@ -180,6 +186,43 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     expect(k.map((x) => x.Current.Value)).toEqual([null, null, null, null, null]);
     expect(k.map((x) => x.HeatParts)).toEqual([null, null, null, null, null]);
     expect(k[0]!.KwhMethod).toBe('heatMethodUnbalanced');
+  });
+
+  it('the billing export and the PDF carry the same numbers as the statement', async () => {
+    const st = await load(b.id);
+    const rows = await liveBuildingRows(t.db, MONTH, b.id);
+    const flatRows = rows.filter((r) => r.Line === 'flat' && r.Kind === 'heating');
+    expect(flatRows.map((r) => [r.HeatSpaceKwh, r.HotWaterHeatKwh, r.CirculationKwh, r.HeatTotalKwh])).toEqual(
+      st.map((s) => {
+        const p = heating(s).HeatParts!;
+        return [p.Space, p.HotWater, p.Circulation, p.Total];
+      }),
+    );
+    expect(flatRows.map((r) => [r.HeatMethod, r.HeatMethodFrom])).toEqual(st.map(() => ['norm', '2026-10']));
+    const building = rows.find((r) => r.Line === 'building')!;
+    const balance = heating(st[0]!).HeatBalance!;
+    expect(building).toMatchObject({
+      HeatInputKwh: 9870.5,
+      HotWaterHeatKwh: balance.HotWaterKwh,
+      HeatConsumptionKwh: balance.ConsumptionKwh,
+      HeatCommonKwh: balance.CommonKwh,
+    });
+    // The PDF, read back by pdftotext: flat 2's parts and the building's balance.
+    const dir = mkdtempSync(path.join(tmpdir(), 'heat-method-pdf-'));
+    try {
+      const file = path.join(dir, 'statements.pdf');
+      const chunks: Buffer[] = [];
+      for await (const c of renderBuildingPdf(st, 'en')) chunks.push(Buffer.from(c as Uint8Array));
+      writeFileSync(file, Buffer.concat(chunks));
+      const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      const p = heating(st[1]!).HeatParts!;
+      const en = (v: number) => v.toLocaleString('en-GB', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+      expect(text).toContain(`Your flat: heating ${en(p.Space)} kWh`);
+      expect(text).toContain(`assigned (minimum) ${en(p.Assigned)}`);
+      expect(text).toContain(`input ${en(9870.5)} kWh = hot water ${en(balance.HotWaterKwh!)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('publication freezes the split; a changed parameter changes only the live figures', async () => {

@@ -1,5 +1,5 @@
 import type { HeatMethodVersion, StatementHeatBalance } from '@rodmenys/contract';
-import type { HeatingProc, PartLookup } from '../kwh.js';
+import type { Parts } from '../parts.js';
 import type { BuildingFlat } from '../selection.js';
 import { splitDays } from './periods.js';
 import type { HeatMethod, SplitFlat, SplitInput, SplitResult } from './types.js';
@@ -8,6 +8,11 @@ import type { HeatMethod, SplitFlat, SplitInput, SplitResult } from './types.js'
  * The statements' side of the split (docs/heat-method.md): a building's month as the split takes
  * it, read from the statements' parts (parts.ts) and the method version valid in that month.
  */
+
+/** Finding a location's part (Parts, or another reader of the same parts). */
+type PartLookup = Pick<Parts, 'get'>;
+/** How a flat is heated in M − 12 … M (kwh.ts heatingProcOf). */
+type HeatingProc = 'energy' | 'allocator' | null;
 
 /** A method version's parameters as the split takes them; null for a version of the plain rule. */
 export function methodOf(v: HeatMethodVersion | null): HeatMethod | null {
