@@ -85,6 +85,32 @@ function fieldGroup(
   };
 }
 
+const HEAT_PARTS = ['HotWater', 'Circulation', 'Total'] as const;
+
+/**
+ * Buildings with a heat method shown (docs/heat-method.md): the flat's hot-water heat, circulation and
+ * total beside its space heating (this month's heating column).
+ */
+function heatPartsGroup(rows: readonly StatementTableRow[], language: string, t: TFunction): Column[] {
+  if (!rows.some((r) => kindOf(r, 'heating')?.HeatParts)) return [];
+  return [
+    {
+      key: 'heatParts',
+      title: t('statements.heatPartsGroup'),
+      children: HEAT_PARTS.map(
+        (part): Column => ({
+          key: `heatParts.${part}`,
+          title: t(`statements.heatPartColumns.${part}`),
+          align: 'right',
+          width: 112,
+          render: (_: unknown, r: StatementTableRow) =>
+            formatNumber(kindOf(r, 'heating')?.HeatParts?.[part] ?? null, language, 3),
+        }),
+      ),
+    },
+  ];
+}
+
 /** An occupant's row: the name, then the account and the days of the month; a flat's: its account. */
 function occupantCell(r: StatementTableRow, t: TFunction): ReactNode {
   const o = r.Occupant;
@@ -174,6 +200,7 @@ export function useStatementColumns(
         ]
       : []),
     fieldGroup('Current', kinds, rows, language, t),
+    ...heatPartsGroup(rows, language, t),
     fieldGroup('Previous', kinds, rows, language, t),
     fieldGroup('LastYear', kinds, rows, language, t),
     ...(severalBuildings ? [fieldGroup('Average', kinds, rows, language, t)] : []),

@@ -48,10 +48,14 @@ const rows: StatementRow[] = [
   }),
 ];
 
-function server(occupancies: FlatOccupancyStatement[] = []) {
+function server(occupancies: FlatOccupancyStatement[] = [], shown: StatementRow[] = rows) {
   return stubApi([
     route(getLocationTree, tree),
-    route(getStatementFigures, (r) => ({ Month: r.query.get('month') ?? MONTH, Rows: rows, Occupancies: occupancies })),
+    route(getStatementFigures, (r) => ({
+      Month: r.query.get('month') ?? MONTH,
+      Rows: shown,
+      Occupancies: occupancies,
+    })),
     route(listStatementDeliveries, { MailConfigured: true, Deliveries: [] }),
     route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
@@ -107,6 +111,24 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Paskelbti' })).toBeNull();
     expect(api.sent.some((r) => r.path === '/api/statements/deliveries')).toBe(false);
     expect(api.unanswered).toEqual([]);
+  });
+
+  it("shows a building's heat split by its method: hot-water heat, circulation and total beside the heating", async () => {
+    signIn(GROUP.user);
+    const parts = { Consumption: 1463.502, Base: 483.542, Common: 72.091, NoDevice: 0, HeatMeter: 0, Assigned: 0 };
+    const heat = { ...parts, Space: 2019.135, HotWater: 171.12, Circulation: 241.563, Total: 2431.818 };
+    const heated = [
+      { ...rows[0]!, Kinds: rows[0]!.Kinds.map((k) => (k.Kind === 'heating' ? { ...k, HeatParts: heat } : k)) },
+    ];
+    server([], heated);
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
+    const body = await table();
+    expect(screen.getAllByRole('columnheader', { name: 'Šiluma pagal metodą, kWh' }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('columnheader', { name: 'Cirkuliacija' }).length).toBeGreaterThan(0);
+    const first = within(body).getByRole('button', { name: FLAT_1 }).closest('tr') as HTMLElement;
+    expect(first.textContent).toContain('171,12');
+    expect(first.textContent).toContain('241,563');
+    expect(first.textContent).toMatch(/2\s431,818/);
   });
 
   it("shows an operator the publish button and the month's e-mails, in English", async () => {
