@@ -32,6 +32,7 @@ import { loadStatements } from './snapshots.js';
 
 const NOW = new Date('2026-11-20T10:00:00Z');
 const MONTH = '2026-10';
+const SEP_START = '2026-09-01T00:00:00+03:00';
 const OCT_START = '2026-10-01T00:00:00+03:00';
 const SEASON_DAY = '2026-10-15T00:00:00+03:00';
 const OCT_END = '2026-11-01T00:00:00+02:00';
@@ -68,6 +69,7 @@ async function building(number: string, input: number) {
   const b = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Respublikos g.', number });
   const meter = await makeDevice(t.db, b, { typeId: DEVICE_TYPE.buildingHeatMeter, installedAt: INSTALLED });
   await makeReadings(t.db, meter, [
+    [SEP_START, 9_000],
     [OCT_START, 10_000],
     [SEASON_DAY, 10_000 + (input * 1412.25) / 9870.5],
     [OCT_END, 10_000 + input],
@@ -79,6 +81,7 @@ async function building(number: string, input: number) {
     await t.db.query('UPDATE location SET area_m2 = $2 WHERE id = $1', [flat.id, f.area]);
     const hot = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.hotWaterMeter, installedAt: INSTALLED });
     await makeReadings(t.db, hot, [
+      [SEP_START, 99],
       [OCT_START, 100],
       [OCT_END, 100 + f.m3],
     ]);
@@ -90,6 +93,7 @@ async function building(number: string, input: number) {
     });
     if (h !== 'never')
       await makeReadings(t.db, dev, [
+        [SEP_START, 900],
         [OCT_START, 1000],
         [OCT_END, 1000 + ('kwh' in h ? h.kwh : h.units)],
       ]);
@@ -178,6 +182,15 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     expect(statementFiguresJson(MONTH, rows, []).json).toBe(
       JSON.stringify({ Month: MONTH, Rows: rows, Occupancies: [] }),
     );
+  });
+
+  it('compares with a month billed by its own rule: September, before the method, by the plain rule', async () => {
+    const k = (await load(b.id)).map(heating);
+    // September has no version: the plain rule, which flat 4's silent allocators leave without kWh.
+    expect(k.map((x) => x.Previous.Value)).toEqual([null, null, 100, null, null]);
+    expect(k[0]!.Previous.Incomplete).toBe(true);
+    // October, by the method, bills every flat.
+    expect(k.every((x) => x.Current.Value !== null)).toBe(true);
   });
 
   it('an unbalanced month gives no flat kWh and says why', async () => {
