@@ -75,7 +75,17 @@ export function FormDialog<V>({
           {serverError}
         </Typography.Paragraph>
       )}
-      <Form<V> form={form} layout="vertical" {...formProps} onFinish={(values) => void save(values)}>
+      <Form<V>
+        form={form}
+        layout="vertical"
+        {...formProps}
+        // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
+        onValuesChange={(changed, all) => {
+          setServerError(null);
+          formProps?.onValuesChange?.(changed, all);
+        }}
+        onFinish={(values) => void save(values)}
+      >
         {atField ? children(serverError) : children}
       </Form>
     </Modal>

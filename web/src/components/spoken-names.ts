@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const ICON = '.anticon[aria-label]';
+/** antd's clear buttons: Input's (named by its icon), Select's (aria-label "Clear"), the pickers'. */
+const CLEAR = '.ant-input-clear-icon, .ant-select-clear, .ant-picker-clear';
+
+/** An antd icon that says only its own English name (`aria-label="close-circle"`, class `anticon-close-circle`). */
+const namesItself = (el: Element) => {
+  const label = el.getAttribute('aria-label');
+  return !!label && el.classList.contains(`anticon-${label}`);
+};
+
+function fix(el: Element, clear: string) {
+  if (el.matches(ICON) && namesItself(el)) {
+    el.removeAttribute('aria-label');
+    el.setAttribute('aria-hidden', 'true');
+  }
+  if (el.matches(CLEAR) && el.getAttribute('aria-label') !== clear) el.setAttribute('aria-label', clear);
+}
+
+function fixWithin(node: Node, clear: string) {
+  if (!(node instanceof Element)) return;
+  fix(node, clear);
+  for (const el of Array.from(node.querySelectorAll(`${ICON}, ${CLEAR}`))) fix(el, clear);
+}
+
+/**
+ * antd names things in English whatever its locale: its icons name themselves
+ * (`<span role="img" aria-label="file-excel">`, its own too: an alert's sign, a tree's switcher), so a
+ * screen reader reads "file-excel Excel" on a Lithuanian page, and a clear button is "Clear" or
+ * "close-circle". Under `root`, now and as the page changes: an icon that carries only that name is
+ * decoration, hidden from assistive technology (an icon given a name of its own, a translated
+ * `aria-label`, keeps it), and every clear button is named `clear`. docs/accessibility.md. Returns the stop.
+ */
+export function nameInUiLanguage(root: Element, clear: string): () => void {
+  fixWithin(root, clear);
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === 'attributes') fixWithin(record.target, clear);
+      else for (const node of Array.from(record.addedNodes)) fixWithin(node, clear);
+    }
+  });
+  observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] });
+  return () => observer.disconnect();
+}
+
+/** nameInUiLanguage on the whole document (dialogs and popups are drawn outside the app's root), in the UI language. */
+export function useNamesInUiLanguage() {
+  const { t } = useTranslation();
+  const clear = t('common.clear');
+  useEffect(() => nameInUiLanguage(document.body, clear), [clear]);
+}
