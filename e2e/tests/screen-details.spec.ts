@@ -68,7 +68,15 @@ test.describe('the new screens as people use them', () => {
       const tag = row.locator('.ant-tag').filter({ hasText: t.integrations.keyState.active });
       await expect(tag).toBeVisible();
       expect(await contrastOf(tag)).toBeGreaterThanOrEqual(4.5);
+      // Valid until its last day, not the midnight after it.
+      await expect(row).toContainText('2027-11-27');
+      await expect(row).not.toContainText('2027-11-28');
       expect(await seriousViolations(page)).toEqual([]);
+      await row.getByRole('button', { name: t.integrations.revokeKey, exact: true }).click();
+      const confirm = page.getByRole('tooltip');
+      await expect(confirm).toContainText(t.integrations.revokeKeyConfirm.split('„')[0]!.split('"')[0]!.trim());
+      await confirm.getByRole('button', { name: t.integrations.revokeKeyOk }).click();
+      await expect(row).toContainText(t.integrations.keyRevoked);
     });
 
     test(`Master data: each "${t.occupancies.personalData.export}" button's spoken name begins with its text, ${language}`, async ({
@@ -79,6 +87,9 @@ test.describe('the new screens as people use them', () => {
       await screenReady(page);
       await page.getByRole('tab', { name: t.masterData.tabTree }).click();
       await openFirstFlat(page);
+      // One way to change who lives there: "Record a move" (the old "Set client" form is gone).
+      await expect(page.getByRole('button', { name: t.occupancies.recordMove })).toBeVisible();
+      await expect(page.getByRole('button', { name: t.masterData.tree.setClient })).toHaveCount(0);
       const buttons = page.getByRole('button').filter({ hasText: t.occupancies.personalData.export });
       await expect(buttons.first()).toBeVisible();
       for (const button of await buttons.all()) {
@@ -111,6 +122,29 @@ test.describe('the new screens as people use them', () => {
       // At once: the health table polls only every minute.
       const row = health.getByRole('row').filter({ hasText: name });
       await expect(row).toBeVisible({ timeout: 5_000 });
+      // Never heard from: not "sending".
+      await expect(row).toContainText(t.fleet.notHeardYet);
+      await expect(row).not.toContainText(t.fleet.ok);
+      // Its buildings are picked by street and number.
+      await row.getByRole('button', { name: t.fleet.editLocations.replace('{{name}}', name) }).click();
+      const locations = page.getByRole('dialog', { name: t.fleet.locationsTitle.replace('{{name}}', name) });
+      await dialogSettled(page, locations);
+      const operator = await session(DEMO.operator);
+      const tree = await api(getLocationTree, { token: operator.Token, query: { maxLevel: LOCATION_LEVEL.building } });
+      const building = tree.body.find((n) => n.Level === LOCATION_LEVEL.building)!;
+      const street = tree.body.find((n) => n.Id === building.ParentId)!;
+      await locations.getByRole('combobox').click();
+      await page.keyboard.type(`${street.Name} ${building.Name}`);
+      await expect(
+        page
+          .locator('.ant-select-tree-title')
+          .filter({ hasText: `${street.Name} ${building.Name}` })
+          .first(),
+      ).toBeVisible();
+      await expect(page.locator('.ant-select-tree-title').filter({ hasText: ` · ${t.levels[6]}` })).toHaveCount(0);
+      await page.keyboard.press('Escape');
+      await locations.getByRole('button', { name: t.common.cancel }).click();
+      await expect(locations).toBeHidden();
 
       for (const size of SIZES) {
         await page.setViewportSize(size);
@@ -149,7 +183,8 @@ test.describe('the new screens as people use them', () => {
       await page.locator('input[type=file]').setInputFiles({
         name: file,
         mimeType: 'text/csv',
-        buffer: Buffer.from(`KAM;${serial};${'0f1e2d3c4b5a6978'.repeat(2)}\n`, 'utf8'),
+        // A key not stored before (new or changed), so that there is something to store.
+        buffer: Buffer.from(`KAM;${serial};${Date.now().toString(16).padStart(16, '0').repeat(2)}\n`, 'utf8'),
       });
       const heading = card.getByRole('heading', { name: t.meterKeys.checkedTitle.replace('{{name}}', file) });
       await expect(heading).toBeFocused();
@@ -233,7 +268,7 @@ test.describe('the new screens as people use them', () => {
       await expect(log.getByText(address)).toHaveCount(0);
 
       const picker = page.locator('#statements-buildings');
-      const chosen = page.waitForResponse((r) => r.url().includes(`locationParentId=${buildingId}`) && r.ok());
+      const chosen = page.waitForResponse((r) => r.url().includes('locationParentId=') && r.ok());
       await picker.click();
       await page.keyboard.type(`${street.Name} ${building.Name}`);
       await page
