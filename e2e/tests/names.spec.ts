@@ -65,7 +65,7 @@ test.describe('names in the UI language', () => {
     await dialog.getByRole('button', { name: lt.common.save }).click();
     await expect(dialog.locator('.ant-form-item-explain-error').first()).toBeVisible();
     expect(await englishNames(page), '/masterData: an occupant with a malformed e-mail').toEqual([]);
-    await expect(dialog).toContainText(lt.validation.email.replace('${label}', lt.occupancies.email));
+    await expect(dialog).toContainText(lt.validation.email.replace(/\$\{label\}/, lt.occupancies.email));
     await dialog.getByRole('button', { name: lt.common.cancel }).click();
   });
 });
