@@ -30,8 +30,8 @@ const THEME: ThemeConfig = {
     colorError: '#cf1322',
     // Success text and tags ("Galioja"): antd's #389e0d is 3.4:1 on its pale green.
     colorSuccess: '#237804',
-    // antd derives the pale backgrounds from the status colour: from #237804 a grey-green #adb8a5 (2.7:1
-    // under "Galioja"); antd's own pale green and its border instead (5.4:1).
+    // antd derives the pale backgrounds from the status colour: from this dark green a grey-green
+    // (#adb8a5, 2.7:1 under "Galioja"); antd's own pale green and its border instead (5.4:1).
     colorSuccessBg: '#f6ffed',
     colorSuccessBorder: '#b7eb8f',
     colorWarning: '#ad6800',
