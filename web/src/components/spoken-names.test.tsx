@@ -1,7 +1,7 @@
 import { FileExcelOutlined } from '@ant-design/icons';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Alert, Button, DatePicker, Form, Input, Select } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Select, Table } from 'antd';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { render } from '../test/render';
@@ -22,6 +22,12 @@ function Controls() {
         <DatePicker />
       </Form.Item>
       <Button htmlType="submit">Saugoti</Button>
+      <Table
+        rowKey="id"
+        dataSource={[{ id: 1 }, { id: 2 }, { id: 3 }]}
+        columns={[{ title: 'Nr.', dataIndex: 'id' }]}
+        pagination={{ pageSize: 1 }}
+      />
     </Form>
   );
 }
@@ -32,11 +38,11 @@ const labels = () => Array.from(document.querySelectorAll('[aria-label]')).map((
 // antd's first render under jsdom is slow on a busy machine.
 describe('names in the UI language (components/spoken-names.ts, providers.tsx)', { timeout: 90_000 }, () => {
   it.each([
-    ['lt', 'Išvalyti', 'El. paštas: neteisingas el. pašto adresas'],
-    ['en', 'Clear', 'El. paštas: not a valid e-mail address'],
+    ['lt', 'Išvalyti', 'El. paštas: neteisingas el. pašto adresas', 'Pirmyn'],
+    ['en', 'Clear', 'El. paštas: not a valid e-mail address', 'Next Page'],
   ] as const)(
-    '%s: icons are hidden, clear buttons and type messages are translated',
-    async (language, clear, email) => {
+    '%s: icons are hidden, clear buttons, pager arrows and type messages are translated',
+    async (language, clear, email, next) => {
       await render(<Controls />, { language });
       // The button is named by its text alone, not "file-excel Excel".
       expect(await screen.findByRole('button', { name: 'Excel' })).toBeTruthy();
@@ -50,6 +56,8 @@ describe('names in the UI language (components/spoken-names.ts, providers.tsx)',
           ),
         ).toEqual([clear, clear, clear]),
       );
+      // A pager's arrows keep a name (their icon's is gone): the item's translated title.
+      expect(await screen.findByRole('button', { name: next })).toBeTruthy();
       await userEvent.click(screen.getByRole('button', { name: 'Saugoti' }));
       expect(await screen.findByText(email)).toBeTruthy();
     },

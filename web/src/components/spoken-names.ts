@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 const ICON = '.anticon[aria-label]';
 /** antd's clear buttons: Input's (named by its icon), Select's (aria-label "Clear"), the pickers'. */
 const CLEAR = '.ant-input-clear-icon, .ant-select-clear, .ant-picker-clear';
+/** A pager's arrow buttons: named by their item's title (antd's locale translates it), not by the icon. */
+const PAGER = '.ant-pagination-prev .ant-pagination-item-link, .ant-pagination-next .ant-pagination-item-link';
 
 /** An antd icon that says only its own English name (`aria-label="close-circle"`, class `anticon-close-circle`). */
 const namesItself = (el: Element) => {
@@ -17,12 +19,16 @@ function fix(el: Element, clear: string) {
     el.setAttribute('aria-hidden', 'true');
   }
   if (el.matches(CLEAR) && el.getAttribute('aria-label') !== clear) el.setAttribute('aria-label', clear);
+  if (el.matches(PAGER)) {
+    const title = el.closest('li')?.getAttribute('title');
+    if (title && el.getAttribute('aria-label') !== title) el.setAttribute('aria-label', title);
+  }
 }
 
 function fixWithin(node: Node, clear: string) {
   if (!(node instanceof Element)) return;
   fix(node, clear);
-  for (const el of Array.from(node.querySelectorAll(`${ICON}, ${CLEAR}`))) fix(el, clear);
+  for (const el of Array.from(node.querySelectorAll(`${ICON}, ${CLEAR}, ${PAGER}`))) fix(el, clear);
 }
 
 /**
@@ -31,7 +37,8 @@ function fixWithin(node: Node, clear: string) {
  * screen reader reads "file-excel Excel" on a Lithuanian page, and a clear button is "Clear" or
  * "close-circle". Under `root`, now and as the page changes: an icon that carries only that name is
  * decoration, hidden from assistive technology (an icon given a name of its own, a translated
- * `aria-label`, keeps it), and every clear button is named `clear`. docs/accessibility.md. Returns the stop.
+ * `aria-label`, keeps it), every clear button is named `clear`, and a pager's arrow by its item's
+ * translated title. docs/accessibility.md. Returns the stop.
  */
 export function nameInUiLanguage(root: Element, clear: string): () => void {
   fixWithin(root, clear);
@@ -41,7 +48,7 @@ export function nameInUiLanguage(root: Element, clear: string): () => void {
       else for (const node of Array.from(record.addedNodes)) fixWithin(node, clear);
     }
   });
-  observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] });
+  observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label', 'title'] });
   return () => observer.disconnect();
 }
 
