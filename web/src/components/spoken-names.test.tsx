@@ -21,6 +21,7 @@ function Controls() {
       <Form.Item name="day" label="Diena">
         <DatePicker />
       </Form.Item>
+      <Input.Search />
       <Button htmlType="submit">Saugoti</Button>
       <Table
         rowKey="id"
@@ -58,6 +59,7 @@ describe('names in the UI language (components/spoken-names.ts, providers.tsx)',
       );
       // A pager's arrows keep a name (their icon's is gone): the item's translated title.
       expect(await screen.findByRole('button', { name: next })).toBeTruthy();
+      expect(screen.getByRole('button', { name: language === 'lt' ? 'Paieška' : 'Search' })).toBeTruthy();
       await userEvent.click(screen.getByRole('button', { name: 'Saugoti' }));
       expect(await screen.findByText(email)).toBeTruthy();
     },
