@@ -3,6 +3,8 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 200;
 export const NAME_MAX_LENGTH = 100;
 export const USERNAME_MAX_LENGTH = 100;
+/** An account (client) code's longest form; the occupant form says so rather than cutting what is typed. */
+export const CLIENT_CODE_MAX_LENGTH = 64;
 export const PAGE_SIZES = [5, 10, 20, 50, 100, 500] as const;
 export const MAX_PAGE_SIZE = 500;
 export const READINGS_PAGE_SIZE = 500;

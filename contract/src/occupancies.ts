@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
-import { NAME_MAX_LENGTH } from './limits.js';
+import { CLIENT_CODE_MAX_LENGTH, NAME_MAX_LENGTH } from './limits.js';
 import { OccupancyStatement } from './statements.js';
 
 /** How an occupant agreed to electronic delivery (docs/occupancies.md). */
@@ -82,7 +82,7 @@ export const getFlatOccupancies = defineEndpoint({
 const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 /** What an occupant is: the account, the name, the contacts, the consent. */
 export const OccupantBody = Type.Object({
-  clientCode: Type.String({ minLength: 1, maxLength: 64 }),
+  clientCode: Type.String({ minLength: 1, maxLength: CLIENT_CODE_MAX_LENGTH }),
   name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH * 2 }),
   email: Type.Optional(Nullable(Type.String({ maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }))),
   phone: OptionalText(40),

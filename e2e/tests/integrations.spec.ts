@@ -41,9 +41,10 @@ test.describe('integrations', () => {
     const row = page.getByRole('row').filter({ hasText: name });
     await expect(row).toContainText('Galioja');
     await expect(row).not.toContainText(key);
-    await row.getByRole('button', { name: 'Atšaukti' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Atšaukti' }).click();
-    await expect(row).toContainText('Atšauktas');
+    // Revoking is "Panaikinti", as on Collectors ("Atšaukti" is Cancel's word).
+    await row.getByRole('button', { name: 'Panaikinti' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Panaikinti raktą' }).click();
+    await expect(row).toContainText('Panaikintas');
     expect((await exportWith(key)).status).toBe(401);
   });
 

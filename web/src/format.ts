@@ -13,6 +13,15 @@ export const formatDateTime = (value: string | null | undefined): string =>
   value ? `${value.slice(0, 10)} ${value.slice(11, 16)}` : '';
 
 /**
+ * The last day of something that ends at a time (a key valid "until the end of 2027-11-27" ends at
+ * 2027-11-28T00:00 in the provider's zone): the day before when it ends at midnight, else its own day.
+ */
+export const lastDayOf = (value: string): string =>
+  value.slice(11, 16) === '00:00'
+    ? dayjs(value.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD')
+    : value.slice(0, 10);
+
+/**
  * Now as the provider's wall-clock time: a dayjs (in the browser's zone) carrying the
  * digits of the provider's clock, as the date pickers show them and as the API reads
  * days and times given without an offset. Without a zone (a session stored before the

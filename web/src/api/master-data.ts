@@ -11,7 +11,6 @@ import {
   removeDevice,
   replaceDevice,
   searchLocations,
-  setFlatClient,
   updateDevice,
   updateLocation,
 } from '@rodmenys/contract';
@@ -26,7 +25,6 @@ export const useLocation = (id: number | undefined) =>
 export const useSearchLocations = (text: string, enabled: boolean) =>
   useEndpointQuery(searchLocations, { query: { text } }, { enabled, staleTime: 30_000 });
 export const useUpdateLocation = () => useEndpointMutation(updateLocation, changesDevices);
-export const useSetFlatClient = () => useEndpointMutation(setFlatClient, changesDevices);
 export const useAddDevice = () => useEndpointMutation(addDevice, changesDevices);
 export const useUpdateDevice = () => useEndpointMutation(updateDevice, changesDevices);
 export const useRemoveDevice = () => useEndpointMutation(removeDevice, changesDevices);

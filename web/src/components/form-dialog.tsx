@@ -127,6 +127,8 @@ export function FormDialog<V>({
           // A changed field drops the server's mark (its own rules check it again).
           const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
           if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
+          // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
+          setServerError(null);
           formProps?.onValuesChange?.(changed, all);
         }}
         onFinish={(values) => void save(values)}

@@ -84,6 +84,8 @@ function CollectorKeys() {
           loading={keys.isLoading}
           dataSource={keys.data}
           pagination={false}
+          // Wider than a tablet with revoked keys' dates: it scrolls in its own box, not the page.
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('collectors.noKeys') }}
           columns={[
             { title: t('collectors.name'), dataIndex: 'Name' },
@@ -145,6 +147,7 @@ function UnmatchedMeters() {
           size="small"
           loading={unmatched.isFetching}
           dataSource={unmatched.data?.Data}
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('collectors.noUnmatched') }}
           pagination={{
             ...pager,

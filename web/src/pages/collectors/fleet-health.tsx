@@ -1,4 +1,4 @@
-import { type CollectorHealth, type CollectorMeter, LOCATION_LEVEL } from '@rodmenys/contract';
+import { type CollectorHealth, type CollectorMeter, LOCATION_LEVEL, type TreeNode } from '@rodmenys/contract';
 import { Alert, App, Button, Card, Modal, Skeleton, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -105,18 +105,28 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
   // A refusal is said in the dialog, never behind its backdrop.
   const [refusal, setRefusal] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>(collector.Locations.map((l) => l.Id));
+  // A building by its street and number ("Architektų g. 3"), as the other pickers name it; other levels by name and level.
+  const titleOf = useMemo(() => {
+    const byId = new Map((tree.data ?? []).map((n) => [n.Id, n]));
+    return (n: TreeNode) => {
+      const street = n.ParentId === null ? undefined : byId.get(n.ParentId);
+      return n.Level === LOCATION_LEVEL.building && street?.Level === LOCATION_LEVEL.street
+        ? `${street.Name} ${n.Name}`
+        : `${n.Name} · ${t(`levels.${n.Level}`)}`;
+    };
+  }, [tree.data, t]);
   const treeData = useMemo(
     () =>
       (tree.data ?? []).map((n) => ({
         id: n.Id,
         pId: n.ParentId ?? 0,
         value: n.Id,
-        title: `${n.Name} · ${t(`levels.${n.Level}`)}`,
+        title: titleOf(n),
         selectable: n.Level === LOCATION_LEVEL.street || n.Level === LOCATION_LEVEL.building,
         checkable: n.Level === LOCATION_LEVEL.street || n.Level === LOCATION_LEVEL.building,
         isLeaf: n.Level >= LOCATION_LEVEL.building,
       })),
-    [tree.data, t],
+    [tree.data, titleOf],
   );
   const submit = async () => {
     setRefusal(null);
@@ -190,6 +200,8 @@ export function FleetHealth() {
           loading={health.isLoading}
           dataSource={health.data}
           pagination={false}
+          // Wider than the card at 1440 and 768 px: it scrolls inside its own box, not the page.
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('collectors.noKeys') }}
           expandable={{
             expandedRowRender: (c) => <CollectorMeters collector={c} />,
@@ -206,7 +218,14 @@ export function FleetHealth() {
               render: (name: string, c) => (
                 <Space direction="vertical" size={0}>
                   <Typography.Text strong>{name}</Typography.Text>
-                  {c.Silent ? <Tag color="error">{t('fleet.silent')}</Tag> : <Tag>{t('fleet.ok')}</Tag>}
+                  {c.Silent ? (
+                    <Tag color="error">{t('fleet.silent')}</Tag>
+                  ) : c.LastContact === null ? (
+                    // Never heard from: not "sending".
+                    <Tag>{t('fleet.notHeardYet')}</Tag>
+                  ) : (
+                    <Tag>{t('fleet.ok')}</Tag>
+                  )}
                 </Space>
               ),
             },

@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import type { MeterKeyImportResult, MeterKeyLine, MeterKeyProblem } from '@rodmenys/contract';
 import { Alert, Button, Card, Space, Table, Tag, Typography, Upload } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useImportMeterKeys } from '../../api/collectors';
 import { useErrorText } from '../../components/load-error';
@@ -18,6 +18,12 @@ export function MeterKeyImport() {
   const [result, setResult] = useState<MeterKeyImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The answer takes the focus (a chosen file leaves it nowhere): a check's heading, or the stored result.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const stored = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) (result.Applied ? stored : heading).current?.focus();
+  }, [result]);
 
   const run = async (f: File, apply: boolean) => {
     setBusy(true);
@@ -56,20 +62,28 @@ export function MeterKeyImport() {
         )}
       </Space>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
-      {result && (
+      {result && file && (
         <>
-          <Alert
-            type={result.ProblemCount > 0 ? 'error' : result.Applied ? 'success' : 'info'}
-            showIcon
-            style={{ marginBottom: 12 }}
-            title={
-              result.ProblemCount > 0
-                ? t('meterKeys.refused', { count: result.ProblemCount })
-                : result.Applied
-                  ? t('meterKeys.applied', { new: result.New, changed: result.Changed, unchanged: result.Unchanged })
-                  : t('meterKeys.preview', { new: result.New, changed: result.Changed, unchanged: result.Unchanged })
-            }
-          />
+          <Typography.Title level={2} className="section-title" tabIndex={-1} ref={heading}>
+            {t(result.Applied ? 'meterKeys.storedTitle' : 'meterKeys.checkedTitle', {
+              name: file.name,
+              interpolation: { escapeValue: false },
+            })}
+          </Typography.Title>
+          <div tabIndex={-1} ref={stored}>
+            <Alert
+              type={result.ProblemCount > 0 ? 'error' : result.Applied ? 'success' : 'info'}
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={
+                result.ProblemCount > 0
+                  ? t('meterKeys.refused', { count: result.ProblemCount })
+                  : result.Applied
+                    ? t('meterKeys.applied', { new: result.New, changed: result.Changed, unchanged: result.Unchanged })
+                    : t('meterKeys.preview', { new: result.New, changed: result.Changed, unchanged: result.Unchanged })
+              }
+            />
+          </div>
           {result.Problems.length > 0 && (
             <Table<MeterKeyProblem>
               rowKey="Line"

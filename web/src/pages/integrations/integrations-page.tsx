@@ -40,7 +40,7 @@ import {
 import { useLocationTree } from '../../api/location-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { formatDateTime } from '../../format';
+import { formatDateTime, lastDayOf } from '../../format';
 import { useSession } from '../../session';
 import { BuildingPicker } from '../statements/building-picker';
 
@@ -180,7 +180,12 @@ function IntegrationKeys() {
               key: 'locations',
               render: (_, k) => k.Locations.map((l) => l.Name).join('; '),
             },
-            { title: t('integrations.expiresAt'), dataIndex: 'ExpiresAt', render: formatDateTime },
+            {
+              title: t('integrations.expiresAt'),
+              dataIndex: 'ExpiresAt',
+              // The key ends at 00:00 after its last day: "valid until" shows that last day.
+              render: (v: string) => lastDayOf(v),
+            },
             {
               title: t('integrations.lastUsedAt'),
               dataIndex: 'LastUsedAt',
@@ -193,7 +198,9 @@ function IntegrationKeys() {
               render: (_, k) => {
                 const state = keyState(k);
                 return (
-                  <Tag color={state === 'active' ? 'success' : undefined}>{t(`integrations.keyState.${state}`)}</Tag>
+                  <Tag color={state === 'active' ? 'success' : undefined}>
+                    {state === 'revoked' ? t('integrations.keyRevoked') : t(`integrations.keyState.${state}`)}
+                  </Tag>
                 );
               },
             },
@@ -203,13 +210,13 @@ function IntegrationKeys() {
               render: (_, k) =>
                 !k.RevokedAt && (
                   <Popconfirm
-                    title={t('integrations.revokeConfirm', { name: k.Name })}
-                    okText={t('integrations.revoke')}
+                    title={t('integrations.revokeKeyConfirm', { name: k.Name })}
+                    okText={t('integrations.revokeKeyOk')}
                     cancelText={t('common.no')}
                     onConfirm={() => revoke.mutateAsync({ params: { id: k.Id } })}
                   >
                     <Button danger size="small">
-                      {t('integrations.revoke')}
+                      {t('integrations.revokeKey')}
                     </Button>
                   </Popconfirm>
                 ),

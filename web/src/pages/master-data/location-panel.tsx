@@ -29,7 +29,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/call';
 import { useDeviceTypes } from '../../api/devices';
-import { useLocation, useSetFlatClient, useUpdateLocation } from '../../api/master-data';
+import { useLocation, useUpdateLocation } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
@@ -165,17 +165,14 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
   const errorText = useErrorText();
   const detail = useLocation(id);
   const updateLocation = useUpdateLocation();
-  const setClient = useSetFlatClient();
   const [dialog, setDialog] = useState<DeviceDialog | null>(null);
   const [nameForm] = Form.useForm<{ name: string; flatOrder: number | null; areaM2: number | null }>();
-  const [clientForm] = Form.useForm<{ clientCode: string; clientName: string }>();
   const location = detail.data?.Location;
   useEffect(() => {
     if (location) {
       nameForm.setFieldsValue({ name: location.Name, flatOrder: location.FlatOrder, areaM2: location.AreaM2 });
-      clientForm.setFieldsValue({ clientCode: location.ClientCode ?? '', clientName: '' });
     }
-  }, [location, nameForm, clientForm]);
+  }, [location, nameForm]);
 
   if (detail.error) return <LoadError error={detail.error} onRetry={() => detail.refetch()} />;
   if (!detail.data || !location) return <Card loading />;
@@ -198,18 +195,6 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
       message.error(errorText(error));
     }
   };
-  const saveClient = async (code: string | null, name?: string) => {
-    try {
-      await setClient.mutateAsync({
-        params: { id },
-        body: { clientCode: code, ...(name ? { clientName: name } : {}) },
-      });
-      message.success(t('masterData.tree.saved'));
-    } catch (error) {
-      message.error(errorText(error));
-    }
-  };
-
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Breadcrumb items={[...detail.data.Ancestors, location].map((a) => ({ title: 'Name' in a ? a.Name : '' }))} />
@@ -253,23 +238,6 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             {isFlat ? t('common.save') : t('masterData.tree.rename')}
           </Button>
         </Form>
-        {isFlat && (
-          <Form
-            form={clientForm}
-            layout="inline"
-            onFinish={(v) => saveClient(v.clientCode.trim() || null, v.clientName?.trim() || undefined)}
-          >
-            <Form.Item name="clientCode" label={t('masterData.tree.clientCode')}>
-              <Input maxLength={64} />
-            </Form.Item>
-            <Form.Item name="clientName" label={t('masterData.tree.clientName')}>
-              <Input maxLength={200} />
-            </Form.Item>
-            <Button htmlType="submit" loading={setClient.isPending}>
-              {t('masterData.tree.setClient')}
-            </Button>
-          </Form>
-        )}
       </Card>
       {isFlat && <OccupantsCard flatId={id} address={letterAddress(detail.data.Ancestors, location.Name)} />}
       {location.Level >= LOCATION_LEVEL.building && (

@@ -1,6 +1,8 @@
 import {
   ANONYMISED,
+  CLIENT_CODE_MAX_LENGTH,
   CONSENT_CHANNELS,
+  DEVICE_TYPE,
   exportOccupantData,
   type MoveValueRow,
   OCCUPANT_LANGUAGES,
@@ -52,6 +54,9 @@ interface OccupantFields {
   consentAt?: Dayjs | null;
   consentChannel?: (typeof CONSENT_CHANNELS)[number] | null;
 }
+
+/** An allocator counts whole units; a meter's value has three decimals. */
+const digitsOf = (typeId: number) => (typeId === DEVICE_TYPE.allocator ? 0 : 3);
 
 const dayText = (d: Dayjs | null | undefined) => (d ? d.format('YYYY-MM-DD') : null);
 const dayOf = (s: string | null) => (s ? dayjs(s) : null);
@@ -132,7 +137,9 @@ export function OccupantsCard({ flatId, address = null }: { flatId: number; addr
                     <Button
                       size="small"
                       type="link"
-                      aria-label={t('occupancies.personalData.exportOf', { name: o.Name, code: o.ClientCode })}
+                      // The spoken name starts with the visible text (WCAG 2.5.3); the request it serves is its description.
+                      aria-label={t('occupancies.personalData.exportNamed', { name: o.Name, code: o.ClientCode })}
+                      title={t('occupancies.personalData.exportOf', { name: o.Name, code: o.ClientCode })}
                       onClick={() => void exportData(o)}
                     >
                       {t('occupancies.personalData.export')}
@@ -230,8 +237,16 @@ function OccupantDialog({
           </Form.Item>
         </Space>
       )}
-      <Form.Item name="clientCode" label={t('occupancies.clientCode')} rules={[{ required: true, whitespace: true }]}>
-        <Input maxLength={64} />
+      <Form.Item
+        name="clientCode"
+        label={t('occupancies.clientCode')}
+        rules={[
+          { required: true, whitespace: true },
+          { max: CLIENT_CODE_MAX_LENGTH, message: t('occupancies.clientCodeTooLong', { max: CLIENT_CODE_MAX_LENGTH }) },
+        ]}
+      >
+        {/* Not cut at the limit without a word: the count shows it and the rule says it. */}
+        <Input count={{ show: true, max: CLIENT_CODE_MAX_LENGTH }} />
       </Form.Item>
       <Form.Item name="name" label={t('occupancies.name')} rules={[{ required: true, whitespace: true }]}>
         <Input maxLength={200} />
@@ -288,7 +303,7 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
           title: t('anomalies.value'),
           dataIndex: 'Value',
           align: 'right',
-          render: (v: number) => formatNumber(v, language),
+          render: (v: number, row) => formatNumber(v, language, digitsOf(row.DeviceTypeId)),
         },
         {
           title: t('anomalies.source'),
@@ -361,7 +376,12 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
       )}
     >
       <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
-        <InputNumber decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
+        <InputNumber
+          controls={false}
+          precision={digitsOf(value.DeviceTypeId) === 0 ? 0 : undefined}
+          decimalSeparator={decimalSeparator(language)}
+          style={{ width: '100%' }}
+        />
       </Form.Item>
       <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
         <Input.TextArea maxLength={500} />

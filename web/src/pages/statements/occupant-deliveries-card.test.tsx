@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   type BuildingDeliveries,
   getOccupantAccess,
@@ -150,5 +152,24 @@ describe("the occupants' delivery log", { timeout: 90_000 }, () => {
     expect(within(dialog).getAllByText('none live')).toHaveLength(1);
     expect(api.sent.some((r) => r.path === '/api/occupancies/11/access')).toBe(true);
     expect(api.unanswered).toEqual([]);
+  });
+});
+
+describe("the print list's file name", { timeout: 90_000 }, () => {
+  it.each([
+    ['lt', 'Laiškai spausdinti (1)', 'Laiškai 2026-10, Kaunas Laisvės al. 7.pdf'],
+    ['en', 'Letters to print (1)', 'Letters 2026-10, Kaunas Laisvės al. 7.pdf'],
+  ] as const)('is the one docs/delivery.md gives (%s)', async (language, button, file) => {
+    stubApi([
+      route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [building] }),
+      route(getPrintList, '%PDF-1.7', 'application/pdf'),
+    ]);
+    const files = savedFiles();
+    await render(<OccupantDeliveriesCard month={MONTH} canPrint />, { language });
+    await userEvent.click(await screen.findByRole('button', { name: /Kaunas Laisvės al\. 7/ }));
+    await userEvent.click(await screen.findByRole('button', { name: button }));
+    await waitFor(() => expect(files).toEqual([file]));
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../../docs/delivery.md'), 'utf8');
+    expect(doc.replace(/\s+/g, ' ')).toContain(`\`${file}\``);
   });
 });

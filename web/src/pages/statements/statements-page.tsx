@@ -18,6 +18,7 @@ import { useStatementFigures } from '../../api/statements';
 import { downloadBlob, ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { usePagerNames } from '../../components/pagination';
+import { APP_HEADER_HEIGHT } from '../../components/shell/header-height';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
 import { buildingsOf } from './building-picker';
@@ -179,7 +180,7 @@ export default function StatementsPage() {
           dataSource={shown}
           columns={columns}
           scroll={{ x: 'max-content' }}
-          sticky
+          sticky={{ offsetHeader: APP_HEADER_HEIGHT }}
           summary={summary}
           pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
           locale={{ emptyText: t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none') }}
