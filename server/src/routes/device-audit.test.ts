@@ -25,8 +25,10 @@ const DEVICE_AUDIT_KEYS = [
   'LocationId',
   'Model',
   'RatingFactor',
+  'ReadMethod',
   'RemovedAt',
   'ReplacedBy',
+  'VerifiedOn',
 ];
 /** ISO 8601 with the provider zone's offset, as every time in the API. */
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/;

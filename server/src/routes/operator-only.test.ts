@@ -34,6 +34,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         month: '2026-01',
         day: '2026-01-15',
         key: 'window.days',
+        name: 'validate',
       } as never,
       token,
     });
@@ -70,6 +71,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'GET /data-quality/settings',
         'PUT /data-quality/settings/:key',
         'GET /data-quality/jobs',
+        'POST /data-quality/jobs/:name/run',
         'GET /data-quality/degree-days',
         'PUT /data-quality/degree-days/:cityId/:month',
         'POST /data-quality/degree-days/csv',
@@ -86,6 +88,8 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'DELETE /occupancies/move-values/:deviceId/:day',
         'GET /occupancies/:id/personal-data',
         'GET /deliveries/print/:buildingId',
+        'PUT /heat-methods/buildings/:id/:month',
+        'PUT /lifetime/remote-register/:buildingId/exception',
       ].sort(),
     );
   });
