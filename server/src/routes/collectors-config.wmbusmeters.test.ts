@@ -36,10 +36,40 @@ interface Sample {
   key: string;
   expected_json: Record<string, unknown>;
 }
-const SAMPLES = readFileSync(new URL('../services/ingest/testdata/wmbusmeters-samples.jsonl', import.meta.url), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Sample);
+/**
+ * An Apator NA-1 water meter, from wmbusmeters' own test vectors (tests/generated_tests.xmq, "Issue 1215
+ * cluster 3 recovery"): no model of ours names its driver, so its meter file must say `driver=auto`; the
+ * driver guessed from its manufacturer APA (apator162) decodes this telegram into no value at all.
+ */
+const APATOR_NA1: Sample = {
+  meter_type: 'water',
+  driver: 'apatorna1',
+  wmbusmeters_driver_arg: 'apatorna1',
+  configured_id: '04913581',
+  telegram_hex: '1C440106813591041407A0130197DAF2A1C02F9B77B14ACD51CB20C41E',
+  key: '00000000000000000000000000000000',
+  expected_json: {
+    _: 'telegram',
+    media: 'water',
+    meter: 'apatorna1',
+    id: '04913581',
+    historic_m3: 662.325,
+    historic_datetime: '2024-09-30 21:20',
+    historic_age_h: 473,
+    meter_datetime: '2024-10-20 14:20',
+    total_m3: 696.576,
+    current_status: 'OK',
+    frame_status: 'SUMMER_TIME',
+    historic_status: 'MINIMUM_FLOW',
+  },
+};
+const SAMPLES = [
+  ...readFileSync(new URL('../services/ingest/testdata/wmbusmeters-samples.jsonl', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Sample),
+  APATOR_NA1,
+];
 const TYPE_OF: Record<Sample['meter_type'], DeviceTypeId> = {
   hca: DEVICE_TYPE.allocator,
   heat: DEVICE_TYPE.heatMeter,
@@ -149,6 +179,10 @@ describe('the collector configuration, read by the real wmbusmeters', () => {
       return !raw || !isDeepStrictEqual(decoded(raw), decoded(s.expected_json));
     }).map((s) => ({ id: s.configured_id, driver: s.driver, got: got.get(device.get(s.configured_id)!) }));
     expect(wrong, `wmbusmeters printed:\n${stdout}\n${stderr}`).toEqual([]);
+    // The meter no model names is written with driver=auto, and wmbusmeters found its driver itself.
+    const na1 = files.find((f) => f.Content.includes(`id=${APATOR_NA1.configured_id}`))!.Content;
+    expect(na1).toMatch(/^driver=auto$/m);
+    expect(got.get(device.get(APATOR_NA1.configured_id)!)).toMatchObject({ meter: 'apatorna1', total_m3: 696.576 });
     for (const r of rows) expect(r.raw.name).toBe(`m_${[...device].find(([, id]) => id === r.device_id)![0]}`);
     // The hostile serials wrote no line: wmbusmeters ran no command of theirs on their telegrams.
     expect(files.some((f) => f.Content.includes('INJECTED'))).toBe(false);
