@@ -75,6 +75,7 @@ function DueTab() {
       <Space wrap style={{ marginBottom: 12 }}>
         <label htmlFor="due-months">{t('lifetime.months')}</label>
         <InputNumber
+          controls={false}
           id="due-months"
           min={0}
           max={60}
@@ -325,6 +326,7 @@ function WalkByTab() {
       <Space wrap style={{ marginBottom: 12 }}>
         <label htmlFor="walk-by-months">{t('lifetime.walkByMonths')}</label>
         <InputNumber
+          controls={false}
           id="walk-by-months"
           min={1}
           max={24}
