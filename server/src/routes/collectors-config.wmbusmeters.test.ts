@@ -37,8 +37,8 @@ interface Sample {
   expected_json: Record<string, unknown>;
 }
 /**
- * An Apator NA-1 water meter, from wmbusmeters' own test vectors (tests/generated_tests.xmq, "Issue 1215
- * cluster 3 recovery"): no model of ours names its driver, so its meter file must say `driver=auto`; the
+ * An Apator NA-1 water meter, from wmbusmeters' own test vectors (the "cluster 3 recovery" telegram of its
+ * apatorna1 tests): no model of ours names its driver, so its meter file must say `driver=auto`; the
  * driver guessed from its manufacturer APA (apator162) decodes this telegram into no value at all.
  */
 const APATOR_NA1: Sample = {
