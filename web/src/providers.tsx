@@ -34,7 +34,11 @@ const THEME: ThemeConfig = {
     // (#adb8a5, 2.7:1 under "Galioja"); antd's own pale green and its border instead (5.4:1).
     colorSuccessBg: '#f6ffed',
     colorSuccessBorder: '#b7eb8f',
-    colorWarning: '#ad6800',
+    // Warning text (an unknown model in the device dialog): #ad6800 is 4.41:1 on white; this is 6.8:1,
+    // with antd's own pale yellow and its border under it (not derived from the darker colour).
+    colorWarning: '#874d00',
+    colorWarningBg: '#fffbe6',
+    colorWarningBorder: '#ffe58f',
     borderRadius: 6,
   },
 };
