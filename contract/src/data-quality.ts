@@ -139,6 +139,7 @@ export const RULE_CODES = [
   'SUSPECT_VALUE',
   'WRONG_KEY',
   'DEVICE_OVERDUE',
+  'HEAT_UNBALANCED',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -162,6 +163,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   SUSPECT_VALUE: { lt: 'Neįtikima reikšmė sulaikyta', en: 'Implausible value held back' },
   WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
   DEVICE_OVERDUE: { lt: 'Pasibaigė patikros ar baterijos terminas', en: 'Verification or battery overdue' },
+  HEAT_UNBALANCED: { lt: 'Šilumos balansas nesueina', en: 'Heat split does not balance' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;
