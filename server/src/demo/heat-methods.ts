@@ -4,7 +4,7 @@ import { MANUFACTURERS, MODELS } from './names.js';
 import { perDayOf } from './readings.js';
 
 /*
- * The demo's heat methods (docs/heat-method.md, docs/demo.md): two buildings besides the manager's
+ * The demo's heat methods (docs/heat-method.md, "In the demo"): two buildings besides the manager's
  * split their heat by a method, so a newcomer sees every part. The first building heated by
  * allocators only: norm hot water, a heating season from 15 October, a common share, a base
  * share, the minimum share (a large flat heating little is raised), a corner flat with a position

@@ -211,7 +211,7 @@ describe(`the hot water's building-level devices (${dbKind()})`, { timeout: 120_
     ];
     for (const [body, code] of cases) {
       const res = await add(body);
-      expect([res.status, res.body.code], res.text).toEqual([400, code]);
+      expect([res.status, res.error?.code], res.text).toEqual([400, code]);
     }
     // The location's devices show the role.
     const detail = await inject(t.app, contract.getLocation, { params: { id: b.id }, token: operator.token });
