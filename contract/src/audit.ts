@@ -55,6 +55,12 @@ export const AUDIT_KINDS = [
   'billingReceiver.create',
   'billingReceiver.disable',
   'remoteException.set',
+  'campaign.create',
+  'campaign.update',
+  'campaign.delete',
+  'campaign.plan',
+  'campaign.notify',
+  'campaign.noAccess',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -116,6 +122,12 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
   'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
+  'campaign.create': { lt: 'Pradėta keitimo kampanija', en: 'Exchange campaign started' },
+  'campaign.update': { lt: 'Pakeista keitimo kampanija', en: 'Exchange campaign changed' },
+  'campaign.delete': { lt: 'Ištrinta keitimo kampanija', en: 'Exchange campaign deleted' },
+  'campaign.plan': { lt: 'Suplanuota apsilankymo diena', en: 'Visit day planned' },
+  'campaign.notify': { lt: 'Gyventojams pranešta apie apsilankymą', en: 'Occupants told of the visit' },
+  'campaign.noAccess': { lt: 'Apsilankymas be prieigos', en: 'Visit without access' },
 };
 
 export const AuditEntry = Type.Object({

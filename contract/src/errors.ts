@@ -189,6 +189,9 @@ export const ERROR_MESSAGES = {
   // Devices over their lifetime (docs/device-lifetime.md).
   lifetimeAdminsOnly: 'Only groups 1 and 2 see the due lists and the remote-reading register',
   lifetimeNotBuilding: 'The location is not a building',
+  // Exchange campaigns (docs/device-lifetime.md, "Exchange campaigns").
+  campaignDeviceNotInService: 'Device {{id}} is not a device in service',
+  campaignVisitWindow: 'The visit window must end after it starts',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

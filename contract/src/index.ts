@@ -19,6 +19,7 @@ export * from './ingest.js';
 export * from './input.js';
 export * from './integrations.js';
 export * from './lifetime.js';
+export * from './campaigns.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';
