@@ -1,4 +1,5 @@
 export * from './audit.js';
+export * from './campaigns.js';
 export * from './collectors.js';
 export * from './column-sets.js';
 export * from './common.js';
@@ -19,7 +20,6 @@ export * from './ingest.js';
 export * from './input.js';
 export * from './integrations.js';
 export * from './lifetime.js';
-export * from './campaigns.js';
 export * from './limits.js';
 export * from './location-data.js';
 export * from './master-data.js';

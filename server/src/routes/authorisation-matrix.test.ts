@@ -535,7 +535,9 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       }),
     },
     'POST /campaigns/:id/notices': { request: async () => ({ params: { id: await campaign() } }) },
-    'GET /campaigns/:id/print-list': { request: async () => ({ params: { id: await campaign() }, query: { lang: 'en' } }) },
+    'GET /campaigns/:id/print-list': {
+      request: async () => ({ params: { id: await campaign() }, query: { lang: 'en' } }),
+    },
     'POST /campaigns/:id/devices/:deviceId/no-access': {
       request: async () => ({
         params: { id: await campaign(), deviceId: ids.deviceA1! },

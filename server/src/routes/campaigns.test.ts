@@ -51,7 +51,10 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     return res.body;
   };
   const send = async () => {
-    const res = await inject(t.app, contract.sendCampaignNotices, { params: { id: campaign.Id }, token: operator.token });
+    const res = await inject(t.app, contract.sendCampaignNotices, {
+      params: { id: campaign.Id },
+      token: operator.token,
+    });
     expect(res.status, res.text).toBe(200);
     return res.body;
   };
@@ -94,7 +97,12 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
       id[key] = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `CW-${key}`, installedAt });
     }
     const consent = { consentAt: '2025-01-01', consentChannel: 'email' } as const;
-    await makeOccupancy(t.db, id.flatA1!, { name: 'Ona Ąžuolienė', email: 'ona@example.lt', language: 'lt', ...consent });
+    await makeOccupancy(t.db, id.flatA1!, {
+      name: 'Ona Ąžuolienė',
+      email: 'ona@example.lt',
+      language: 'lt',
+      ...consent,
+    });
     // Moved out before the visit: never told, though she consented.
     await makeOccupancy(t.db, id.flatA2!, {
       name: 'Buvusi Gyventoja',
@@ -165,7 +173,7 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     ]);
   });
 
-  it("mails consenting occupants the day in their language and puts the rest on the print list, once a day", async () => {
+  it('mails consenting occupants the day in their language and puts the rest on the print list, once a day', async () => {
     expect(await send()).toEqual({ Mailed: 2, Failed: 0, Printed: 2, AlreadyTold: 0 });
     expect(
       mails()
@@ -187,7 +195,11 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     // A new day for building A: its occupants are told again; B's are not.
     await plan(id.a!, { Day: DAY_A_AGAIN, From: null, To: null });
     expect(await send()).toEqual({ Mailed: 2, Failed: 0, Printed: 1, AlreadyTold: 1 });
-    expect(mails().filter((m) => m.text.includes('12 March 2030')).map((m) => m.to)).toEqual(['john@example.lt']);
+    expect(
+      mails()
+        .filter((m) => m.text.includes('12 March 2030'))
+        .map((m) => m.to),
+    ).toEqual(['john@example.lt']);
     const d = await detail(operator.token);
     expect(d.Buildings.map((b) => [b.Mailed, b.Printed])).toEqual([
       [2, 1],
@@ -261,9 +273,9 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
       token: adminA.token,
     });
     expect(elsewhere.status).toBe(404);
-    expect((await inject(t.app, contract.getCampaign, { params: { id: campaign.Id }, token: adminC.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await inject(t.app, contract.getCampaign, { params: { id: campaign.Id }, token: adminC.token })).status,
+    ).toBe(404);
     const other = await inject(t.app, contract.recordNoAccess, {
       params: { id: campaign.Id, deviceId: id.A3! },
       body: { day: DAY_A, reason: 'x' },
@@ -272,7 +284,9 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     expect(other.status).toBe(404);
     expect((await inject(t.app, contract.listCampaigns, { token: adminC.token })).body).toEqual([]);
     expect((await inject(t.app, contract.listCampaigns, { token: user.token })).status).toBe(403);
-    expect((await inject(t.app, contract.sendCampaignNotices, { params: { id: campaign.Id }, token: adminA.token })).status).toBe(403);
+    expect(
+      (await inject(t.app, contract.sendCampaignNotices, { params: { id: campaign.Id }, token: adminA.token })).status,
+    ).toBe(403);
   });
 
   it('counts progress per building and overall, exactly', async () => {
@@ -289,9 +303,9 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
   it('writes every change to the audit log, and deletes', async () => {
     const del = await inject(t.app, contract.deleteCampaign, { params: { id: campaign.Id }, token: operator.token });
     expect(del.status).toBe(200);
-    expect((await inject(t.app, contract.getCampaign, { params: { id: campaign.Id }, token: operator.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await inject(t.app, contract.getCampaign, { params: { id: campaign.Id }, token: operator.token })).status,
+    ).toBe(404);
     const { rows } = await t.db.query<{ kind: string; n: number }>(
       `SELECT kind, count(*)::int AS n FROM audit_log WHERE entity = 'campaign' AND entity_id = $1
         GROUP BY kind ORDER BY kind`,

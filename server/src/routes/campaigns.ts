@@ -46,7 +46,10 @@ export default async function campaignRoutes(app: FastifyInstance) {
     const { stream, today } = await renderCampaignPrintList(db, params.id, lang);
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="${CAMPAIGN_PDF_TEXTS[lang].file}-${params.id}-${today}.pdf"`)
+      .header(
+        'content-disposition',
+        `attachment; filename="${CAMPAIGN_PDF_TEXTS[lang].file}-${params.id}-${today}.pdf"`,
+      )
       .send(stream);
   });
   defineRoute(app, recordNoAccess, ({ caller, db, params, body }) =>

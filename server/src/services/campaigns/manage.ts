@@ -66,7 +66,11 @@ export async function createCampaign(
       entity: 'campaign',
       entityId: campaign.id,
       before: null,
-      after: { Name: input.name.trim(), StartedOn: campaign.started_on, DeviceIds: [...input.deviceIds].sort((a, b) => a - b) },
+      after: {
+        Name: input.name.trim(),
+        StartedOn: campaign.started_on,
+        DeviceIds: [...input.deviceIds].sort((a, b) => a - b),
+      },
     });
     return campaign.id;
   });
@@ -126,10 +130,10 @@ export async function planVisit(
   if (visit?.From && visit.To && visit.To <= visit.From) throw badRequest('campaignVisitWindow', {}, 'visit');
   await db.transaction(async (tx) => {
     await lockCampaign(tx, id);
-    const { rows: has } = await tx.query('SELECT 1 FROM campaign_device WHERE campaign_id = $1 AND building_id = $2 LIMIT 1', [
-      id,
-      buildingId,
-    ]);
+    const { rows: has } = await tx.query(
+      'SELECT 1 FROM campaign_device WHERE campaign_id = $1 AND building_id = $2 LIMIT 1',
+      [id, buildingId],
+    );
     if (!has.length) throw notFound();
     const { rows: before } = await tx.query<CampaignVisit>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS "Day", to_char(time_from, 'HH24:MI') AS "From", to_char(time_to, 'HH24:MI') AS "To"

@@ -2,7 +2,7 @@ import type { Db } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
-import { type MailLanguage, type Mailer, type MailTemplate, mailLanguage } from '../mail/index.js';
+import { type Mailer, type MailLanguage, type MailTemplate, mailLanguage } from '../mail/index.js';
 import { campaignRecipients, type Recipient } from './recipients.js';
 
 /** A day as a person reads it: "2030 m. kovo 5 d., antradienis" / "Tuesday, 5 March 2030". */
