@@ -275,13 +275,13 @@ export default function DevicesPage() {
               />
             ),
           },
+          { key: 'register', label: t('lifetime.registerTab'), children: <RegisterTab /> },
+          { key: 'walkBy', label: t('lifetime.walkByTab'), children: <WalkByTab /> },
           {
             key: 'campaigns',
             label: t('campaigns.tab'),
             children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} />,
           },
-          { key: 'register', label: t('lifetime.registerTab'), children: <RegisterTab /> },
-          { key: 'walkBy', label: t('lifetime.walkByTab'), children: <WalkByTab /> },
         ]}
       />
     </>
