@@ -276,6 +276,16 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   ExpiresAt: { lt: 'Galioja iki', en: 'Valid until' },
   RevokedSecrets: { lt: 'Atšauktos nuorodos ir kodai', en: 'Links and codes revoked' },
   Issued: { lt: 'Išduota', en: 'Issued' },
+  // Exchange campaigns (docs/device-lifetime.md).
+  StartedOn: { lt: 'Pradėta', en: 'Started on' },
+  DeviceIds: { lt: 'Prietaisai', en: 'Devices' },
+  BuildingId: { lt: 'Pastatas', en: 'Building' },
+  From: { lt: 'Nuo', en: 'From' },
+  To: { lt: 'Iki', en: 'To' },
+  Mailed: { lt: 'Išsiųsta el. paštu', en: 'E-mailed' },
+  Failed: { lt: 'Nepavyko išsiųsti', en: 'Failed' },
+  Printed: { lt: 'Spausdinti', en: 'On the print list' },
+  AlreadyTold: { lt: 'Pranešta anksčiau', en: 'Told before' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */
@@ -371,6 +381,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   moveValue: { lt: 'Persikraustymo dienos reikšmė', en: 'Moving-day value' },
   integrationKey: { lt: 'Integracijos raktas', en: 'Integration key' },
   billingReceiver: { lt: 'Paskelbimo gavėjas', en: 'Publication receiver' },
+  campaign: { lt: 'Keitimo kampanija', en: 'Exchange campaign' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */
