@@ -225,9 +225,16 @@ function CampaignDetailView({ id, onBack }: { id: number; onBack: () => void }) 
 
 /** The campaigns with their progress; one opens in place. */
 export function CampaignsTab({ openId, onOpen }: { openId: number | null; onOpen: (id: number | null) => void }) {
+  return openId === null ? (
+    <CampaignList onOpen={onOpen} />
+  ) : (
+    <CampaignDetailView id={openId} onBack={() => onOpen(null)} />
+  );
+}
+
+function CampaignList({ onOpen }: { onOpen: (id: number) => void }) {
   const { t } = useTranslation();
   const campaigns = useCampaigns();
-  if (openId !== null) return <CampaignDetailView id={openId} onBack={() => onOpen(null)} />;
   return (
     <>
       {campaigns.error ? <LoadError error={campaigns.error} onRetry={() => void campaigns.refetch()} /> : null}
