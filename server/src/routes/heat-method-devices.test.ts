@@ -1,5 +1,5 @@
 import * as contract from '@rodmenys/contract';
-import { DEVICE_TYPE, type FlatStatement, GROUP, type HeatMethodBody } from '@rodmenys/contract';
+import { DEVICE_TYPE, type FlatStatement, GROUP, type HeatMethodBody, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../services/auth/caller.js';
 import { liveBuildingRows } from '../services/billing/rows.js';
@@ -251,9 +251,9 @@ describe(`the hot water's building-level devices (${dbKind()})`, { timeout: 120_
         WHERE d.device_code LIKE 'REG-%' ORDER BY d.device_code`,
     );
     expect(rows).toEqual([
-      { device_code: 'REG-HWH', role: 'hotWaterHeat', level: 6 },
-      { device_code: 'REG-HWI', role: 'hotWaterInput', level: 6 },
-      { device_code: 'REG-IN', role: null, level: 6 },
+      { device_code: 'REG-HWH', role: 'hotWaterHeat', level: LOCATION_LEVEL.building },
+      { device_code: 'REG-HWI', role: 'hotWaterInput', level: LOCATION_LEVEL.building },
+      { device_code: 'REG-IN', role: null, level: LOCATION_LEVEL.building },
     ]);
   });
 });
