@@ -55,6 +55,7 @@ export const AUDIT_KINDS = [
   'billingReceiver.create',
   'billingReceiver.disable',
   'remoteException.set',
+  'declaration.create',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -116,6 +117,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
   'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
+  'declaration.create': { lt: 'Deklaruotas rodmuo', en: 'Reading declared' },
 };
 
 export const AuditEntry = Type.Object({
