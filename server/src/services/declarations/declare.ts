@@ -14,7 +14,7 @@ import { currentWindow } from './window.js';
  */
 
 /** Who declares: the occupant's session, or (a phone call) a back-office user. */
-export type Declarer = { occupancyId: number; sessionId: number } | { occupancyId: number; userId: number };
+export type Declarer = { occupancyId: number; sessionId: number | null } | { occupancyId: number; userId: number };
 
 /** The window and the occupancy's declared devices. */
 export async function occupantDeclarations(
