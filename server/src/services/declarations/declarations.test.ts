@@ -1,10 +1,13 @@
 import { DEVICE_TYPE, GROUP, getMonthEnds } from '@rodmenys/contract';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { anonymiseOccupancy } from '../personal-data/anonymise.js';
 import { declare, occupantDeclarations } from './declare.js';
+import { cleanPhoto, storePhoto } from './photo.js';
 import { windowOn } from './window.js';
 
 /*
@@ -176,5 +179,30 @@ describe(`declared readings over time (${dbKind()})`, () => {
     await expect(
       declare(t.db, by(w.occupancy), { deviceId: w.device, value: 139 }, new Date('2026-11-01T00:00:00+02:00')),
     ).rejects.toMatchObject({ statusCode: 409, code: 'declarationWindowClosed', params: { opens: '2026-11-21' } });
+  });
+
+  it('removes the photos with the occupancy’s personal data, keeping the declared value', async () => {
+    await setWindow(21, 31);
+    const w = await world('5');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
+    const photoId = await storePhoto(t.db, w.occupancy, await cleanPhoto(png));
+    const done = await declare(
+      t.db,
+      by(w.occupancy),
+      { deviceId: w.device, value: 138, photoId },
+      vilnius('2026-10-22T10:00:00'),
+    );
+    expect(done.Declaration.PhotoId).toBe(photoId);
+    await t.db.query(`UPDATE occupancy SET move_out = '2026-11-25' WHERE id = $1`, [w.occupancy]);
+    expect(await anonymiseOccupancy(t.db, w.occupancy, new Date('2035-01-01T12:00:00Z'))).not.toBeNull();
+    const { rows: photos } = await t.db.query('SELECT 1 FROM declaration_photo WHERE occupancy_id = $1', [w.occupancy]);
+    expect(photos).toHaveLength(0);
+    const { rows } = await t.db.query<{ value: string; photo_id: number | null }>(
+      'SELECT value::text, photo_id FROM declaration WHERE id = $1',
+      [done.Declaration.Id],
+    );
+    expect(rows).toEqual([{ value: '138', photo_id: null }]);
   });
 });
