@@ -1,4 +1,4 @@
-import { DEVICE_TYPE, GROUP, getMonthEnds } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, getBillingExport, getFlatStatement, getMonthEnds } from '@rodmenys/contract';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
@@ -125,8 +125,18 @@ describe(`declared readings over time (${dbKind()})`, () => {
     const october = res.body.find((r) => r.Month === '2026-10');
     expect(october).toMatchObject({ Source: 'declared', Value: 139.4, Method: 'occupant' });
     expect(october!.ReadingTime?.slice(0, 10)).toBe('2026-10-23');
-    // November's end starts from the declared value.
     expect(res.body.find((r) => r.Month === '2026-09')).toMatchObject({ Source: 'measured', Value: 136 });
+    // The statement's figure and the billing export name the source.
+    const statement = await inject(t.app, getFlatStatement, {
+      params: { flatId: w.flat },
+      query: { month: '2026-10' },
+      token: operator.token,
+    });
+    expect(statement.status, statement.text).toBe(200);
+    expect(statement.body.Row.Kinds.flatMap((k) => k.Current.Sources)).toContain('declared');
+    const billing = await inject(t.app, getBillingExport, { query: { month: '2026-10' }, token: operator.token });
+    expect(billing.status, billing.text).toBe(200);
+    expect(billing.text).toContain('"EndSource":"declared"');
   });
 
   it('lets a replaced device’s new meter start lower, and still refuses below its own start', async () => {
