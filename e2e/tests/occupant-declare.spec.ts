@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   addDevice,
+  DEVICE_TYPE,
   getFlatOccupancies,
   getOccupantDeclarations,
   LOCATION_LEVEL,
@@ -50,7 +51,7 @@ async function declaringOccupant(language: 'lt' | 'en', n: number) {
     token: operator.Token,
     body: {
       locationId: flatId,
-      deviceTypeId: 3,
+      deviceTypeId: DEVICE_TYPE.coldWaterMeter,
       deviceCode: code,
       counterCode: null,
       installedAt: new Date(Date.now() - 40 * 86_400_000).toISOString(),
