@@ -89,6 +89,8 @@ export const ERROR_MESSAGES = {
   locationMissing: 'The location does not exist',
   buildingMeterOnBuilding: 'A building heat meter belongs to a building',
   deviceOnFlat: 'This device type belongs to a flat',
+  roleOnBuilding: 'A device with this role belongs to a building',
+  roleNotOfType: 'The role {{role}} is not one of device type {{id}}',
   serialBlank: 'The serial number cannot be blank',
   newSerialBlank: 'The new serial number cannot be blank',
   deviceAlreadyRemoved: 'The device was already removed on {{date}}',
