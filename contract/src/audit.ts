@@ -61,6 +61,7 @@ export const AUDIT_KINDS = [
   'campaign.plan',
   'campaign.notify',
   'campaign.noAccess',
+  'declaration.create',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -128,6 +129,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'campaign.plan': { lt: 'Suplanuota apsilankymo diena', en: 'Visit day planned' },
   'campaign.notify': { lt: 'Gyventojams pranešta apie apsilankymą', en: 'Occupants told of the visit' },
   'campaign.noAccess': { lt: 'Apsilankymas be prieigos', en: 'Visit without access' },
+  'declaration.create': { lt: 'Deklaruotas rodmuo', en: 'Reading declared' },
 };
 
 export const AuditEntry = Type.Object({
@@ -334,6 +336,7 @@ const MONTH_END_SOURCE_LABELS = {
   interpolated: { lt: 'interpoliuota', en: 'interpolated' },
   estimated: { lt: 'įvertinta', en: 'estimated' },
   manual: { lt: 'rankinė', en: 'manual' },
+  declared: { lt: 'deklaruota', en: 'declared' },
 };
 
 /** Coded values by the field that holds them (its last dotted part), in both languages. */

@@ -192,6 +192,14 @@ export const ERROR_MESSAGES = {
   // Exchange campaigns (docs/device-lifetime.md, "Exchange campaigns").
   campaignDeviceNotInService: 'Device {{id}} is not a device in service',
   campaignVisitWindow: 'The visit window must end after it starts',
+  // Readings the occupant declares (docs/declared-readings.md).
+  declarationWindowClosed: 'Readings for {{month}} can be declared from {{opens}} to {{closes}}',
+  declarationBelowPrevious: '{{field}} is below the previous value {{previous}}',
+  declarationNeedsConfirmation: '{{field}} is above the plausible maximum {{max}}: confirm it and add a photo',
+  declarationDeviceNotDeclared: 'This device is not read by declaration',
+  photoNotImage: 'The photo must be a JPEG or PNG image',
+  photoTooLarge: 'The photo is larger than {{max}} MB',
+  photoTooManyPixels: 'The photo has more than {{max}} million pixels',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,4 +1,5 @@
 import {
+  getOccupantDeclarations,
   getOccupantProfile,
   getOccupantStatement,
   listOccupantMonths,
@@ -235,6 +236,19 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(new Set(auth)).toEqual(new Set(['Bearer rmo_test']));
   });
 
+  it('the statement names readings the occupant declared (docs/declared-readings.md)', async () => {
+    setOccupantSession(SESSION);
+    const declared = { ...heating, Current: { ...figure(412.4, false), Sources: ['declared' as const] } };
+    const api = stubApi([
+      route(getOccupantProfile, PROFILE),
+      route(getOccupantStatement, { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [declared] } }),
+    ]);
+    await open(`/occupant/months/${MONTH}`);
+    expect(await screen.findByText(en.occupant.explain.declared)).toBeTruthy();
+    expect(screen.queryByText(en.occupant.explain.estimated)).toBeNull();
+    expect(api.unanswered).toEqual([]);
+  });
+
   it('a 401 ends the session: the code page says it ended', async () => {
     setOccupantSession(SESSION);
     vi.stubGlobal('fetch', async () => refusal(401, 'occupantSessionEnded'));
@@ -248,6 +262,10 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     const api = stubApi([
       route(getOccupantProfile, PROFILE),
       route(listOccupantMonths, [{ Month: MONTH, PublishedAt: '2026-11-03T10:00:00+02:00' }]),
+      route(getOccupantDeclarations, {
+        Window: { Month: MONTH, Opens: '2026-10-21', Closes: '2026-10-31', Open: false },
+        Devices: [],
+      }),
       route(updateOccupantConsent, (r) => ({
         ...PROFILE,
         Electronic: (r.body as { electronic: boolean }).electronic,
