@@ -34,6 +34,7 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
+import { HeatMethodCard } from './heat-method-card';
 import { LocationSearch } from './location-search';
 import type { LetterAddress } from './occupant-access';
 import { OccupantsCard } from './occupants-card';
@@ -239,6 +240,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
           </Button>
         </Form>
       </Card>
+      {location.Level === LOCATION_LEVEL.building && <HeatMethodCard buildingId={id} canEdit />}
       {isFlat && <OccupantsCard flatId={id} address={letterAddress(detail.data.Ancestors, location.Name)} />}
       {location.Level >= LOCATION_LEVEL.building && (
         <Card
