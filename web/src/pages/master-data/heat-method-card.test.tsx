@@ -86,7 +86,7 @@ describe('the heat method card', { timeout: 90_000 }, () => {
   });
 
   it('offers no editing to a reader', async () => {
-    signIn(GROUP.administrator);
+    signIn(GROUP.admin);
     stubApi([route(getBuildingHeatMethods, building([october]))]);
     await render(<HeatMethodCard buildingId={10} canEdit={false} />, { language: 'en' });
     expect(await screen.findByText(/q 51 kWh\/m³/)).toBeTruthy();

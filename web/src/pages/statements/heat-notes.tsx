@@ -1,4 +1,4 @@
-import type { StatementKindFigures } from '@rodmenys/contract';
+import type { StatementHeatBalance, StatementKindFigures } from '@rodmenys/contract';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../../format';
@@ -24,24 +24,33 @@ const FLAT = [
   ['assigned', 'Assigned'],
 ] as const;
 
+/** The building's balance in one line ("input … kWh = hot water … + …"), or null when the month was not split. */
+export function useBalanceText() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const kwh = (v: number | null) => (v === null ? t('statements.missing') : formatDecimal(v, language, 3));
+  return (b: StatementHeatBalance) =>
+    b.Status === 'split'
+      ? t('statements.heatBalance', {
+          method: b.Method,
+          from: b.ValidFrom,
+          input: kwh(b.InputKwh),
+          parts: BALANCE.map(([name, field]) => `${t(`statements.balanceParts.${name}`)} ${kwh(b[field])}`).join(' + '),
+        })
+      : null;
+}
+
 /** The balance of the building and the flat's parts, under the statement's table. */
 export function HeatNotes({ k }: { k: StatementKindFigures }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const balanceText = useBalanceText();
   const b = k.HeatBalance;
   if (!b) return null;
   const kwh = (v: number | null) => (v === null ? t('statements.missing') : formatDecimal(v, language, 3));
   const p = k.HeatParts;
   const lines = [k.KwhMethod ? t(`statements.method.${k.KwhMethod}`, { kwh: '' }) : null];
-  if (b.Status === 'split')
-    lines.push(
-      t('statements.heatBalance', {
-        method: b.Method,
-        from: b.ValidFrom,
-        input: kwh(b.InputKwh),
-        parts: BALANCE.map(([name, field]) => `${t(`statements.balanceParts.${name}`)} ${kwh(b[field])}`).join(' + '),
-      }),
-    );
+  lines.push(balanceText(b));
   if (b.HotWaterM3 !== null && b.HotWaterLossesM3 !== null)
     lines.push(t('statements.heatLosses', { v: kwh(b.HotWaterM3), losses: kwh(b.HotWaterLossesM3) }));
   if (p)

@@ -1,6 +1,7 @@
 import {
   type FlatOccupancyStatement,
   GROUP,
+  getBuildingHeatMethods,
   getFlatStatement,
   getLocationTree,
   getStatementFigures,
@@ -60,6 +61,7 @@ function server(occupancies: FlatOccupancyStatement[] = [], shown: StatementRow[
     route(listOccupantDeliveries, { Month: MONTH, MailConfigured: true, Buildings: [] }),
     route(getFlatStatement, { Month: MONTH, Row: rows[0] as StatementRow, History: [], DegreeDays: null }),
     route(getStatementsPdf, '%PDF-1.7', 'application/pdf'),
+    route(getBuildingHeatMethods, { BuildingId: 100, Path: 'Vilnius, Architektų g. 3', Flats: [], Versions: [] }),
   ]);
 }
 
@@ -129,6 +131,46 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     expect(first.textContent).toContain('171,12');
     expect(first.textContent).toContain('241,563');
     expect(first.textContent).toMatch(/2\s431,818/);
+  });
+
+  it("shows the building's balance above the flats and a manager its method to read", async () => {
+    signIn(GROUP.admin);
+    const balance = {
+      Method: 'norm' as const,
+      ValidFrom: '2026-10',
+      Status: 'split' as const,
+      Reason: null,
+      InputKwh: 9870.5,
+      HotWaterKwh: 938.4,
+      CirculationKwh: 1251.682,
+      CommonKwh: 384.021,
+      NoDeviceKwh: 1185.335,
+      HeatMeterKwh: 820,
+      BaseKwh: 1587.319,
+      ConsumptionKwh: 3703.743,
+      HotWaterM3: 18.4,
+      HotWaterLossesM3: 1.4,
+    };
+    const heated = rows.map((r) => ({
+      ...r,
+      Street: 'Architektų g.',
+      Building: '3',
+      Kinds: r.Kinds.map((k) => (k.Kind === 'heating' ? { ...k, HeatBalance: balance } : k)),
+    }));
+    const api = server([], heated);
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}`, language: 'en' });
+    const balances = await screen.findByTestId('building-balances');
+    // One line per building, however many of its flats are shown.
+    expect(balances.children.length).toBe(1);
+    expect(balances.textContent).toBe(
+      'Architektų g. 3: Building balance (method norm from 2026-10): input 9,870.5 kWh = hot water 938.4 + ' +
+        'circulation 1,251.682 + common areas 384.021 + flats without a device 1,185.335 + flat heat meters 820 + ' +
+        'base part 1,587.319 + by consumption 3,703.743 kWh.',
+    );
+    // The manager's one building is chosen: its method, to read (no editing).
+    expect(await screen.findByText(/No heat method: .*\(plainQrad\)/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Set the method from a month' })).toBeNull();
+    expect(api.unanswered).toEqual([]);
   });
 
   it("shows an operator the publish button and the month's e-mails, in English", async () => {

@@ -21,6 +21,8 @@ import { usePagerNames } from '../../components/pagination';
 import { APP_HEADER_HEIGHT } from '../../components/shell/header-height';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
+import { HeatMethodCard } from '../master-data/heat-method-card';
+import { BuildingBalances } from './building-balances';
 import { buildingsOf } from './building-picker';
 import { DeliveriesCard } from './deliveries-card';
 import { FlatStatementDrawer } from './flat-statement';
@@ -79,6 +81,8 @@ export default function StatementsPage() {
     const only = buildingsOf(tree.data ?? []);
     if (only.length === 1 && only[0]) setLocations((now) => (now.length ? now : [only[0]!.Id]));
   }, [tree.data]);
+  const chosenBuilding =
+    locations.length === 1 && buildingsOf(tree.data ?? []).some((b) => b.Id === locations[0]) ? locations[0] : undefined;
   const query = { month, ...(locations.length ? { locationParentId: locations.join(',') } : {}) };
   const figures = useStatementFigures(query);
 
@@ -172,6 +176,7 @@ export default function StatementsPage() {
               : t('statements.notPublished')}
           </Typography.Paragraph>
         )}
+        {figures.data && !empty && <BuildingBalances rows={figures.data.Rows} />}
         <Table<StatementTableRow>
           className="statements-table"
           size="small"
@@ -186,6 +191,12 @@ export default function StatementsPage() {
           locale={{ emptyText: t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none') }}
         />
       </Card>
+      {/* The method of the one building chosen, to read (group 1 sets it on Master data). */}
+      {canManageUsers(session?.GroupId ?? 0) && chosenBuilding && (
+        <div style={{ marginTop: 16 }}>
+          <HeatMethodCard buildingId={chosenBuilding} canEdit={false} />
+        </div>
+      )}
       {operator && <DeliveriesCard month={month} />}
       {canManageUsers(session?.GroupId ?? 0) && (
         <OccupantDeliveriesCard month={month} locationParentId={query.locationParentId} canPrint={operator} />
