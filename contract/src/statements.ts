@@ -317,12 +317,30 @@ export const getStatementsPdf = defineEndpoint({
 });
 
 /** A change between the published figures and the live ones. */
+/** The parts of a flat's heat by its building's method a republish compares one by one (Space is `Current`). */
+export const HEAT_CHANGE_PARTS = [
+  'HotWater',
+  'Circulation',
+  'Common',
+  'NoDevice',
+  'HeatMeter',
+  'Base',
+  'Consumption',
+  'Assigned',
+  'Total',
+] as const;
+
 export const StatementChange = Type.Object({
   FlatId: Id,
   BuildingId: Id,
   Address: Type.String(),
   Kind: StatementKind,
   Field: Type.Union([Type.Literal('Current'), Type.Literal('Previous'), Type.Literal('LastYear')]),
+  /**
+   * A part of the flat's heat of the month by its building's method (docs/heat-method.md), Field `Current`;
+   * absent for the figure itself.
+   */
+  Part: Type.Optional(Type.Union(HEAT_CHANGE_PARTS.map((x) => Type.Literal(x)))),
   Published: Nullable(Type.Number()),
   Live: Nullable(Type.Number()),
   /**

@@ -1,9 +1,10 @@
-import type {
-  OccupancyKindFigures,
-  OccupancyStatement,
-  StatementChange,
-  StatementKindFigures,
-  StatementRow,
+import {
+  HEAT_CHANGE_PARTS,
+  type OccupancyKindFigures,
+  type OccupancyStatement,
+  type StatementChange,
+  type StatementKindFigures,
+  type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { computeRows } from './figures.js';
@@ -34,6 +35,23 @@ function rowChanges(prev: StatementRow, row: StatementRow): StatementChange[] {
           Address: address(row),
           Kind: kind,
           Field: field,
+          Published: published,
+          Live: live,
+        });
+    }
+    // The month's heat by the building's method, part by part (docs/heat-method.md): a changed parameter
+    // moves heat between parts even where the flat's space heating stays the same.
+    for (const part of HEAT_CHANGE_PARTS) {
+      const published = a?.HeatParts?.[part] ?? null;
+      const live = b?.HeatParts?.[part] ?? null;
+      if (published !== live)
+        out.push({
+          FlatId: row.FlatId,
+          BuildingId: row.BuildingId,
+          Address: address(row),
+          Kind: kind,
+          Field: 'Current',
+          Part: part,
           Published: published,
           Live: live,
         });

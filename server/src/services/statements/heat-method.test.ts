@@ -6,6 +6,7 @@ import {
   DEVICE_TYPE,
   type FlatStatement,
   GROUP,
+  HEAT_CHANGE_PARTS,
   type HeatMethodBody,
   type StatementKindFigures,
 } from '@rodmenys/contract';
@@ -17,6 +18,7 @@ import type { Caller } from '../auth/caller.js';
 import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { setBuildingHeatMethod } from '../heat-methods/heat-methods.js';
+import { statementDifference } from './difference.js';
 import { computeRows, computeStatements } from './figures.js';
 import { splitBuildingMonth } from './heat-split/split.js';
 import { renderBuildingPdf } from './pdf.js';
@@ -247,5 +249,42 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     expect(after).toEqual(published);
     expect(live[0]!.HeatParts!.Base).toBe(0);
     expect(published[0]!.HeatParts!.Base).toBeGreaterThan(0);
+    // The method's version in the month is frozen with the figures it gave.
+    expect(published[0]!.HeatBalance).toMatchObject({ Method: 'norm', ValidFrom: '2026-10', Status: 'split' });
+  });
+
+  it("the difference before a republish lists each flat's changed parts, published against live", async () => {
+    // After the test above: published with a 30 % base share, live with none.
+    const published = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    const live = (await load(b.id)).map(heating);
+    const { Changes } = await statementDifference(t.db, MONTH, { scope: null, parents: [b.id] });
+    const flat1 = Changes.filter((c) => c.FlatId === b.flats[0] && c.Kind === 'heating');
+    // Flat 1's base part went to its consumption part: both listed, each with its two values.
+    expect(flat1.find((c) => c.Part === 'Base')).toMatchObject({
+      Field: 'Current',
+      Published: published[0]!.HeatParts!.Base,
+      Live: 0,
+    });
+    expect(flat1.find((c) => c.Part === 'Consumption')).toMatchObject({
+      Published: published[0]!.HeatParts!.Consumption,
+      Live: live[0]!.HeatParts!.Consumption,
+    });
+    // Hot water does not depend on the parameters changed: not listed. The change also dropped the flats'
+    // parameters: flat 5's circulation class (160 kWh) gave way to the building's norm (80), its circulation listed.
+    expect(Changes.filter((c) => c.Part === 'HotWater')).toEqual([]);
+    const circulation = Changes.filter((c) => c.Part === 'Circulation');
+    expect(circulation.map((c) => c.FlatId)).toEqual([b.flats[4]]);
+    expect(circulation[0]!.Published! - circulation[0]!.Live!).toBeCloseTo((80 * 17) / 31, 2);
+    // Every part listed is one whose values differ, and every differing part is listed.
+    const parts = HEAT_CHANGE_PARTS;
+    const expected = b.flats.flatMap((id, i) =>
+      parts
+        .filter((p) => published[i]!.HeatParts![p] !== live[i]!.HeatParts![p])
+        .map((p) => `${id}.${p}`),
+    );
+    expect(Changes.filter((c) => c.Part).map((c) => `${c.FlatId}.${c.Part}`).sort()).toEqual(expected.sort());
+    // Republishing makes a new version whose answer lists the same parts.
+    const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
+    expect(again.Changes.filter((c) => c.Part).length).toBe(expected.length);
   });
 });

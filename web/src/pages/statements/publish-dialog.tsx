@@ -101,7 +101,7 @@ function ChangesTable({ changes, language }: { changes: StatementChange[]; langu
   return (
     <Table<StatementChange>
       size="small"
-      rowKey={(c) => `${c.FlatId}.${c.Occupancy?.OccupancyId ?? ''}.${c.Kind}.${c.Field}`}
+      rowKey={(c) => `${c.FlatId}.${c.Occupancy?.OccupancyId ?? ''}.${c.Kind}.${c.Field}.${c.Part ?? ''}`}
       dataSource={changes}
       pagination={{ ...pager, pageSize: 10 }}
       columns={[
@@ -118,8 +118,11 @@ function ChangesTable({ changes, language }: { changes: StatementChange[]; langu
         {
           title: t('statements.field'),
           dataIndex: 'Field',
-          render: (f: string) =>
-            t(`statements.${f === 'Current' ? 'current' : f === 'Previous' ? 'previous' : 'lastYear'}`),
+          render: (f: string, c) => {
+            const field = t(`statements.${f === 'Current' ? 'current' : f === 'Previous' ? 'previous' : 'lastYear'}`);
+            // A part of the flat's heat by its building's method (docs/heat-method.md).
+            return c.Part ? t('statements.changePart', { field, part: t(`statements.changeParts.${c.Part}`) }) : field;
+          },
         },
         {
           title: t('statements.publishedValue'),
