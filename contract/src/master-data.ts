@@ -59,6 +59,18 @@ export const REGISTER_COLUMNS = [
   // A building-level device's role in the heat split (docs/heat-method.md, "Devices"): hotWaterInput
   // (a hot-water meter on the building) or hotWaterHeat (a building heat meter); an empty cell: none.
   { key: 'DeviceRole', en: 'Device role', lt: 'Prietaiso paskirtis', required: false },
+  // The building's heat method from a month on (docs/heat-method.md), on any of its rows, the same on each.
+  { key: 'HeatMethodFrom', en: 'Heat method from', lt: 'Šilumos metodas nuo', required: false },
+  { key: 'HeatMethod', en: 'Heat method', lt: 'Šilumos metodas', required: false },
+  { key: 'HeatKwhPerM3', en: 'Hot-water heat, kWh/m³', lt: 'Karšto vandens šiluma, kWh/m³', required: false },
+  { key: 'HeatCirculationNorm', en: 'Circulation norm, kWh', lt: 'Cirkuliacijos norma, kWh', required: false },
+  { key: 'HeatingSeason', en: 'Heating season', lt: 'Šildymo sezonas', required: false },
+  { key: 'HeatCommonShare', en: 'Common-areas share, %', lt: 'Bendrųjų patalpų dalis, %', required: false },
+  { key: 'HeatBaseShare', en: 'Base share, %', lt: 'Bazinė dalis, %', required: false },
+  { key: 'HeatMinimumShare', en: 'Minimum share k_min', lt: 'Minimali dalis k_min', required: false },
+  // The flat's parameters of that method, on the flat's rows.
+  { key: 'PositionFactor', en: 'Position factor', lt: 'Padėties koeficientas', required: false },
+  { key: 'CirculationClass', en: 'Circulation class, kWh', lt: 'Cirkuliacijos klasė, kWh', required: false },
 ] as const;
 export type RegisterColumn = (typeof REGISTER_COLUMNS)[number]['key'];
 
@@ -104,6 +116,10 @@ export const IMPORT_ERROR_CODES = [
   'MOVE_OUT_BEFORE_MOVE_IN',
   /** A serial number or counter code with a character it may not have (params.column): contract/src/device-codes.ts. */
   'INVALID_CODE',
+  /** A heating season's period that is not `first..last` days, ends before it starts or overlaps another (params.column, params.value). */
+  'INVALID_SEASON',
+  /** The building's heat method, or the flat's parameters of it, differ from an earlier row's (params.column, params.line). */
+  'HEAT_METHOD_CONFLICT',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 

@@ -8,7 +8,7 @@ import {
 } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
-import { recordAudit } from '../audit/record-audit.js';
+import { type Actor, recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { buildingIdOf, inScope } from '../sql.js';
 
@@ -97,8 +97,26 @@ export async function setBuildingHeatMethod(
   return db.transaction(async (tx) => {
     const b = await buildingOf(tx, caller.scope, id);
     const seasons = checkBody(body, new Set(b.flats.map((f) => f.FlatId)));
-    const flats = [...body.Flats].sort((x, y) => x.FlatId - y.FlatId);
-    const before = versionIn((await heatMethodsOf(tx, [id])).get(id), month);
+    const versions = await writeHeatMethodVersion(tx, caller, { id, path: b.path }, month, { ...body, Seasons: seasons });
+    return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: versions };
+  });
+}
+
+/**
+ * Writes a building's version valid from `month` (checked already: seasons in order, the building's flats),
+ * audited as `heatMethod.set` with the version before and after; answers the building's versions.
+ * The API and the register import (docs/master-data.md) both write through it.
+ */
+export async function writeHeatMethodVersion(
+  tx: Queryable,
+  actor: Actor,
+  building: { id: number; path: string },
+  month: string,
+  body: HeatMethodBody,
+): Promise<HeatMethodVersion[]> {
+  const { id } = building;
+  const flats = [...body.Flats].sort((x, y) => x.FlatId - y.FlatId);
+  const before = versionIn((await heatMethodsOf(tx, [id])).get(id), month);
     await tx.query(
       `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
          hot_water_temperature, district_heat, seasons, common_share, base_share, minimum_share, flats, changed_by)
@@ -117,28 +135,27 @@ export async function setBuildingHeatMethod(
         body.CirculationNorm,
         body.HotWaterTemperature,
         body.DistrictHeat,
-        JSON.stringify(seasons),
+        JSON.stringify(body.Seasons),
         body.CommonShare,
         body.BaseShare,
         body.MinimumShare,
         JSON.stringify(flats),
-        caller.id,
+        actor?.id ?? null,
       ],
     );
     const versions = (await heatMethodsOf(tx, [id])).get(id) ?? [];
     const audit = (v: HeatMethodVersion | null) => {
       if (!v) return null;
       const { ChangedBy: _by, ChangedAt: _at, ...shape } = v;
-      return { Building: b.path, ...shape };
+      return { Building: building.path, ...shape };
     };
     await recordAudit(tx, {
-      actor: caller,
+      actor,
       kind: 'heatMethod.set',
       entity: 'heatMethod',
       entityId: `${id}|${month}`,
       before: audit(before),
       after: audit(versionIn(versions, month)),
     });
-    return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: versions };
-  });
+  return versions;
 }

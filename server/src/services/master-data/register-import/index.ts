@@ -5,6 +5,7 @@ import { adoptWaiting } from '../../ingest/ingest-telegrams.js';
 import { writeIntoMonths } from '../../partitions/partitions.js';
 import { RegisterFileError, type RegisterRow, readRegisterFile } from '../register-file.js';
 import { checkConflicts } from './conflicts.js';
+import { planHeatMethods, writeHeatMethods } from './heat-methods.js';
 import { loadStoredOccupancies, planOccupancies, writeOccupancies } from './occupancies.js';
 import { planImport } from './plan.js';
 import { loadDeviceTypes, parseRow } from './rows.js';
@@ -39,6 +40,7 @@ export async function importRegister(
         await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [IMPORT_LOCK]);
         const typeIds = await loadDeviceTypes(tx);
         const valid = rows.map((r) => parseRow(r, typeIds, errors)).filter((r): r is Row => r !== null);
+        const heat = planHeatMethods(rows, errors);
         const stored = await loadStored(tx, valid);
         const { rows: day } = await tx.query<{ today: string }>('SELECT current_date::text AS today');
         const { good, flats } = checkConflicts(valid, stored, errors, day[0]!.today);
@@ -54,6 +56,7 @@ export async function importRegister(
         if (errors.count) return report(false, rows.length, plan.counts, errors);
         await writePlan(tx, plan, actor);
         await writeOccupancies(tx, occupancies, actor, plan.locationsByKey);
+        await writeHeatMethods(tx, heat, actor, (key) => plan.locationsByKey.get(key)?.id);
         // Devices created with serials whose telegrams wait in the inbox take them in now.
         await adoptWaiting(tx);
         await recordAudit(tx, {
