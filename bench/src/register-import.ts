@@ -37,8 +37,22 @@ const NO_OCCUPANT = {
   ConsentDate: '',
   ConsentChannel: '',
 };
-/** The devices' lifetime columns (docs/device-lifetime.md) and role (docs/heat-method.md), left empty. */
-const NO_LIFETIME = { VerifiedOn: '', ReadMethod: '', DeviceRole: '' };
+/** The devices' lifetime columns (docs/device-lifetime.md), role and the heat-method ones (docs/master-data.md), left empty. */
+const NO_LIFETIME = {
+  VerifiedOn: '',
+  ReadMethod: '',
+  DeviceRole: '',
+  HeatMethodFrom: '',
+  HeatMethod: '',
+  HeatKwhPerM3: '',
+  HeatCirculationNorm: '',
+  HeatingSeason: '',
+  HeatCommonShare: '',
+  HeatBaseShare: '',
+  HeatMinimumShare: '',
+  PositionFactor: '',
+  CirculationClass: '',
+};
 
 function registerRows(devices: number): Record<RegisterColumn, string>[] {
   const rows: Record<RegisterColumn, string>[] = [];

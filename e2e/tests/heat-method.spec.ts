@@ -135,7 +135,11 @@ test.describe('heat method', () => {
         await retype(page, dialog.getByLabel(h.seasonFrom.replace('{{n}}', String(n))), from);
         await page.keyboard.press('Enter');
       }
-      await retype(page, dialog.getByLabel(h.flatField.replace('{{field}}', t.fields.PositionFactor).replace('{{flat}}', '1')).first(), '1.2');
+      await retype(
+        page,
+        dialog.getByLabel(h.flatField.replace('{{field}}', t.fields.PositionFactor).replace('{{flat}}', '1')).first(),
+        '1.2',
+      );
       await press(page, dialog.getByRole('button', { name: t.common.save }));
       await expect(dialog.getByRole('alert')).toContainText('Šildymo sezono laikotarpiai persidengia (2021-01-01)');
       await expect(dialog).toBeVisible();
@@ -153,9 +157,17 @@ test.describe('heat method', () => {
       const balance = page.getByTestId('building-balances');
       await expect(balance).toContainText(`${b.title}: Pastato balansas (metodas norm nuo ${month}): įvadas`);
       await expect(page.getByRole('columnheader', { name: 'Šiluma pagal metodą, kWh' }).first()).toBeVisible();
-      await press(page, page.locator('.ant-table-row').first().getByRole('button', { name: /ataskaita/ }));
+      await press(
+        page,
+        page
+          .locator('.ant-table-row')
+          .first()
+          .getByRole('button', { name: /ataskaita/ }),
+      );
       let drawer = page.getByRole('dialog').filter({ hasText: 'Mėnesio suvartojimo ataskaita' });
-      await expect(drawer.getByText(/^Jūsų butas: šildymas .* kWh \(.*\), karšto vandens šiluma .*, cirkuliacija /)).toBeVisible();
+      await expect(
+        drawer.getByText(/^Jūsų butas: šildymas .* kWh \(.*\), karšto vandens šiluma .*, cirkuliacija /),
+      ).toBeVisible();
       await expect(drawer.getByText(/^Pastato balansas \(metodas norm/)).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(drawer).toBeHidden();
@@ -164,7 +176,10 @@ test.describe('heat method', () => {
       t = TEXTS.en;
       await page.getByRole('link', { name: 'EN', exact: true }).click();
       await openBuilding(page, t, b);
-      await press(page, page.getByRole('button', { name: t.masterData.heatMethod.editVersion.replace('{{month}}', month) }));
+      await press(
+        page,
+        page.getByRole('button', { name: t.masterData.heatMethod.editVersion.replace('{{month}}', month) }),
+      );
       dialog = page.getByRole('dialog');
       await dialogSettled(page, dialog);
       expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
@@ -172,21 +187,46 @@ test.describe('heat method', () => {
       await retype(page, dialog.getByLabel(t.masterData.heatMethod.commonShare), '10');
       await press(page, dialog.getByRole('button', { name: t.common.save }));
       await expect(dialog).toBeHidden();
-      await expect(page.locator('.ant-card', { hasText: t.masterData.heatMethod.title }).getByRole('row', { name: new RegExp(`^${month} `) })).toContainText('common 10 % · base 30 %');
-      const live = (await api(getStatementFigures, { token: me.Token, query: { month, locationParentId: String(b.id) } })).body;
+      await expect(
+        page
+          .locator('.ant-card', { hasText: t.masterData.heatMethod.title })
+          .getByRole('row', { name: new RegExp(`^${month} `) }),
+      ).toContainText('common 10 % · base 30 %');
+      const live = (
+        await api(getStatementFigures, { token: me.Token, query: { month, locationParentId: String(b.id) } })
+      ).body;
       const split = heating(live.Rows[0]!)!.HeatBalance!;
       expect(split).toMatchObject({ Method: 'norm', ValidFrom: month, Status: 'split' });
 
       await openStatements(page, t, b.title);
       await expect(balance).toContainText(`${b.title}: Building balance (method norm from ${month}): input`);
-      await press(page, page.locator('.ant-table-row').first().getByRole('button', { name: /statement/ }));
+      await press(
+        page,
+        page
+          .locator('.ant-table-row')
+          .first()
+          .getByRole('button', { name: /statement/ }),
+      );
       drawer = page.getByRole('dialog').filter({ hasText: 'Monthly consumption statement' });
-      await expect(drawer.getByText(/^Your flat: heating .* kWh \(.*common areas .*\), hot-water heat .*, circulation /)).toBeVisible();
+      await expect(
+        drawer.getByText(/^Your flat: heating .* kWh \(.*common areas .*\), hot-water heat .*, circulation /),
+      ).toBeVisible();
       await page.keyboard.press('Escape');
     } finally {
       const back: HeatMethodBody = before
         ? (({ ValidFrom: _f, ChangedBy: _b, ChangedAt: _a, ...rest }) => rest)(before)
-        : { HotWaterHeat: null, KwhPerM3: 51, CirculationNorm: 0, HotWaterTemperature: 60, DistrictHeat: true, Seasons: [], CommonShare: 0, BaseShare: 0, MinimumShare: 0, Flats: [] };
+        : {
+            HotWaterHeat: null,
+            KwhPerM3: 51,
+            CirculationNorm: 0,
+            HotWaterTemperature: 60,
+            DistrictHeat: true,
+            Seasons: [],
+            CommonShare: 0,
+            BaseShare: 0,
+            MinimumShare: 0,
+            Flats: [],
+          };
       await api(setBuildingHeatMethod, { params: { id: b.id, month }, body: back, token: me.Token });
       for (const f of unsized) await area(f.FlatId, null);
     }

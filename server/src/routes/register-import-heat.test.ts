@@ -1,5 +1,12 @@
 import * as contract from '@rodmenys/contract';
-import { GROUP, getBuildingHeatMethods, type ImportReport, REGISTER_COLUMNS, type RegisterColumn } from '@rodmenys/contract';
+import {
+  GROUP,
+  getBuildingHeatMethods,
+  type ImportReport,
+  LOCATION_LEVEL,
+  REGISTER_COLUMNS,
+  type RegisterColumn,
+} from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -53,11 +60,15 @@ describe(`register import: heat-method columns (${dbKind()})`, () => {
   }, 120_000);
 
   const send = async (mode: 'preview' | 'apply', file: Buffer) => {
-    const res = await inject(t.app, mode === 'preview' ? contract.previewRegisterImport : contract.applyRegisterImport, {
-      token: operator,
-      payload: file,
-      headers: { 'content-type': 'text/csv' },
-    });
+    const res = await inject(
+      t.app,
+      mode === 'preview' ? contract.previewRegisterImport : contract.applyRegisterImport,
+      {
+        token: operator,
+        payload: file,
+        headers: { 'content-type': 'text/csv' },
+      },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as ImportReport;
   };
@@ -119,7 +130,7 @@ describe(`register import: heat-method columns (${dbKind()})`, () => {
     expect((await send('apply', csv(good, 'lt'))).Applied).toBe(true);
 
     const { rows: b } = await t.db.query<{ id: number }>(
-      "SELECT id FROM location WHERE level = 6 AND name = '12' ORDER BY id DESC LIMIT 1",
+      `SELECT id FROM location WHERE level = ${LOCATION_LEVEL.building} AND name = '12' ORDER BY id DESC LIMIT 1`,
     );
     const res = await inject(t.app, getBuildingHeatMethods, { token: operator, params: { id: b[0]!.id } });
     const { Flats, Versions } = res.body as contract.BuildingHeatMethods;

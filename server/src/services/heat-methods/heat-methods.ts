@@ -97,7 +97,10 @@ export async function setBuildingHeatMethod(
   return db.transaction(async (tx) => {
     const b = await buildingOf(tx, caller.scope, id);
     const seasons = checkBody(body, new Set(b.flats.map((f) => f.FlatId)));
-    const versions = await writeHeatMethodVersion(tx, caller, { id, path: b.path }, month, { ...body, Seasons: seasons });
+    const versions = await writeHeatMethodVersion(tx, caller, { id, path: b.path }, month, {
+      ...body,
+      Seasons: seasons,
+    });
     return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: versions };
   });
 }
@@ -117,8 +120,8 @@ export async function writeHeatMethodVersion(
   const { id } = building;
   const flats = [...body.Flats].sort((x, y) => x.FlatId - y.FlatId);
   const before = versionIn((await heatMethodsOf(tx, [id])).get(id), month);
-    await tx.query(
-      `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
+  await tx.query(
+    `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
          hot_water_temperature, district_heat, seasons, common_share, base_share, minimum_share, flats, changed_by)
        VALUES ($1, ($2 || '-01')::date, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12::jsonb, $13)
        ON CONFLICT (building_id, valid_from) DO UPDATE SET hot_water_heat = excluded.hot_water_heat,
@@ -127,35 +130,35 @@ export async function writeHeatMethodVersion(
          seasons = excluded.seasons, common_share = excluded.common_share, base_share = excluded.base_share,
          minimum_share = excluded.minimum_share, flats = excluded.flats, changed_by = excluded.changed_by,
          changed_at = now()`,
-      [
-        id,
-        month,
-        body.HotWaterHeat,
-        body.KwhPerM3,
-        body.CirculationNorm,
-        body.HotWaterTemperature,
-        body.DistrictHeat,
-        JSON.stringify(body.Seasons),
-        body.CommonShare,
-        body.BaseShare,
-        body.MinimumShare,
-        JSON.stringify(flats),
-        actor?.id ?? null,
-      ],
-    );
-    const versions = (await heatMethodsOf(tx, [id])).get(id) ?? [];
-    const audit = (v: HeatMethodVersion | null) => {
-      if (!v) return null;
-      const { ChangedBy: _by, ChangedAt: _at, ...shape } = v;
-      return { Building: building.path, ...shape };
-    };
-    await recordAudit(tx, {
-      actor,
-      kind: 'heatMethod.set',
-      entity: 'heatMethod',
-      entityId: `${id}|${month}`,
-      before: audit(before),
-      after: audit(versionIn(versions, month)),
-    });
+    [
+      id,
+      month,
+      body.HotWaterHeat,
+      body.KwhPerM3,
+      body.CirculationNorm,
+      body.HotWaterTemperature,
+      body.DistrictHeat,
+      JSON.stringify(body.Seasons),
+      body.CommonShare,
+      body.BaseShare,
+      body.MinimumShare,
+      JSON.stringify(flats),
+      actor?.id ?? null,
+    ],
+  );
+  const versions = (await heatMethodsOf(tx, [id])).get(id) ?? [];
+  const audit = (v: HeatMethodVersion | null) => {
+    if (!v) return null;
+    const { ChangedBy: _by, ChangedAt: _at, ...shape } = v;
+    return { Building: building.path, ...shape };
+  };
+  await recordAudit(tx, {
+    actor,
+    kind: 'heatMethod.set',
+    entity: 'heatMethod',
+    entityId: `${id}|${month}`,
+    before: audit(before),
+    after: audit(versionIn(versions, month)),
+  });
   return versions;
 }

@@ -278,11 +278,13 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     // Every part listed is one whose values differ, and every differing part is listed.
     const parts = HEAT_CHANGE_PARTS;
     const expected = b.flats.flatMap((id, i) =>
-      parts
-        .filter((p) => published[i]!.HeatParts![p] !== live[i]!.HeatParts![p])
-        .map((p) => `${id}.${p}`),
+      parts.filter((p) => published[i]!.HeatParts![p] !== live[i]!.HeatParts![p]).map((p) => `${id}.${p}`),
     );
-    expect(Changes.filter((c) => c.Part).map((c) => `${c.FlatId}.${c.Part}`).sort()).toEqual(expected.sort());
+    expect(
+      Changes.filter((c) => c.Part)
+        .map((c) => `${c.FlatId}.${c.Part}`)
+        .sort(),
+    ).toEqual(expected.sort());
     // Republishing makes a new version whose answer lists the same parts.
     const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
     expect(again.Changes.filter((c) => c.Part).length).toBe(expected.length);

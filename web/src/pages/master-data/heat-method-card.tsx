@@ -7,7 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
-import { type HeatMethodEdit, HeatMethodDialog } from './heat-method-dialog';
+import { HeatMethodDialog, type HeatMethodEdit } from './heat-method-dialog';
 
 /*
  * A building's heat method on Master data (docs/heat-method.md): its versions, each valid from its
@@ -28,9 +28,14 @@ function useSummary() {
       parts.push(t('masterData.heatMethod.summary.circulation', { v: n(v.CirculationNorm) }));
     if (v.HotWaterHeat === 'formulaDE')
       parts.push(
-        t(v.DistrictHeat ? 'masterData.heatMethod.summary.temperatureDistrict' : 'masterData.heatMethod.summary.temperature', {
-          v: n(v.HotWaterTemperature),
-        }),
+        t(
+          v.DistrictHeat
+            ? 'masterData.heatMethod.summary.temperatureDistrict'
+            : 'masterData.heatMethod.summary.temperature',
+          {
+            v: n(v.HotWaterTemperature),
+          },
+        ),
       );
     parts.push(
       v.Seasons.length

@@ -1,12 +1,25 @@
 import {
   type BuildingHeatMethods,
-  HOT_WATER_HEAT,
   type HeatMethodBody,
   type HeatMethodVersion,
+  HOT_WATER_HEAT,
   type HotWaterHeatMode,
   MAX_CIRCULATION_KWH,
 } from '@rodmenys/contract';
-import { Alert, App, Button, DatePicker, Form, InputNumber, Modal, Select, Space, Switch, Table, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  DatePicker,
+  Form,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Typography,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -122,7 +135,14 @@ export function HeatMethodDialog({
   const required = [{ required: true, message: t('masterData.heatMethod.required') }];
   const separator = decimalSeparator(language);
   const number = (min: number, max: number, extra: object = {}) => (
-    <InputNumber controls={false} min={min} max={max} decimalSeparator={separator} style={{ width: '100%' }} {...extra} />
+    <InputNumber
+      controls={false}
+      min={min}
+      max={max}
+      decimalSeparator={separator}
+      style={{ width: '100%' }}
+      {...extra}
+    />
   );
 
   const submit = async () => {
@@ -297,7 +317,10 @@ export function HeatMethodDialog({
                       title: t('statements.areaM2'),
                       align: 'right',
                       render: (_, field) =>
-                        formatDecimal(areaOf.get(form.getFieldValue(['Flats', field.name, 'FlatId']))?.AreaM2, language),
+                        formatDecimal(
+                          areaOf.get(form.getFieldValue(['Flats', field.name, 'FlatId']))?.AreaM2,
+                          language,
+                        ),
                     },
                     {
                       title: t('fields.PositionFactor'),

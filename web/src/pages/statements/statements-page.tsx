@@ -82,7 +82,9 @@ export default function StatementsPage() {
     if (only.length === 1 && only[0]) setLocations((now) => (now.length ? now : [only[0]!.Id]));
   }, [tree.data]);
   const chosenBuilding =
-    locations.length === 1 && buildingsOf(tree.data ?? []).some((b) => b.Id === locations[0]) ? locations[0] : undefined;
+    locations.length === 1 && buildingsOf(tree.data ?? []).some((b) => b.Id === locations[0])
+      ? locations[0]
+      : undefined;
   const query = { month, ...(locations.length ? { locationParentId: locations.join(',') } : {}) };
   const figures = useStatementFigures(query);
 

@@ -1,7 +1,7 @@
 import {
   ADDRESS_LEVELS,
-  HOT_WATER_HEAT,
   type HeatMethodBody,
+  HOT_WATER_HEAT,
   type ImportErrorCode,
   MAX_CIRCULATION_KWH,
   MAX_HEAT_SEASONS,
