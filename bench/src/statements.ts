@@ -1,6 +1,6 @@
 /**
- * Monthly statement figures (docs/statements.md), printed, not asserted, on the
- * benchmark dataset grown to at least 5,000 flats (BENCH_FLATS), 5 % of them
+ * Monthly statement figures (docs/statements.md), printed, not asserted, on the benchmark
+ * dataset grown to at least 5,000 flats (BENCH_FLATS), 5 % of them
  * (BENCH_MOVES_PERCENT) with a move on the 15th of the month (docs/occupancies.md):
  * the figures of one building and of every flat over HTTP (the real app on a local
  * port, a signed-in operator), each occupant's part of a flat with a move included,
@@ -8,12 +8,10 @@
  * alternating in the same run); the flats without a move must have the same figures in
  * both, and the occupants' parts must add up to their flat's figures, else FAILED and
  * exit 1. One building also by the path before docs/statements.md "Figures of many
- * flats" (lib/statements-figures-before.ts). Then a flat's statement, and publishing
- * the month for every device; on a PostgreSQL server, and one building on PGlite. The
- * PDF's figures are bench:statements-pdf's.
- *
- *   npm run bench:statements -w bench
- *   (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT)
+ * flats" (lib/statements-figures-before.ts). Then a flat's statement, the heat methods
+ * (lib/heat-methods.ts, docs/heat-method.md), and publishing the month for every device;
+ * on a PostgreSQL server, and one building on PGlite. The PDF's: bench:statements-pdf.
+ *   npm run bench:statements -w bench (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +33,7 @@ import { statementRows } from '@rodmenys/server/services/statements/snapshots.js
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
 import { createDataset, type Dataset } from './lib/dataset.js';
+import { heatMethodRows } from './lib/heat-methods.js';
 import { machineInfo } from './lib/machine.js';
 import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
@@ -53,7 +52,6 @@ const POSTGRES_SETTINGS = { shared_buffers: "'2GB'", work_mem: "'64MB'", effecti
 
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load1 = () => loadavg()[0]!.toFixed(1);
-
 type Row = [database: string, step: string, median: string, p95: string, aim: string, load: string, detail: string];
 
 async function loadData(db: Db, dataset: Dataset, devices?: ReadonlySet<number>) {
@@ -262,6 +260,8 @@ async function run(
         `${all.agree}, ${cpuNote(all.cpu[1]!)}`,
       );
     }
+    const every = everything ? `/statements/figures?month=${month}` : one;
+    await heatMethodRows(db, month, get, every, Math.min(RUNS, 5), add, failures);
     const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
       .rows[0]!.n;
     const publish = async () => {
