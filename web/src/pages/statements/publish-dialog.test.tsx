@@ -43,4 +43,29 @@ describe('PublishDialog', () => {
     ).toBeTruthy();
     expect(screen.getByText('Vilnius, Architektų g. 3, 1')).toBeTruthy();
   });
+
+  it("names the part of a flat's heat that changed, in Lithuanian", async () => {
+    stubApi([
+      route(getStatementDifference, {
+        Published: 1,
+        Changes: [
+          { ...change, Kind: 'heating', Field: 'Current', Published: 706.002, Live: 650.5 },
+          { ...change, Kind: 'heating', Field: 'Current', Part: 'Base', Published: 450.996, Live: 0 },
+          { ...change, Kind: 'heating', Field: 'Current', Part: 'Circulation', Published: 285.433, Live: 241.563 },
+        ],
+      }),
+    ]);
+    await render(
+      <PublishDialog
+        month="2026-10"
+        locations={[]}
+        rows={[statementRow({ FlatId: 7, Flat: '1' })]}
+        onClose={() => {}}
+      />,
+    );
+    expect(await screen.findByText('Šis mėnuo: bazinė, kWh')).toBeTruthy();
+    expect(screen.getByText('Šis mėnuo: cirkuliacija, kWh')).toBeTruthy();
+    // The figure itself keeps its plain name.
+    expect(screen.getByText('Šis mėnuo')).toBeTruthy();
+  });
 });
