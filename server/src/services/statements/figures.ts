@@ -1,5 +1,6 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { loadOverdue } from '../lifetime/overdue.js';
 import { heatMethodsOf } from '../heat-methods/heat-methods.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
@@ -83,7 +84,12 @@ async function compute(
   const versions = await heatMethodsOf(db, [...buildings.keys()]);
   const upTo = await seasonDayEnergy(db, versions, computed);
   const kwh = kwhByBuilding(parts, buildings, heating, computed, { versions, upTo });
-  const ctx: FigureContext = { month, months, parts, heating, kwh };
+  const overdue = await loadOverdue(
+    db,
+    flats.map((f) => f.flat_id),
+    month,
+  );
+  const ctx: FigureContext = { month, months, parts, heating, kwh, overdue };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
 }

@@ -198,10 +198,13 @@ async function frozenOfRows(
       `${month}-01`,
     ],
   );
+  // Splits frozen before the overdue devices existed get none (what was published is shown).
+  const complete = (os: OccupancyStatement[]) =>
+    os.map((o) => ({ ...o, Kinds: o.Kinds.map((k) => ({ ...k, Overdue: k.Overdue ?? [] })) }));
   return new Map(
     stored.map((r) => [
       r.flat_id,
-      typeof r.occupancies === 'string' ? (JSON.parse(r.occupancies) as OccupancyStatement[]) : r.occupancies,
+      complete(typeof r.occupancies === 'string' ? (JSON.parse(r.occupancies) as OccupancyStatement[]) : r.occupancies),
     ]),
   );
 }
@@ -297,6 +300,7 @@ function splitOf(
         BuildingAverage: k.BuildingAverage,
         Units: own.units,
         Qrad: own.qrad,
+        Overdue: k.Overdue,
       } satisfies OccupancyKindFigures;
     }),
   }));

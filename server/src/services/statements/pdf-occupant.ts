@@ -1,6 +1,6 @@
 import type { FlatStatement, OccupancyStatement, StatementFigure } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
-import { fig, type Lang, T } from './pdf-texts.js';
+import { fig, type Lang, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * An occupant's page of a flat with a move in the month (docs/occupancies.md): the occupant, their
@@ -63,9 +63,10 @@ export function drawOccupantPage(doc: Doc, s: FlatStatement, o: OccupancyStateme
     }
     y += 8;
   }
-  doc
-    .font('regular')
-    .fontSize(8)
-    .fillColor('#444')
-    .text(t.partial, LEFT, y + 4, { width });
+  doc.font('regular').fontSize(8).fillColor('#444');
+  for (const note of overdueNotes(o.Kinds, lang)) {
+    doc.text(note, LEFT, y + 4, { width });
+    y = doc.y;
+  }
+  doc.text(t.partial, LEFT, y + 4, { width });
 }

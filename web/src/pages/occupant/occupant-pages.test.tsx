@@ -55,6 +55,7 @@ const heating: OccupancyKindFigures = {
   BuildingAverage: 650,
   Units: 120,
   Qrad: 96.5,
+  Overdue: [],
 };
 
 const STATEMENT: OccupantStatement = {

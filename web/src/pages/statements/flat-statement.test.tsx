@@ -116,6 +116,7 @@ describe("a flat's statement", { timeout: 30_000 }, () => {
           BuildingAverage: null,
           Units: null,
           Qrad: null,
+          Overdue: [],
         },
       ],
     });

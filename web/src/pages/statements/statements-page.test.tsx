@@ -186,6 +186,7 @@ describe('the Statements page', { timeout: 90_000 }, () => {
       BuildingAverage: 450,
       Units: null,
       Qrad: null,
+      Overdue: [],
     });
     const occupant = (
       id: number,
