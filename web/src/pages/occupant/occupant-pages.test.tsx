@@ -233,6 +233,8 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(screen.getByText(en.occupant.explain.source.interpolated)).toBeTruthy();
     expect(screen.queryByText(en.occupant.explain.source.manual)).toBeNull();
     expect(screen.getByText(/11 October 2026 – 31 October 2026 \(21 days\)/)).toBeTruthy();
+    // No device behind it was overdue: nothing said about it.
+    expect(screen.queryByText(/past its verification or battery due date/)).toBeNull();
     expect(api.unanswered).toEqual([]);
     expect(new Set(auth)).toEqual(new Set(['Bearer rmo_test']));
   });
@@ -248,6 +250,21 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(await screen.findByText(en.occupant.explain.declared)).toBeTruthy();
     expect(screen.queryByText(en.occupant.explain.estimated)).toBeNull();
     expect(api.unanswered).toEqual([]);
+  });
+
+  it('the statement names a device past its due date behind a figure (docs/device-lifetime.md)', async () => {
+    setOccupantSession(SESSION);
+    const battery = { DeviceId: 77, DeviceCode: 'HCA-77', DeviceTypeId: 1, DueDate: '2026-10-10', Reason: 'battery' };
+    const overdue = { ...heating, Overdue: [battery as OccupancyKindFigures['Overdue'][number]] };
+    const statement = { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [overdue] } };
+    stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);
+    await open(`/occupant/months/${MONTH}`);
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
+    expect(
+      within(card as HTMLElement).getByText(
+        'This figure comes from a device past its verification or battery due date: no. HCA-77 (battery due 2026-10-10). The provider will replace or verify it.',
+      ),
+    ).toBeTruthy();
   });
 
   it('a 401 ends the session: the code page says it ended', async () => {
