@@ -257,8 +257,11 @@ export const OccupancyKindFigures = Type.Composite([
    * `BuildingAverage`: the flat's building average of the kind in the month (per flat, not per occupant).
    * Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units.
    * `Overdue`: the flat's figure's overdue devices (docs/device-lifetime.md), the same for each occupant.
+   * `HeatParts`: heating by the building's heat method, the flat's parts split among its occupants
+   * (docs/heat-method.md, "Occupants"): area and norm parts by days, consumption parts by units; the
+   * occupant's `Current` is their `Space`. Null otherwise.
    */
-  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad', 'Overdue']),
+  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad', 'Overdue', 'HeatParts']),
 ]);
 export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
 

@@ -276,7 +276,8 @@ function occupancyRows(
   ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
 ): BillingRow[] {
   return o.Kinds.map((k) => {
-    const method = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit)?.KwhMethod ?? null;
+    const flatKind = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit);
+    const method = flatKind?.KwhMethod ?? null;
     return billingRow({
       ...base('occupancy', flat, { code: o.ClientCode, name: o.Name }),
       Kind: k.Kind,
@@ -293,6 +294,8 @@ function occupancyRows(
       OccupancyTill: o.Till,
       Days: o.Days,
       Books: true,
+      // The occupant's own heat parts (docs/heat-method.md, "Occupants"), under the flat's method.
+      ...(flatKind ? heatPartColumns({ ...flatKind, HeatParts: k.HeatParts }) : {}),
       OverdueDevices: overdueText(k.Overdue),
     });
   });

@@ -172,9 +172,7 @@ describe(`figures fed by an overdue device carry the marker (${dbKind()})`, () =
     expect(en).toContain(
       'Figures fed by devices past their verification or battery due date: Heating – no. OVD-BHM (verification due 2026-10-05); Cold water – no. OVD-CW1 (verification due 2026-09-20).',
     );
-    expect(en).toContain(
-      'Heating – no. OVD-A2 (battery due 2026-10-10), no. OVD-BHM (verification due 2026-10-05).',
-    );
+    expect(en).toContain('Heating – no. OVD-A2 (battery due 2026-10-10), no. OVD-BHM (verification due 2026-10-05).');
     expect(en.match(/past their verification or battery due date/g)).toHaveLength(2);
     const lt = await pdfText(renderBuildingPdf(st, 'lt'), 'lt.pdf');
     expect(lt).toContain('Šildymas – nr. OVD-A2 (baterija iki 2026-10-10), nr. OVD-BHM (patikra iki 2026-10-05).');

@@ -56,7 +56,11 @@ const OVERDUE_SQL = `WITH b AS (
    ORDER BY l.id, d.device_type_id, d.device_code`;
 
 /** The devices of the buildings of `locationIds` that were past their due date in `month` (YYYY-MM). */
-export async function loadOverdue(db: Queryable, locationIds: readonly number[], month: string): Promise<OverdueDevices> {
+export async function loadOverdue(
+  db: Queryable,
+  locationIds: readonly number[],
+  month: string,
+): Promise<OverdueDevices> {
   if (!locationIds.length) return new OverdueDevices([]);
   const { rows } = await db.query<OverdueLine>(OVERDUE_SQL, [locationIds, `${month}-01`]);
   return new OverdueDevices(rows);

@@ -1,5 +1,5 @@
-import type { OverdueDevices } from '../lifetime/overdue.js';
 import type { MonthEndSource, StatementFigure, StatementKind, StatementUnit } from '@rodmenys/contract';
+import type { OverdueDevices } from '../lifetime/overdue.js';
 import { type BuildingKwh, type HeatingProc, kwhKey } from './kwh.js';
 import type { Part, Parts } from './parts.js';
 import type { BuildingFlat } from './selection.js';

@@ -1,7 +1,7 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { loadOverdue } from '../lifetime/overdue.js';
 import { heatMethodsOf } from '../heat-methods/heat-methods.js';
+import { loadOverdue } from '../lifetime/overdue.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
 import { flatStatementOf } from './flat-figures.js';

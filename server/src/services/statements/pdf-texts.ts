@@ -195,7 +195,10 @@ export function overdueNotes(kinds: readonly Pick<StatementKindFigures, 'Kind' |
   const t = T[lang];
   const named = kinds
     .filter((k) => k.Overdue.length)
-    .map((k) => `${t.kinds[k.Kind]} – ${k.Overdue.map((d) => t.overdueDevice(d.DeviceCode, d.DueDate, d.Reason)).join(', ')}`);
+    .map(
+      (k) =>
+        `${t.kinds[k.Kind]} – ${k.Overdue.map((d) => t.overdueDevice(d.DeviceCode, d.DueDate, d.Reason)).join(', ')}`,
+    );
   return named.length ? [t.overdue(named.join('; '))] : [];
 }
 

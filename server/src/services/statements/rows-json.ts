@@ -84,7 +84,7 @@ const occupancyKind = (k: OccupancyKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Current":${figure(k.Current)},"Previous":${nullableFigure(k.Previous)},` +
   `"PreviousMissing":${str(k.PreviousMissing)},"LastYear":${nullableFigure(k.LastYear)},` +
   `"LastYearMissing":${str(k.LastYearMissing)},"BuildingAverage":${num(k.BuildingAverage)},"Units":${num(k.Units)},` +
-  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)}}`;
+  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"HeatParts":${heatParts(k.HeatParts)}}`;
 
 const occupancy = (o: FlatOccupancyStatement) =>
   `{"FlatId":${num(o.FlatId)},"OccupancyId":${num(o.OccupancyId)},"ClientCode":${str(o.ClientCode)},` +

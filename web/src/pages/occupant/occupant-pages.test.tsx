@@ -56,6 +56,7 @@ const heating: OccupancyKindFigures = {
   Units: 120,
   Qrad: 96.5,
   Overdue: [],
+  HeatParts: null,
 };
 
 const STATEMENT: OccupantStatement = {

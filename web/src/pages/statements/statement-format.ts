@@ -28,7 +28,11 @@ export const overdueSerials = (k: Pick<StatementKindFigures, 'Overdue'>): string
 /** A figure's overdue devices in words: `no. 123 (verification due 2026-03-15), …`. */
 export const overdueDevicesText = (k: Pick<StatementKindFigures, 'Overdue'>, t: TFunction): string =>
   k.Overdue.map((d) =>
-    t('statements.overdueDevice', { code: d.DeviceCode, due: d.DueDate, reason: t(`statements.overdueReason.${d.Reason}`) }),
+    t('statements.overdueDevice', {
+      code: d.DeviceCode,
+      due: d.DueDate,
+      reason: t(`statements.overdueReason.${d.Reason}`),
+    }),
   ).join(', ');
 
 export const MARKER_COLORS: Record<StatementMarker, string> = {

@@ -35,7 +35,8 @@ const NO_FIGURE: StatementFigure = { Value: null, Partial: false, Incomplete: fa
  * overdue as the flat's figure.
  */
 function occupantMarkers(f: StatementFigure, overdue: boolean): StatementMarker[] {
-  const own: StatementMarker[] = f.Value === null ? (f.Incomplete ? ['incomplete'] : []) : f.Partial ? ['estimated'] : [];
+  const own: StatementMarker[] =
+    f.Value === null ? (f.Incomplete ? ['incomplete'] : []) : f.Partial ? ['estimated'] : [];
   return overdue ? [...own, 'overdue'] : own;
 }
 
@@ -44,7 +45,16 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
   const missing: RowOccupant['Missing'] = {};
   const kinds = row.Kinds.map((k): StatementKindFigures => {
     const own = o.Kinds.find((x) => x.Kind === k.Kind);
-    if (!own) return { ...k, Current: NO_FIGURE, Previous: NO_FIGURE, LastYear: NO_FIGURE, Markers: [], Overdue: [] };
+    if (!own)
+      return {
+        ...k,
+        Current: NO_FIGURE,
+        Previous: NO_FIGURE,
+        LastYear: NO_FIGURE,
+        Markers: [],
+        Overdue: [],
+        HeatParts: null,
+      };
     missing[k.Kind] = { Previous: own.PreviousMissing, LastYear: own.LastYearMissing };
     return {
       ...k,
@@ -56,6 +66,7 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
       Qrad: own.Qrad,
       Markers: occupantMarkers(own.Current, own.Overdue.length > 0),
       Overdue: own.Overdue,
+      HeatParts: own.HeatParts,
     };
   });
   return {

@@ -222,6 +222,7 @@ describe('the Statements page', { timeout: 90_000 }, () => {
       Units: null,
       Qrad: null,
       Overdue: [],
+      HeatParts: null,
     });
     const occupant = (
       id: number,
