@@ -253,6 +253,34 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(api.unanswered).toEqual([]);
   });
 
+  it('the statement shows the occupant’s own heat parts by the building’s method', async () => {
+    setOccupantSession(SESSION);
+    const parts = {
+      Consumption: 75,
+      Base: 45.162,
+      Common: 9.032,
+      NoDevice: 0,
+      HeatMeter: 0,
+      Assigned: 2.5,
+      Space: 131.694,
+      HotWater: 34,
+      Circulation: 36.129,
+      Total: 201.823,
+    };
+    const statement = {
+      ...STATEMENT,
+      Statement: { ...STATEMENT.Statement, Kinds: [{ ...heating, HeatParts: parts }] },
+    };
+    stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);
+    await open(`/occupant/months/${MONTH}`);
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
+    expect(
+      within(card as HTMLElement).getByText(
+        /^Your part by the building's heat method: heating 131\.694 kWh \(by consumption 75\.000, base 45\.162, common areas 9\.032, assigned \(minimum\) 2\.500\), hot-water heat 34\.000, circulation 36\.129; in all 201\.823 kWh\./,
+      ),
+    ).toBeTruthy();
+  });
+
   it('the statement names a device past its due date behind a figure (docs/device-lifetime.md)', async () => {
     setOccupantSession(SESSION);
     const battery = { DeviceId: 77, DeviceCode: 'HCA-77', DeviceTypeId: 1, DueDate: '2026-10-10', Reason: 'battery' };
