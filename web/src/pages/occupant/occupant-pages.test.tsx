@@ -276,7 +276,7 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
     expect(
       within(card as HTMLElement).getByText(
-        /^Your part by the building's heat method: heating 131\.694 kWh \(by consumption 75\.000, base 45\.162, common areas 9\.032, assigned \(minimum\) 2\.500\), hot-water heat 34\.000, circulation 36\.129; in all 201\.823 kWh\./,
+        /^Your part by the building's heat method: heating 131\.694 kWh \(by consumption 75, base 45\.162, common areas 9\.032, assigned \(minimum\) 2\.5\), hot-water heat 34, circulation 36\.129; in all 201\.823 kWh\./,
       ),
     ).toBeTruthy();
   });
