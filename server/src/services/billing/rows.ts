@@ -149,8 +149,7 @@ export async function buildingRows(
   const st = stampOf(stamp);
   // The devices overdue in the month, as the figures carry them (a published version: as frozen).
   const overdue = new Map(flats.flatMap((f) => f.Kinds.flatMap((k) => k.Overdue.map((d) => [d.DeviceId, d] as const))));
-  const overdueOf = (ds: readonly DeviceLine[]) =>
-    overdueText(ds.flatMap((d) => overdue.get(d.id) ?? []));
+  const overdueOf = (ds: readonly DeviceLine[]) => overdueText(ds.flatMap((d) => overdue.get(d.id) ?? []));
   const base = (line: BillingLine, flat: StatementRow | null, account: Account | undefined) => ({
     Month: month,
     ...st,

@@ -1,6 +1,6 @@
 import type { MonthEndSource, StatementFigure, StatementKind, StatementUnit } from '@rodmenys/contract';
-import type { OverdueDevices } from '../lifetime/overdue.js';
 import { type BuildingKwh, type HeatingProc, kwhKey } from './kwh.js';
+import type { OverdueDevices } from './overdue.js';
 import type { Part, Parts } from './parts.js';
 import type { BuildingFlat } from './selection.js';
 

@@ -1,13 +1,13 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { heatMethodsOf } from '../heat-methods/heat-methods.js';
-import { loadOverdue } from '../lifetime/overdue.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
 import { flatStatementOf } from './flat-figures.js';
 import { seasonDayEnergy } from './heat-split/season-values.js';
 import { heatingProcOf, kwhByBuilding } from './kwh.js';
 import { statementMonths } from './months.js';
+import { loadOverdue } from './overdue.js';
 import { loadParts } from './parts.js';
 import { type BuildingFlat, type FlatSelection, loadBuildingFlats } from './selection.js';
 

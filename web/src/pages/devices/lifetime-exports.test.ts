@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DueRow, RemoteBuilding } from '@rodmenys/contract';
+import { DEVICE_TYPE, type DueRow, type RemoteBuilding } from '@rodmenys/contract';
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { buildCsv, CSV_COMMA, CSV_SEMICOLON } from '../../components/export/build-file';
@@ -25,7 +25,10 @@ const SOFFICE = ['/usr/bin/soffice', '/usr/bin/libreoffice'].find((p) => existsS
 const tOf = (dict: unknown) =>
   ((key: string) => key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], dict)) as TFunction;
 
-const TYPES: Record<number, string> = { 1: 'allocator', 3: 'cold water' };
+const TYPES: Record<number, string> = {
+  [DEVICE_TYPE.allocator]: 'allocator',
+  [DEVICE_TYPE.coldWaterMeter]: 'cold water',
+};
 
 /** A due list as the server answers it, its texts derived from hostile ones a register import could bring. */
 const HOSTILE = ['=HYPERLINK("http://example.com/x";"Click")', '+370-600-00', '-1+2', '@SUM(1;2)'];
@@ -35,7 +38,7 @@ const DUE: DueRow[] = HOSTILE.map((text, i) => ({
   Address: i === 1 ? text : `Kaunas, Ąžuolų g. ${i + 1}`,
   Flat: String(i + 1),
   FlatOrder: i + 1,
-  DeviceTypeId: i % 2 ? 1 : 3,
+  DeviceTypeId: i % 2 ? DEVICE_TYPE.allocator : DEVICE_TYPE.coldWaterMeter,
   DeviceCode: i === 1 ? `SN-${i}` : text,
   Model: null,
   DueDate: `2026-1${i % 3}-0${i + 1}`,

@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   getOccupantDeclarations,
   getOccupantProfile,
   getOccupantStatement,
@@ -283,7 +284,13 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
 
   it('the statement names a device past its due date behind a figure (docs/device-lifetime.md)', async () => {
     setOccupantSession(SESSION);
-    const battery = { DeviceId: 77, DeviceCode: 'HCA-77', DeviceTypeId: 1, DueDate: '2026-10-10', Reason: 'battery' };
+    const battery = {
+      DeviceId: 77,
+      DeviceCode: 'HCA-77',
+      DeviceTypeId: DEVICE_TYPE.allocator,
+      DueDate: '2026-10-10',
+      Reason: 'battery',
+    };
     const overdue = { ...heating, Overdue: [battery as OccupancyKindFigures['Overdue'][number]] };
     const statement = { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [overdue] } };
     stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);

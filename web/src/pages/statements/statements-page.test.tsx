@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   type FlatOccupancyStatement,
   GROUP,
   getFlatStatement,
@@ -118,7 +119,7 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     const device = {
       DeviceId: 9,
       DeviceCode: 'HW-0042',
-      DeviceTypeId: 4,
+      DeviceTypeId: DEVICE_TYPE.hotWaterMeter,
       DueDate: '2026-10-03',
       Reason: 'verification',
     };

@@ -1,7 +1,6 @@
 import { DEVICE_TYPES, LOCATION_LEVEL, type StatementOverdueDevice } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { buildingIdOf } from '../sql.js';
-import { batteryEndSql, dueDateSql, dueReasonSql, verificationDueSql } from './device-dates.js';
 
 /*
  * Figures fed by an overdue device (docs/device-lifetime.md, "Overdue figures"): a device in
@@ -47,8 +46,14 @@ const OVERDUE_SQL = `WITH b AS (
     FROM b JOIN location l ON ${buildingIdOf('l')} = b.id AND l.path @> ARRAY[b.id]
     JOIN device d ON d.location_id = l.id
     CROSS JOIN m
-    CROSS JOIN LATERAL (SELECT ${verificationDueSql('d', 'l')} AS v, ${batteryEndSql('d')} AS bd) y
-    CROSS JOIN LATERAL (SELECT ${dueDateSql('y.v', 'y.bd')} AS due, ${dueReasonSql('y.v', 'y.bd')} AS reason) x
+    -- The lifetime rules of migration 230, as services/lifetime/device-dates.ts names them: the earlier
+    -- of the verification due date and the battery end, and which one it is.
+    CROSS JOIN LATERAL (
+      SELECT verification_due(d.device_type_id, l.level, coalesce(d.verified_on, d.installed_at::date)) AS v,
+             battery_end(d.device_type_id, d.model, d.installed_at::date) AS bd) y
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN y.bd IS NOT NULL AND (y.v IS NULL OR y.bd < y.v) THEN y.bd ELSE y.v END AS due,
+             CASE WHEN y.bd IS NOT NULL AND (y.v IS NULL OR y.bd < y.v) THEN 'battery' ELSE 'verification' END AS reason) x
    WHERE d.device_type_id IN (${DEVICE_TYPES.join(', ')})
      AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s
      AND x.due < m.last

@@ -6,14 +6,14 @@ import type { Readable } from 'node:stream';
 import { DEVICE_TYPE, type FlatStatement, type StatementKind, type StatementKindFigures } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings } from '../../test/factories.js';
+import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, type Place } from '../../test/factories.js';
 import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
-import { computeStatements } from '../statements/figures.js';
-import { splitMoves } from '../statements/occupancy-figures.js';
-import { renderBuildingPdf, renderOccupantPdf } from '../statements/pdf.js';
-import { statementFiguresJson } from '../statements/rows-json.js';
-import { storedStatement } from '../statements/snapshots.js';
+import { computeStatements } from './figures.js';
+import { splitMoves } from './occupancy-figures.js';
+import { renderBuildingPdf, renderOccupantPdf } from './pdf.js';
+import { statementFiguresJson } from './rows-json.js';
+import { storedStatement } from './snapshots.js';
 
 /*
  * Figures fed by a device past its due date (docs/device-lifetime.md, "Overdue figures"): a device
@@ -30,7 +30,7 @@ const STEP = { heat: 400, units: 60, m3: 3 };
 
 /** A device with readings at every month bound from August to December, `step` a month, verified on `verifiedOn`. */
 async function device(
-  at: { id: number; names: string[] },
+  at: Place,
   typeId: (typeof DEVICE_TYPE)[keyof typeof DEVICE_TYPE],
   code: string,
   step: number,
