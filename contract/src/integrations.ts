@@ -166,6 +166,13 @@ export const BillingRow = Type.Object({
   HotWaterHeatKwh: Nullable(Type.Number()),
   CirculationKwh: Nullable(Type.Number()),
   HeatTotalKwh: Nullable(Type.Number()),
+  /**
+   * Devices past their verification due date or battery end in the month (docs/device-lifetime.md,
+   * "Overdue figures"): on a flat's or occupant's row those behind its figure, on a device row the
+   * device itself, on the building row its heat meters; each as `serial (due date, reason)`, joined
+   * by `; `. Null when none.
+   */
+  OverdueDevices: Nullable(Type.String()),
 });
 export type BillingRow = Static<typeof BillingRow>;
 

@@ -34,7 +34,12 @@ export const StatementFigure = Type.Object({
 });
 export type StatementFigure = Static<typeof StatementFigure>;
 
-export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low'] as const;
+/**
+ * A figure's markers: estimated (a value behind it not measured), incomplete, high or low against
+ * last year, and overdue (a device feeding it was past its verification due date or battery end
+ * in M, docs/device-lifetime.md; which ones: `Overdue`).
+ */
+export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low', 'overdue'] as const;
 export type StatementMarker = (typeof STATEMENT_MARKERS)[number];
 export const StatementMarker = Type.Union(STATEMENT_MARKERS.map((m) => Type.Literal(m)));
 
@@ -136,6 +141,18 @@ export const StatementHeatParts = Type.Object({
 });
 export type StatementHeatParts = Static<typeof StatementHeatParts>;
 
+/** A device feeding a figure that was past its due date in M (docs/device-lifetime.md, "Overdue figures"). */
+export const StatementOverdueDevice = Type.Object({
+  DeviceId: Id,
+  /** Serial number. */
+  DeviceCode: Type.String(),
+  DeviceTypeId: Type.Integer(),
+  /** The earlier of its verification due date and battery end. */
+  DueDate: Day,
+  Reason: Type.Union([Type.Literal('verification'), Type.Literal('battery')]),
+});
+export type StatementOverdueDevice = Static<typeof StatementOverdueDevice>;
+
 export const StatementKindFigures = Type.Object({
   Kind: StatementKind,
   Unit: StatementUnit,
@@ -169,6 +186,11 @@ export const StatementKindFigures = Type.Object({
   /** Heating of a flat split by its building's method in M: its parts (null otherwise). */
   HeatParts: Nullable(StatementHeatParts),
   Markers: Type.Array(StatementMarker),
+  /**
+   * The devices behind this month's figure past their due date in M (the flat's devices of the
+   * kind; for kWh shared from the building, the building's devices too): the `overdue` marker.
+   */
+  Overdue: Type.Array(StatementOverdueDevice),
 });
 export type StatementKindFigures = Static<typeof StatementKindFigures>;
 
@@ -234,8 +256,12 @@ export const OccupancyKindFigures = Type.Composite([
   /**
    * `BuildingAverage`: the flat's building average of the kind in the month (per flat, not per occupant).
    * Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units.
+   * `Overdue`: the flat's figure's overdue devices (docs/device-lifetime.md), the same for each occupant.
+   * `HeatParts`: heating by the building's heat method, the flat's parts split among its occupants
+   * (docs/heat-method.md, "Occupants"): area and norm parts by days, consumption parts by units; the
+   * occupant's `Current` is their `Space`. Null otherwise.
    */
-  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad']),
+  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad', 'Overdue', 'HeatParts']),
 ]);
 export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
 

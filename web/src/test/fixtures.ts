@@ -56,6 +56,7 @@ export function kindFigures(
     HeatBalance: null,
     HeatParts: null,
     Markers: [],
+    Overdue: [],
     ...overrides,
   };
 }

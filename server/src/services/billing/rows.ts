@@ -11,6 +11,7 @@ import {
   type StatementHeatBalance,
   type StatementKind,
   type StatementKindFigures,
+  type StatementOverdueDevice,
   type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
@@ -118,6 +119,11 @@ const UNIT_OF: Record<number, string> = {
   [DEVICE_TYPE.coldWaterMeter]: 'm3',
 };
 const NOT_MEASURED = new Set(['interpolated', 'estimated', 'manual']);
+
+/** The export's text of overdue devices: `serial (due date, reason)` joined by `; `, null for none. */
+export const overdueText = (devices: readonly StatementOverdueDevice[]): string | null =>
+  devices.length ? devices.map((d) => `${d.DeviceCode} (${d.DueDate}, ${d.Reason})`).join('; ') : null;
+
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const sumOrNull = (xs: (number | null)[]) =>
   xs.length === 0 || xs.some((x) => x === null) ? null : round3(xs.reduce<number>((a, x) => a + (x ?? 0), 0));
@@ -141,6 +147,9 @@ export async function buildingRows(
     month,
   );
   const st = stampOf(stamp);
+  // The devices overdue in the month, as the figures carry them (a published version: as frozen).
+  const overdue = new Map(flats.flatMap((f) => f.Kinds.flatMap((k) => k.Overdue.map((d) => [d.DeviceId, d] as const))));
+  const overdueOf = (ds: readonly DeviceLine[]) => overdueText(ds.flatMap((d) => overdue.get(d.id) ?? []));
   const base = (line: BillingLine, flat: StatementRow | null, account: Account | undefined) => ({
     Month: month,
     ...st,
@@ -174,6 +183,7 @@ export async function buildingRows(
       Qrad: d.qrad,
       Partial: NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
       Incomplete: d.start_value === null || d.end_value === null,
+      OverdueDevices: overdueOf([d]),
     });
   const byFlat = new Map<number, DeviceLine[]>();
   for (const d of devices) {
@@ -208,6 +218,7 @@ export async function buildingRows(
           Incomplete: k.Current.Incomplete,
           Books: !split,
           ...heatPartColumns(k),
+          OverdueDevices: overdueText(k.Overdue),
         }),
       );
     }
@@ -242,6 +253,7 @@ export async function buildingRows(
         ),
         Incomplete: line ? line.AllocatorKwh === null : meterKwh === null || subtracted === null,
         ...heatBalanceColumns(balance),
+        OverdueDevices: overdueOf(meters),
       }),
     );
   }
@@ -263,7 +275,8 @@ function occupancyRows(
   ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
 ): BillingRow[] {
   return o.Kinds.map((k) => {
-    const method = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit)?.KwhMethod ?? null;
+    const flatKind = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit);
+    const method = flatKind?.KwhMethod ?? null;
     return billingRow({
       ...base('occupancy', flat, { code: o.ClientCode, name: o.Name }),
       Kind: k.Kind,
@@ -280,6 +293,9 @@ function occupancyRows(
       OccupancyTill: o.Till,
       Days: o.Days,
       Books: true,
+      // The occupant's own heat parts (docs/heat-method.md, "Occupants"), under the flat's method.
+      ...(flatKind ? heatPartColumns({ ...flatKind, HeatParts: k.HeatParts }) : {}),
+      OverdueDevices: overdueText(k.Overdue),
     });
   });
 }

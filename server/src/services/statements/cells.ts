@@ -1,5 +1,6 @@
 import type { MonthEndSource, StatementFigure, StatementKind, StatementUnit } from '@rodmenys/contract';
 import { type BuildingKwh, type HeatingProc, kwhKey } from './kwh.js';
+import type { OverdueDevices } from './overdue.js';
 import type { Part, Parts } from './parts.js';
 import type { BuildingFlat } from './selection.js';
 
@@ -17,6 +18,8 @@ export interface FigureContext {
   parts: Parts;
   heating: ReadonlyMap<number, HeatingProc>;
   kwh: ReadonlyMap<string, BuildingKwh>;
+  /** The devices past their due date in M (docs/device-lifetime.md). */
+  overdue: OverdueDevices;
 }
 
 export interface Cell {

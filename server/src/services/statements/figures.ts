@@ -7,6 +7,7 @@ import { flatStatementOf } from './flat-figures.js';
 import { seasonDayEnergy } from './heat-split/season-values.js';
 import { heatingProcOf, kwhByBuilding } from './kwh.js';
 import { statementMonths } from './months.js';
+import { loadOverdue } from './overdue.js';
 import { loadParts } from './parts.js';
 import { type BuildingFlat, type FlatSelection, loadBuildingFlats } from './selection.js';
 
@@ -83,7 +84,12 @@ async function compute(
   const versions = await heatMethodsOf(db, [...buildings.keys()]);
   const upTo = await seasonDayEnergy(db, versions, computed);
   const kwh = kwhByBuilding(parts, buildings, heating, computed, { versions, upTo });
-  const ctx: FigureContext = { month, months, parts, heating, kwh };
+  const overdue = await loadOverdue(
+    db,
+    flats.map((f) => f.flat_id),
+    month,
+  );
+  const ctx: FigureContext = { month, months, parts, heating, kwh, overdue };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
 }

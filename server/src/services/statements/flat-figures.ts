@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   type FlatStatement,
   STATEMENT_HIGH_FACTOR,
   STATEMENT_KINDS,
@@ -6,6 +7,7 @@ import {
   type StatementKind,
   type StatementKindFigures,
   type StatementMarker,
+  type StatementOverdueDevice,
   type StatementRow,
 } from '@rodmenys/contract';
 import { averageKey, type BuildingAverage } from './averages.js';
@@ -50,6 +52,33 @@ function markersOf(cur: Cell | undefined, reference: number | null): StatementMa
     else if (cur.value < STATEMENT_LOW_FACTOR * reference) markers.push('low');
   }
   return markers;
+}
+
+/** The flat's device types behind each kind's figure. */
+const FLAT_TYPES: Record<StatementKind, number[]> = {
+  heating: [DEVICE_TYPE.allocator, DEVICE_TYPE.heatMeter],
+  hotWater: [DEVICE_TYPE.hotWaterMeter],
+  coldWater: [DEVICE_TYPE.coldWaterMeter],
+};
+
+/**
+ * The devices past their due date in M behind a figure (docs/device-lifetime.md): the flat's of
+ * the kind; for heating kWh from the building's input, its heat meter too (and, by a heat method,
+ * its hot-water meter).
+ */
+function overdueOf(
+  ctx: FigureContext,
+  f: BuildingFlat,
+  kind: StatementKind,
+  facts: { KwhMethod: string | null; HeatBalance: unknown },
+): StatementOverdueDevice[] {
+  const own = ctx.overdue.of(f.flat_id, FLAT_TYPES[kind]);
+  if (kind !== 'heating') return own;
+  if (facts.HeatBalance)
+    return [...own, ...ctx.overdue.of(f.building_id, [DEVICE_TYPE.buildingHeatMeter, DEVICE_TYPE.hotWaterMeter])];
+  if (facts.KwhMethod && facts.KwhMethod !== 'noBuildingMeter')
+    return [...own, ...ctx.overdue.of(f.building_id, [DEVICE_TYPE.buildingHeatMeter])];
+  return own;
 }
 
 /** Heating by the building's heat method in M: its balance and the flat's parts (docs/heat-method.md). */
@@ -101,6 +130,10 @@ function kindFigures(
   const last = flatCell(ctx, f, kind, ctx.months[0]!);
   const lastCorrected = corrected(kind, last.cell, inputs.degreeDays(f.city_id));
   const avg = inputs.averages.get(averageKey(f.building_id, kind, cur.unit));
+  const allocator = allocatorFacts(ctx, f, kind);
+  const method = methodFacts(ctx, f, kind);
+  const overdue = overdueOf(ctx, f, kind, { KwhMethod: allocator.KwhMethod, HeatBalance: method.HeatBalance });
+  const markers = markersOf(cur.cell, lastCorrected ?? last.cell?.value ?? null);
   return {
     Kind: kind,
     Unit: cur.unit,
@@ -111,9 +144,10 @@ function kindFigures(
     LastYearCorrected: lastCorrected,
     BuildingAverage: avg?.perFlat ?? null,
     BuildingAveragePerM2: avg?.perM2 ?? null,
-    ...allocatorFacts(ctx, f, kind),
-    ...methodFacts(ctx, f, kind),
-    Markers: markersOf(cur.cell, lastCorrected ?? last.cell?.value ?? null),
+    ...allocator,
+    ...method,
+    Markers: overdue.length ? [...markers, 'overdue'] : markers,
+    Overdue: overdue,
   };
 }
 

@@ -14,6 +14,8 @@ import type { Queryable } from '../../db/db.js';
 import { notFound } from '../../errors.js';
 import { inScope } from '../sql.js';
 import { computeRows } from './figures.js';
+import { type DeviceBounds, loadDeviceBounds, type Segment, segmentSums, type ValueAt } from './occupancy-devices.js';
+import { splitHeatParts } from './occupancy-heat-parts.js';
 import { storedStatement } from './snapshots.js';
 
 /*
@@ -22,35 +24,6 @@ import { storedStatement } from './snapshots.js';
  */
 
 const NOT_MEASURED: ReadonlySet<string> = new Set(['interpolated', 'estimated', 'manual']);
-
-/** A device of the flat in service in the month, with its values at the month's bounds. */
-interface DeviceBounds {
-  location_id: number;
-  id: number;
-  type: number;
-  rating_factor: number | null;
-  installed_ms: number | null;
-  removed_ms: number | null;
-  start_v: string | null;
-  start_source: MonthEndSource | null;
-  end_v: string | null;
-  end_source: MonthEndSource | null;
-  /** Its moving-day values in the month: day → value and source. */
-  moves: Record<string, { value: string; source: MonthEndSource }> | null;
-}
-
-interface Segment {
-  flat_id: number;
-  id: number;
-  client_code: string;
-  name: string;
-  from: string;
-  /** The first day after the segment (the next month's 1st at most). */
-  till: string;
-  /** The occupancy covered the whole month before, and the whole same month last year. */
-  whole_previous: boolean;
-  whole_last_year: boolean;
-}
 
 /** Ten-thousandths: readings have 4 decimals, so differences add up exactly. */
 const units4 = (v: string) => Math.round(Number(v) * 10_000);
@@ -106,7 +79,7 @@ export async function occupancyStatements(
     return {
       Month: month,
       FlatId: flatId,
-      Occupancies: typeof frozen === 'string' ? (JSON.parse(frozen) as OccupancyStatement[]) : frozen,
+      Occupancies: storedOccupancies(frozen),
     };
   // The split needs the flat's row only: M − 12, M − 1 and M computed, not the 13 months of its history.
   const row = snap[0]
@@ -198,12 +171,19 @@ async function frozenOfRows(
       `${month}-01`,
     ],
   );
-  return new Map(
-    stored.map((r) => [
-      r.flat_id,
-      typeof r.occupancies === 'string' ? (JSON.parse(r.occupancies) as OccupancyStatement[]) : r.occupancies,
-    ]),
-  );
+  return new Map(stored.map((r) => [r.flat_id, storedOccupancies(r.occupancies)]));
+}
+
+/**
+ * A frozen split as stored (jsonb, parsed or not by the driver). Splits frozen before the overdue
+ * devices or the occupants' heat parts existed get none (what was published is shown, nothing added).
+ */
+function storedOccupancies(stored: OccupancyStatement[] | string): OccupancyStatement[] {
+  const os = typeof stored === 'string' ? (JSON.parse(stored) as OccupancyStatement[]) : stored;
+  return os.map((o) => ({
+    ...o,
+    Kinds: o.Kinds.map((k) => ({ ...k, Overdue: k.Overdue ?? [], HeatParts: k.HeatParts ?? null })),
+  }));
 }
 
 /**
@@ -276,14 +256,17 @@ function splitOf(
     const m = d.moves?.[day];
     return m ? { v: units4(m.value), source: m.source } : null;
   };
-  const perKind = kinds.map((k) => kindSegments(k, devices, segments, valueAt));
+  const hotWater = kinds.some((k) => k.Kind === 'hotWater')
+    ? segmentSums([DEVICE_TYPE.hotWaterMeter], devices, segments, valueAt)
+    : null;
+  const perKind = kinds.map((k) => kindSegments(k, devices, segments, valueAt, hotWater));
   return segments.map((seg, i) => ({
     OccupancyId: seg.id,
     ClientCode: seg.client_code,
     Name: seg.name,
     From: seg.from,
     Till: new Date(dayMs(seg.till) - 86_400_000).toISOString().slice(0, 10),
-    Days: Math.round((dayMs(seg.till) - dayMs(seg.from)) / 86_400_000),
+    Days: segmentDays(seg),
     Kinds: kinds.map((k, j) => {
       const own = perKind[j]![i]!;
       return {
@@ -297,6 +280,8 @@ function splitOf(
         BuildingAverage: k.BuildingAverage,
         Units: own.units,
         Qrad: own.qrad,
+        Overdue: k.Overdue,
+        HeatParts: own.heatParts,
       } satisfies OccupancyKindFigures;
     }),
   }));
@@ -316,35 +301,33 @@ function withRemainder(total: number, values: number[]): number[] {
   return out;
 }
 
-/** One kind's figures per segment: the flat's figure split so the segments add up to it exactly. */
+const segmentDays = (seg: Segment) => Math.round((dayMs(seg.till) - dayMs(seg.from)) / 86_400_000);
+
+/**
+ * One kind's figures per segment: the flat's figure split so the segments add up to it exactly.
+ * Heating by a heat method: its parts split (occupancy-heat-parts.ts), the figure being the space heating.
+ */
 function kindSegments(
   k: StatementKindFigures,
   devices: readonly DeviceBounds[],
   segments: readonly Segment[],
-  valueAt: (d: DeviceBounds, day: string) => { v: number; source: MonthEndSource | null } | null,
+  valueAt: ValueAt,
+  hotWater: ReturnType<typeof segmentSums> | null,
 ) {
   const types = typesOf(k);
-  const own = devices.filter((d) => types.includes(d.type));
   const isAllocator = types[0] === DEVICE_TYPE.allocator;
-  const segs = segments.map((seg) => {
-    let units = 0;
-    let qrad = 0;
-    let missing = false;
-    const sources = new Set<MonthEndSource>();
-    for (const d of own) {
-      const a = valueAt(d, seg.from);
-      const b = valueAt(d, seg.till);
-      if (!a || !b) {
-        missing = true;
-        continue;
-      }
-      for (const s of [a.source, b.source]) if (s) sources.add(s);
-      units += b.v - a.v;
-      if (d.rating_factor === null) missing = isAllocator || missing;
-      else qrad += (b.v - a.v) * d.rating_factor;
-    }
-    return { units, qrad, missing, sources: [...sources].sort() };
-  });
+  const segs = segmentSums(types, devices, segments, valueAt);
+  const heatParts =
+    k.Kind === 'heating' && k.HeatParts
+      ? splitHeatParts(
+          k.HeatParts,
+          segs.map((s, i) => ({
+            days: segmentDays(segments[i]!),
+            heating: s.missing ? null : s.units,
+            hotWater: hotWater && !hotWater[i]!.missing ? hotWater[i]!.units : null,
+          })),
+        )
+      : null;
   const flatValue = k.Current.Value;
   const incomplete = flatValue === null || segs.some((s) => s.missing);
   // Each segment's own figure in thousandths; allocators' kWh are the flat's shared by units. The last
@@ -360,44 +343,18 @@ function kindSegments(
           own4.map((v) => Math.round(v / 10)),
         );
   return segs.map((s, i) => {
+    const parts = heatParts?.[i] ?? null;
     const figure: StatementFigure = {
-      Value: shares ? shares[i]! / 1000 : null,
+      Value: parts ? parts.Space : shares ? shares[i]! / 1000 : null,
       Partial: s.sources.some((x) => NOT_MEASURED.has(x)),
-      Incomplete: incomplete,
+      Incomplete: parts ? false : incomplete,
       Sources: s.sources,
     };
     return {
       figure,
+      heatParts: parts,
       units: isAllocator && !s.missing ? Math.round(s.units / 10) / 1000 : null,
       qrad: isAllocator && !s.missing ? Math.round(s.qrad / 10) / 1000 : null,
     };
   });
-}
-
-/** The flats' devices in service in the month, their values at its bounds (as the statements read them) and at its moves. */
-async function loadDeviceBounds(db: Queryable, flatIds: readonly number[], month: string): Promise<DeviceBounds[]> {
-  const { rows } = await db.query<DeviceBounds>(
-    `WITH m AS (SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
-                       $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e)
-     SELECT d.location_id, d.id, d.device_type_id AS type, d.rating_factor::float8 AS rating_factor,
-            CASE WHEN d.installed_at >= m.s THEN extract(epoch FROM d.installed_at) * 1000 END AS installed_ms,
-            CASE WHEN d.removed_at < m.e THEN extract(epoch FROM d.removed_at) * 1000 END AS removed_ms,
-            CASE WHEN coalesce(d.installed_at, '-infinity') < m.s THEN ms.value::text
-                 ELSE (SELECT r.value::text FROM reading r WHERE r.device_id = d.id AND r.ts >= d.installed_at
-                          AND r.ts < m.e AND r.ts <= coalesce(d.removed_at, 'infinity') ORDER BY r.ts LIMIT 1) END AS start_v,
-            CASE WHEN coalesce(d.installed_at, '-infinity') < m.s THEN ms.source ELSE 'measured' END AS start_source,
-            CASE WHEN coalesce(d.removed_at, 'infinity') >= m.e THEN me.value::text
-                 ELSE (SELECT r.value::text FROM reading r WHERE r.device_id = d.id AND r.ts <= d.removed_at
-                          AND r.ts >= coalesce(d.installed_at, '-infinity') ORDER BY r.ts DESC LIMIT 1) END AS end_v,
-            CASE WHEN coalesce(d.removed_at, 'infinity') >= m.e THEN me.source ELSE 'measured' END AS end_source,
-            (SELECT json_object_agg(mv.day::text, json_build_object('value', mv.value::text, 'source', mv.source))
-               FROM move_value mv WHERE mv.device_id = d.id AND mv.day > m.month AND mv.day < (m.month + interval '1 month')::date)
-              AS moves
-       FROM device d CROSS JOIN m
-       LEFT JOIN month_end ms ON ms.device_id = d.id AND ms.month = m.prev
-       LEFT JOIN month_end me ON me.device_id = d.id AND me.month = m.month
-      WHERE d.location_id = ANY ($1::int[]) AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s`,
-    [flatIds, `${month}-01`],
-  );
-  return rows;
 }

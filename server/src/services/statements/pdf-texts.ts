@@ -1,4 +1,4 @@
-import type { StatementFigure } from '@rodmenys/contract';
+import type { StatementFigure, StatementKindFigures } from '@rodmenys/contract';
 
 /* The statements PDF's texts in Lithuanian and English, its number format and its file names. */
 
@@ -61,6 +61,10 @@ export const T = {
     subtractedFlat: (flat: string, kwh: string) => `butas ${flat}: ${kwh}`,
     degreeDays: (c: string, l: string) =>
       `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
+    overdue: (devices: string) =>
+      `Duomenis teikė prietaisai, kurių patikros ar baterijos terminas pasibaigęs: ${devices}.`,
+    overdueDevice: (code: string, due: string, reason: 'verification' | 'battery') =>
+      `nr. ${code} (${reason === 'battery' ? 'baterija' : 'patikra'} iki ${due})`,
     partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
     declared: 'Šio mėnesio rodmenys (dalis ar visi) deklaruoti gyventojo.',
     sourceNotes: {
@@ -139,6 +143,9 @@ export const T = {
     subtractedFlat: (flat: string, kwh: string) => `flat ${flat}: ${kwh}`,
     degreeDays: (c: string, l: string) =>
       `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
+    overdue: (devices: string) => `Figures fed by devices past their verification or battery due date: ${devices}.`,
+    overdueDevice: (code: string, due: string, reason: 'verification' | 'battery') =>
+      `no. ${code} (${reason === 'battery' ? 'battery' : 'verification'} due ${due})`,
     partial: '* value interpolated, estimated or set by hand',
     declared: 'Readings of this month (some or all) were declared by the occupant.',
     sourceNotes: {
@@ -182,6 +189,18 @@ export const fmtPlain = (v: number, lang: Lang) =>
 /** A figure; a partial one (some value behind it interpolated, estimated or set by hand) marked `*`. */
 export const fig = (f: StatementFigure, lang: Lang) =>
   f.Value !== null && f.Partial ? `${fmt(f.Value, lang)} *` : fmt(f.Value, lang);
+
+/** The note on the devices past their due date behind the figures (docs/device-lifetime.md), per kind. */
+export function overdueNotes(kinds: readonly Pick<StatementKindFigures, 'Kind' | 'Overdue'>[], lang: Lang): string[] {
+  const t = T[lang];
+  const named = kinds
+    .filter((k) => k.Overdue.length)
+    .map(
+      (k) =>
+        `${t.kinds[k.Kind]} – ${k.Overdue.map((d) => t.overdueDevice(d.DeviceCode, d.DueDate, d.Reason)).join(', ')}`,
+    );
+  return named.length ? [t.overdue(named.join('; '))] : [];
+}
 
 /** A building's PDF file name: the month and its address in ASCII. */
 export const fileName = (name: string, month: string) =>

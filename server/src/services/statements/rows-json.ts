@@ -6,6 +6,7 @@ import type {
   StatementHeatBalance,
   StatementHeatParts,
   StatementKindFigures,
+  StatementOverdueDevice,
   StatementPublication,
   StatementRow,
 } from '@rodmenys/contract';
@@ -49,13 +50,22 @@ const heatParts = (p: StatementHeatParts | null) =>
       `"NoDevice":${num(p.NoDevice)},"HeatMeter":${num(p.HeatMeter)},"Assigned":${num(p.Assigned)},` +
       `"Space":${num(p.Space)},"HotWater":${num(p.HotWater)},"Circulation":${num(p.Circulation)},"Total":${num(p.Total)}}`;
 
+const overdue = (xs: readonly StatementOverdueDevice[]) =>
+  `[${xs
+    .map(
+      (d) =>
+        `{"DeviceId":${num(d.DeviceId)},"DeviceCode":${str(d.DeviceCode)},"DeviceTypeId":${num(d.DeviceTypeId)},` +
+        `"DueDate":${str(d.DueDate)},"Reason":${str(d.Reason)}}`,
+    )
+    .join(',')}]`;
+
 const kind = (k: StatementKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Devices":${num(k.Devices)},"Current":${figure(k.Current)},` +
   `"Previous":${figure(k.Previous)},"LastYear":${figure(k.LastYear)},"LastYearCorrected":${num(k.LastYearCorrected)},` +
   `"BuildingAverage":${num(k.BuildingAverage)},"BuildingAveragePerM2":${num(k.BuildingAveragePerM2)},` +
   `"Units":${num(k.Units)},"Qrad":${num(k.Qrad)},"KwhMethod":${str(k.KwhMethod)},"BuildingKwh":${num(k.BuildingKwh)},` +
   `"BuildingLine":${buildingLine(k.BuildingLine)},"HeatBalance":${heatBalance(k.HeatBalance)},` +
-  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)}}`;
+  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)},"Overdue":${overdue(k.Overdue)}}`;
 
 const publication = (p: StatementPublication | null) =>
   p === null
@@ -74,7 +84,7 @@ const occupancyKind = (k: OccupancyKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Current":${figure(k.Current)},"Previous":${nullableFigure(k.Previous)},` +
   `"PreviousMissing":${str(k.PreviousMissing)},"LastYear":${nullableFigure(k.LastYear)},` +
   `"LastYearMissing":${str(k.LastYearMissing)},"BuildingAverage":${num(k.BuildingAverage)},"Units":${num(k.Units)},` +
-  `"Qrad":${num(k.Qrad)}}`;
+  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"HeatParts":${heatParts(k.HeatParts)}}`;
 
 const occupancy = (o: FlatOccupancyStatement) =>
   `{"FlatId":${num(o.FlatId)},"OccupancyId":${num(o.OccupancyId)},"ClientCode":${str(o.ClientCode)},` +

@@ -16,19 +16,20 @@ const publicationOf = (s: PublishedFlat): StatementPublication | null =>
 
 /**
  * A snapshot's statement as stored (jsonb, parsed or not by the driver). Snapshots published
- * before the building line or the heat method existed get them as null: what was published is
+ * before the building line, the heat method or the overdue devices existed get them as null (none): what was published is
  * shown, nothing added.
  */
 export function storedStatement(stored: FlatStatement | string): FlatStatement {
   const s = typeof stored === 'string' ? (JSON.parse(stored) as FlatStatement) : stored;
   const complete = (k: FlatStatement['Row']['Kinds'][number]) =>
-    k.BuildingLine !== undefined && k.HeatBalance !== undefined && k.HeatParts !== undefined;
+    k.BuildingLine !== undefined && k.HeatBalance !== undefined && k.HeatParts !== undefined && k.Overdue !== undefined;
   if (s.Row.Kinds.every(complete)) return s;
   const kinds = s.Row.Kinds.map((k) => ({
     ...k,
     BuildingLine: k.BuildingLine ?? null,
     HeatBalance: k.HeatBalance ?? null,
     HeatParts: k.HeatParts ?? null,
+    Overdue: k.Overdue ?? [],
   }));
   return { ...s, Row: { ...s.Row, Kinds: kinds } };
 }

@@ -14,6 +14,7 @@ import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
 import { CampaignsTab } from './campaigns-tab';
 import { DueTab } from './due-tab';
+import { registerCell, registerColumns } from './lifetime-exports';
 
 /** A building's exception note, written by group 1. */
 function ExceptionDialog({ building, onClose }: { building: RemoteBuilding; onClose: () => void }) {
@@ -59,20 +60,8 @@ function RegisterTab() {
   const data = register.data;
   const percent = (p: number | null) =>
     p === null ? '–' : `${p.toLocaleString(language === 'lt' ? 'lt-LT' : 'en-GB')} %`;
-  const columns: ExportColumn[] = [
-    { key: 'Address', title: t('lifetime.address'), type: 'text' },
-    { key: 'Devices', title: t('lifetime.devices'), type: 'number' },
-    { key: 'Remote', title: t('lifetime.remote'), type: 'number' },
-    { key: 'RemotePercent', title: t('lifetime.remotePercent'), type: 'number', numFmt: '0.0' },
-    { key: 'Late', title: t('lifetime.lateNotRemote'), type: 'number' },
-    { key: 'Exception', title: t('lifetime.exception'), type: 'text' },
-  ];
-  const cell = (b: RemoteBuilding, c: ExportColumn): unknown =>
-    c.key === 'Late'
-      ? b.LateNotRemote.length
-      : c.key === 'Exception'
-        ? (b.Exception?.Note ?? '')
-        : b[c.key as keyof RemoteBuilding];
+  const columns = registerColumns(t);
+  const cell = registerCell;
   const pdf = async () => {
     try {
       await downloadFile(

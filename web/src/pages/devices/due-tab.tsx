@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
 import { useDeviceTypeName } from '../../api/devices';
 import { useDueDevices, useRemoteRegister } from '../../api/lifetime';
-import { ExportButton, type ExportColumn } from '../../components/export';
+import { ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
 import { CreateCampaignDialog } from './campaign-dialogs';
+import { dueCell, dueColumns } from './lifetime-exports';
 
 const BUCKET_COLORS = { overdue: 'red', thisMonth: 'orange', soon: 'blue' } as const;
 
@@ -36,23 +37,8 @@ export function DueTab({ onCreated }: { onCreated: (campaignId: number) => void 
   const operator = isOperator(useSession()?.GroupId ?? 0);
   const [selected, setSelected] = useState<number[]>([]);
   const [creating, setCreating] = useState(false);
-  const columns: ExportColumn[] = [
-    { key: 'Address', title: t('lifetime.address'), type: 'text' },
-    { key: 'Flat', title: t('lifetime.flat'), type: 'text' },
-    { key: 'Type', title: t('lifetime.type'), type: 'text' },
-    { key: 'DeviceCode', title: t('lifetime.serial'), type: 'text' },
-    { key: 'DueDate', title: t('lifetime.dueDate'), type: 'text' },
-    { key: 'Reason', title: t('lifetime.reason'), type: 'text' },
-    { key: 'Bucket', title: t('lifetime.when'), type: 'text' },
-  ];
-  const cell = (r: DueRow, c: ExportColumn): unknown =>
-    c.key === 'Type'
-      ? typeName(r.DeviceTypeId)
-      : c.key === 'Reason'
-        ? t(`lifetime.reasons.${r.Reason}`)
-        : c.key === 'Bucket'
-          ? t(`lifetime.buckets.${r.Bucket}`)
-          : (r[c.key as keyof DueRow] ?? '');
+  const columns = dueColumns(t);
+  const cell = dueCell(t, typeName);
   const workList = async () => {
     setBusy(true);
     try {

@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   getOccupantDeclarations,
   getOccupantProfile,
   getOccupantStatement,
@@ -55,6 +56,8 @@ const heating: OccupancyKindFigures = {
   BuildingAverage: 650,
   Units: 120,
   Qrad: 96.5,
+  Overdue: [],
+  HeatParts: null,
 };
 
 const STATEMENT: OccupantStatement = {
@@ -232,6 +235,8 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(screen.getByText(en.occupant.explain.source.interpolated)).toBeTruthy();
     expect(screen.queryByText(en.occupant.explain.source.manual)).toBeNull();
     expect(screen.getByText(/11 October 2026 – 31 October 2026 \(21 days\)/)).toBeTruthy();
+    // No device behind it was overdue: nothing said about it.
+    expect(screen.queryByText(/past its verification or battery due date/)).toBeNull();
     expect(api.unanswered).toEqual([]);
     expect(new Set(auth)).toEqual(new Set(['Bearer rmo_test']));
   });
@@ -247,6 +252,55 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(await screen.findByText(en.occupant.explain.declared)).toBeTruthy();
     expect(screen.queryByText(en.occupant.explain.estimated)).toBeNull();
     expect(api.unanswered).toEqual([]);
+  });
+
+  it('the statement shows the occupant’s own heat parts by the building’s method', async () => {
+    setOccupantSession(SESSION);
+    const parts = {
+      Consumption: 75,
+      Base: 45.162,
+      Common: 9.032,
+      NoDevice: 0,
+      HeatMeter: 0,
+      Assigned: 2.5,
+      Space: 131.694,
+      HotWater: 34,
+      Circulation: 36.129,
+      Total: 201.823,
+    };
+    const statement = {
+      ...STATEMENT,
+      Statement: { ...STATEMENT.Statement, Kinds: [{ ...heating, HeatParts: parts }] },
+    };
+    stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);
+    await open(`/occupant/months/${MONTH}`);
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
+    expect(
+      within(card as HTMLElement).getByText(
+        /^Your part by the building's heat method: heating 131\.694 kWh \(by consumption 75, base 45\.162, common areas 9\.032, assigned \(minimum\) 2\.5\), hot-water heat 34, circulation 36\.129; in all 201\.823 kWh\./,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('the statement names a device past its due date behind a figure (docs/device-lifetime.md)', async () => {
+    setOccupantSession(SESSION);
+    const battery = {
+      DeviceId: 77,
+      DeviceCode: 'HCA-77',
+      DeviceTypeId: DEVICE_TYPE.allocator,
+      DueDate: '2026-10-10',
+      Reason: 'battery',
+    };
+    const overdue = { ...heating, Overdue: [battery as OccupancyKindFigures['Overdue'][number]] };
+    const statement = { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [overdue] } };
+    stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);
+    await open(`/occupant/months/${MONTH}`);
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
+    expect(
+      within(card as HTMLElement).getByText(
+        'This figure comes from a device past its verification or battery due date: no. HCA-77 (battery due 2026-10-10). The provider will replace or verify it.',
+      ),
+    ).toBeTruthy();
   });
 
   it('a 401 ends the session: the code page says it ended', async () => {

@@ -10,7 +10,8 @@ import { ChartLegend } from '../../components/chart-legend';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDecimal, formatNumber, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
-import { DIGITS, formatFigure, KIND_COLORS } from '../statements/statement-format';
+import { heatPartsValues } from '../statements/heat-notes';
+import { DIGITS, formatFigure, KIND_COLORS, overdueDevicesText } from '../statements/statement-format';
 import { formatDay, occupantAddress } from './occupant-format';
 import { usePageTitle } from './page-title';
 import { OCCUPANT_MONTHS } from './paths';
@@ -193,6 +194,16 @@ function KindCard({ k, history }: { k: OccupancyKindFigures; history: OccupantSt
         )}
       </dl>
       <Typography.Paragraph style={{ marginTop: 12 }}>{kindExplanation(k, t, language)}</Typography.Paragraph>
+      {k.HeatParts && (
+        <Typography.Paragraph>
+          {t('occupant.explain.heatParts', heatPartsValues(k.HeatParts, t, language))}
+        </Typography.Paragraph>
+      )}
+      {k.Overdue.length > 0 && (
+        <Typography.Paragraph>
+          {t('occupant.explain.overdue', { devices: overdueDevicesText(k, t) })}
+        </Typography.Paragraph>
+      )}
       <figure className="occupant-chart" aria-label={`${t('occupant.chart.compare')}: ${series}`}>
         <figcaption className="occupant-chart-caption">{t('occupant.chart.compare')}</figcaption>
         <ResponsiveContainer width="100%" height="100%">

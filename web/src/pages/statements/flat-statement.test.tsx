@@ -116,6 +116,8 @@ describe("a flat's statement", { timeout: 30_000 }, () => {
           BuildingAverage: null,
           Units: null,
           Qrad: null,
+          Overdue: [],
+          HeatParts: null,
         },
       ],
     });

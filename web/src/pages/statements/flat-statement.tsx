@@ -12,7 +12,7 @@ import { useLanguage } from '../../i18n';
 import { HeatNotes } from './heat-notes';
 import { OccupantStatements } from './occupant-statements';
 import { flatFileName } from './statement-files';
-import { DIGITS, formatFigure, KIND_COLORS } from './statement-format';
+import { DIGITS, formatFigure, KIND_COLORS, overdueDevicesText } from './statement-format';
 import './statements.css';
 import { ChartLegend } from '../../components/chart-legend';
 
@@ -261,6 +261,15 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                 {t('statements.degreeDays', {
                   current: statement.DegreeDays.Current.toLocaleString(language),
                   lastYear: statement.DegreeDays.LastYear.toLocaleString(language),
+                })}
+              </Typography.Paragraph>
+            )}
+            {r.Kinds.some((k) => k.Overdue.length) && (
+              <Typography.Paragraph type="warning" style={{ marginBottom: 4 }}>
+                {t('statements.overdueNote', {
+                  devices: r.Kinds.filter((k) => k.Overdue.length)
+                    .map((k) => `${t(`statements.kinds.${k.Kind}`)} – ${overdueDevicesText(k, t)}`)
+                    .join('; '),
                 })}
               </Typography.Paragraph>
             )}

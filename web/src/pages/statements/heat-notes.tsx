@@ -1,5 +1,6 @@
-import type { StatementHeatBalance, StatementKindFigures } from '@rodmenys/contract';
+import type { StatementHeatBalance, StatementHeatParts, StatementKindFigures } from '@rodmenys/contract';
 import { Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
@@ -40,6 +41,20 @@ export function useBalanceText() {
       : null;
 }
 
+/** A flat's (or an occupant's) parts in words: space heating and its parts, hot-water heat, circulation, total. */
+export function heatPartsValues(p: StatementHeatParts, t: TFunction, language: string) {
+  const kwh = (v: number) => formatDecimal(v, language, 3);
+  return {
+    space: kwh(p.Space),
+    parts: FLAT.filter(([, field]) => p[field] !== 0)
+      .map(([name, field]) => `${t(`statements.flatPartNames.${name}`)} ${kwh(p[field])}`)
+      .join(', '),
+    hot: kwh(p.HotWater),
+    circ: kwh(p.Circulation),
+    total: kwh(p.Total),
+  };
+}
+
 /** The balance of the building and the flat's parts, under the statement's table. */
 export function HeatNotes({ k }: { k: StatementKindFigures }) {
   const { t } = useTranslation();
@@ -53,18 +68,7 @@ export function HeatNotes({ k }: { k: StatementKindFigures }) {
   lines.push(balanceText(b));
   if (b.HotWaterM3 !== null && b.HotWaterLossesM3 !== null)
     lines.push(t('statements.heatLosses', { v: kwh(b.HotWaterM3), losses: kwh(b.HotWaterLossesM3) }));
-  if (p)
-    lines.push(
-      t('statements.flatParts', {
-        space: kwh(p.Space),
-        parts: FLAT.filter(([, field]) => p[field] !== 0)
-          .map(([name, field]) => `${t(`statements.flatPartNames.${name}`)} ${kwh(p[field])}`)
-          .join(', '),
-        hot: kwh(p.HotWater),
-        circ: kwh(p.Circulation),
-        total: kwh(p.Total),
-      }),
-    );
+  if (p) lines.push(t('statements.flatParts', heatPartsValues(p, t, language)));
   return (
     <>
       {lines

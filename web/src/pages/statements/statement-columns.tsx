@@ -6,7 +6,15 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../i18n';
-import { buildingOf, DIGITS, formatFigure, formatNumber, kindOf, MARKER_COLORS } from './statement-format';
+import {
+  buildingOf,
+  DIGITS,
+  formatFigure,
+  formatNumber,
+  kindOf,
+  MARKER_COLORS,
+  overdueSerials,
+} from './statement-format';
 import type { StatementTableRow } from './statement-rows';
 
 /** The one unit every shown flat has for `kind`, else null (then each cell names its unit). */
@@ -213,6 +221,7 @@ export function useStatementColumns(
             k.Markers.map((m) => (
               <Tag key={`${k.Kind}.${m}`} color={MARKER_COLORS[m]}>
                 {t(`statements.kinds.${k.Kind}`)}: {t(`statements.marker.${m}`)}
+                {m === 'overdue' ? ` (${overdueSerials(k)})` : ''}
               </Tag>
             )),
           )}

@@ -21,11 +21,26 @@ export const KIND_COLORS: Record<StatementKind, string> = {
   coldWater: '#1f618d',
 };
 
+/** The serial numbers of the devices past their due date behind a figure (docs/device-lifetime.md). */
+export const overdueSerials = (k: Pick<StatementKindFigures, 'Overdue'>): string =>
+  k.Overdue.map((d) => d.DeviceCode).join(', ');
+
+/** A figure's overdue devices in words: `no. 123 (verification due 2026-03-15), …`. */
+export const overdueDevicesText = (k: Pick<StatementKindFigures, 'Overdue'>, t: TFunction): string =>
+  k.Overdue.map((d) =>
+    t('statements.overdueDevice', {
+      code: d.DeviceCode,
+      due: d.DueDate,
+      reason: t(`statements.overdueReason.${d.Reason}`),
+    }),
+  ).join(', ');
+
 export const MARKER_COLORS: Record<StatementMarker, string> = {
   estimated: 'orange',
   incomplete: 'red',
   high: 'volcano',
   low: 'blue',
+  overdue: 'purple',
 };
 
 /**

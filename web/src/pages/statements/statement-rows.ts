@@ -30,10 +30,14 @@ export type StatementTableRow = StatementRow & { Key: string; Occupant: RowOccup
 
 const NO_FIGURE: StatementFigure = { Value: null, Partial: false, Incomplete: false, Sources: [] };
 
-/** An occupant's markers: estimated or incomplete by their own figure (high/low compare whole months only). */
-function occupantMarkers(f: StatementFigure): StatementMarker[] {
-  if (f.Value === null) return f.Incomplete ? ['incomplete'] : [];
-  return f.Partial ? ['estimated'] : [];
+/**
+ * An occupant's markers: estimated or incomplete by their own figure (high/low compare whole months only);
+ * overdue as the flat's figure.
+ */
+function occupantMarkers(f: StatementFigure, overdue: boolean): StatementMarker[] {
+  const own: StatementMarker[] =
+    f.Value === null ? (f.Incomplete ? ['incomplete'] : []) : f.Partial ? ['estimated'] : [];
+  return overdue ? [...own, 'overdue'] : own;
 }
 
 /** One occupant's row: the flat's row with the occupant's account, figures and days. */
@@ -41,7 +45,16 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
   const missing: RowOccupant['Missing'] = {};
   const kinds = row.Kinds.map((k): StatementKindFigures => {
     const own = o.Kinds.find((x) => x.Kind === k.Kind);
-    if (!own) return { ...k, Current: NO_FIGURE, Previous: NO_FIGURE, LastYear: NO_FIGURE, Markers: [] };
+    if (!own)
+      return {
+        ...k,
+        Current: NO_FIGURE,
+        Previous: NO_FIGURE,
+        LastYear: NO_FIGURE,
+        Markers: [],
+        Overdue: [],
+        HeatParts: null,
+      };
     missing[k.Kind] = { Previous: own.PreviousMissing, LastYear: own.LastYearMissing };
     return {
       ...k,
@@ -51,7 +64,9 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
       LastYearCorrected: own.LastYear ? k.LastYearCorrected : null,
       Units: own.Units,
       Qrad: own.Qrad,
-      Markers: occupantMarkers(own.Current),
+      Markers: occupantMarkers(own.Current, own.Overdue.length > 0),
+      Overdue: own.Overdue,
+      HeatParts: own.HeatParts,
     };
   });
   return {

@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   type FlatOccupancyStatement,
   GROUP,
   getBuildingHeatMethods,
@@ -115,6 +116,41 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     expect(api.unanswered).toEqual([]);
   });
 
+  it('marks a figure fed by a device past its due date, naming the device; a flat without one is not marked', async () => {
+    signIn(GROUP.user);
+    const device = {
+      DeviceId: 9,
+      DeviceCode: 'HW-0042',
+      DeviceTypeId: DEVICE_TYPE.hotWaterMeter,
+      DueDate: '2026-10-03',
+      Reason: 'verification',
+    };
+    const marked = [
+      {
+        ...rows[0]!,
+        Kinds: rows[0]!.Kinds.map((k) =>
+          k.Kind === 'coldWater'
+            ? {
+                ...k,
+                Markers: [...k.Markers, 'overdue' as const],
+                Overdue: [device as StatementRow['Kinds'][number]['Overdue'][number]],
+              }
+            : k,
+        ),
+      },
+      rows[1]!,
+    ];
+    server([], marked);
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
+    const body = await table();
+    const first = within(body).getByRole('button', { name: FLAT_1 }).closest('tr') as HTMLElement;
+    expect(within(first).getByText(/Šaltas vanduo: prietaisas po termino \(HW-0042\)/)).toBeTruthy();
+    const second = within(body)
+      .getByRole('button', { name: /butas 2: ataskaita/ })
+      .closest('tr') as HTMLElement;
+    expect(second.textContent).not.toContain('prietaisas po termino');
+  });
+
   it("shows a building's heat split by its method: hot-water heat, circulation and total beside the heating", async () => {
     signIn(GROUP.user);
     const parts = { Consumption: 1463.502, Base: 483.542, Common: 72.091, NoDevice: 0, HeatMeter: 0, Assigned: 0 };
@@ -228,6 +264,8 @@ describe('the Statements page', { timeout: 90_000 }, () => {
       BuildingAverage: 450,
       Units: null,
       Qrad: null,
+      Overdue: [],
+      HeatParts: null,
     });
     const occupant = (
       id: number,
