@@ -312,6 +312,7 @@ const MONTH_END_SOURCE_LABELS = {
   interpolated: { lt: 'interpoliuota', en: 'interpolated' },
   estimated: { lt: 'įvertinta', en: 'estimated' },
   manual: { lt: 'rankinė', en: 'manual' },
+  declared: { lt: 'deklaruota', en: 'declared' },
 };
 
 /** Coded values by the field that holds them (its last dotted part), in both languages. */

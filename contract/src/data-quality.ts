@@ -5,9 +5,10 @@ import { defineEndpoint } from './endpoint.js';
 /**
  * Where a month-end value comes from, in order of preference (docs/data-quality.md):
  * a reading close enough to the month end, the meter's own memory, interpolation
- * between readings, an estimate; or an operator's value.
+ * between readings, an estimate; or an operator's value; or the occupant's declaration
+ * (docs/declared-readings.md).
  */
-export const MONTH_END_SOURCES = ['measured', 'memory', 'interpolated', 'estimated', 'manual'] as const;
+export const MONTH_END_SOURCES = ['measured', 'memory', 'interpolated', 'estimated', 'manual', 'declared'] as const;
 export const MonthEndSource = Type.Union(MONTH_END_SOURCES.map((s) => Type.Literal(s)));
 export type MonthEndSource = (typeof MONTH_END_SOURCES)[number];
 
@@ -139,6 +140,7 @@ export const RULE_CODES = [
   'SUSPECT_VALUE',
   'WRONG_KEY',
   'DEVICE_OVERDUE',
+  'DECLARED_DOUBTFUL',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -162,6 +164,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   SUSPECT_VALUE: { lt: 'Neįtikima reikšmė sulaikyta', en: 'Implausible value held back' },
   WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
   DEVICE_OVERDUE: { lt: 'Pasibaigė patikros ar baterijos terminas', en: 'Verification or battery overdue' },
+  DECLARED_DOUBTFUL: { lt: 'Abejotinas deklaruotas rodmuo', en: 'Doubtful declared reading' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

@@ -187,6 +187,14 @@ export const ERROR_MESSAGES = {
   // Devices over their lifetime (docs/device-lifetime.md).
   lifetimeAdminsOnly: 'Only groups 1 and 2 see the due lists and the remote-reading register',
   lifetimeNotBuilding: 'The location is not a building',
+  // Readings the occupant declares (docs/declared-readings.md).
+  declarationWindowClosed: 'Readings for {{month}} can be declared from {{opens}} to {{closes}}',
+  declarationBelowPrevious: '{{field}} is below the previous value {{previous}}',
+  declarationNeedsConfirmation: '{{field}} is above the plausible maximum {{max}}: confirm it and add a photo',
+  declarationDeviceNotDeclared: 'This device is not read by declaration',
+  photoNotImage: 'The photo must be a JPEG or PNG image',
+  photoTooLarge: 'The photo is larger than {{max}} MB',
+  photoTooManyPixels: 'The photo has more than {{max}} million pixels',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

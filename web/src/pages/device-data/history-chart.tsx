@@ -40,6 +40,7 @@ export const MONTH_END_MARKS: Record<
   interpolated: { color: '#ad4e00', shape: 'triangle' },
   estimated: { color: '#cf1322', shape: 'diamond' },
   manual: { color: '#531dab', shape: 'square' },
+  declared: { color: '#0050b3', shape: 'circle' },
 };
 
 const monthEndKey = (source: MonthEndSource) => `monthEnd_${source}` as const;
