@@ -55,6 +55,9 @@ export const AUDIT_KINDS = [
   'billingReceiver.create',
   'billingReceiver.disable',
   'remoteException.set',
+  // The back office's side of declared readings (docs/declared-readings-office.md).
+  'declaration.phone',
+  'declaration.decide',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -116,6 +119,8 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
   'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
+  'declaration.phone': { lt: 'Deklaracija priimta telefonu', en: 'Declaration taken by phone' },
+  'declaration.decide': { lt: 'Deklaracija patvirtinta arba atmesta', en: 'Declaration accepted or rejected' },
 };
 
 export const AuditEntry = Type.Object({

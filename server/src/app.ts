@@ -28,6 +28,7 @@ import heatMethodRoutes from './routes/heat-methods.js';
 import ingestRoutes from './routes/ingest.js';
 import integrationRoutes from './routes/integrations.js';
 import lifetimeRoutes from './routes/lifetime.js';
+import declarationsOfficeRoutes from './routes/declarations-office.js';
 import locationDataRoutes from './routes/location-data.js';
 import masterDataRoutes from './routes/master-data.js';
 import occupancyRoutes from './routes/occupancies.js';
@@ -121,6 +122,7 @@ export async function buildApp({
       await api.register(integrationRoutes);
       await api.register(deliveryRoutes);
       await api.register(lifetimeRoutes);
+      await api.register(declarationsOfficeRoutes);
     },
     { prefix: '/api' },
   );

@@ -77,8 +77,8 @@ interface Column {
   width: number;
 }
 
-/** A table of text rows over as many pages as it needs, the header on each; every page numbered. */
-function drawTable(doc: Doc, title: string, lines: string[], columns: Column[], rows: string[][], lang: Lang): void {
+/** A table of text rows over as many pages as it needs, the header on each; every page numbered (also the declarations print list). */
+export function drawTable(doc: Doc, title: string, lines: string[], columns: Column[], rows: string[][], lang: Lang): void {
   const t = LIFETIME_PDF_TEXTS[lang];
   const left = 40;
   const bottom = doc.page.height - 60;
@@ -138,7 +138,7 @@ function drawTable(doc: Doc, title: string, lines: string[], columns: Column[], 
   }
 }
 
-function newDoc(title: string): Doc {
+export function newDoc(title: string): Doc {
   const doc = new PDFDocument({ size: 'A4', margin: 40, bufferPages: true, info: { Title: title } });
   doc.registerFont('regular', PDF_FONTS.regular);
   doc.registerFont('bold', PDF_FONTS.bold);
