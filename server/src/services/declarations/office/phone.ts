@@ -105,5 +105,5 @@ export async function enterPhone(
     });
     return row.id;
   });
-  return (await declarationRows(db, caller.scope, { id }))[0]!;
+  return (await declarationRows(db, caller, { id }))[0]!;
 }

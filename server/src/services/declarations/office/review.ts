@@ -12,7 +12,7 @@ import { declarationRows, type RowFilter } from './rows.js';
 /** A month's declarations for review (docs/declared-readings-office.md), scoped. */
 export async function listDeclarations(db: Queryable, caller: Caller, filter: RowFilter & { month: string }) {
   assertDeclarationOffice(caller);
-  return { Month: filter.month, Rows: await declarationRows(db, caller.scope, filter) };
+  return { Month: filter.month, Rows: await declarationRows(db, caller, filter) };
 }
 
 /** A declaration's photo, only for a caller who sees its flat: 404 otherwise, and without a photo. */
@@ -75,5 +75,5 @@ export async function decideDeclaration(
       after: { Status: status, Reason: reason },
     });
   });
-  return (await declarationRows(db, caller.scope, { id }))[0]!;
+  return (await declarationRows(db, caller, { id }))[0]!;
 }

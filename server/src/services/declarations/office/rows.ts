@@ -1,4 +1,5 @@
-import type { OfficeDeclaration } from '@rodmenys/contract';
+import { GROUP, type OfficeDeclaration, seesEverything } from '@rodmenys/contract';
+import type { Caller } from '../../auth/caller.js';
 import type { Queryable } from '../../../db/db.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
 
@@ -7,6 +8,12 @@ import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
  * the latest day; on one day the largest value; rejected ones never count.
  */
 export const COUNTING_ORDER = 'x.declared_at::date DESC, x.value DESC, x.declared_at DESC, x.id DESC';
+
+/**
+ * A back-office user's name as the caller may see it (docs/security.md, "Accounts"): group 1 sees every
+ * account; anyone else only their own and group 3 accounts ($6 the caller's id, $7 whether group 1).
+ */
+const shown = (u: string) => `CASE WHEN $7 OR ${u}.id = $6 OR ${u}.group_id = ${GROUP.user} THEN ${u}.username END`;
 
 /**
  * Declarations as the back office sees them, scoped ($1 the caller's scope): filtered by month
@@ -26,8 +33,8 @@ const ROWS_SQL = `WITH x AS (
          b.id AS "BuildingId", address_label(b) AS "Address", f.id AS "FlatId", f.flat AS "Flat",
          f.flat_order AS "FlatOrder", o.name AS "OccupantName", x.value::float8 AS "Value",
          iso(x.declared_at) AS "DeclaredAt", to_char(x.month, 'YYYY-MM') AS "Month", x.channel AS "Channel",
-         eu.username AS "EnteredBy", x.caller_name AS "CallerName", x.caller_phone AS "CallerPhone",
-         x.photo_id IS NOT NULL AS "HasPhoto", x.status AS "Status", x.reason AS "Reason", du.username AS "DecidedBy",
+         ${shown('eu')} AS "EnteredBy", x.caller_name AS "CallerName", x.caller_phone AS "CallerPhone",
+         x.photo_id IS NOT NULL AS "HasPhoto", x.status AS "Status", x.reason AS "Reason", ${shown('du')} AS "DecidedBy",
          iso(x.decided_at) AS "DecidedAt", x.confirmed AS "Confirmed", x.previous_value::float8 AS "PreviousValue",
          x.plausible_max::float8 AS "PlausibleMax", x.counts AS "Counts"
     FROM x
@@ -46,18 +53,20 @@ export interface RowFilter {
   id?: number | undefined;
 }
 
-/** The declarations of the filter that the caller may see (scope null: all). */
+/** The declarations of the filter that the caller may see. */
 export async function declarationRows(
   db: Queryable,
-  scope: number[] | null,
+  caller: Pick<Caller, 'id' | 'groupId' | 'scope'>,
   filter: RowFilter,
 ): Promise<OfficeDeclaration[]> {
   const { rows } = await db.query<OfficeDeclaration>(ROWS_SQL, [
-    scope,
+    caller.scope,
     filter.month ? `${filter.month}-01` : null,
     filter.buildingId ?? null,
     filter.status ?? null,
     filter.id ?? null,
+    caller.id,
+    seesEverything(caller.groupId),
   ]);
   return rows;
 }
