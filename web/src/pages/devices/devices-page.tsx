@@ -20,6 +20,7 @@ import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
+import { DeclarationsTab } from './declarations/declarations-tab';
 
 const BUCKET_COLORS = { overdue: 'red', thisMonth: 'orange', soon: 'blue' } as const;
 
@@ -382,6 +383,7 @@ export default function DevicesPage() {
           { key: 'due', label: t('lifetime.dueTab'), children: <DueTab /> },
           { key: 'register', label: t('lifetime.registerTab'), children: <RegisterTab /> },
           { key: 'walkBy', label: t('lifetime.walkByTab'), children: <WalkByTab /> },
+          { key: 'declarations', label: t('declarationsOffice.tab'), children: <DeclarationsTab /> },
         ]}
       />
     </>
