@@ -55,6 +55,7 @@ export const AUDIT_KINDS = [
   'billingReceiver.create',
   'billingReceiver.disable',
   'remoteException.set',
+  'declaration.create',
   // The back office's side of declared readings (docs/declared-readings-office.md).
   'declaration.phone',
   'declaration.decide',
@@ -119,6 +120,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
   'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
+  'declaration.create': { lt: 'Deklaruotas rodmuo', en: 'Reading declared' },
   'declaration.phone': { lt: 'Deklaracija priimta telefonu', en: 'Declaration taken by phone' },
   'declaration.decide': { lt: 'Deklaracija patvirtinta arba atmesta', en: 'Declaration accepted or rejected' },
 };

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, MonthParam, Nullable, Timestamp } from './common.js';
+import { defineEndpoint } from './endpoint.js';
 
 /*
  * Readings the occupant declares (docs/declared-readings.md): a device read by hand (read method
@@ -110,3 +111,41 @@ export const PhotoUploaded = Type.Object({
   Height: Type.Integer(),
 });
 export type PhotoUploaded = Static<typeof PhotoUploaded>;
+export const getOccupantDeclarations = defineEndpoint({
+  method: 'GET',
+  path: '/occupant/declarations',
+  summary:
+    "The declaration window and the occupant's declared devices (read method manual; remote devices never), " +
+    'with the previous value and this window’s declarations (docs/declared-readings.md).',
+  tags: ['occupant'],
+  auth: 'occupant',
+  response: OccupantDeclarations,
+});
+
+export const uploadOccupantPhoto = defineEndpoint({
+  method: 'POST',
+  path: '/occupant/declarations/photos',
+  summary:
+    'A photo of a meter for a declaration: the raw JPEG or PNG (at most 5 MB), its type checked by content; it is ' +
+    're-encoded without metadata before it is stored (docs/declared-readings.md).',
+  tags: ['occupant'],
+  auth: 'occupant',
+  consumes: ['image/jpeg', 'image/png', 'application/octet-stream'],
+  maxBodyBytes: DECLARATION_PHOTO_MAX_BYTES,
+  response: PhotoUploaded,
+  status: 201,
+});
+
+export const declareReading = defineEndpoint({
+  method: 'POST',
+  path: '/occupant/declarations',
+  summary:
+    'Declares a device’s reading inside the window (docs/declared-readings.md): not below the previous value ' +
+    '(unless a replacement lies between); above the plausible maximum only with `confirm` (then doubtful, an ' +
+    'anomaly opens). A receipt on screen and by e-mail with consent. Another flat’s device: 404.',
+  tags: ['occupant'],
+  auth: 'occupant',
+  body: DeclareBody,
+  response: DeclarationReceipt,
+  status: 201,
+});

@@ -21,6 +21,7 @@ import headers from './plugins/headers.js';
 import web from './plugins/web.js';
 import collectorRoutes from './routes/collectors.js';
 import dataQualityRoutes from './routes/data-quality.js';
+import declarationRoutes from './routes/declarations.js';
 import deliveryRoutes from './routes/deliveries.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
@@ -116,6 +117,7 @@ export async function buildApp({
       await api.register(masterDataRoutes);
       await api.register(occupancyRoutes);
       await api.register(occupantRoutes);
+      await api.register(declarationRoutes);
       await api.register(dataQualityRoutes);
       await api.register(statementRoutes);
       await api.register(heatMethodRoutes);

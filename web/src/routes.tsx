@@ -32,6 +32,7 @@ const OccupantCodePage = lazy(() => import('./pages/occupant/code-page'));
 const OccupantLinkPage = lazy(() => import('./pages/occupant/link-page'));
 const OccupantMonthsPage = lazy(() => import('./pages/occupant/months-page'));
 const OccupantStatementPage = lazy(() => import('./pages/occupant/statement-page'));
+const OccupantDeclarePage = lazy(() => import('./pages/occupant/declare-page'));
 
 /** A signed-in screen: its path, and the element behind the access table of access.ts. */
 const screen = (path: Screen, element: ReactNode): RouteObject => ({
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'months', element: <OccupantMonthsPage /> },
               { path: 'months/:month', element: <OccupantStatementPage /> },
+              { path: 'declare', element: <OccupantDeclarePage /> },
             ],
           },
           { path: '*', element: <Navigate to={OCCUPANT_CODE_PATH} replace /> },

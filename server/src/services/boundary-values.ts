@@ -1,6 +1,7 @@
 /**
  * Stores `valued` (id, <key>, source, value, reading_ts, next_ts, method) into a table of values
- * at a boundary (`month_end` by month, `move_value` by moving day): a manual row stays; an
+ * at a boundary (`month_end` by month, `move_value` by moving day): a manual or declared row
+ * (docs/declared-readings.md) stays; an
  * unchanged row is not written; a changed one keeps what it replaced.
  */
 export const boundaryValueUpsert = (table: 'month_end' | 'move_value', key: 'month' | 'day') => `
@@ -15,6 +16,6 @@ export const boundaryValueUpsert = (table: 'month_end' | 'move_value', key: 'mon
                            THEN b.source ELSE b.previous_source END,
     changed_at = CASE WHEN (b.value, b.source) IS DISTINCT FROM (excluded.value, excluded.source)
                       THEN now() ELSE b.changed_at END
-  WHERE b.source <> 'manual'
+  WHERE b.source NOT IN ('manual', 'declared')
     AND (b.value, b.source, b.reading_ts, b.next_ts, b.method)
         IS DISTINCT FROM (excluded.value, excluded.source, excluded.reading_ts, excluded.next_ts, excluded.method)`;

@@ -58,6 +58,14 @@ export interface DqSettings {
   'lifetime.batteryYears': Record<string, number>;
   /** A device a collector heard within this many days is read remotely. */
   'lifetime.remoteDays': number;
+  /** The declaration window: from this day of each month (docs/declared-readings.md)… */
+  'declarations.windowStartDay': number;
+  /** … to the end of this day (past the month's last day: the last day). */
+  'declarations.windowEndDay': number;
+  /** A declared rise above this many times the device's largest monthly consumption of 12 months is doubtful… */
+  'declarations.plausibleFactor': number;
+  /** … and never below this rise, per device type id ("default" for the rest). */
+  'declarations.plausibleFloor': Record<string, number>;
 }
 
 export type DqSettingKey = keyof DqSettings;
@@ -162,6 +170,21 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return int(1, 600);
     case 'occupantAccess.graceDays':
       return int(0, 3650);
+    case 'declarations.windowStartDay':
+    case 'declarations.windowEndDay':
+      return int(1, 31);
+    case 'declarations.plausibleFactor':
+      return num(1, 100);
+    case 'declarations.plausibleFloor':
+      return value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.hasOwn(value, 'default') &&
+        Object.entries(value).every(
+          ([k, v]) => /^(\d{1,5}|default)$/.test(k) && typeof v === 'number' && v > 0 && v <= 1e9,
+        )
+        ? null
+        : { code: 'settingNumbers', params: {} };
   }
 }
 

@@ -152,10 +152,12 @@ export async function uploadFile<E extends Endpoint>(
   file: File,
   contentType: string,
   query?: QueryOf<E>,
+  /** Another bearer than the signed-in user's (the occupant's session). */
+  token?: string,
 ): Promise<ResponseOf<E>> {
   const response = await send(
     endpoint,
-    { query: query as RawArgs['query'] },
+    { query: query as RawArgs['query'], ...(token === undefined ? {} : { token }) },
     {
       headers: {
         Accept: 'application/json',

@@ -4,7 +4,10 @@
  * a 401 ends the occupant session (the pages then show the code page and say why).
  */
 import {
+  type DeclareBody,
+  declareReading,
   type Endpoint,
+  getOccupantDeclarations,
   getOccupantProfile,
   getOccupantStatement,
   getOccupantStatementPdf,
@@ -15,10 +18,11 @@ import {
   signInOccupantByLink,
   signOutOccupant,
   updateOccupantConsent,
+  uploadOccupantPhoto,
 } from '@rodmenys/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getOccupantSession, setOccupantSession } from '../occupant-session';
-import { ApiError, type CallArgs, call, downloadFile } from './call';
+import { ApiError, type CallArgs, call, downloadFile, uploadFile } from './call';
 
 /** The occupant's bearer value, or '' (no Authorization header at all: never the back office's token). */
 const occupantToken = () => getOccupantSession()?.Token ?? '';
@@ -57,6 +61,32 @@ export const useOccupantStatement = (month: string) =>
     queryKey: occupantKey(getOccupantStatement, { month }),
     queryFn: ({ signal }) => callOccupant(getOccupantStatement, { params: { month }, signal }),
   });
+
+/** The declaration window and the flat's declared devices (docs/declared-readings.md). */
+export const useOccupantDeclarations = () =>
+  useQuery<ResponseOf<typeof getOccupantDeclarations>, ApiError>({
+    queryKey: occupantKey(getOccupantDeclarations),
+    queryFn: ({ signal }) => callOccupant(getOccupantDeclarations, { signal }),
+  });
+
+/** Uploads a meter's photo (its type is read from the content); the answer names it for the declaration. */
+export const uploadDeclarationPhoto = (file: File) =>
+  uploadFile(
+    uploadOccupantPhoto,
+    file,
+    file.type === 'image/png' || file.type === 'image/jpeg' ? file.type : 'application/octet-stream',
+    undefined,
+    occupantToken(),
+  ).catch(endOnUnauthorised);
+
+/** Declares a reading; on success the page's list is fetched again (the new declaration counts). */
+export function useDeclareReading() {
+  const client = useQueryClient();
+  return useMutation<ResponseOf<typeof declareReading>, ApiError, DeclareBody>({
+    mutationFn: (body) => callOccupant(declareReading, { body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: occupantKey(getOccupantDeclarations) }),
+  });
+}
 
 /** Switches electronic delivery on or off; the answer is the profile as the server now has it. */
 export function useUpdateOccupantConsent() {

@@ -169,6 +169,8 @@ function notesOf(s: FlatStatement, lang: Lang): string[] {
   const notes = r.Kinds.flatMap((k) => kwhNotes(k, lang));
   if (s.DegreeDays && r.Kinds.some((k) => k.LastYearCorrected !== null))
     notes.push(t.degreeDays(fmtPlain(s.DegreeDays.Current, lang), fmtPlain(s.DegreeDays.LastYear, lang)));
+  // Declared readings (docs/declared-readings.md) are named as such.
+  if (r.Kinds.some((k) => k.Current.Sources.includes('declared'))) notes.push(t.declared);
   return [...notes, ...partialNote(r, lang)];
 }
 

@@ -62,6 +62,7 @@ export const T = {
     degreeDays: (c: string, l: string) =>
       `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
     partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
+    declared: 'Šio mėnesio rodmenys (dalis ar visi) deklaruoti gyventojo.',
     sourceNotes: {
       interpolated: 'interpoliuota tarp rodmenų',
       estimated: 'įvertinta (rodmenų nėra)',
@@ -139,6 +140,7 @@ export const T = {
     degreeDays: (c: string, l: string) =>
       `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
     partial: '* value interpolated, estimated or set by hand',
+    declared: 'Readings of this month (some or all) were declared by the occupant.',
     sourceNotes: {
       interpolated: 'interpolated between readings',
       estimated: 'estimated (no readings)',

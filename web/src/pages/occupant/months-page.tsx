@@ -3,13 +3,18 @@ import { Alert, Card, Skeleton, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useOccupantMonths, useOccupantProfile, useUpdateOccupantConsent } from '../../api/occupant';
+import {
+  useOccupantDeclarations,
+  useOccupantMonths,
+  useOccupantProfile,
+  useUpdateOccupantConsent,
+} from '../../api/occupant';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { monthName } from '../../format';
 import { useLanguage } from '../../i18n';
 import { formatDay, occupantAddress } from './occupant-format';
 import { usePageTitle } from './page-title';
-import { occupantMonthPath } from './paths';
+import { OCCUPANT_DECLARE, occupantMonthPath } from './paths';
 
 /**
  * The occupant's home (docs/occupant-access.md): who and where, the published months of the
@@ -20,6 +25,7 @@ export default function OccupantMonthsPage() {
   const language = useLanguage();
   const profile = useOccupantProfile();
   const months = useOccupantMonths();
+  const declarations = useOccupantDeclarations();
   usePageTitle(t('occupant.months.title'));
   const p = profile.data;
   return (
@@ -66,6 +72,17 @@ export default function OccupantMonthsPage() {
           </ul>
         )}
       </Card>
+      {declarations.data && declarations.data.Devices.length > 0 && (
+        <Card
+          title={<h2 className="occupant-card-title">{t('occupant.declare.cardTitle')}</h2>}
+          className="occupant-section"
+        >
+          <Typography.Paragraph>{t('occupant.declare.cardIntro')}</Typography.Paragraph>
+          <Link to={OCCUPANT_DECLARE}>
+            {t('occupant.declare.link')} <RightOutlined aria-hidden style={{ fontSize: 12 }} />
+          </Link>
+        </Card>
+      )}
       {p && <ConsentCard electronic={p.Electronic} email={p.Email} consentAt={p.ConsentAt} />}
     </>
   );

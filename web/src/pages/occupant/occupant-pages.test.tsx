@@ -1,4 +1,5 @@
 import {
+  getOccupantDeclarations,
   getOccupantProfile,
   getOccupantStatement,
   listOccupantMonths,
@@ -248,6 +249,10 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     const api = stubApi([
       route(getOccupantProfile, PROFILE),
       route(listOccupantMonths, [{ Month: MONTH, PublishedAt: '2026-11-03T10:00:00+02:00' }]),
+      route(getOccupantDeclarations, {
+        Window: { Month: MONTH, Opens: '2026-10-21', Closes: '2026-10-31', Open: false },
+        Devices: [],
+      }),
       route(updateOccupantConsent, (r) => ({
         ...PROFILE,
         Electronic: (r.body as { electronic: boolean }).electronic,

@@ -5,3 +5,4 @@ export const OCCUPANT_HOME = OCCUPANT_CODE_PATH;
 export const OCCUPANT_OPEN = OCCUPANT_LINK_PATH;
 export const OCCUPANT_MONTHS = `${OCCUPANT_CODE_PATH}/months`;
 export const occupantMonthPath = (month: string) => `${OCCUPANT_MONTHS}/${month}`;
+export const OCCUPANT_DECLARE = `${OCCUPANT_CODE_PATH}/declare`;

@@ -92,6 +92,8 @@ function StatementBody({ statement }: { statement: OccupantStatement }) {
   const { t } = useTranslation();
   const kinds = statement.Statement.Kinds;
   const sources = estimatedSources(kinds);
+  // Readings the occupant declared (docs/declared-readings.md) are named as such.
+  const declared = kinds.some((k) => k.Current.Sources.includes('declared'));
   const incomplete = kinds.some((k) =>
     [k.Current, k.Previous, k.LastYear].some((f) => f?.Value === null && f.Incomplete),
   );
@@ -117,6 +119,7 @@ function StatementBody({ statement }: { statement: OccupantStatement }) {
             </ul>
           </>
         )}
+        {declared && <Typography.Paragraph>{t('occupant.explain.declared')}</Typography.Paragraph>}
         {incomplete && <Typography.Paragraph>{t('occupant.explain.missing')}</Typography.Paragraph>}
         <Typography.Paragraph>{t('occupant.explain.average')}</Typography.Paragraph>
         <Typography.Paragraph style={{ marginBottom: 0 }}>{t('occupant.explain.days')}</Typography.Paragraph>

@@ -1,0 +1,180 @@
+import { DEVICE_TYPE, GROUP, getMonthEnds } from '@rodmenys/contract';
+import { describe, expect, it } from 'vitest';
+import { inject, useApp } from '../../test/app.js';
+import { dbKind } from '../../test/db.js';
+import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../../test/factories.js';
+import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { declare, occupantDeclarations } from './declare.js';
+import { windowOn } from './window.js';
+
+/*
+ * The rules of declared readings over time (docs/declared-readings.md): the window's edges, the
+ * latest declaration counts and on one day the largest, a replacement between lets the value be
+ * lower, and the month end becomes `declared` and stays so when the month ends are computed again.
+ * The service is called with its clock (`now`) so days can differ; HTTP is in routes/declarations.test.ts.
+ */
+
+describe('the declaration window', () => {
+  it('runs from the 21st to the last day by default, in any month length', () => {
+    expect(windowOn('2026-10-20', 21, 31)).toEqual({
+      Month: '2026-10',
+      Opens: '2026-10-21',
+      Closes: '2026-10-31',
+      Open: false,
+    });
+    expect(windowOn('2026-10-21', 21, 31).Open).toBe(true);
+    expect(windowOn('2026-10-31', 21, 31).Open).toBe(true);
+    expect(windowOn('2026-02-28', 21, 31)).toEqual({
+      Month: '2026-02',
+      Opens: '2026-02-21',
+      Closes: '2026-02-28',
+      Open: true,
+    });
+    expect(windowOn('2028-02-29', 21, 31).Closes).toBe('2028-02-29');
+  });
+
+  it('after it closes, names the next month’s opening', () => {
+    expect(windowOn('2026-10-26', 10, 25)).toEqual({
+      Month: '2026-11',
+      Opens: '2026-11-10',
+      Closes: '2026-11-25',
+      Open: false,
+    });
+    expect(windowOn('2026-12-30', 21, 29)).toEqual({
+      Month: '2027-01',
+      Opens: '2027-01-21',
+      Closes: '2027-01-29',
+      Open: false,
+    });
+  });
+});
+
+describe(`declared readings over time (${dbKind()})`, () => {
+  const t = useApp();
+  const vilnius = (local: string) => new Date(`${local}+03:00`);
+  const ids = { flat: 0, occupancy: 0 };
+
+  const world = async (code: string) => {
+    const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: code });
+    const flat = await makeFlat(t.db, building, { name: '1', order: 1 });
+    const device = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `R-${code}` });
+    // Monthly readings at each month end of 2026, 4 a month: January's end 104 … September's 136.
+    await makeReadings(
+      t.db,
+      device,
+      Array.from({ length: 9 }, (_, i) => [
+        `2026-${String(i + 2).padStart(2, '0')}-01T00:00:00+0${i < 2 ? 2 : 3}:00`,
+        104 + i * 4,
+      ]),
+    );
+    ids.flat = flat.id;
+    ids.occupancy = await makeOccupancy(t.db, flat, { name: `Occupant ${code}` });
+    return { device, flat: flat.id, occupancy: ids.occupancy };
+  };
+  const setWindow = (start: number, end: number) =>
+    t.db.query(
+      `UPDATE dq_setting SET value = CASE key WHEN 'declarations.windowStartDay' THEN $1::jsonb ELSE $2::jsonb END
+        WHERE key IN ('declarations.windowStartDay', 'declarations.windowEndDay')`,
+      [String(start), String(end)],
+    );
+  const by = (occupancyId: number) => ({ occupancyId, sessionId: null });
+
+  it('counts the latest day’s declaration, and on one day the largest', async () => {
+    await setWindow(21, 31);
+    const w = await world('1');
+    const who = { occupancyId: w.occupancy, userId: (await makeSignedIn(t.app, { groupId: GROUP.operator })).id };
+    await declare(t.db, who, { deviceId: w.device, value: 141 }, vilnius('2026-10-22T09:00:00'));
+    // The same day: 140.5 later, yet 141 stays the one that counts; 141.8 is larger and counts.
+    const lower = await declare(t.db, who, { deviceId: w.device, value: 140.5 }, vilnius('2026-10-22T18:00:00'));
+    expect(lower.Declaration.Counts).toBe(false);
+    const larger = await declare(t.db, who, { deviceId: w.device, value: 141.8 }, vilnius('2026-10-22T19:00:00'));
+    expect(larger.Declaration.Counts).toBe(true);
+    // A later day: its declaration counts even though it is lower (a correction).
+    const next = await declare(t.db, who, { deviceId: w.device, value: 140.2 }, vilnius('2026-10-25T08:00:00'));
+    expect(next.Declaration).toMatchObject({ Counts: true, Channel: 'phone', PreviousValue: 136 });
+    // Only the counting one is a reading.
+    const { rows } = await t.db.query<{ value: string }>(
+      `SELECT value::text FROM reading WHERE device_id = $1 AND ts > '2026-10-01' ORDER BY ts`,
+      [w.device],
+    );
+    expect(rows.map((r) => r.value)).toEqual(['140.2']);
+    const page = await occupantDeclarations(t.db, w.occupancy, vilnius('2026-10-26T10:00:00'));
+    expect(page.Devices[0]!.Declarations.filter((d) => d.Counts).map((d) => d.Value)).toEqual([140.2]);
+  });
+
+  it('makes the month end declared, with who entered it, and the computation keeps it', async () => {
+    await setWindow(21, 31);
+    const w = await world('2');
+    await declare(t.db, by(w.occupancy), { deviceId: w.device, value: 139.4 }, vilnius('2026-10-23T12:00:00'));
+    // A reading after the month end would value October by interpolation; the declaration stays its value.
+    await makeReadings(t.db, w.device, [['2026-11-03T00:00:00+02:00', 140]]);
+    await t.db.query(`INSERT INTO dq_pending VALUES ($1, '2026-10-01'), ($1, '2026-11-01') ON CONFLICT DO NOTHING`, [
+      w.device,
+    ]);
+    await refreshMonthEnds(t.db, new Date('2026-12-02T12:00:00Z'));
+    const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    const res = await inject(t.app, getMonthEnds, {
+      params: { deviceId: w.device },
+      query: { from: '2026-09', till: '2026-11' },
+      token: operator.token,
+    });
+    expect(res.status, res.text).toBe(200);
+    const october = res.body.find((r) => r.Month === '2026-10');
+    expect(october).toMatchObject({ Source: 'declared', Value: 139.4, Method: 'occupant' });
+    expect(october!.ReadingTime?.slice(0, 10)).toBe('2026-10-23');
+    // November's end starts from the declared value.
+    expect(res.body.find((r) => r.Month === '2026-09')).toMatchObject({ Source: 'measured', Value: 136 });
+  });
+
+  it('lets a replaced device’s new meter start lower, and still refuses below its own start', async () => {
+    await setWindow(21, 31);
+    const w = await world('3');
+    await declare(t.db, by(w.occupancy), { deviceId: w.device, value: 139 }, vilnius('2026-10-22T10:00:00'));
+    // Replaced on 5 November: the new meter starts at 2.
+    const fresh = await makeDevice(t.db, w.flat, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      code: 'R-3-NEW',
+      installedAt: '2026-11-05T10:00:00+02:00',
+    });
+    await t.db.query(`UPDATE device SET removed_at = '2026-11-05T10:00:00+02:00', replaced_by = $2 WHERE id = $1`, [
+      w.device,
+      fresh,
+    ]);
+    await makeReadings(t.db, w.device, [['2026-11-05T10:00:00+02:00', 139.6]]);
+    await makeReadings(t.db, fresh, [['2026-11-05T10:00:00+02:00', 2]]);
+    const november = vilnius('2026-11-22T10:00:00');
+    const page = await occupantDeclarations(t.db, w.occupancy, november);
+    expect(page.Devices.map((d) => [d.DeviceCode, d.PreviousValue])).toEqual([['R-3-NEW', 2]]);
+    const ok = await declare(t.db, by(w.occupancy), { deviceId: fresh, value: 5 }, november);
+    expect(ok.Declaration).toMatchObject({ Value: 5, Status: 'accepted', PreviousValue: 2 });
+    await expect(
+      declare(t.db, by(w.occupancy), { deviceId: fresh, value: 1.5 }, vilnius('2026-11-23T10:00:00')),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'declarationBelowPrevious' });
+  });
+
+  it('opens at the window’s first instant and closes after its last day, in the provider’s zone', async () => {
+    await setWindow(21, 31);
+    const w = await world('4');
+    await expect(
+      declare(t.db, by(w.occupancy), { deviceId: w.device, value: 137 }, new Date('2026-10-20T23:59:59+03:00')),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'declarationWindowClosed' });
+    const first = await declare(
+      t.db,
+      by(w.occupancy),
+      { deviceId: w.device, value: 137 },
+      new Date('2026-10-21T00:00:00+03:00'),
+    );
+    expect(first.Declaration.Month).toBe('2026-10');
+    // The last day's last second (winter time from 25 October: +02:00) is inside, the next one outside.
+    const last = await declare(
+      t.db,
+      by(w.occupancy),
+      { deviceId: w.device, value: 138 },
+      new Date('2026-10-31T23:59:59+02:00'),
+    );
+    expect(last.Declaration.Month).toBe('2026-10');
+    await expect(
+      declare(t.db, by(w.occupancy), { deviceId: w.device, value: 139 }, new Date('2026-11-01T00:00:00+02:00')),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'declarationWindowClosed', params: { opens: '2026-11-21' } });
+  });
+});

@@ -1,0 +1,153 @@
+import {
+  type Declaration,
+  type DeclaredDevice,
+  declareReading,
+  getOccupantDeclarations,
+  getOccupantProfile,
+  listOccupantMonths,
+  type OccupantDeclarations,
+} from '@rodmenys/contract';
+import { act, cleanup, render as renderDom, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../api/query';
+import { changeLanguage } from '../../i18n';
+import en from '../../i18n/en.json';
+import lt from '../../i18n/lt.json';
+import { setOccupantSession } from '../../occupant-session';
+import { AppProviders } from '../../providers';
+import { routes } from '../../routes';
+import { route, stubApi } from '../../test/api-stub';
+
+/* Declaring readings on the occupant's pages (docs/declared-readings.md), by keyboard, in both languages. */
+
+const SESSION = { Token: 'rmo_test', ExpiresAt: '2999-01-01T00:00:00+02:00', Language: 'en' as const };
+
+const COLD: DeclaredDevice = {
+  DeviceId: 7,
+  DeviceTypeId: 3,
+  DeviceCode: 'CW-77',
+  PreviousValue: 160,
+  PreviousAt: '2026-10-15T12:00:00+03:00',
+  PlausibleMax: 175,
+  Declarations: [],
+};
+
+const page = (open: boolean): OccupantDeclarations => ({
+  Window: { Month: '2026-11', Opens: '2026-11-21', Closes: '2026-11-30', Open: open },
+  Devices: [COLD],
+});
+
+const stored = (value: number, status: Declaration['Status']): Declaration => ({
+  Id: 1,
+  DeviceId: 7,
+  OccupancyId: 5,
+  LocationId: 9,
+  Value: value,
+  DeclaredAt: '2026-11-22T10:00:00+02:00',
+  Month: '2026-11',
+  Channel: 'occupant',
+  EnteredBy: null,
+  PhotoId: null,
+  Status: status,
+  Reason: null,
+  Confirmed: status === 'doubtful',
+  PreviousValue: 160,
+  PlausibleMax: 175,
+  Counts: true,
+});
+
+async function open(path: string, language: 'lt' | 'en') {
+  await changeLanguage(language);
+  renderDom(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+    </AppProviders>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  setOccupantSession(null);
+  sessionStorage.clear();
+});
+
+describe('declaring readings', { timeout: 30_000 }, () => {
+  it('says when the window opens, and offers no form outside it (lt)', async () => {
+    setOccupantSession(SESSION);
+    const api = stubApi([route(getOccupantDeclarations, page(false))]);
+    await open('/occupant/declare', 'lt');
+    expect(await screen.findByText(/rodmenų deklaravimas prasidės 2026 m. lapkričio 21 d./)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: `${lt.occupant.declare.types['3']} CW-77` })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: lt.occupant.declare.submit })).toBeNull();
+    expect(api.unanswered).toEqual([]);
+  });
+
+  it('declares by keyboard, asks to confirm a value far above the usual, and shows the receipt (en)', async () => {
+    setOccupantSession(SESSION);
+    const api = stubApi([
+      route(getOccupantDeclarations, page(true)),
+      route(declareReading, (r) => {
+        const body = r.body as { value: number; confirm?: boolean };
+        return {
+          Declaration: stored(body.value, body.confirm ? 'doubtful' : 'accepted'),
+          DeviceCode: 'CW-77',
+          Emailed: true,
+        };
+      }),
+    ]);
+    await open('/occupant/declare', 'en');
+    const user = userEvent.setup();
+    const value = await screen.findByLabelText(en.occupant.declare.value);
+    await act(async () => {
+      await user.type(value, '190');
+    });
+    await act(async () => {
+      await user.keyboard('{Enter}');
+    });
+    // Above 175: nothing sent yet, the confirmation is asked for.
+    expect(await screen.findByText(/much higher than usual \(above 175\)/)).toBeTruthy();
+    expect(api.sent.filter((r) => r.method === 'POST')).toEqual([]);
+    await act(async () => {
+      await user.click(screen.getByRole('checkbox', { name: en.occupant.declare.confirm }));
+      await user.click(screen.getByRole('button', { name: en.occupant.declare.submit }));
+    });
+    await waitFor(() => expect(api.sent.filter((r) => r.method === 'POST')).toHaveLength(1));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Received: CW-77 – 190'));
+    expect(screen.getByRole('status').textContent).toContain(en.occupant.declare.receiptMailed);
+    expect(screen.getByRole('status').textContent).toContain(en.occupant.declare.receiptDoubtful);
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { deviceId: 7, value: 190, confirm: true },
+    ]);
+  });
+
+  it('links the declaring page from the months page when the flat has declared meters', async () => {
+    setOccupantSession(SESSION);
+    stubApi([
+      route(getOccupantProfile, {
+        OccupancyId: 5,
+        Name: 'Ona',
+        ClientCode: 'K-1',
+        City: 'Vilnius',
+        Street: 'A g.',
+        Building: '1',
+        Flat: '2',
+        Language: 'en',
+        MoveIn: null,
+        MoveOut: null,
+        AccessUntil: null,
+        Email: null,
+        Electronic: false,
+        ConsentAt: null,
+        ConsentChannel: null,
+      }),
+      route(listOccupantMonths, []),
+      route(getOccupantDeclarations, page(true)),
+    ]);
+    await open('/occupant/months', 'en');
+    const link = await screen.findByRole('link', { name: en.occupant.declare.link });
+    expect(link.getAttribute('href')).toBe('/occupant/declare');
+  });
+});
