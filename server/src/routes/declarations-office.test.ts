@@ -83,6 +83,13 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
       token,
       body: { deviceId: id.water!, value: 104.5, day: '2025-10-24', callerName: 'Ona', ...body },
     });
+  const monthEnd = async (deviceId: number) =>
+    (
+      await t.db.query<{ value: string; source: string; set_by: number | null }>(
+        `SELECT value::text AS value, source, set_by FROM month_end WHERE device_id = $1 AND month = '2025-10-01'`,
+        [deviceId],
+      )
+    ).rows[0];
   const count = async () =>
     Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM declaration')).rows[0]!.n);
 
@@ -113,12 +120,8 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
       expect(rows).toHaveLength(1);
       expect(rows[0]!.actor_username).toBe(adminA.username);
       expect(rows[0]!.after).toMatchObject({ CallerName: 'Ona Deklaruojanti', Value: 104.5 });
-      // Its month is queued for the month-end work.
-      const pending = await t.db.query('SELECT 1 FROM dq_pending WHERE device_id = $1 AND month = $2', [
-        id.water,
-        '2025-10-01',
-      ]);
-      expect(pending.rows).toHaveLength(1);
+      // It is the month's end value with source `declared`, entered by the user.
+      expect(await monthEnd(id.water!)).toEqual({ value: '104.5', source: 'declared', set_by: adminA.id });
     });
 
     it('refuses what the occupant would be refused, naming the field, and stores nothing', async () => {
@@ -235,6 +238,8 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
         query: { month: '2025-10', buildingId: id.buildingA! },
       });
       expect(list.body.Rows.find((r) => r.Id === earlier.body.Id)?.Counts).toBe(true);
+      // The month end follows the declaration that counts now.
+      expect((await monthEnd(id.hot!))?.value).toBe('55');
       const anomaly = await t.db.query(
         `SELECT 1 FROM anomaly WHERE rule = 'DECLARED_DOUBTFUL' AND device_id = $1 AND state <> 'resolved'`,
         [id.hot],

@@ -61,6 +61,8 @@ describe(`not declared, reminders and the print list (${dbKind()})`, { timeout: 
     }
     id.radio = await makeDevice(t.db, flats.a3, { typeId: DEVICE_TYPE.hotWater, code: 'HW-RADIO' });
     await t.db.query(`UPDATE device SET read_method = 'manual' WHERE device_code LIKE 'CW-%'`);
+    // Read by radio: never declared.
+    await t.db.query(`UPDATE device SET read_method = 'remote' WHERE id = $1`, [id.radio]);
     await makeOccupancy(t.db, flats.a12, { name: 'Jonas Dvyl' });
     await makeOccupancy(t.db, flats.a3, { name: 'Trečia Tr' });
     await makeOccupancy(t.db, flats.z1, { name: 'Žana Žal' });

@@ -2,6 +2,7 @@ import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import { forbidden } from '../../../errors.js';
 import type { Caller } from '../../auth/caller.js';
+import { windowOfMonth } from '../window.js';
 
 /**
  * Who works on declarations in the back office (docs/declared-readings-office.md): groups 1 and 2,
@@ -12,11 +13,12 @@ export function assertDeclarationOffice(caller: Caller): void {
 }
 
 /**
- * A declared device as SQL over `device d`: read by hand (read method `manual`, docs/device-lifetime.md),
- * on a flat. Radio devices never are.
+ * A declared device as SQL over `device d` on location `f` with its `device_status ds`: on a flat, read by
+ * hand now (`read_method_now` = manual, docs/device-lifetime.md), as the occupant's pages list them
+ * (services/declarations/devices.ts). A device a collector hears never is.
  */
-export const isDeclaredDeviceSql = (d: string, f: string) =>
-  `${d}.read_method = 'manual' AND ${f}.level = ${LOCATION_LEVEL.flat}`;
+export const isDeclaredDeviceSql = (d: string, f: string, ds: string) =>
+  `${f}.level = ${LOCATION_LEVEL.flat} AND read_method_now(${d}.read_method, ${ds}.telegram_ts) = 'manual'`;
 
 /** A declaration window: the month it is for and its first and last day (the provider's zone). */
 export interface Window {
@@ -32,27 +34,20 @@ export interface Window {
  * most the month's last day), whole days in the provider's zone.
  */
 export async function windowOf(db: Queryable, month: string | undefined, now: Date = new Date()): Promise<Window> {
-  const { rows } = await db.query<Window>(
-    `WITH s AS (
-       SELECT coalesce((SELECT (value #>> '{}')::int FROM dq_setting WHERE key = 'declarations.windowStartDay'), 21) AS sd,
-              coalesce((SELECT (value #>> '{}')::int FROM dq_setting WHERE key = 'declarations.windowEndDay'), 31) AS ed,
-              $2::timestamptz::date AS today
-     ), m AS (
-       SELECT s.*, coalesce($1::date,
-                CASE WHEN s.today >= least(date_trunc('month', s.today)::date + (s.sd - 1),
-                                           (date_trunc('month', s.today) + interval '1 month - 1 day')::date)
-                     THEN date_trunc('month', s.today)::date
-                     ELSE (date_trunc('month', s.today) - interval '1 month')::date END) AS m
-         FROM s
-     ), w AS (
-       SELECT m.m, m.today, least(m.m + (m.sd - 1), (m.m + interval '1 month - 1 day')::date) AS opens,
-              least(m.m + (m.ed - 1), (m.m + interval '1 month - 1 day')::date) AS closes
-         FROM m
-     )
-     SELECT to_char(m, 'YYYY-MM') AS month, opens::text AS opens, closes::text AS closes,
-            today BETWEEN opens AND closes AS open
-       FROM w`,
-    [month ? `${month}-01` : null, now],
+  const { rows } = await db.query<{ today: string; start: number | null; end: number | null }>(
+    `SELECT to_char($1::timestamptz, 'YYYY-MM-DD') AS today,
+            (SELECT (value #>> '{}')::int FROM dq_setting WHERE key = 'declarations.windowStartDay') AS start,
+            (SELECT (value #>> '{}')::int FROM dq_setting WHERE key = 'declarations.windowEndDay') AS end`,
+    [now],
   );
-  return rows[0]!;
+  const { today, start, end } = rows[0]!;
+  const of = (m: string) => windowOfMonth(`${m}-01`, start ?? 21, end ?? 31);
+  let m = month ?? today.slice(0, 7);
+  // Without a month: this month's window once it has opened, else the last one (it has closed).
+  if (!month && today < of(m).opens) {
+    const [y, mm] = m.split('-').map(Number) as [number, number];
+    m = mm === 1 ? `${y - 1}-12` : `${y}-${String(mm - 1).padStart(2, '0')}`;
+  }
+  const w = of(m);
+  return { month: m, opens: w.opens, closes: w.closes, open: today >= w.opens && today <= w.closes };
 }

@@ -1,19 +1,6 @@
 import type { Queryable } from '../../../db/db.js';
 import { buildingIdOf } from '../../sql.js';
 
-/**
- * After a declaration of `deviceId` for `month` (YYYY-MM-01) is stored or decided: its month and
- * the next are queued for the month-end work (`dq_pending`), which values the month from the
- * declaration that counts (docs/declared-readings.md).
- */
-export async function declarationChanged(tx: Queryable, deviceId: number, month: string): Promise<void> {
-  await tx.query(
-    `INSERT INTO dq_pending (device_id, month)
-     VALUES ($1, $2::date), ($1, ($2::date + interval '1 month')::date) ON CONFLICT DO NOTHING`,
-    [deviceId, month],
-  );
-}
-
 /** Opens (or refreshes) the DECLARED_DOUBTFUL anomaly of a doubtful declaration, for the back office. */
 export async function openDoubtfulAnomaly(
   tx: Queryable,

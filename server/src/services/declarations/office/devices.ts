@@ -3,7 +3,7 @@ import type { Queryable } from '../../../db/db.js';
 import type { Caller } from '../../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
 import { assertDeclarationOffice, isDeclaredDeviceSql, windowOf } from './access.js';
-import { COUNTING_ORDER } from './rows.js';
+import { countingSql } from '../rows.js';
 
 /**
  * The declared devices of flats in a window (docs/declared-readings-office.md): in service at the
@@ -25,10 +25,9 @@ export const UNDECLARED_SQL = `SELECT d.id AS device_id, d.device_code, d.device
       SELECT o.* FROM occupancy o WHERE o.location_id = f.id AND coalesce(o.move_in, '-infinity') <= $3::date
          AND coalesce(o.move_out, 'infinity') > $3::date
        ORDER BY o.move_in DESC NULLS LAST LIMIT 1) o ON true
-    LEFT JOIN LATERAL (
-      SELECT x.value FROM declaration x WHERE x.device_id = d.id AND x.month = $2::date AND x.status <> 'rejected'
-       ORDER BY ${COUNTING_ORDER} LIMIT 1) c ON true
-   WHERE ${isDeclaredDeviceSql('d', 'f')} AND ${inScope('f', '$1')}
+    LEFT JOIN device_status ds ON ds.device_id = d.id
+    LEFT JOIN declaration c ON c.id = (${countingSql('d.id', '$2::date')})
+   WHERE ${isDeclaredDeviceSql('d', 'f', 'ds')} AND ${inScope('f', '$1')}
      AND ($4::int IS NULL OR ${buildingIdOf('f')} = $4)
      AND coalesce(d.installed_at, '-infinity') < ($3::date + 1)::timestamp::timestamptz
      AND coalesce(d.removed_at, 'infinity') >= ($3::date + 1)::timestamp::timestamptz

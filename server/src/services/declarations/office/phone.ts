@@ -4,10 +4,14 @@ import { badRequest, notFound } from '../../../errors.js';
 import { recordAudit } from '../../audit/record-audit.js';
 import type { Caller } from '../../auth/caller.js';
 import { inScope } from '../../sql.js';
-import { assertDeclarationOffice, isDeclaredDeviceSql } from './access.js';
-import { declarationChanged, openDoubtfulAnomaly } from './apply.js';
-import { declarationBounds } from './bounds.js';
+import { applyDeclarations } from '../apply.js';
+import { declaredDevice } from '../devices.js';
+import { assertDeclarationOffice } from './access.js';
+import { openDoubtfulAnomaly } from './apply.js';
 import { declarationRows } from './rows.js';
+
+/** A number as the checks' messages write it (as the occupant's, services/declarations/declare.ts). */
+const fmt = (n: number) => String(Number(n.toFixed(6)));
 
 /**
  * A declaration the back office enters for an occupant who phoned (docs/declared-readings-office.md):
@@ -26,15 +30,12 @@ export async function enterPhone(
   const id = await db.transaction(async (tx) => {
     const { rows: found } = await tx.query<{
       flat: number;
-      declared: boolean;
       future: boolean;
-      in_service: boolean;
-      at: string;
+      at: Date;
+      month: string;
       occupancy: number | null;
     }>(
-      `SELECT f.id AS flat, ${isDeclaredDeviceSql('d', 'f')} AS declared, $3::date > current_date AS future,
-              coalesce(d.installed_at, '-infinity') <= x.at AND coalesce(d.removed_at, 'infinity') >= x.at AS in_service,
-              x.at::text AS at,
+      `SELECT f.id AS flat, $3::date > current_date AS future, x.at, date_trunc('month', $3::date)::date::text AS month,
               (SELECT o.id FROM occupancy o WHERE o.location_id = f.id AND coalesce(o.move_in, '-infinity') <= $3::date
                   AND coalesce(o.move_out, 'infinity') > $3::date ORDER BY o.move_in DESC NULLS LAST LIMIT 1) AS occupancy
          FROM device d JOIN location f ON f.id = d.location_id,
@@ -46,21 +47,26 @@ export async function enterPhone(
     );
     const dev = found[0];
     if (!dev) throw notFound('deviceNotFound');
-    if (!dev.declared) throw badRequest('declarationDeviceNotDeclared', {}, 'deviceId');
     if (dev.future) throw badRequest('declarationDayInFuture', {}, 'day');
-    if (!dev.in_service || dev.occupancy === null) throw badRequest('declarationNoOccupant', { day: body.day }, 'day');
-    const bounds = await declarationBounds(tx, body.deviceId, dev.at);
+    if (dev.occupancy === null) throw badRequest('declarationNoOccupant', { day: body.day }, 'day');
+    // The occupant's own checks (services/declarations/devices.ts): a declared device of the flat, in
+    // service that day, its previous value and plausible maximum as the occupant's pages compute them.
+    const device = await declaredDevice(tx, dev.occupancy, dev.at, dev.month, body.deviceId);
+    if (!device) throw badRequest('declarationDeviceNotDeclared', {}, 'deviceId');
+    const bounds = {
+      previous: device.previous_value === null ? null : Number(device.previous_value),
+      max: device.plausible_max === null ? null : Number(device.plausible_max),
+    };
     if (bounds.previous !== null && body.value < bounds.previous)
-      throw badRequest('declarationBelowPrevious', { previous: String(bounds.previous) }, 'value');
+      throw badRequest('declarationBelowPrevious', { previous: fmt(bounds.previous) }, 'value');
     const doubtful = bounds.max !== null && body.value > bounds.max;
-    if (doubtful && !body.confirm) throw badRequest('declarationNeedsConfirmation', { max: String(bounds.max) }, 'value');
+    if (doubtful && !body.confirm) throw badRequest('declarationNeedsConfirmation', { max: fmt(bounds.max!) }, 'value');
     const callerName = body.callerName.trim();
     const callerPhone = body.callerPhone?.trim() || null;
     const { rows } = await tx.query<{ id: number; month: string }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, entered_by, channel,
                                 status, confirmed, plausible_max, previous_value, caller_name, caller_phone)
-       VALUES ($1, $2, $3, $4, $5::timestamptz, date_trunc('month', $5::timestamptz)::date, $6, 'phone', $7, $8, $9, $10,
-               $11, $12)
+       VALUES ($1, $2, $3, $4, $5::timestamptz, $13::date, $6, 'phone', $7, $8, $9, $10, $11, $12)
        RETURNING id, month::text AS month`,
       [
         body.deviceId,
@@ -75,6 +81,7 @@ export async function enterPhone(
         bounds.previous,
         callerName,
         callerPhone,
+        dev.month,
       ],
     );
     const row = rows[0]!;
@@ -87,7 +94,7 @@ export async function enterPhone(
         previous: bounds.previous,
         max: bounds.max,
       });
-    await declarationChanged(tx, body.deviceId, row.month);
+    await applyDeclarations(tx, body.deviceId, row.month);
     await recordAudit(tx, {
       actor: caller,
       kind: 'declaration.phone',

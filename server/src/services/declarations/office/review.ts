@@ -5,7 +5,8 @@ import { recordAudit } from '../../audit/record-audit.js';
 import type { Caller } from '../../auth/caller.js';
 import { inScope } from '../../sql.js';
 import { assertDeclarationOffice } from './access.js';
-import { declarationChanged, resolveDoubtfulAnomaly } from './apply.js';
+import { applyDeclarations } from '../apply.js';
+import { resolveDoubtfulAnomaly } from './apply.js';
 import { queueDecisionNotice } from './notices.js';
 import { declarationRows, type RowFilter } from './rows.js';
 
@@ -64,7 +65,7 @@ export async function decideDeclaration(
       [id, status, reason, caller.id],
     );
     await resolveDoubtfulAnomaly(tx, before.device_id, before.month);
-    await declarationChanged(tx, before.device_id, before.month);
+    await applyDeclarations(tx, before.device_id, before.month);
     await queueDecisionNotice(tx, id, body.accept ? 'accepted' : 'rejected');
     await recordAudit(tx, {
       actor: caller,

@@ -2,12 +2,7 @@ import { GROUP, type OfficeDeclaration, seesEverything } from '@rodmenys/contrac
 import type { Caller } from '../../auth/caller.js';
 import type { Queryable } from '../../../db/db.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
-
-/**
- * The declaration that counts for its device and month, as SQL ordering (docs/declared-readings.md):
- * the latest day; on one day the largest value; rejected ones never count.
- */
-export const COUNTING_ORDER = 'x.declared_at::date DESC, x.value DESC, x.declared_at DESC, x.id DESC';
+import { countingSql } from '../rows.js';
 
 /**
  * A back-office user's name as the caller may see it (docs/security.md, "Accounts"): group 1 sees every
@@ -20,9 +15,8 @@ const shown = (u: string) => `CASE WHEN $7 OR ${u}.id = $6 OR ${u}.group_id = ${
  * ($2, a date or null), building ($3), status ($4) and id ($5), by address, flat, device, latest first.
  */
 const ROWS_SQL = `WITH x AS (
-    SELECT x.*, x.status <> 'rejected' AND x.id = (
-             SELECT y.id FROM declaration y WHERE y.device_id = x.device_id AND y.month = x.month AND y.status <> 'rejected'
-              ORDER BY ${COUNTING_ORDER.replaceAll('x.', 'y.')} LIMIT 1) AS counts
+    -- The one that counts for its device and month (docs/declared-readings.md, services/declarations/rows.ts).
+    SELECT x.*, coalesce(x.id = (${countingSql('x.device_id', 'x.month')}), false) AS counts
       FROM declaration x
       JOIN location f ON f.id = x.location_id
      WHERE ${inScope('f', '$1')} AND ($2::date IS NULL OR x.month = $2::date)
