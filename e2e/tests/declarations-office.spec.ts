@@ -86,14 +86,17 @@ test.describe('declarations in the back office', () => {
       await dialogSettled(page, dialog);
       expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
       await page.keyboard.type(phoned.DeviceCode);
+      await expect(page.locator('.ant-select-item-option').filter({ hasText: phoned.DeviceCode })).toBeVisible();
       await page.keyboard.press('Enter');
-      await page.keyboard.press('Tab');
+      await expect(dialog).toContainText(phoned.DeviceCode);
+      await dialog.getByLabel(d.value, { exact: true }).focus();
       await page.keyboard.type(String(value).replace('.', language === 'lt' ? ',' : '.'));
-      await page.keyboard.press('Tab');
+      await dialog.getByLabel(d.day, { exact: true }).focus();
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type(day);
       await page.keyboard.press('Enter');
-      await dialog.getByLabel(d.callerName).focus();
+      await expect(dialog.getByLabel(d.day, { exact: true })).toHaveValue(day);
+      await dialog.getByLabel(d.callerName, { exact: true }).focus();
       await page.keyboard.type(language === 'lt' ? 'Ona Skambinanti' : 'Ann Caller');
       await page.keyboard.press('Tab');
       await page.keyboard.type('+370 600 12345');
@@ -127,7 +130,8 @@ test.describe('declarations in the back office', () => {
       expect(after.body.Rows.find((r) => r.Id === entered.body.Id)).toMatchObject({ Reason: reason, Counts: false });
 
       // The devices not declared, with the print list's button.
-      await tabTo(page, panel.getByRole('radio', { name: d.declarations, exact: true }));
+      // The view switch is a radio group (its inputs are drawn over): the arrow key moves to the other.
+      await panel.getByRole('radio', { name: d.declarations, exact: true }).focus();
       await page.keyboard.press('ArrowRight');
       await expect(panel.getByRole('button', { name: d.printList })).toBeVisible();
       await settle(page);
