@@ -8,6 +8,7 @@ import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../scripts/pg-cluster.mjs';
 import { buildApp } from './app.js';
 import type { Db } from './db/db.js';
 import { migrate } from './db/migrate.js';
@@ -21,11 +22,6 @@ import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser, type TestUs
 // on one database through PgBouncer in transaction pooling mode, behind HAProxy (round robin),
 // each started by this test with Debian's binaries. `npm run test:cluster` builds the server first.
 
-interface Cluster {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-}
 interface Daemon {
   url: string;
   port: number;
@@ -35,9 +31,6 @@ interface Bouncer extends Daemon {
   admin: string;
   log(): string;
 }
-const { startPostgres } = (await import(new URL('../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(options: { settings?: Record<string, string> }): Promise<Cluster>;
-};
 const { startHaproxy, startPgbouncer, freePort } = (await import(
   new URL('../../scripts/proxies.mjs', import.meta.url).href
 )) as {
@@ -101,7 +94,7 @@ async function call<E extends Endpoint>(
 }
 
 describe('several instances behind HAProxy, on one database through PgBouncer (transaction pooling)', () => {
-  let cluster: Cluster;
+  let cluster: PostgresCluster;
   let bouncer: Bouncer;
   let balancer: Daemon;
   let direct: Db;
@@ -355,7 +348,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
   it('an integration key revoked on one instance, or expired, is refused at once by both (docs/integration.md)', async () => {
     const op = await signIn(lb, operator);
     const created = await call(instance.a, contract.createIntegrationKey, {
-      body: { name: 'Cluster billing', locationIds: [building], expiresOn: '2027-06-30' },
+      body: { name: 'PostgresCluster billing', locationIds: [building], expiresOn: '2027-06-30' },
       token: op.token,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -372,7 +365,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
       expect((await call(base, contract.getBillingExport, { query: month, token: key })).status).toBe(401);
 
     const other = await call(instance.b, contract.createIntegrationKey, {
-      body: { name: 'Cluster billing 2', locationIds: [building], expiresOn: '2027-06-30' },
+      body: { name: 'PostgresCluster billing 2', locationIds: [building], expiresOn: '2027-06-30' },
       token: op.token,
     });
     expect((await call(instance.a, contract.getBillingExport, { query: month, token: other.body.Key })).status).toBe(

@@ -32,7 +32,7 @@ describe('the access table', () => {
     const guard = (occupantRoot.children ?? []).find(
       (r) => isValidElement(r.element) && r.element.type === RequireOccupant,
     );
-    expect(guard?.children?.map((r) => r.path)).toEqual(['months', 'months/:month']);
+    expect(guard?.children?.map((r) => r.path)).toEqual(['months', 'months/:month', 'declare']);
     expect(open.every((r) => !(r.path ?? '').startsWith('months'))).toBe(true);
   });
 

@@ -3,6 +3,7 @@ import { DEVICE_TYPE } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrimaryCluster, startPostgres } from '../../../scripts/pg-cluster.mjs';
 import { buildApp } from '../app.js';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
 import { Scheduler } from '../services/jobs/runner.js';
@@ -17,16 +18,6 @@ import { openPostgres } from './postgres.js';
 // and leaves nothing behind; the pool drops the dead connection and the next request works; a write
 // that reaches a read-only server (the writer's address leading to a standby) answers 503 too; a
 // scheduled job whose outcome could not be written runs again at the next tick, not after its lease.
-
-interface Cluster {
-  url: string;
-  stop(): Promise<void>;
-  halt(): Promise<void>;
-  resume(): Promise<void>;
-}
-const { startPostgres } = (await import(new URL('../../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(): Promise<Cluster>;
-};
 
 const DEVICES = 20;
 const telegrams = (from: number, n: number) =>
@@ -48,7 +39,7 @@ const waitFor = async (what: string, ok: () => Promise<boolean>) => {
 };
 
 describe('the database connection broken under the running app (postgres)', () => {
-  let cluster: Cluster;
+  let cluster: PrimaryCluster;
   let db: Db;
   let app: FastifyInstance;
   let key: string;

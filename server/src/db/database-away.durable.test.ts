@@ -2,6 +2,7 @@ import * as contract from '@rodmenys/contract';
 import { GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrimaryCluster, startPostgres } from '../../../scripts/pg-cluster.mjs';
 import { buildApp } from '../app.js';
 import { inject, testConfig } from '../test/app.js';
 import { makeSignedIn, type SignedIn } from '../test/factories.js';
@@ -13,18 +14,8 @@ import { openPostgres } from './postgres.js';
 // app and started again. Every request answers 503 with Retry-After and the translated code,
 // the log has no stack trace, and the app recovers by itself.
 
-interface Cluster {
-  url: string;
-  stop(): Promise<void>;
-  halt(): Promise<void>;
-  resume(): Promise<void>;
-}
-const { startPostgres } = (await import(new URL('../../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(): Promise<Cluster>;
-};
-
 describe('the database away (postgres stopped and started)', () => {
-  let cluster: Cluster;
+  let cluster: PrimaryCluster;
   let db: Db;
   let app: FastifyInstance;
   let user: SignedIn;

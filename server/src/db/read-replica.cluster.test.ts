@@ -2,20 +2,13 @@ import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script without types
-import { startPostgres, startStandby } from '../../../scripts/pg-cluster.mjs';
+import { type PostgresCluster, startPostgres, startStandby } from '../../../scripts/pg-cluster.mjs';
 import { buildApp } from '../app.js';
 import { inject, testConfig } from '../test/app.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../test/factories.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres.js';
-
-interface Cluster {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-}
 
 /**
  * A real primary and a real streaming standby (Debian's PostgreSQL binaries,
@@ -26,8 +19,8 @@ interface Cluster {
 describe('a read replica (DATABASE_READ_URL): read-only work on the standby, a user’s own change from the primary', () => {
   const ZONE = 'Europe/Vilnius';
   const STATS = { shared_preload_libraries: "'pg_stat_statements'" };
-  let primary: Cluster;
-  let standby: Cluster;
+  let primary: PostgresCluster;
+  let standby: PostgresCluster;
   let db: Db;
   let readDb: Db;
   let app: FastifyInstance;

@@ -6,6 +6,12 @@ import { promisify } from 'node:util';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findPostgresBin,
+  freePort as freePgPort,
+  type PostgresCluster,
+  startPostgres,
+} from '../../../scripts/pg-cluster.mjs';
 import { createCollectorKey } from '../services/ingest/collector-keys.js';
 import { urlOf } from '../test/app.js';
 import { freePort, startBuiltServer } from '../test/built-server.js';
@@ -20,22 +26,6 @@ import { openPostgres } from './postgres.js';
 // then a later one; restored to a point in time between the two into a fresh cluster, the built
 // server started on it answers with every reading acknowledged before that point and the
 // publication, and nothing written after it.
-
-interface Cluster {
-  url: string;
-  port: number;
-  dir: string;
-  stop(): Promise<void>;
-}
-const {
-  startPostgres,
-  findPostgresBin,
-  freePort: freePgPort,
-} = (await import(new URL('../../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(options: { durable?: boolean; settings?: Record<string, string> }): Promise<Cluster>;
-  findPostgresBin(): string;
-  freePort(): Promise<number>;
-};
 
 const PGBACKREST = '/usr/bin/pgbackrest';
 const DEPLOY_CONF = path.resolve(import.meta.dirname, '../../../deploy/failover/pgbackrest.conf');
@@ -77,12 +67,13 @@ const telegrams = (from: number, n: number, start: number) =>
 
 describe('pgBackRest: restore to a point in time after a known write (restore drill)', () => {
   let work: string;
-  let cluster: Cluster;
+  let cluster: PostgresCluster;
   let db: Db;
   let restoredDb: Db | undefined;
   let restoredData: string | undefined;
   const servers: ChildProcess[] = [];
-  const bin = findPostgresBin();
+  const bin = findPostgresBin() ?? '';
+  if (!bin) throw new Error('the restore drill needs PostgreSQL binaries (PG_BIN or /usr/lib/postgresql)');
   let config: string;
 
   beforeAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEVICE_TYPE } from '@rodmenys/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../../scripts/pg-cluster.mjs';
 import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
 import { openPostgres } from '../db/postgres.js';
@@ -16,14 +17,6 @@ import { makeBuilding, makeDevice, makeFlat } from '../test/factories.js';
 // is there exactly once, the interrupted batch is all there or not at all.
 // PostgreSQL runs with fsync and synchronous_commit on (durable: true).
 // It drives the built server (dist/): `npm run test:durable -w server` builds it first.
-
-interface Cluster {
-  url: string;
-  stop(): Promise<void>;
-}
-const { startPostgres } = (await import(new URL('../../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(options: { durable: boolean }): Promise<Cluster>;
-};
 
 const DEVICES = 200;
 const BATCH = 10_000;
@@ -47,7 +40,7 @@ function batch(b: number): string {
 }
 
 describe('POST /api/ingest/wmbusmeters: SIGKILL mid-batch (postgres, durable)', () => {
-  let cluster: Cluster;
+  let cluster: PostgresCluster;
   let db: Db;
   let key: string;
   let dataDir: string;

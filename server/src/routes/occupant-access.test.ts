@@ -403,10 +403,13 @@ describe(`the occupant's access (${dbKind()})`, () => {
         }
       }
       expect(reached.sort()).toEqual([
+        'GET /occupant/declarations',
         'GET /occupant/months',
         'GET /occupant/months/:month',
         'GET /occupant/months/:month/pdf',
         'GET /occupant/profile',
+        'POST /occupant/declarations',
+        'POST /occupant/declarations/photos',
         'PUT /occupant/consent',
       ]);
     });

@@ -1,25 +1,15 @@
 import * as contract from '@rodmenys/contract';
 import { GROUP } from '@rodmenys/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject, useApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { inject, useApp, useUsersWorld } from '../test/app.js';
 import { dbKind } from '../test/db.js';
-import { makeBuilding, makeSignedIn, type SignedIn } from '../test/factories.js';
+import { makeSignedIn } from '../test/factories.js';
 
 // Tokens end when the password changes, stay dead across deactivation and
 // reactivation, and sign-out everywhere ends them all (docs/security.md "Sessions").
 describe(`sessions (${dbKind()})`, () => {
   const t = useApp();
-  let operator: SignedIn;
-  let admin: SignedIn;
-  let building: number;
-  let otherBuilding: number;
-
-  beforeAll(async () => {
-    building = (await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' })).id;
-    otherBuilding = (await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '3' })).id;
-    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
-    admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [building] });
-  });
+  const w = useUsersWorld(t);
 
   const works = async (token: string, id: number) =>
     (await inject(t.app, contract.getUser, { params: { id }, token })).status;
@@ -44,10 +34,10 @@ describe(`sessions (${dbKind()})`, () => {
       expect(await works(await signIn(u.username, 'new-pass1'), u.id)).toBe(200);
     });
     it('a password reset by an administrator ends the tokens too', async () => {
-      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [w.building] });
       const res = await inject(t.app, contract.updateUser, {
         params: { id: u.id },
-        token: admin.token,
+        token: w.admin.token,
         body: { password: 'reset-pass1' },
       });
       expect(res.status).toBe(200);
@@ -69,7 +59,7 @@ describe(`sessions (${dbKind()})`, () => {
         (
           await inject(t.app, contract.updateUser, {
             params: { id: u.id },
-            token: operator.token,
+            token: w.operator.token,
             body: { active: false },
           })
         ).status,
@@ -79,7 +69,7 @@ describe(`sessions (${dbKind()})`, () => {
         (
           await inject(t.app, contract.updateUser, {
             params: { id: u.id },
-            token: operator.token,
+            token: w.operator.token,
             body: { active: true },
           })
         ).status,
@@ -91,19 +81,19 @@ describe(`sessions (${dbKind()})`, () => {
 
   describe('POST /api/users/:id/signOutEverywhere', () => {
     it('lets an administrator end every token of an account in reach, and nothing else', async () => {
-      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
+      const u = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [w.building] });
       const second = await signIn(u.username, u.password);
-      const res = await inject(t.app, contract.signOutEverywhere, { params: { id: u.id }, token: admin.token });
+      const res = await inject(t.app, contract.signOutEverywhere, { params: { id: u.id }, token: w.admin.token });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(await works(u.token, u.id)).toBe(401);
       expect(await works(second, u.id)).toBe(401);
-      expect(await works(admin.token, admin.id)).toBe(200);
+      expect(await works(w.admin.token, w.admin.id)).toBe(200);
       expect(await works(await signIn(u.username, u.password), u.id)).toBe(200);
       const audit = await t.db.query<{ kind: string; actor_id: number }>(
         `SELECT kind, actor_id FROM audit_log WHERE entity = 'user' AND entity_id = $1 ORDER BY id DESC LIMIT 1`,
         [String(u.id)],
       );
-      expect(audit.rows[0]).toEqual({ kind: 'user.signOut', actor_id: admin.id });
+      expect(audit.rows[0]).toEqual({ kind: 'user.signOut', actor_id: w.admin.id });
     });
     it('lets anyone sign themselves out everywhere', async () => {
       const u = await makeSignedIn(t.app, { groupId: GROUP.user });
@@ -113,11 +103,11 @@ describe(`sessions (${dbKind()})`, () => {
       expect(await works(u.token, u.id)).toBe(401);
     });
     it('answers 404 for an account out of reach and leaves its tokens working', async () => {
-      const outside = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [otherBuilding] });
+      const outside = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [w.otherBuilding] });
       const stranger = await makeSignedIn(t.app, { groupId: GROUP.user });
       for (const [caller, target] of [
-        [admin, outside],
-        [admin, operator],
+        [w.admin, outside],
+        [w.admin, w.operator],
         [stranger, outside],
       ] as const) {
         const res = await inject(t.app, contract.signOutEverywhere, { params: { id: target.id }, token: caller.token });
@@ -126,7 +116,8 @@ describe(`sessions (${dbKind()})`, () => {
       }
       expect((await inject(t.app, contract.signOutEverywhere, { params: { id: outside.id } })).status).toBe(401);
       expect(
-        (await inject(t.app, contract.signOutEverywhere, { params: { id: outside.id }, token: operator.token })).status,
+        (await inject(t.app, contract.signOutEverywhere, { params: { id: outside.id }, token: w.operator.token }))
+          .status,
       ).toBe(200);
       expect(await works(outside.token, outside.id)).toBe(401);
     });

@@ -3,6 +3,7 @@ import {
   type Endpoint,
   type ErrorBody,
   fillPath,
+  GROUP,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -13,6 +14,7 @@ import { buildApp } from '../app.js';
 import type { Db } from '../db/db.js';
 import { type Config, throttleSettings } from '../env.js';
 import { createTestDb, ready, type TestDb } from './db.js';
+import { makeBuilding, makeSignedIn, type SignedIn } from './factories.js';
 
 /** Configuration for tests: a fixed secret, the provider zone, no web app. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -161,4 +163,37 @@ export async function injectUrl<E extends Endpoint = Endpoint>(
  */
 export function inject<E extends Endpoint>(app: FastifyInstance, endpoint: E, args: InjectArgs<E> = {}) {
   return injectUrl<E>(app, endpoint.method, urlOf(endpoint, args), args);
+}
+
+/** The users' tests' world: two buildings, an operator, and an admin with rights on the first only. */
+export interface UsersWorld {
+  operator: SignedIn;
+  admin: SignedIn;
+  building: number;
+  otherBuilding: number;
+}
+
+/** Builds a {@link UsersWorld} in `t`'s database before the file's tests; read it inside tests. */
+export function useUsersWorld(t: TestApp): UsersWorld {
+  const world: Partial<UsersWorld> = {};
+  beforeAll(async () => {
+    world.building = (await makeBuilding(t.db, { city: 'Vilnius', street: 'Gedimino pr.', number: '12' })).id;
+    world.otherBuilding = (await makeBuilding(t.db, { city: 'Kaunas', street: 'Laisvės al.', number: '3' })).id;
+    world.operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    world.admin = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [world.building] });
+  });
+  return {
+    get operator() {
+      return ready(world.operator, 'useUsersWorld().operator');
+    },
+    get admin() {
+      return ready(world.admin, 'useUsersWorld().admin');
+    },
+    get building() {
+      return ready(world.building, 'useUsersWorld().building');
+    },
+    get otherBuilding() {
+      return ready(world.otherBuilding, 'useUsersWorld().otherBuilding');
+    },
+  };
 }

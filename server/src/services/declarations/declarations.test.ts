@@ -1,10 +1,13 @@
-import { DEVICE_TYPE, GROUP, getMonthEnds } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, getBillingExport, getFlatStatement, getMonthEnds } from '@rodmenys/contract';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../../test/factories.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { anonymiseOccupancy } from '../personal-data/anonymise.js';
 import { declare, occupantDeclarations } from './declare.js';
+import { cleanPhoto, storePhoto } from './photo.js';
 import { windowOn } from './window.js';
 
 /*
@@ -122,8 +125,18 @@ describe(`declared readings over time (${dbKind()})`, () => {
     const october = res.body.find((r) => r.Month === '2026-10');
     expect(october).toMatchObject({ Source: 'declared', Value: 139.4, Method: 'occupant' });
     expect(october!.ReadingTime?.slice(0, 10)).toBe('2026-10-23');
-    // November's end starts from the declared value.
     expect(res.body.find((r) => r.Month === '2026-09')).toMatchObject({ Source: 'measured', Value: 136 });
+    // The statement's figure and the billing export name the source.
+    const statement = await inject(t.app, getFlatStatement, {
+      params: { flatId: w.flat },
+      query: { month: '2026-10' },
+      token: operator.token,
+    });
+    expect(statement.status, statement.text).toBe(200);
+    expect(statement.body.Row.Kinds.flatMap((k) => k.Current.Sources)).toContain('declared');
+    const billing = await inject(t.app, getBillingExport, { query: { month: '2026-10' }, token: operator.token });
+    expect(billing.status, billing.text).toBe(200);
+    expect(billing.text).toContain('"EndSource":"declared"');
   });
 
   it('lets a replaced device’s new meter start lower, and still refuses below its own start', async () => {
@@ -176,5 +189,30 @@ describe(`declared readings over time (${dbKind()})`, () => {
     await expect(
       declare(t.db, by(w.occupancy), { deviceId: w.device, value: 139 }, new Date('2026-11-01T00:00:00+02:00')),
     ).rejects.toMatchObject({ statusCode: 409, code: 'declarationWindowClosed', params: { opens: '2026-11-21' } });
+  });
+
+  it('removes the photos with the occupancy’s personal data, keeping the declared value', async () => {
+    await setWindow(21, 31);
+    const w = await world('5');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
+    const photoId = await storePhoto(t.db, w.occupancy, await cleanPhoto(png));
+    const done = await declare(
+      t.db,
+      by(w.occupancy),
+      { deviceId: w.device, value: 138, photoId },
+      vilnius('2026-10-22T10:00:00'),
+    );
+    expect(done.Declaration.PhotoId).toBe(photoId);
+    await t.db.query(`UPDATE occupancy SET move_out = '2026-11-25' WHERE id = $1`, [w.occupancy]);
+    expect(await anonymiseOccupancy(t.db, w.occupancy, new Date('2035-01-01T12:00:00Z'))).not.toBeNull();
+    const { rows: photos } = await t.db.query('SELECT 1 FROM declaration_photo WHERE occupancy_id = $1', [w.occupancy]);
+    expect(photos).toHaveLength(0);
+    const { rows } = await t.db.query<{ value: string; photo_id: number | null }>(
+      'SELECT value::text, photo_id FROM declaration WHERE id = $1',
+      [done.Declaration.Id],
+    );
+    expect(rows).toEqual([{ value: '138', photo_id: null }]);
   });
 });

@@ -2,6 +2,7 @@ import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../../../scripts/pg-cluster.mjs';
 import { buildApp } from '../../app.js';
 import type { Db } from '../../db/db.js';
 import { migrate } from '../../db/migrate.js';
@@ -16,14 +17,6 @@ import { ensurePartitions } from './partitions.js';
 // may have fewer readings than before the move, none may be a 5xx, and the month-end values
 // computed meanwhile stay those of the whole months.
 
-interface Cluster {
-  url: string;
-  stop(): Promise<void>;
-}
-const { startPostgres } = (await import(new URL('../../../../scripts/pg-cluster.mjs', import.meta.url).href)) as {
-  startPostgres(): Promise<Cluster>;
-};
-
 const METERS = 60;
 /** Months of 2019 with readings waiting in the default partition (strays: no partition yet). */
 const MONTHS = ['2019-01', '2019-02', '2019-03', '2019-04', '2019-05', '2019-06'];
@@ -36,7 +29,7 @@ const readingsIn = (rows: contract.ReadingRow[]) =>
   rows.reduce((n, r) => n + (r.TimeFrom ? 1 : 0) + (r.TimeTill ? 1 : 0), 0);
 
 describe('month partitions move while GetDevicesData and the CSV import run (postgres)', () => {
-  let cluster: Cluster;
+  let cluster: PostgresCluster;
   let db: Db;
   let app: FastifyInstance;
   let operator: SignedIn;

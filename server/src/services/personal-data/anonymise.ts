@@ -95,6 +95,8 @@ export async function anonymiseOccupancy(db: Db, id: number, now: Date): Promise
     let secrets = 0;
     for (const table of ['occupant_session', 'occupant_link', 'occupant_letter_code'])
       secrets += (await tx.query(`DELETE FROM ${table} WHERE occupancy_id = $1`, [id])).rowCount;
+    // Photos of declared readings (docs/declared-readings.md) go; the declared values stay with the flat.
+    await tx.query('DELETE FROM declaration_photo WHERE occupancy_id = $1', [id]);
     // The delivery log (docs/delivery.md) keeps what was sent and when, not where to.
     await tx.query('UPDATE occupant_delivery SET email = NULL WHERE occupancy_id = $1 AND email IS NOT NULL', [id]);
     const own: { entity: string; ids: number[] }[] = [{ entity: 'occupancy', ids: [id] }];

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
 import { render } from '../../test/render';
-import { Deliveries } from './integrations-page';
+import { Deliveries } from './deliveries';
 
 const attempt = (a: Partial<BillingDelivery['Attempts'][number]>): BillingDelivery['Attempts'][number] => ({
   At: '2026-11-20T10:00:00+02:00',

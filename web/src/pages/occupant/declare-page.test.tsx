@@ -1,4 +1,5 @@
 import {
+  DEVICE_TYPE,
   type Declaration,
   type DeclaredDevice,
   declareReading,
@@ -26,7 +27,7 @@ const SESSION = { Token: 'rmo_test', ExpiresAt: '2999-01-01T00:00:00+02:00', Lan
 
 const COLD: DeclaredDevice = {
   DeviceId: 7,
-  DeviceTypeId: 3,
+  DeviceTypeId: DEVICE_TYPE.coldWaterMeter,
   DeviceCode: 'CW-77',
   PreviousValue: 160,
   PreviousAt: '2026-10-15T12:00:00+03:00',

@@ -236,6 +236,19 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
     expect(new Set(auth)).toEqual(new Set(['Bearer rmo_test']));
   });
 
+  it('the statement names readings the occupant declared (docs/declared-readings.md)', async () => {
+    setOccupantSession(SESSION);
+    const declared = { ...heating, Current: { ...figure(412.4, false), Sources: ['declared' as const] } };
+    const api = stubApi([
+      route(getOccupantProfile, PROFILE),
+      route(getOccupantStatement, { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [declared] } }),
+    ]);
+    await open(`/occupant/months/${MONTH}`);
+    expect(await screen.findByText(en.occupant.explain.declared)).toBeTruthy();
+    expect(screen.queryByText(en.occupant.explain.estimated)).toBeNull();
+    expect(api.unanswered).toEqual([]);
+  });
+
   it('a 401 ends the session: the code page says it ended', async () => {
     setOccupantSession(SESSION);
     vi.stubGlobal('fetch', async () => refusal(401, 'occupantSessionEnded'));

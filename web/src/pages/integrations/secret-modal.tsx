@@ -1,0 +1,31 @@
+import { Alert, App, Button, Input, Modal, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { STATIC_MODAL } from '../../components/modal-host';
+
+/** A secret just created (a key, or a webhook's signing secret), shown once with a copy button. */
+export function SecretModal({ title, secret, onClose }: { title: string; secret: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const copy = async () => {
+    if (!secret) return;
+    await navigator.clipboard?.writeText(secret);
+    message.success(t('integrations.copied'));
+  };
+  return (
+    <Modal
+      open={!!secret}
+      {...STATIC_MODAL}
+      title={title}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+    >
+      <Alert type="warning" showIcon title={t('integrations.shownOnce')} style={{ marginBottom: 12 }} />
+      <Space.Compact style={{ width: '100%' }}>
+        <Input readOnly value={secret ?? ''} aria-label={title} onFocus={(e) => e.target.select()} />
+        <Button type="primary" onClick={copy}>
+          {t('integrations.copy')}
+        </Button>
+      </Space.Compact>
+    </Modal>
+  );
+}
