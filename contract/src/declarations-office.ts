@@ -165,7 +165,7 @@ export const listDeclarationDevices = defineEndpoint({
   path: '/declarations/devices',
   summary:
     'The declared devices (read method manual) of flats in service in a month, with whether a declaration counts ' +
-    "and the reminders sent; `undeclared` lists only those without. Groups 1 and 2 (its scope).",
+    'and the reminders sent; `undeclared` lists only those without. Groups 1 and 2 (its scope).',
   tags: ['declarations'],
   auth: 'user',
   querystring: DevicesQuery,

@@ -1,7 +1,7 @@
 import {
   decideDeclaration,
-  enterPhoneDeclaration,
   type ErrorBody,
+  enterPhoneDeclaration,
   listDeclarationDevices,
   listDeclarations,
 } from '@rodmenys/contract';
@@ -107,7 +107,9 @@ test.describe('declarations in the back office', () => {
       await expect(row).toContainText(language === 'lt' ? 'Ona Skambinanti' : 'Ann Caller');
       await expect(row).toContainText(d.statuses.accepted);
       const listed = await api(listDeclarations, { token: operator.Token, query: { month: Month } });
-      const phonedRow = listed.body.Rows.find((r) => r.DeviceId === phoned.DeviceId && r.Channel === 'phone' && r.Counts);
+      const phonedRow = listed.body.Rows.find(
+        (r) => r.DeviceId === phoned.DeviceId && r.Channel === 'phone' && r.Counts,
+      );
       expect(phonedRow?.Value).toBe(value);
       expect(phonedRow?.EnteredBy).toBe(DEMO.operator.username);
       made.push(phonedRow!.Id);

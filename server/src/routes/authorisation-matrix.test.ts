@@ -329,7 +329,13 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     return rows[0]!.id;
   };
   /** Who reaches Alfa's declarations: groups 1 and 2 of Alfa; group 3 is refused, Beta's group 2 finds nothing. */
-  const declarationStatuses = (ok: number) => ({ fresh: 403, group3: 403, group2Beta: 404, group2Alfa: ok, group1: ok });
+  const declarationStatuses = (ok: number) => ({
+    fresh: 403,
+    group3: 403,
+    group2Beta: 404,
+    group2Alfa: ok,
+    group1: ok,
+  });
   /** Who reaches an occupancy of Alfa's access: groups 1 and 2 of Alfa; group 3 is refused, Beta's group 2 finds nothing. */
   const occupantAccessStatuses = (ok: number) => ({
     fresh: 403,

@@ -53,10 +53,10 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
     id.buildingA = a.id;
     id.buildingB = b.id;
     id.flatA = flatA.id;
-    id.water = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.coldWater, code: 'W-PHONE' });
-    id.hot = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.hotWater, code: 'W-HOT' });
-    id.radio = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.coldWater, code: 'W-RADIO' });
-    id.other = await makeDevice(t.db, flatB, { typeId: DEVICE_TYPE.coldWater, code: 'W-OTHER' });
+    id.water = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'W-PHONE' });
+    id.hot = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'W-HOT' });
+    id.radio = await makeDevice(t.db, flatA, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'W-RADIO' });
+    id.other = await makeDevice(t.db, flatB, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'W-OTHER' });
     await t.db.query(`UPDATE device SET read_method = 'manual' WHERE id = ANY ($1::int[])`, [
       [id.water, id.hot, id.other],
     ]);
@@ -170,7 +170,10 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
 
   describe('GET /declarations, GET /declarations/:id/photo', () => {
     it('lists the month by building and status, scoped', async () => {
-      const all = await inject(t.app, contract.listDeclarations, { token: operator.token, query: { month: '2025-10' } });
+      const all = await inject(t.app, contract.listDeclarations, {
+        token: operator.token,
+        query: { month: '2025-10' },
+      });
       expect(all.status, all.text).toBe(200);
       expect(all.body.Rows.map((r) => r.Id).sort()).toEqual([id.first, id.doubtful].sort());
       const doubtful = await inject(t.app, contract.listDeclarations, {
@@ -178,10 +181,15 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
         query: { month: '2025-10', status: 'doubtful', buildingId: id.buildingA! },
       });
       expect(doubtful.body.Rows.map((r) => r.Id)).toEqual([id.doubtful]);
-      const other = await inject(t.app, contract.listDeclarations, { token: adminB.token, query: { month: '2025-10' } });
+      const other = await inject(t.app, contract.listDeclarations, {
+        token: adminB.token,
+        query: { month: '2025-10' },
+      });
       expect(other.status).toBe(200);
       expect(other.body.Rows).toEqual([]);
-      expect((await inject(t.app, contract.listDeclarations, { token: user.token, query: { month: '2025-10' } })).status).toBe(403);
+      expect(
+        (await inject(t.app, contract.listDeclarations, { token: user.token, query: { month: '2025-10' } })).status,
+      ).toBe(403);
     });
 
     it('serves the photo to those who see the flat, 404 to anyone else and without a photo', async () => {
@@ -191,7 +199,10 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
         [id.occA, PNG],
       );
       await t.db.query('UPDATE declaration SET photo_id = $2 WHERE id = $1', [id.doubtful, rows[0]!.id]);
-      const ok = await inject(t.app, contract.getDeclarationPhoto, { token: adminA.token, params: { id: id.doubtful! } });
+      const ok = await inject(t.app, contract.getDeclarationPhoto, {
+        token: adminA.token,
+        params: { id: id.doubtful! },
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(ok.raw, PNG)).toBe(0);
@@ -201,7 +212,10 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
       });
       expect(outside.status).toBe(404);
       expect(outside.raw.includes(PNG)).toBe(false);
-      const none = await inject(t.app, contract.getDeclarationPhoto, { token: operator.token, params: { id: id.first! } });
+      const none = await inject(t.app, contract.getDeclarationPhoto, {
+        token: operator.token,
+        params: { id: id.first! },
+      });
       expect(none.status).toBe(404);
       expect(
         (await inject(t.app, contract.getDeclarationPhoto, { token: user.token, params: { id: id.doubtful! } })).status,

@@ -57,9 +57,9 @@ describe(`not declared, reminders and the print list (${dbKind()})`, { timeout: 
       mail: await makeFlat(t.db, b1, { name: '5', order: 5 }),
     };
     for (const [k, f] of Object.entries(flats)) {
-      id[k] = await makeDevice(t.db, f, { typeId: DEVICE_TYPE.coldWater, code: `CW-${k.toUpperCase()}` });
+      id[k] = await makeDevice(t.db, f, { typeId: DEVICE_TYPE.coldWaterMeter, code: `CW-${k.toUpperCase()}` });
     }
-    id.radio = await makeDevice(t.db, flats.a3, { typeId: DEVICE_TYPE.hotWater, code: 'HW-RADIO' });
+    id.radio = await makeDevice(t.db, flats.a3, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'HW-RADIO' });
     await t.db.query(`UPDATE device SET read_method = 'manual' WHERE device_code LIKE 'CW-%'`);
     // Read by radio: never declared.
     await t.db.query(`UPDATE device SET read_method = 'remote' WHERE id = $1`, [id.radio]);
@@ -87,7 +87,10 @@ describe(`not declared, reminders and the print list (${dbKind()})`, { timeout: 
     expect(res.body).toMatchObject({ Month: '2025-11', Opens: '2025-11-21', Closes: '2025-11-30' });
     expect(res.body.Rows.map((r) => r.DeviceCode)).toEqual(['CW-A3', 'CW-MAIL', 'CW-A12', 'CW-Z1']);
     expect(res.body.Rows.find((r) => r.DeviceCode === 'CW-MAIL')?.Email).toBe(true);
-    const b = await inject(t.app, contract.listDeclarationDevices, { token: adminB.token, query: { month: '2025-11' } });
+    const b = await inject(t.app, contract.listDeclarationDevices, {
+      token: adminB.token,
+      query: { month: '2025-11' },
+    });
     expect(b.body.Rows.map((r) => r.DeviceCode)).toEqual(['CW-Z1']);
     // A declaration that counts takes the device off the list; a rejected one does not.
     await t.db.query(

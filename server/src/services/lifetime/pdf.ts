@@ -78,7 +78,14 @@ interface Column {
 }
 
 /** A table of text rows over as many pages as it needs, the header on each; every page numbered (also the declarations print list). */
-export function drawTable(doc: Doc, title: string, lines: string[], columns: Column[], rows: string[][], lang: Lang): void {
+export function drawTable(
+  doc: Doc,
+  title: string,
+  lines: string[],
+  columns: Column[],
+  rows: string[][],
+  lang: Lang,
+): void {
   const t = LIFETIME_PDF_TEXTS[lang];
   const left = 40;
   const bottom = doc.page.height - 60;

@@ -2,8 +2,8 @@ import type { DeclarationDeviceRow } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import type { Caller } from '../../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
-import { assertDeclarationOffice, isDeclaredDeviceSql, windowOf } from './access.js';
 import { countingSql } from '../rows.js';
+import { assertDeclarationOffice, isDeclaredDeviceSql, windowOf } from './access.js';
 
 /**
  * The declared devices of flats in a window (docs/declared-readings-office.md): in service at the

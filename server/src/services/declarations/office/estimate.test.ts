@@ -1,7 +1,6 @@
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { computeMonthForAll } from '../../data-quality/refresh-month-ends.js';
 import { inject, useApp } from '../../../test/app.js';
 import { dbKind } from '../../../test/db.js';
 import {
@@ -13,6 +12,7 @@ import {
   makeSignedIn,
   type ReadingInput,
 } from '../../../test/factories.js';
+import { computeMonthForAll } from '../../data-quality/refresh-month-ends.js';
 
 /*
  * A declared meter's month without a declaration (docs/declared-readings-office.md): estimated from
@@ -39,8 +39,14 @@ describe(`the estimated month end of a declared meter (${dbKind()})`, { timeout:
   beforeAll(async () => {
     const b = await makeBuilding(t.db);
     const flat = await makeFlat(t.db, b);
-    id.declared = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWater, installedAt: '2024-11-01T00:00:00+02:00' });
-    id.radio = await makeDevice(t.db, flat, { typeId: DEVICE_TYPE.coldWater, installedAt: '2024-11-01T00:00:00+02:00' });
+    id.declared = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      installedAt: '2024-11-01T00:00:00+02:00',
+    });
+    id.radio = await makeDevice(t.db, flat, {
+      typeId: DEVICE_TYPE.coldWaterMeter,
+      installedAt: '2024-11-01T00:00:00+02:00',
+    });
     await t.db.query(`UPDATE device SET read_method = 'manual' WHERE id = $1`, [id.declared]);
     await t.db.query(`UPDATE device SET read_method = 'remote' WHERE id = $1`, [id.radio]);
     // December 2024 … December 2025 measured (13 month ends); nothing for January 2026.

@@ -42,7 +42,8 @@ export const DECISION_MAIL: MailTemplate<{
 export const REMINDER_MAIL: MailTemplate<{ end: boolean; devices: string; month: string; closes: string }> = {
   subject: {
     lt: (p) => (p.end ? `liko dvi dienos deklaruoti ${p.month} rodmenis` : `laikas deklaruoti ${p.month} rodmenis`),
-    en: (p) => (p.end ? `two days left to declare the readings of ${p.month}` : `time to declare the readings of ${p.month}`),
+    en: (p) =>
+      p.end ? `two days left to declare the readings of ${p.month}` : `time to declare the readings of ${p.month}`,
   },
   body: {
     lt: (p) =>
@@ -78,10 +79,10 @@ export async function queueDecisionNotice(tx: Queryable, declarationId: number, 
 export async function queueReminders(db: Queryable, now: Date): Promise<{ queued: number }> {
   const w = await windowOf(db, undefined, now);
   if (!w.open) return { queued: 0 };
-  const { rows } = await db.query<{ end: boolean }>(
-    `SELECT $1::timestamptz::date >= $2::date - 2 AS end`,
-    [now, w.closes],
-  );
+  const { rows } = await db.query<{ end: boolean }>(`SELECT $1::timestamptz::date >= $2::date - 2 AS end`, [
+    now,
+    w.closes,
+  ]);
   const kind: DeclarationNoticeKind = rows[0]!.end ? 'reminderEnd' : 'reminderStart';
   const { rowCount } = await db.query(
     `WITH u AS (${UNDECLARED_SQL})

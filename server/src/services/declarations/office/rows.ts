@@ -1,6 +1,6 @@
 import { GROUP, type OfficeDeclaration, seesEverything } from '@rodmenys/contract';
-import type { Caller } from '../../auth/caller.js';
 import type { Queryable } from '../../../db/db.js';
+import type { Caller } from '../../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
 import { countingSql } from '../rows.js';
 

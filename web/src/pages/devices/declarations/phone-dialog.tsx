@@ -1,4 +1,4 @@
-import { type DeclarationDeviceRow, DECLARATION_VALUE_MAX } from '@rodmenys/contract';
+import { DECLARATION_VALUE_MAX, type DeclarationDeviceRow } from '@rodmenys/contract';
 import { Checkbox, DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';

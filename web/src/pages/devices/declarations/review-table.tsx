@@ -125,7 +125,11 @@ export function ReviewTable({ rows, loading }: { rows: readonly OfficeDeclaratio
               </span>
             ),
           },
-          { title: t('declarationsOffice.declaredAt'), dataIndex: 'DeclaredAt', render: (v: string) => formatDateTime(v) },
+          {
+            title: t('declarationsOffice.declaredAt'),
+            dataIndex: 'DeclaredAt',
+            render: (v: string) => formatDateTime(v),
+          },
           {
             title: t('declarationsOffice.channel'),
             key: 'channel',
@@ -153,7 +157,11 @@ export function ReviewTable({ rows, loading }: { rows: readonly OfficeDeclaratio
             render: (_, d) => (
               <Space wrap>
                 {d.HasPhoto ? (
-                  <Button size="small" onClick={() => setPhoto(d)} aria-label={`${t('declarationsOffice.photo')}: ${d.DeviceCode}`}>
+                  <Button
+                    size="small"
+                    onClick={() => setPhoto(d)}
+                    aria-label={`${t('declarationsOffice.photo')}: ${d.DeviceCode}`}
+                  >
                     {t('declarationsOffice.photo')}
                   </Button>
                 ) : null}
