@@ -101,8 +101,10 @@ export async function computeMonthEnds(
               $2::date::timestamp::timestamptz AS s
      ), dev AS (
        SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2,
-              -- A meter the occupant declares (docs/declared-readings-office.md): its own 12-month average.
-              l.level = ${LOCATION_LEVEL.flat} AND read_method_now(d.read_method, ds.telegram_ts) = 'manual' AS declared
+              -- A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md):
+              -- its own 12-month average. Unmarked devices keep the estimates below.
+              l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
+                AND read_method_now(d.read_method, ds.telegram_ts) = 'manual' AS declared
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN device_status ds ON ds.device_id = d.id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
