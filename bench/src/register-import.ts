@@ -37,8 +37,8 @@ const NO_OCCUPANT = {
   ConsentDate: '',
   ConsentChannel: '',
 };
-/** The devices' lifetime columns (docs/device-lifetime.md), left empty. */
-const NO_LIFETIME = { VerifiedOn: '', ReadMethod: '' };
+/** The devices' lifetime columns (docs/device-lifetime.md) and role (docs/heat-method.md), left empty. */
+const NO_LIFETIME = { VerifiedOn: '', ReadMethod: '', DeviceRole: '' };
 
 function registerRows(devices: number): Record<RegisterColumn, string>[] {
   const rows: Record<RegisterColumn, string>[] = [];

@@ -55,6 +55,12 @@ export const AUDIT_KINDS = [
   'billingReceiver.create',
   'billingReceiver.disable',
   'remoteException.set',
+  'campaign.create',
+  'campaign.update',
+  'campaign.delete',
+  'campaign.plan',
+  'campaign.notify',
+  'campaign.noAccess',
   'declaration.create',
   // The back office's side of declared readings (docs/declared-readings-office.md).
   'declaration.phone',
@@ -120,6 +126,12 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'billingReceiver.create': { lt: 'Pridėtas paskelbimo gavėjas', en: 'Publication receiver added' },
   'billingReceiver.disable': { lt: 'Išjungtas paskelbimo gavėjas', en: 'Publication receiver switched off' },
   'remoteException.set': { lt: 'Nuotolinio nuskaitymo išimtis', en: 'Remote-reading exception' },
+  'campaign.create': { lt: 'Pradėta keitimo kampanija', en: 'Exchange campaign started' },
+  'campaign.update': { lt: 'Pakeista keitimo kampanija', en: 'Exchange campaign changed' },
+  'campaign.delete': { lt: 'Ištrinta keitimo kampanija', en: 'Exchange campaign deleted' },
+  'campaign.plan': { lt: 'Suplanuota apsilankymo diena', en: 'Visit day planned' },
+  'campaign.notify': { lt: 'Gyventojams pranešta apie apsilankymą', en: 'Occupants told of the visit' },
+  'campaign.noAccess': { lt: 'Apsilankymas be prieigos', en: 'Visit without access' },
   'declaration.create': { lt: 'Deklaruotas rodmuo', en: 'Reading declared' },
   'declaration.phone': { lt: 'Deklaracija priimta telefonu', en: 'Declaration taken by phone' },
   'declaration.decide': { lt: 'Deklaracija patvirtinta arba atmesta', en: 'Declaration accepted or rejected' },
@@ -271,6 +283,16 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   ExpiresAt: { lt: 'Galioja iki', en: 'Valid until' },
   RevokedSecrets: { lt: 'Atšauktos nuorodos ir kodai', en: 'Links and codes revoked' },
   Issued: { lt: 'Išduota', en: 'Issued' },
+  // Exchange campaigns (docs/device-lifetime.md).
+  StartedOn: { lt: 'Pradėta', en: 'Started on' },
+  DeviceIds: { lt: 'Prietaisai', en: 'Devices' },
+  BuildingId: { lt: 'Pastatas', en: 'Building' },
+  From: { lt: 'Nuo', en: 'From' },
+  To: { lt: 'Iki', en: 'To' },
+  Mailed: { lt: 'Išsiųsta el. paštu', en: 'E-mailed' },
+  Failed: { lt: 'Nepavyko išsiųsti', en: 'Failed' },
+  Printed: { lt: 'Spausdinti', en: 'On the print list' },
+  AlreadyTold: { lt: 'Pranešta anksčiau', en: 'Told before' },
 };
 
 /** One field of an audit entry that differs between before and after (`null` = absent or empty). */
@@ -367,6 +389,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, { lt: string; en: string }> = {
   moveValue: { lt: 'Persikraustymo dienos reikšmė', en: 'Moving-day value' },
   integrationKey: { lt: 'Integracijos raktas', en: 'Integration key' },
   billingReceiver: { lt: 'Paskelbimo gavėjas', en: 'Publication receiver' },
+  campaign: { lt: 'Keitimo kampanija', en: 'Exchange campaign' },
 };
 
 /** An entry's changes as text lines, "Field: before → after", in the language (the export's Changes column). */

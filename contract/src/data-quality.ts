@@ -141,6 +141,7 @@ export const RULE_CODES = [
   'WRONG_KEY',
   'DEVICE_OVERDUE',
   'DECLARED_DOUBTFUL',
+  'HEAT_UNBALANCED',
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 export const RuleCode = Type.Union(RULE_CODES.map((c) => Type.Literal(c)));
@@ -165,6 +166,7 @@ export const RULE_NAMES: Record<RuleCode, { lt: string; en: string }> = {
   WRONG_KEY: { lt: 'Galbūt neteisingas raktas', en: 'Possibly a wrong key' },
   DEVICE_OVERDUE: { lt: 'Pasibaigė patikros ar baterijos terminas', en: 'Verification or battery overdue' },
   DECLARED_DOUBTFUL: { lt: 'Abejotinas deklaruotas rodmuo', en: 'Doubtful declared reading' },
+  HEAT_UNBALANCED: { lt: 'Šilumos balansas nesueina', en: 'Heat split does not balance' },
 };
 
 export const ANOMALY_STATES = ['open', 'acknowledged', 'resolved'] as const;

@@ -69,8 +69,27 @@ export type DeviceTypeId = (typeof DEVICE_TYPE)[keyof typeof DEVICE_TYPE];
 /** Every device type, in id order. */
 export const DEVICE_TYPES: readonly DeviceTypeId[] = Object.values(DEVICE_TYPE);
 
-/** A building heat meter is installed on a building; every other type on a flat. */
-export const isBuildingDevice = (typeId: number): boolean => typeId === DEVICE_TYPE.buildingHeatMeter;
-/** The level of the location a device of this type is installed on. */
-export const deviceLevel = (typeId: number): LocationLevel =>
-  isBuildingDevice(typeId) ? LOCATION_LEVEL.building : LOCATION_LEVEL.flat;
+/**
+ * A building-level device's role in the building's heat split (docs/heat-method.md, "Devices"):
+ * the hot-water input meter (a hot-water meter on the building, m³) or the hot-water heat meter
+ * (a building heat meter on the hot-water heat exchanger, kWh). No role: the plain device.
+ */
+export const DEVICE_ROLES = ['hotWaterInput', 'hotWaterHeat'] as const;
+export type DeviceRole = (typeof DEVICE_ROLES)[number];
+/** The device type each role belongs to. */
+export const ROLE_TYPE: Record<DeviceRole, DeviceTypeId> = {
+  hotWaterInput: DEVICE_TYPE.hotWaterMeter,
+  hotWaterHeat: DEVICE_TYPE.buildingHeatMeter,
+};
+/** The roles a device of this type may have. */
+export const rolesOfType = (typeId: number): DeviceRole[] => DEVICE_ROLES.filter((r) => ROLE_TYPE[r] === typeId);
+
+/**
+ * A building heat meter is installed on a building, and so is a device with a role (the hot-water
+ * input meter); every other type on a flat.
+ */
+export const isBuildingDevice = (typeId: number, role: DeviceRole | null = null): boolean =>
+  typeId === DEVICE_TYPE.buildingHeatMeter || role !== null;
+/** The level of the location a device of this type (and role) is installed on. */
+export const deviceLevel = (typeId: number, role: DeviceRole | null = null): LocationLevel =>
+  isBuildingDevice(typeId, role) ? LOCATION_LEVEL.building : LOCATION_LEVEL.flat;

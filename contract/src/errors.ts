@@ -89,6 +89,8 @@ export const ERROR_MESSAGES = {
   locationMissing: 'The location does not exist',
   buildingMeterOnBuilding: 'A building heat meter belongs to a building',
   deviceOnFlat: 'This device type belongs to a flat',
+  roleOnBuilding: 'A device with this role belongs to a building',
+  roleNotOfType: 'The role {{role}} is not one of device type {{id}}',
   serialBlank: 'The serial number cannot be blank',
   newSerialBlank: 'The new serial number cannot be blank',
   deviceAlreadyRemoved: 'The device was already removed on {{date}}',
@@ -187,6 +189,9 @@ export const ERROR_MESSAGES = {
   // Devices over their lifetime (docs/device-lifetime.md).
   lifetimeAdminsOnly: 'Only groups 1 and 2 see the due lists and the remote-reading register',
   lifetimeNotBuilding: 'The location is not a building',
+  // Exchange campaigns (docs/device-lifetime.md, "Exchange campaigns").
+  campaignDeviceNotInService: 'Device {{id}} is not a device in service',
+  campaignVisitWindow: 'The visit window must end after it starts',
   // Readings the occupant declares (docs/declared-readings.md).
   declarationWindowClosed: 'Readings for {{month}} can be declared from {{opens}} to {{closes}}',
   declarationBelowPrevious: '{{field}} is below the previous value {{previous}}',

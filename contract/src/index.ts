@@ -1,4 +1,5 @@
 export * from './audit.js';
+export * from './campaigns.js';
 export * from './collectors.js';
 export * from './column-sets.js';
 export * from './common.js';

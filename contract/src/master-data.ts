@@ -3,7 +3,7 @@ import { Day, Id, IdParams, Nullable } from './common.js';
 import { DEVICE_CODE_MAX_LENGTH, DEVICE_CODE_PATTERN } from './device-codes.js';
 import { DEVICE_MODEL_MAX_LENGTH } from './device-models.js';
 import { DeviceRowFields } from './devices.js';
-import { LOCATION_LEVEL } from './domain.js';
+import { DEVICE_ROLES, LOCATION_LEVEL } from './domain.js';
 import { defineEndpoint } from './endpoint.js';
 import { BULK_BODY_BYTES, MAX_READING } from './input.js';
 import { ReadMethodSchema } from './lifetime.js';
@@ -56,6 +56,9 @@ export const REGISTER_COLUMNS = [
   // The device's lifetime (docs/device-lifetime.md); an empty cell keeps the stored value.
   { key: 'VerifiedOn', en: 'Verified on', lt: 'Patikros data', required: false },
   { key: 'ReadMethod', en: 'Read method', lt: 'Nuskaitymo būdas', required: false },
+  // A building-level device's role in the heat split (docs/heat-method.md, "Devices"): hotWaterInput
+  // (a hot-water meter on the building) or hotWaterHeat (a building heat meter); an empty cell: none.
+  { key: 'DeviceRole', en: 'Device role', lt: 'Prietaiso paskirtis', required: false },
 ] as const;
 export type RegisterColumn = (typeof REGISTER_COLUMNS)[number]['key'];
 
@@ -241,6 +244,9 @@ export const searchLocations = defineEndpoint({
  * A device as the master-data screens show it: its DeviceRow and its model (docs/collectors.md,
  * "Drivers"), which only master data shows.
  */
+/** A building-level device's role (docs/heat-method.md, "Devices"). */
+export const DeviceRoleSchema = Type.Union(DEVICE_ROLES.map((r) => Type.Literal(r)));
+
 export const MasterDevice = Type.Object({
   ...DeviceRowFields,
   /** The model as master data names it (e.g. "Q caloric 5.5"); picks the wmbusmeters driver. */
@@ -251,6 +257,8 @@ export const MasterDevice = Type.Object({
   ReadMethod: Nullable(ReadMethodSchema),
   /** How it is read now: remote when a collector heard it lately, else as marked, else manual. */
   ReadNow: ReadMethodSchema,
+  /** A building-level device's role in the heat split (docs/heat-method.md, "Devices"); null: none. */
+  Role: Nullable(DeviceRoleSchema),
   /** When its verification runs out; null when its type has none. */
   VerificationDue: Nullable(Day),
   /** An allocator's battery end; null for other types. */
@@ -364,6 +372,11 @@ export const AddDeviceBody = Type.Object({
   /** The day of its verification or manufacture; default: none (the installation day counts). */
   verifiedOn: Type.Optional(Nullable(Day)),
   readMethod: Type.Optional(Nullable(ReadMethodSchema)),
+  /**
+   * A building-level role (docs/heat-method.md, "Devices"): `hotWaterInput` for a hot-water meter
+   * (then on a building), `hotWaterHeat` for a building heat meter; default: none.
+   */
+  role: Type.Optional(Nullable(DeviceRoleSchema)),
 });
 export type AddDeviceBody = Static<typeof AddDeviceBody>;
 

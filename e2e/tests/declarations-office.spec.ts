@@ -71,7 +71,7 @@ test.describe('declarations in the back office', () => {
       await screenReady(page);
       // The Declarations tab, by keyboard.
       await page.getByRole('tab', { name: t.lifetime.dueTab }).focus();
-      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Enter');
       await expect(page.getByRole('tab', { name: d.tab })).toHaveAttribute('aria-selected', 'true');
       const panel = page.getByRole('tabpanel');

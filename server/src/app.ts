@@ -19,6 +19,7 @@ import errors from './plugins/errors.js';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.js';
 import headers from './plugins/headers.js';
 import web from './plugins/web.js';
+import campaignRoutes from './routes/campaigns.js';
 import collectorRoutes from './routes/collectors.js';
 import dataQualityRoutes from './routes/data-quality.js';
 import declarationRoutes from './routes/declarations.js';
@@ -125,6 +126,7 @@ export async function buildApp({
       await api.register(deliveryRoutes);
       await api.register(lifetimeRoutes);
       await api.register(declarationsOfficeRoutes);
+      await api.register(campaignRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.js';
+import type { DemoHeat } from './heat-methods.js';
 
 /** Keys of the demo facts in `app_meta`. */
 export const META = {
@@ -36,6 +37,11 @@ export interface DemoCases {
   gap: CaseDevice & { from: string; till: string };
   /** A flat whose devices never reported. */
   neverReported: { locationId: number; deviceIds: number[] };
+  /**
+   * The buildings split by a heat method (docs/heat-method.md) and their special flats; the refused
+   * flat's allocators never reported (valued by area). Absent in a demo seeded before them.
+   */
+  heat?: DemoHeat;
 }
 
 /** The demo's special cases, or undefined when the database holds no demo data. */

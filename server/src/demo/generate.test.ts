@@ -113,7 +113,7 @@ describe(`seedDemo (${dbKind()})`, () => {
   it('places devices right: allocators with rating factors, water meters in every flat, a heat meter per building', async () => {
     const wrong = await rows(
       `SELECT d.id FROM device d JOIN location l ON l.id = d.location_id
-       WHERE (d.device_type_id = ${DEVICE_TYPE.buildingHeatMeter}) <> (l.level = ${LOCATION_LEVEL.building})
+       WHERE (d.device_type_id = ${DEVICE_TYPE.buildingHeatMeter} OR d.role IS NOT NULL) <> (l.level = ${LOCATION_LEVEL.building})
           OR (d.device_type_id = ${DEVICE_TYPE.allocator}) <> (d.rating_factor IS NOT NULL)
           OR (d.rating_factor IS NOT NULL AND d.rating_factor NOT BETWEEN 0.5 AND 2.5)
           OR d.device_code !~ '^[0-9]{8}$' OR d.installed_at > $1::timestamptz`,
@@ -212,7 +212,10 @@ describe(`demo readings (${dbKind()})`, () => {
        ORDER BY d.id`,
       [NOW.toISOString()],
     );
-    expect(stale.map((d) => d.id).sort()).toEqual([cases.silent.deviceId, ...cases.neverReported.deviceIds].sort());
+    // The heat method's refused flat (docs/heat-method.md): its allocators never reported either.
+    expect(stale.map((d) => d.id).sort()).toEqual(
+      [cases.silent.deviceId, ...cases.neverReported.deviceIds, ...cases.heat!.refusedDevices].sort(),
+    );
     // LastSeen is every device's latest reading (device_status.last_seen, kept by the seed).
     expect(await lastSeenMismatches(t.db)).toEqual([]);
   });

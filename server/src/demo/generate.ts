@@ -11,12 +11,13 @@
 // - `large` on PostgreSQL 15 (load 16-18): 2,149 flats, 10,540 devices, 29,023,698
 //   hourly readings over ~3.7 months, 205 s (30 s of it JavaScript CPU).
 
-import { DEVICE_TYPE, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
+import { DEVICE_TYPE, type DeviceRole, GROUP, type GroupId, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db, Tx } from '../db/db.js';
 import { hashPassword } from '../services/auth/password.js';
 import { createMonthPartitions, monthsBetween } from '../services/partitions/partitions.js';
 import { buildingIdOf } from '../services/sql.js';
 import { type CaseDevice, type DemoCases, META } from './cases.js';
+import { loadDemoHeat, planDemoHeat } from './heat-methods.js';
 import {
   CITIES,
   COUNTRY,
@@ -158,6 +159,8 @@ interface DeviceRow extends CaseDevice {
   description: string;
   ratingFactor: string | null;
   installedAt: string;
+  /** A building-level role (docs/heat-method.md, "Devices"); the demo's heat methods add them. */
+  role?: DeviceRole | null;
 }
 
 interface MasterData {
@@ -383,7 +386,8 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
     csvRows(m.objects),
   );
   await tx.copyIn(
-    `COPY device (id, device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model)
+    `COPY device (id, device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
+                  role)
      FROM STDIN WITH (FORMAT csv)`,
     csvRows(
       m.devices.map((d) => [
@@ -396,6 +400,7 @@ async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
         d.ratingFactor,
         d.installedAt,
         d.model,
+        d.role ?? null,
       ]),
     ),
   );
@@ -482,7 +487,16 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
     );
     const at = await moments(tx, now, counts.months);
     const m = buildMasterData(counts, seed, at.dataStart, idRows[0]!);
+    // The heat methods' buildings and devices (docs/heat-method.md), drawing nothing from the random numbers.
+    const heat = planDemoHeat(m.locations, m.devices, m.managerBuilding.id, seed, installationDay(at.dataStart, 400));
     await loadMasterData(tx, m);
+    const { rows: span } = await tx.query<{ first: string; year: number }>(
+      `SELECT to_char(date_trunc('month', $1::timestamptz) - make_interval(months => $2), 'YYYY-MM') AS first,
+              extract(year FROM $1::timestamptz)::int AS year`,
+      [now.toISOString(), counts.months],
+    );
+    await loadDemoHeat(tx, heat, m.locations, span[0]!.first, span[0]!.year);
+    const refused = new Set(heat.refusedDevices);
 
     const userIds: number[] = [];
     for (const [i, a] of DEMO_ACCOUNTS.entries()) {
@@ -509,15 +523,15 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
     async function* chunks(): AsyncGenerator<string> {
       let buffer = '';
       for (const d of m.devices) {
-        if (d.locationId === never.id) continue;
+        if (d.locationId === never.id || refused.has(d.deviceId)) continue;
         const s = renderSeries(
           line,
-          { id: d.deviceId, code: d.deviceCode, typeId: d.deviceTypeId },
+          { id: d.deviceId, code: d.deviceCode, typeId: d.deviceTypeId, role: d.role ?? null },
           {
             seed,
             afterMs: at.dataStart,
             untilMs: nowMs,
-            fromValue: startValue(seed, d.deviceCode, d.deviceTypeId),
+            fromValue: startValue(seed, d.deviceCode, d.deviceTypeId, d.role ?? null),
             gaps: d === silent ? [[silentSince, Infinity]] : d === gap ? [[at.gapStart, gapTill]] : undefined,
             resetAtMs: d === reset ? resetAt : undefined,
           },
@@ -553,6 +567,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
         locationId: never.id,
         deviceIds: m.devices.filter((d) => d.locationId === never.id).map((d) => d.deviceId),
       },
+      heat,
     };
     const sizeName = typeof size === 'string' ? size : 'custom';
     const meta: Array<[string, string]> = [

@@ -2,7 +2,7 @@
 // water with a daily and weekly rhythm. Every number comes from a hash of
 // (seed, serial number, slot), so the seed and a later top-up use the same
 // formulas and need nothing but the last stored value.
-import { DEVICE_TYPE, type DeviceTypeId } from '@rodmenys/contract';
+import { DEVICE_TYPE, type DeviceRole, type DeviceTypeId } from '@rodmenys/contract';
 import { hashString, mix, unit } from './random.js';
 
 export type { DeviceTypeId };
@@ -79,8 +79,15 @@ interface Profile {
   integer: boolean;
 }
 
-function profile(typeId: DeviceTypeId, key: number): Profile {
+function profile(typeId: DeviceTypeId, key: number, role: DeviceRole | null = null): Profile {
   const u = (n: number) => unit(mix(key, n));
+  // The building-level devices of the hot water (docs/heat-method.md, "Devices"): the hot-water input
+  // meter takes about what ten flats do, and the hot-water heat meter 1.5–2 times the heat that warms
+  // it at 51 kWh/m³ (the rest is the circulation), both following the water's daily rhythm.
+  if (role === 'hotWaterInput')
+    return { perDay: 1.1 + 0.4 * u(1), base: 0, start: 1000 + 4000 * u(2), seasonal: false, integer: false };
+  if (role === 'hotWaterHeat')
+    return { perDay: 115, base: 0, start: 20000 + 50000 * u(2), seasonal: false, integer: false };
   switch (typeId) {
     case DEVICE_TYPE.allocator:
       return { perDay: 4 + 21 * u(1), base: 0, start: Math.floor(200 + 2500 * u(2)), seasonal: true, integer: true };
@@ -99,8 +106,16 @@ function profile(typeId: DeviceTypeId, key: number): Profile {
 export const deviceKey = (seed: number, deviceCode: string): number => mix(hashString(deviceCode), seed);
 
 /** The value a device shows when its readings begin. */
-export const startValue = (seed: number, deviceCode: string, typeId: DeviceTypeId): number =>
-  profile(typeId, deviceKey(seed, deviceCode)).start;
+export const startValue = (
+  seed: number,
+  deviceCode: string,
+  typeId: DeviceTypeId,
+  role: DeviceRole | null = null,
+): number => profile(typeId, deviceKey(seed, deviceCode), role).start;
+
+/** A device's consumption per day at full need. */
+export const perDayOf = (seed: number, deviceCode: string, typeId: DeviceTypeId): number =>
+  profile(typeId, deviceKey(seed, deviceCode)).perDay;
 
 const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
@@ -115,6 +130,8 @@ export interface SeriesDevice {
   id: number;
   code: string;
   typeId: DeviceTypeId;
+  /** A building-level role (docs/heat-method.md, "Devices"). */
+  role?: DeviceRole | null;
 }
 
 export interface SeriesOptions {
@@ -140,7 +157,7 @@ export interface Series {
 /** One device's readings on the timeline as CSV. */
 export function renderSeries(line: Timeline, device: SeriesDevice, opts: SeriesOptions): Series {
   const key = deviceKey(opts.seed, device.code);
-  const p = profile(device.typeId, key);
+  const p = profile(device.typeId, key, device.role ?? null);
   // The collector hears each device at its own minute of the slot.
   // Seconds into the slot: below one hour, so the reading stays in the slot's first hour.
   const offset = Math.floor(unit(mix(key, 3)) * (Math.min(HOUR, line.intervalMs) / 60_000 - 1)) * 60;

@@ -38,7 +38,7 @@ describe(`topUpDemo (${dbKind()})`, () => {
     const before = await count();
     const [devices] = (
       await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE NOT id = ANY($1)', [
-        [cases.silent.deviceId, ...cases.neverReported.deviceIds],
+        [cases.silent.deviceId, ...cases.neverReported.deviceIds, ...cases.heat!.refusedDevices],
       ])
     ).rows;
     const added = await topUpDemo(t.db, LATER);
@@ -54,7 +54,10 @@ describe(`topUpDemo (${dbKind()})`, () => {
          (SELECT 1 FROM reading r WHERE r.device_id = d.id AND r.ts > $1::timestamptz - interval '7 hours')`,
       [LATER.toISOString()],
     );
-    expect(stale.map((d) => d.id).sort()).toEqual([cases.silent.deviceId, ...cases.neverReported.deviceIds].sort());
+    // The heat method's refused flat never reports either (docs/heat-method.md).
+    expect(stale.map((d) => d.id).sort()).toEqual(
+      [cases.silent.deviceId, ...cases.neverReported.deviceIds, ...cases.heat!.refusedDevices].sort(),
+    );
     expect((await latest(cases.gap.deviceId))!.getTime()).toBeLessThanOrEqual(LATER.getTime());
     expect((await latest(cases.silent.deviceId))!.getTime()).toBeLessThanOrEqual(SEEDED.getTime() - 10 * DAY);
     for (const id of cases.neverReported.deviceIds) expect(await latest(id)).toBeNull();

@@ -1,3 +1,4 @@
+import type { DeviceRole } from '@rodmenys/contract';
 import type { Db } from '../db/db.js';
 import { META, readDemoCases } from './cases.js';
 import { type DeviceTypeId, READING_COPY, renderSeries, timeline } from './readings.js';
@@ -38,10 +39,11 @@ export async function topUpDemo(db: Db, now: Date = new Date()): Promise<number>
       id: number;
       code: string;
       type_id: DeviceTypeId;
+      role: DeviceRole | null;
       ts: string;
       value: string;
     }>(
-      `SELECT d.id, d.device_code AS code, d.device_type_id AS type_id, iso(last.ts) AS ts, last.value::text AS value
+      `SELECT d.id, d.device_code AS code, d.device_type_id AS type_id, d.role, iso(last.ts) AS ts, last.value::text AS value
        FROM device d
        CROSS JOIN LATERAL (SELECT ts, value FROM reading r WHERE r.device_id = d.id ORDER BY ts DESC LIMIT 1) last
        WHERE d.removed_at IS NULL ORDER BY d.id`,
@@ -53,7 +55,7 @@ export async function topUpDemo(db: Db, now: Date = new Date()): Promise<number>
         if (d.id === cases?.silent.deviceId) continue;
         const s = renderSeries(
           line,
-          { id: d.id, code: d.code, typeId: d.type_id },
+          { id: d.id, code: d.code, typeId: d.type_id, role: d.role },
           {
             seed,
             afterMs: after,

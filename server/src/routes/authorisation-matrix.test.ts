@@ -344,6 +344,15 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     group2Alfa: ok,
     group1: ok,
   });
+  /** An exchange campaign over Alfa's first device (docs/device-lifetime.md), a new one per call. */
+  const campaign = async () => {
+    const { rows } = await t.db.query<{ id: number }>(
+      `WITH c AS (INSERT INTO campaign (name) VALUES ($1) RETURNING id)
+       INSERT INTO campaign_device (campaign_id, device_id, building_id) SELECT id, $2, $3 FROM c RETURNING campaign_id AS id`,
+      [`Campaign ${++serial}`, ids.deviceA1, ids.buildingA1],
+    );
+    return rows[0]!.id;
+  };
   const city = async () =>
     (
       await t.db.query<{ id: number }>(`SELECT ${cityIdOf('location')} AS id FROM location WHERE id = $1`, [
@@ -576,6 +585,30 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         await declaredDevice();
         return { query: { month: '2025-12', lang: 'en' } };
       },
+    // Exchange campaigns: group 1 manages; group 2 reads its scope and records visits without access.
+    'GET /campaigns': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
+    'GET /campaigns/:id': {
+      request: async () => ({ params: { id: await campaign() } }),
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
+    'POST /campaigns': { request: () => ({ body: { name: 'Matrix campaign', deviceIds: [ids.deviceA1!] } }) },
+    'PUT /campaigns/:id': { request: async () => ({ params: { id: await campaign() }, body: { name: 'Renamed' } }) },
+    'DELETE /campaigns/:id': { request: async () => ({ params: { id: await campaign() } }) },
+    'PUT /campaigns/:id/buildings/:buildingId/visit': {
+      request: async () => ({
+        params: { id: await campaign(), buildingId: ids.buildingA1! },
+        body: { visit: { Day: '2030-01-15', From: '08:00', To: '12:00' } },
+      }),
+    },
+    'POST /campaigns/:id/notices': { request: async () => ({ params: { id: await campaign() } }) },
+    'GET /campaigns/:id/print-list': {
+      request: async () => ({ params: { id: await campaign() }, query: { lang: 'en' } }),
+    },
+    'POST /campaigns/:id/devices/:deviceId/no-access': {
+      request: async () => ({
+        params: { id: await campaign(), deviceId: ids.deviceA1! },
+        body: { day: '2030-01-15', reason: 'Nobody home' },
+      }),
       expect: { fresh: 403, group3: 403, group2Beta: 404 },
     },
     'GET /statements/notification': { request: () => ({}) },

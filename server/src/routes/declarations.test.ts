@@ -75,6 +75,8 @@ describe(`declaring on the occupant's pages (${dbKind()})`, () => {
     water = await makeDevice(db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'DW-COLD' });
     hot = await makeDevice(db, flat, { typeId: DEVICE_TYPE.hotWaterMeter, code: 'DW-HOT' });
     radio = await makeDevice(db, flat, { typeId: DEVICE_TYPE.heatMeter, code: 'DW-RADIO' });
+    // An allocator read by hand is the provider's to read, not the occupant's.
+    await makeDevice(db, flat, { typeId: DEVICE_TYPE.allocator, code: 'DW-ALLOCATOR' });
     await db.query(`UPDATE device SET read_method = 'remote' WHERE id = $1`, [radio]);
     neighbours = await makeDevice(db, other, { typeId: DEVICE_TYPE.coldWaterMeter, code: 'DW-NEIGHBOUR' });
     await makeReadings(db, water, history(100));
@@ -106,6 +108,7 @@ describe(`declaring on the occupant's pages (${dbKind()})`, () => {
     expect(res.body.Window).toMatchObject({ Month: today.slice(0, 7), Open: true });
     expect(res.body.Devices.map((d) => d.DeviceCode)).toEqual(['DW-COLD', 'DW-HOT']);
     expect(res.text).not.toContain('DW-RADIO');
+    expect(res.text).not.toContain('DW-ALLOCATOR');
     expect(res.text).not.toContain('DW-NEIGHBOUR');
     const cold = res.body.Devices[0]!;
     expect(cold.PreviousValue).toBe(160);

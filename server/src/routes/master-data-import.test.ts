@@ -209,6 +209,7 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       // Its lifetime (docs/device-lifetime.md): the file gave none.
       VerifiedOn: null,
       ReadMethod: null,
+      Role: null,
     });
   });
 

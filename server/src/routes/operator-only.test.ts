@@ -39,7 +39,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
       token,
     });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver, occupancy-editing, print list and access request endpoints', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver, occupancy-editing, print list and access request endpoints, and those that manage exchange campaigns', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -90,6 +90,12 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'GET /deliveries/print/:buildingId',
         'PUT /heat-methods/buildings/:id/:month',
         'PUT /lifetime/remote-register/:buildingId/exception',
+        'POST /campaigns',
+        'PUT /campaigns/:id',
+        'DELETE /campaigns/:id',
+        'PUT /campaigns/:id/buildings/:buildingId/visit',
+        'POST /campaigns/:id/notices',
+        'GET /campaigns/:id/print-list',
       ].sort(),
     );
   });

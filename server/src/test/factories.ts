@@ -1,4 +1,4 @@
-import { DEVICE_TYPE, type DeviceTypeId, GROUP, type GroupId } from '@rodmenys/contract';
+import { DEVICE_TYPE, type DeviceRole, type DeviceTypeId, GROUP, type GroupId } from '@rodmenys/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.js';
 import { makePlace, type Place } from '../services/locations/make-place.js';
@@ -53,14 +53,17 @@ export interface DeviceOverrides {
   description?: string;
   installedAt?: string | null;
   removedAt?: string | null;
+  /** A building-level role in the heat split (docs/heat-method.md, "Devices"). */
+  role?: DeviceRole | null;
 }
 
 /** A device at a place (a flat, or a building for type 11); returns its id. */
 export async function makeDevice(db: Queryable, at: Place | number, overrides: DeviceOverrides = {}): Promise<number> {
   const code = overrides.code ?? `DEV-${next()}`;
   const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, removed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, removed_at,
+                         role)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
     [
       overrides.typeId ?? DEVICE_TYPE.allocator,
       typeof at === 'number' ? at : at.id,
@@ -70,6 +73,7 @@ export async function makeDevice(db: Queryable, at: Place | number, overrides: D
       overrides.ratingFactor ?? null,
       overrides.installedAt ?? null,
       overrides.removedAt ?? null,
+      overrides.role ?? null,
     ],
   );
   return rows[0]!.id;

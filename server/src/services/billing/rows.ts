@@ -42,6 +42,8 @@ interface DeviceLine {
   device_code: string;
   location_id: number;
   is_building: boolean;
+  /** A building-level role (docs/heat-method.md, "Devices"); null: none. */
+  role: string | null;
   rating_factor: number | null;
   start_value: number | null;
   start_time: string | null;
@@ -63,7 +65,7 @@ const DEVICES_SQL = `WITH m AS (
     SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
            $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e
   ), dev AS (
-    SELECT d.id, d.device_type_id AS type, d.device_code, d.rating_factor, d.installed_at, d.removed_at,
+    SELECT d.id, d.device_type_id AS type, d.role, d.device_code, d.rating_factor, d.installed_at, d.removed_at,
            l.id AS location_id, l.level = ${LOCATION_LEVEL.building} AS is_building, l.flat_order, l.flat,
            coalesce(d.installed_at, '-infinity') < m.s AS from_start,
            coalesce(d.removed_at, 'infinity') >= m.e AS to_end, m.month, m.prev, m.s, m.e
@@ -93,7 +95,7 @@ const DEVICES_SQL = `WITH m AS (
            AND r.ts >= coalesce(dev.installed_at, '-infinity')
          ORDER BY r.ts DESC LIMIT 1) fin ON true
   )
-  SELECT v.id, v.type, v.device_code, v.location_id, v.is_building, v.rating_factor::float8 AS rating_factor,
+  SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.is_building, v.rating_factor::float8 AS rating_factor,
          v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
          v.ev::float8 AS end_value, iso(v.et) AS end_time, v.es AS end_source,
          (v.ev - v.sv)::float8 AS consumption,
@@ -215,10 +217,12 @@ export async function buildingRows(
   const first = flats[0] ?? null;
   const place = { City: first?.City ?? null, Street: first?.Street ?? null, Building: first?.Building ?? null };
   for (const d of meters) out.push({ ...deviceRow(d, null, undefined), ...place });
-  if (meters.length) {
+  // The building line is the input meter's: the devices of the hot water's roles are rows of their own.
+  const inputs = meters.filter((d) => d.role === null);
+  if (inputs.length) {
     // What the flats with their own heat meter took; their allocators are not counted (docs/statements.md).
     const flatMeters = devices.filter((d) => !d.is_building && d.type === DEVICE_TYPE.heatMeter);
-    const meterKwh = sumOrNull(meters.map((d) => d.consumption));
+    const meterKwh = sumOrNull(inputs.map((d) => d.consumption));
     const subtracted = flatMeters.length ? sumOrNull(flatMeters.map((d) => d.consumption)) : 0;
     out.push(
       billingRow({
@@ -233,7 +237,7 @@ export async function buildingRows(
           : meterKwh !== null && subtracted !== null
             ? round3(meterKwh - subtracted)
             : null,
-        Partial: [...meters, ...flatMeters].some(
+        Partial: [...inputs, ...flatMeters].some(
           (d) => NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
         ),
         Incomplete: line ? line.AllocatorKwh === null : meterKwh === null || subtracted === null,

@@ -1,5 +1,6 @@
 import type { JobDef } from '../jobs/index.js';
 import { sendDigests } from './digest.js';
+import { checkHeatBalance } from './heat-unbalanced.js';
 import { refreshMonthEnds } from './refresh-month-ends.js';
 import { validate } from './validate.js';
 
@@ -31,7 +32,14 @@ export const dataQualityJobs: JobDef[] = [
       // New months and anything the queue missed first, then every rule over everything.
       const r = await refreshMonthEnds(db, now, { ensure: true });
       const v = await validate(db, null, now);
-      return { monthEnds: r.written, found: v.found, opened: v.opened, resolved: v.resolved };
+      // The buildings whose month does not balance by their heat method (docs/heat-method.md).
+      const h = await checkHeatBalance(db, now);
+      return {
+        monthEnds: r.written,
+        found: v.found + h.found,
+        opened: v.opened + h.opened,
+        resolved: v.resolved + h.resolved,
+      };
     },
     nextSql: `$1::timestamptz + make_interval(mins => ${setting('schedule.validateMinutes')})`,
     settings: ['schedule.validateMinutes'],

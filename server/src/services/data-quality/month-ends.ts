@@ -164,6 +164,7 @@ export async function computeMonthEnds(
          JOIN device d ON d.id = cur.device_id
          JOIN location l ON l.id = d.location_id
         WHERE (${buildingIdOf('l')}, d.device_type_id) IN (SELECT building, device_type_id FROM base)
+          AND d.role IS NULL -- a building's hot-water input meter is no peer of its flats' (docs/heat-method.md)
           AND cur.value >= prev.value
         GROUP BY 1, 2
      ), valued AS (
@@ -182,6 +183,7 @@ export async function computeMonthEnds(
                    ELSE 'carried_forward' END AS method
          FROM base JOIN hist h USING (id)
          LEFT JOIN peers pe ON pe.building = base.building AND pe.device_type_id = base.device_type_id
+                           AND NOT EXISTS (SELECT FROM device rd WHERE rd.id = base.id AND rd.role IS NOT NULL)
         WHERE base.base_v IS NOT NULL
      )
      ${UPSERT}`,
@@ -252,6 +254,7 @@ export async function computeMonthEndsBackward(
          JOIN device d ON d.id = cur.device_id
          JOIN location l ON l.id = d.location_id
         WHERE (${buildingIdOf('l')}, d.device_type_id) IN (SELECT building, device_type_id FROM base)
+          AND d.role IS NULL -- a building's hot-water input meter is no peer of its flats' (docs/heat-method.md)
           AND cur.value >= prev.value
         GROUP BY 1, 2, 3
      ), peer AS (
@@ -268,6 +271,7 @@ export async function computeMonthEndsBackward(
                    ELSE 'backward_first_reading' END AS method
          FROM base
          LEFT JOIN peer pe ON pe.building = base.building AND pe.device_type_id = base.device_type_id
+                           AND NOT EXISTS (SELECT FROM device rd WHERE rd.id = base.id AND rd.role IS NOT NULL)
         WHERE base.base_v IS NOT NULL
      )
      ${UPSERT}`,

@@ -196,6 +196,8 @@ const BUILDING_BALANCE = `SELECT 'BUILDING_BALANCE', b.building_id, b.id, $4::da
         JOIN month_end m0 ON m0.device_id = dev.id AND m0.month = $4::date
         JOIN month_end m1 ON m1.device_id = dev.id AND m1.month = ($4::date - interval '1 month')::date
        WHERE dev.type_id = ${DEVICE_TYPE.buildingHeatMeter}
+         -- The building's input meter only, not its hot-water heat meter (docs/heat-method.md, "Devices").
+         AND NOT EXISTS (SELECT FROM device r WHERE r.id = dev.id AND r.role IS NOT NULL)
     ) b
     JOIN LATERAL (
       SELECT sum(m0.value - m1.value) AS cons, count(*)::int AS n

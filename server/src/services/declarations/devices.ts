@@ -1,10 +1,10 @@
-import type { DeclaredDevice } from '@rodmenys/contract';
+import { DEVICE_TYPE, type DeclaredDevice } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { DECLARATION_COLUMNS } from './rows.js';
 
 /**
- * The devices an occupancy declares (docs/declared-readings.md): in service now in its flat (or
- * below it), read by hand (read method `manual`: a device a collector hears, or marked remote or
+ * The devices an occupancy declares (docs/declared-readings.md): its flat's heat and water meters
+ * in service now (in the flat or below it), read by hand (read method `manual`: a device a collector hears, or marked remote or
  * walk-by, never is), while the occupancy lasts. With each, what a declaration for `month` is
  * checked against:
  *
@@ -13,6 +13,9 @@ import { DECLARATION_COLUMNS } from './rows.js';
  * - the plausible maximum: the previous value plus `declarations.plausibleFactor` × the largest
  *   monthly consumption of its last 12 month ends, at least `declarations.plausibleFloor` of its type.
  */
+/** The meters an occupant reads off: a flat's heat meter and water meters (allocators are read by the provider). */
+export const DECLARED_TYPES = [DEVICE_TYPE.heatMeter, DEVICE_TYPE.coldWaterMeter, DEVICE_TYPE.hotWaterMeter];
+
 export const DECLARED_DEVICES_SQL = `
   SELECT d.id, d.device_type_id, d.device_code, o.id AS occupancy_id, o.location_id,
          p.ts AS previous_at, p.value AS previous_value,
@@ -38,7 +41,8 @@ export const DECLARED_DEVICES_SQL = `
    WHERE o.id = $1
      AND coalesce(o.move_in, '-infinity') <= $2::timestamptz::date AND coalesce(o.move_out, 'infinity') > $2::timestamptz::date
      AND coalesce(d.installed_at, '-infinity') <= $2::timestamptz AND coalesce(d.removed_at, 'infinity') > $2::timestamptz
-     AND read_method_now(d.read_method, ds.telegram_ts) = 'manual'`;
+     AND read_method_now(d.read_method, ds.telegram_ts) = 'manual'
+     AND d.device_type_id IN (${DECLARED_TYPES.join(', ')})`;
 
 export interface DeclaredDeviceRow {
   id: number;

@@ -32,4 +32,5 @@ export const dueReasonSql = (v: string, b: string) =>
 export const LIFETIME_COLUMNS = `to_char(d.verified_on, 'YYYY-MM-DD') AS "VerifiedOn", d.read_method AS "ReadMethod",
   ${readNowSql('d', 'ds')} AS "ReadNow",
   to_char(${verificationDueSql('d', 'l')}, 'YYYY-MM-DD') AS "VerificationDue",
-  to_char(${batteryEndSql('d')}, 'YYYY-MM-DD') AS "BatteryEnd"`;
+  to_char(${batteryEndSql('d')}, 'YYYY-MM-DD') AS "BatteryEnd",
+  d.role AS "Role"`;

@@ -6,6 +6,7 @@ import {
   type MasterDevice,
   type ReadMethod,
   type ReplaceDeviceBody,
+  rolesOfType,
 } from '@rodmenys/contract';
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.js';
@@ -97,10 +98,14 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       if (!locs[0]) throw badRequest('locationMissing', {}, 'locationId');
       const { rowCount } = await tx.query('SELECT 1 FROM device_type WHERE id = $1', [input.deviceTypeId]);
       if (!rowCount) throw badRequest('unknownDeviceType', { id: String(input.deviceTypeId) }, 'deviceTypeId');
-      const wanted = deviceLevel(input.deviceTypeId);
+      const role = input.role ?? null;
+      if (role !== null && !rolesOfType(input.deviceTypeId).includes(role)) {
+        throw badRequest('roleNotOfType', { role, id: String(input.deviceTypeId) }, 'role');
+      }
+      const wanted = deviceLevel(input.deviceTypeId, role);
       if (locs[0].level !== wanted) {
         throw badRequest(
-          wanted === LOCATION_LEVEL.building ? 'buildingMeterOnBuilding' : 'deviceOnFlat',
+          wanted === LOCATION_LEVEL.building ? (role ? 'roleOnBuilding' : 'buildingMeterOnBuilding') : 'deviceOnFlat',
           {},
           'locationId',
         );
@@ -121,8 +126,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       );
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
-                             verified_on, read_method)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+                             verified_on, read_method, role)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
         [
           input.deviceTypeId,
           input.locationId,
@@ -134,6 +139,7 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
           clean(input.model),
           input.verifiedOn ?? null,
           input.readMethod ?? null,
+          role,
         ],
       );
       const id = rows[0]!.id;
@@ -245,12 +251,12 @@ export async function replaceDevice(
         await assertSerialFree(tx, code);
         const { rows } = await tx.query<{ id: number }>(
           `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
-                              verified_on, read_method)
+                              verified_on, read_method, role)
          SELECT device_type_id, location_id, $2, $3,
                 CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8,
                 CASE WHEN $9 THEN $10 ELSE model END,
                 -- A new device's dates start anew: verified (or made) on the replacement day unless given.
-                coalesce($11::date, $8::timestamptz::date), CASE WHEN $12 THEN $13 ELSE read_method END
+                coalesce($11::date, $8::timestamptz::date), CASE WHEN $12 THEN $13 ELSE read_method END, role
            FROM device WHERE id = $1
          RETURNING id`,
           [

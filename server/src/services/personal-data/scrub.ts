@@ -75,6 +75,8 @@ export const KEPT_COLUMNS: readonly { table: string; key: readonly string[]; col
   { table: 'anomaly', key: ['id'], column: 'comment', kind: 'text' },
   // A failed delivery's reason may quote the address (the SMTP server's answer).
   { table: 'occupant_delivery', key: ['id'], column: 'error', kind: 'text' },
+  { table: 'campaign_notice', key: ['id'], column: 'error', kind: 'text' },
+  { table: 'campaign_no_access', key: ['id'], column: 'reason', kind: 'text' },
   { table: 'anomaly', key: ['id'], column: 'evidence', kind: 'jsonb' },
 ];
 

@@ -62,21 +62,22 @@ export function flatCell(
   if (ctx.heating.get(f.flat_id) === 'energy') {
     const p = ctx.parts.get(f.flat_id, 'heating', 'energy', m);
     const k = ctx.kwh.get(kwhKey(f.building_id, m));
-    // By the building's heat method: the flat's space heating (its meter and its common part), or nothing.
-    if (p && k?.balance) return { cell: methodCell(k, f, p), unit: 'kWh' };
+    // By the building's heat method: the flat's space heating (its meter and its common part; by area
+    // when its meter is not in service in `m`), or nothing.
+    if (k?.balance) return { cell: methodCell(k, f, p), unit: 'kWh' };
     return { cell: p && cellOf(p), unit: 'kWh' };
   }
   return allocatorCell(ctx, f, m);
 }
 
 /** A heat-meter flat's cell in a month split by the building's method (docs/heat-method.md). */
-function methodCell(k: BuildingKwh, f: BuildingFlat, p: Part): Cell {
+function methodCell(k: BuildingKwh, f: BuildingFlat, p: Part | undefined): Cell {
   const share = k.share.get(f.flat_id);
   return {
     value: share ?? null,
     partial: k.partial,
     incomplete: share === undefined,
-    sources: k.sources.length ? k.sources : p.sources,
+    sources: k.sources.length || !p ? k.sources : p.sources,
   };
 }
 
@@ -89,8 +90,14 @@ function allocatorCell(
   const p = ctx.parts.get(f.flat_id, 'heating', 'allocator', m);
   if (!kwhUnit(ctx, f.building_id))
     return { cell: p ? { ...cellOf(p, p.qrad), incomplete: p.qrad === null } : undefined, unit: 'Qrad' };
-  if (!p) return { cell: undefined, unit: 'kWh' };
   const k = ctx.kwh.get(kwhKey(f.building_id, m));
+  // No allocators in service in `m` (a flat with allocators in M − 12 … M): by the building's heat method
+  // the flat is valued by area at the building's average (docs/heat-method.md, step 3); by the plain
+  // rule it has no figure. A flat with no heating device at all has none either.
+  if (!p) {
+    const byArea = k?.balance && ctx.heating.get(f.flat_id) === 'allocator';
+    return { cell: byArea ? methodCell(k, f, undefined) : undefined, unit: 'kWh' };
+  }
   const share = k?.share.get(f.flat_id);
   return {
     cell: {

@@ -167,6 +167,8 @@ export function buildingKwhByMethod(
   const hot = members.map((f) => parts.get(f.flat_id, 'hotWater', 'volume', m));
   const behind = [
     parts.get(building, 'building', 'energy', m),
+    parts.get(building, 'hotWaterInput', 'volume', m),
+    parts.get(building, 'hotWaterHeat', 'energy', m),
     ...hot,
     ...members.flatMap((f) => heatingParts(parts, f, m)),
   ];

@@ -1,6 +1,7 @@
 import {
   DEVICE_TYPE,
   DEVICE_TYPES,
+  type DeviceRole,
   MONTH_END_SOURCES,
   type MonthEndSource,
   type StatementKind,
@@ -14,7 +15,11 @@ import { monthBefore } from './months.js';
  * type group and month, the consumption read from the month-end values (docs/statements.md).
  */
 
-export type PartKind = StatementKind | 'building';
+/**
+ * 'building': the building heat meter (the input); 'hotWaterInput' and 'hotWaterHeat': the
+ * building-level devices of those roles (docs/heat-method.md, "Devices").
+ */
+export type PartKind = StatementKind | 'building' | DeviceRole;
 export type PartProc = 'allocator' | 'energy' | 'volume';
 
 /** One location's consumption of one device type group in one month. */
@@ -59,7 +64,7 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
       FROM unnest($2::date[]) WITH ORDINALITY AS g(month, i)
   ), dev AS MATERIALIZED (
     -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
-    SELECT d.id, d.device_type_id AS type, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
+    SELECT d.id, d.device_type_id AS type, d.role, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
            l.id AS location_id
       FROM b JOIN location l ON ${buildingIdOf('l')} = b.id AND l.path @> ARRAY[b.id]
       JOIN device d ON d.location_id = l.id
@@ -79,7 +84,7 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
   ), w AS (
     -- A device in service the whole month: its two month ends. Installed or removed inside it: its
     -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
-    SELECT dm.location_id, dm.type, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
+    SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
            ms.value AS ms_v, ms.bit AS ms_bit, me.value AS me_v, me.bit AS me_bit,
            CASE WHEN NOT dm.from_start THEN
              (SELECT r.value FROM reading r
@@ -94,14 +99,14 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
       LEFT JOIN me ms ON ms.device_id = dm.id AND ms.month = dm.prev
       LEFT JOIN me ON me.device_id = dm.id AND me.month = dm.month
   ), v AS (
-    SELECT w.location_id, w.type, w.proc, w.i, w.rating_factor,
+    SELECT w.location_id, w.type, w.role, w.proc, w.i, w.rating_factor,
            CASE WHEN w.from_start THEN w.ms_v ELSE w.ini_v END AS start_v,
            CASE WHEN w.from_start THEN w.ms_bit WHEN w.ini_v IS NOT NULL THEN 1 END AS start_bit,
            CASE WHEN w.to_end THEN w.me_v ELSE w.fin_v END AS end_v,
            CASE WHEN w.to_end THEN w.me_bit WHEN w.fin_v IS NOT NULL THEN 1 END AS end_bit
       FROM w
   )
-  SELECT v.location_id, v.i, v.type, v.proc, count(*)::int AS devices,
+  SELECT v.location_id, v.i, v.type, v.role, v.proc, count(*)::int AS devices,
          CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL)
               THEN sum(v.end_v - v.start_v)::float8 END AS value,
          CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL AND v.rating_factor IS NOT NULL)
@@ -109,14 +114,14 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
          -- The sources used, as bits (cheaper than distinct arrays per group).
          bit_or(coalesce(v.start_bit, 0) | coalesce(v.end_bit, 0)) AS bits
     FROM v
-   GROUP BY v.location_id, v.i, v.type, v.proc
+   GROUP BY v.location_id, v.i, v.type, v.role, v.proc
   UNION ALL
-  SELECT dev.location_id, 0, dev.type, dev.proc, NULL, NULL, NULL, NULL
+  SELECT dev.location_id, 0, dev.type, dev.role, dev.proc, NULL, NULL, NULL, NULL
     FROM dev
    WHERE EXISTS (SELECT FROM generate_series($4::date, $5::date, interval '1 month') g
                   WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
                     AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
-   GROUP BY dev.location_id, dev.type, dev.proc`;
+   GROUP BY dev.location_id, dev.type, dev.role, dev.proc`;
 const PARTS_BY_KEY = partsSql(false);
 const PARTS_BY_MONTH = partsSql(true);
 /** From this many flats (the selection's buildings' flats) on, month ends are read month by month. */
@@ -126,6 +131,7 @@ interface PartRow {
   location_id: number;
   i: number;
   type: number;
+  role: DeviceRole | null;
   proc: PartProc;
   devices: number;
   value: number | null;
@@ -133,15 +139,17 @@ interface PartRow {
   bits: number;
 }
 
-/** The statement kind of a device type ('building': the building heat meter). */
-const kindOf = (type: number): PartKind =>
-  type === DEVICE_TYPE.buildingHeatMeter
-    ? 'building'
-    : type === DEVICE_TYPE.allocator || type === DEVICE_TYPE.heatMeter
-      ? 'heating'
-      : type === DEVICE_TYPE.hotWaterMeter
-        ? 'hotWater'
-        : 'coldWater';
+/** The statement kind of a device type ('building': the building heat meter) or its role. */
+const kindOf = (type: number, role: DeviceRole | null): PartKind =>
+  role !== null
+    ? role
+    : type === DEVICE_TYPE.buildingHeatMeter
+      ? 'building'
+      : type === DEVICE_TYPE.allocator || type === DEVICE_TYPE.heatMeter
+        ? 'heating'
+        : type === DEVICE_TYPE.hotWaterMeter
+          ? 'hotWater'
+          : 'coldWater';
 
 /** The sources of each combination of source bits, sorted, and whether any is not measured. */
 const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_, bits) => {
@@ -158,7 +166,7 @@ export class Parts {
 
   constructor(rows: readonly PartRow[], computed: readonly string[]) {
     for (const r of rows) {
-      const kind = kindOf(r.type);
+      const kind = kindOf(r.type, r.role);
       if (r.i === 0) {
         this.present.add(`${r.location_id}|${kind}|${r.proc}`);
         continue;

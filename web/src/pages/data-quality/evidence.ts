@@ -26,6 +26,9 @@ function valueText(key: string, value: unknown, t: TFunction): string {
     return value.map((flag) => t(`statusFlags.${String(flag)}`, { defaultValue: String(flag) })).join(', ');
   // Why a device is due (docs/device-lifetime.md): its verification or its battery.
   if (key === 'reason' && typeof value === 'string') return t(`lifetime.reasons.${value}`, { defaultValue: value });
+  // Why a building's heat split does not balance (docs/heat-method.md, "Unbalanced").
+  if (key === 'unbalancedReason' && typeof value === 'string')
+    return t(`anomalies.unbalancedReasons.${value}`, { defaultValue: value });
   if ((key === 'share' || key === 'ratio') && typeof value === 'number')
     return key === 'share' ? `${(value * 100).toFixed(1)} %` : `× ${value.toFixed(3)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(3);

@@ -1,143 +1,20 @@
 import { FilePdfOutlined } from '@ant-design/icons';
-import {
-  DEVICE_TYPES,
-  type DueRow,
-  getDueWorkList,
-  getRemoteRegisterPdf,
-  isOperator,
-  type RemoteBuilding,
-  type WalkByFlat,
-} from '@rodmenys/contract';
-import { App, Button, Card, Form, Input, InputNumber, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { getRemoteRegisterPdf, isOperator, type RemoteBuilding, type WalkByFlat } from '@rodmenys/contract';
+import { App, Button, Card, Form, Input, InputNumber, Space, Table, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
 import { useDeviceTypeName } from '../../api/devices';
-import { useDueDevices, useRemoteRegister, useSetRemoteException, useWalkByList } from '../../api/lifetime';
+import { useRemoteRegister, useSetRemoteException, useWalkByList } from '../../api/lifetime';
 import { ExportButton, type ExportColumn } from '../../components/export';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
+import { CampaignsTab } from './campaigns-tab';
 import { DeclarationsTab } from './declarations/declarations-tab';
-
-const BUCKET_COLORS = { overdue: 'red', thisMonth: 'orange', soon: 'blue' } as const;
-
-/** The due list: overdue, this month, the next months; exports and the fitter's work list. */
-function DueTab() {
-  const { t } = useTranslation();
-  const language = useLanguage();
-  const typeName = useDeviceTypeName();
-  const { message } = App.useApp();
-  const errorText = useErrorText();
-  const [months, setMonths] = useState(3);
-  const [deviceTypeId, setDeviceTypeId] = useState<number | undefined>();
-  const [buildingId, setBuildingId] = useState<number | undefined>();
-  // The buildings of the caller's scope, in address order, as the register lists them.
-  const buildings = useRemoteRegister().data?.Buildings ?? [];
-  const query = { months, ...(deviceTypeId ? { deviceTypeId } : {}), ...(buildingId ? { buildingId } : {}) };
-  const due = useDueDevices(query);
-  const rows = due.data?.Rows ?? [];
-  const [busy, setBusy] = useState(false);
-  const columns: ExportColumn[] = [
-    { key: 'Address', title: t('lifetime.address'), type: 'text' },
-    { key: 'Flat', title: t('lifetime.flat'), type: 'text' },
-    { key: 'Type', title: t('lifetime.type'), type: 'text' },
-    { key: 'DeviceCode', title: t('lifetime.serial'), type: 'text' },
-    { key: 'DueDate', title: t('lifetime.dueDate'), type: 'text' },
-    { key: 'Reason', title: t('lifetime.reason'), type: 'text' },
-    { key: 'Bucket', title: t('lifetime.when'), type: 'text' },
-  ];
-  const cell = (r: DueRow, c: ExportColumn): unknown =>
-    c.key === 'Type'
-      ? typeName(r.DeviceTypeId)
-      : c.key === 'Reason'
-        ? t(`lifetime.reasons.${r.Reason}`)
-        : c.key === 'Bucket'
-          ? t(`lifetime.buckets.${r.Bucket}`)
-          : (r[c.key as keyof DueRow] ?? '');
-  const workList = async () => {
-    setBusy(true);
-    try {
-      await downloadFile(
-        getDueWorkList,
-        { query: { ...query, lang: language } },
-        `${t('lifetime.workListFile', { day: due.data?.Today ?? '' })}.pdf`,
-      );
-    } catch (error) {
-      message.error(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <Space wrap style={{ marginBottom: 12 }}>
-        <label htmlFor="due-months">{t('lifetime.months')}</label>
-        <InputNumber
-          controls={false}
-          id="due-months"
-          min={0}
-          max={60}
-          precision={0}
-          value={months}
-          onChange={(v) => setMonths(v ?? 0)}
-        />
-        <Select
-          aria-label={t('lifetime.type')}
-          allowClear
-          placeholder={t('lifetime.allTypes')}
-          style={{ minWidth: 220 }}
-          value={deviceTypeId}
-          onChange={(v) => setDeviceTypeId(v)}
-          options={DEVICE_TYPES.map((id) => ({ value: id, label: typeName(id) }))}
-        />
-        <Select
-          aria-label={t('lifetime.building')}
-          allowClear
-          showSearch
-          optionFilterProp="label"
-          placeholder={t('lifetime.allBuildings')}
-          style={{ minWidth: 260 }}
-          value={buildingId}
-          onChange={(v) => setBuildingId(v)}
-          options={buildings.map((b) => ({ value: b.BuildingId, label: b.Address }))}
-        />
-        <ExportButton
-          fileName={t('lifetime.dueFile', { day: due.data?.Today ?? '' })}
-          disabled={!rows.length}
-          getInput={() => ({ sheetName: t('lifetime.dueSheet'), columns, rows, value: cell })}
-        />
-        <Button icon={<FilePdfOutlined aria-hidden />} loading={busy} onClick={() => void workList()}>
-          {t('lifetime.workList')}
-        </Button>
-      </Space>
-      {due.error ? <LoadError error={due.error} onRetry={() => void due.refetch()} /> : null}
-      <Table<DueRow>
-        size="small"
-        rowKey="DeviceId"
-        loading={due.isLoading}
-        dataSource={rows}
-        pagination={{ pageSize: 50, showSizeChanger: false }}
-        scroll={{ x: true }}
-        columns={[
-          { title: t('lifetime.address'), dataIndex: 'Address' },
-          { title: t('lifetime.flat'), dataIndex: 'Flat' },
-          { title: t('lifetime.type'), dataIndex: 'DeviceTypeId', render: (id: number) => typeName(id) },
-          { title: t('lifetime.serial'), dataIndex: 'DeviceCode' },
-          { title: t('lifetime.dueDate'), dataIndex: 'DueDate' },
-          { title: t('lifetime.reason'), dataIndex: 'Reason', render: (r: string) => t(`lifetime.reasons.${r}`) },
-          {
-            title: t('lifetime.when'),
-            dataIndex: 'Bucket',
-            render: (b: DueRow['Bucket']) => <Tag color={BUCKET_COLORS[b]}>{t(`lifetime.buckets.${b}`)}</Tag>,
-          },
-        ]}
-      />
-    </>
-  );
-}
+import { DueTab } from './due-tab';
 
 /** A building's exception note, written by group 1. */
 function ExceptionDialog({ building, onClose }: { building: RemoteBuilding; onClose: () => void }) {
@@ -370,19 +247,42 @@ function WalkByTab() {
   );
 }
 
-/** Devices over their lifetime (docs/device-lifetime.md): due lists, the remote-reading register, the walk-by list. */
+/**
+ * Devices over their lifetime (docs/device-lifetime.md): due lists, exchange campaigns, the
+ * remote-reading register, the walk-by list.
+ */
 export default function DevicesPage() {
   const { t } = useTranslation();
+  const [tab, setTab] = useState('due');
+  const [campaignId, setCampaignId] = useState<number | null>(null);
   return (
     <>
       <Typography.Title level={1} className="page-title">
         {t('lifetime.title')}
       </Typography.Title>
       <Tabs
+        activeKey={tab}
+        onChange={setTab}
         items={[
-          { key: 'due', label: t('lifetime.dueTab'), children: <DueTab /> },
+          {
+            key: 'due',
+            label: t('lifetime.dueTab'),
+            children: (
+              <DueTab
+                onCreated={(id) => {
+                  setCampaignId(id);
+                  setTab('campaigns');
+                }}
+              />
+            ),
+          },
           { key: 'register', label: t('lifetime.registerTab'), children: <RegisterTab /> },
           { key: 'walkBy', label: t('lifetime.walkByTab'), children: <WalkByTab /> },
+          {
+            key: 'campaigns',
+            label: t('campaigns.tab'),
+            children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} />,
+          },
           { key: 'declarations', label: t('declarationsOffice.tab'), children: <DeclarationsTab /> },
         ]}
       />

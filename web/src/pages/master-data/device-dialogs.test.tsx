@@ -42,6 +42,7 @@ const meter: MasterDevice = {
   VerifiedOn: null,
   ReadMethod: null,
   ReadNow: 'manual',
+  Role: null,
   VerificationDue: null,
   BatteryEnd: '2035-01-01',
 };

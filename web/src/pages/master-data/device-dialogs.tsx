@@ -3,8 +3,8 @@ import {
   DEVICE_CODE_MAX_LENGTH,
   DEVICE_MODEL_MAX_LENGTH,
   DEVICE_MODELS,
+  type DeviceRole,
   type DeviceRow,
-  deviceLevel,
   getDeviceHistory,
   isDeviceCode,
   knownDeviceModel,
@@ -39,6 +39,7 @@ import { STATIC_MODAL } from '../../components/modal-host';
 import { decimalSeparator, formatDateTime, formatDecimal, providerNow } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useProviderNow, useSession } from '../../session';
+import { RoleField, typeFitsLevel } from './device-role-field';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -62,6 +63,7 @@ interface Values {
   /** The day of its verification or manufacture (docs/device-lifetime.md). */
   verifiedOn?: Dayjs | null;
   readMethod?: ReadMethod | null;
+  role?: DeviceRole | null;
 }
 
 /** A day as the API takes it. */
@@ -227,6 +229,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             installedAt: moment(v.at!),
             verifiedOn: day(v.verifiedOn),
             readMethod: v.readMethod ?? null,
+            role: v.role ?? null,
             ...(v.initialReading == null ? {} : { initialReading: v.initialReading }),
           },
         });
@@ -272,8 +275,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
 
   const device = dialog.kind === 'add' ? null : dialog.device;
   const typeOptions = (types.data ?? [])
-    // A building heat meter goes on a building, every other type on a flat; a replacement keeps a flat's types.
-    .filter((ty) => deviceLevel(ty.Id) === (dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
+    // A building heat meter (and a hot-water meter in its role) goes on a building, every other type on a flat.
+    .filter((ty) => typeFitsLevel(ty.Id, dialog.kind === 'add' ? dialog.level : LOCATION_LEVEL.flat))
     .map((ty) => ({ value: ty.Id, label: language === 'en' ? ty.DeviceTypeNameEn : ty.DeviceTypeName }));
   // The unit of the readings: the device's, or in the add form the chosen type's.
   const loadProc: DataLoadProc | undefined =
@@ -320,6 +323,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <Form.Item name="deviceTypeId" label={t('masterData.device.type')} rules={required}>
               <Select options={typeOptions} />
             </Form.Item>
+            <RoleField typeId={chosenType} level={dialog.level} />
             <Form.Item name="deviceCode" label={t('masterData.device.serial')} rules={serialRules}>
               <Input maxLength={DEVICE_CODE_MAX_LENGTH} />
             </Form.Item>

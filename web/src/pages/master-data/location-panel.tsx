@@ -258,7 +258,13 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             scroll={{ x: true }}
             columns={[
               { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
-              { title: t('masterData.device.type'), dataIndex: 'DeviceTypeId', render: typeName },
+              {
+                title: t('masterData.device.type'),
+                dataIndex: 'DeviceTypeId',
+                // A building-level role (docs/heat-method.md, "Devices") after the type's name.
+                render: (typeId: number, d: MasterDevice) =>
+                  d.Role ? `${typeName(typeId)}: ${t(`masterData.device.roles.${d.Role}`)}` : typeName(typeId),
+              },
               { title: t('masterData.device.model'), dataIndex: 'Model' },
               { title: t('masterData.device.description'), dataIndex: 'DeviceDescription' },
               {

@@ -151,6 +151,7 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       installed_at: row.installedAt,
       verified_on: row.verifiedOn,
       read_method: row.readMethod,
+      role: row.role as string | null,
     };
     const dev = stored.devices.get(row.deviceCode);
     if (!dev) {
@@ -169,6 +170,7 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       installed_at: values.installed_at ?? dev.installed_at,
       verified_on: values.verified_on ?? dev.verified_on,
       read_method: values.read_method ?? dev.read_method,
+      role: values.role ?? dev.role,
     };
     const changed =
       after.counter_code !== dev.counter_code ||
@@ -177,7 +179,8 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       after.model !== dev.model ||
       after.installed_at !== dev.installed_at ||
       after.verified_on !== dev.verified_on ||
-      after.read_method !== dev.read_method;
+      after.read_method !== dev.read_method ||
+      after.role !== dev.role;
     if (changed) {
       plan.deviceUpdates.push(after);
       counts.Changed++;

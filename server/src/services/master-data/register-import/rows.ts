@@ -2,6 +2,7 @@ import {
   ADDRESS_LEVELS,
   CONSENT_CHANNELS,
   DEVICE_MODEL_MAX_LENGTH,
+  DEVICE_ROLES,
   FLAT_AREA_MAX,
   type ImportErrorCode,
   isBuildingDevice,
@@ -9,6 +10,7 @@ import {
   OCCUPANT_LANGUAGES,
   READ_METHODS,
   type RegisterColumn,
+  rolesOfType,
 } from '@rodmenys/contract';
 import type { Tx } from '../../../db/db.js';
 import type { RegisterRow } from '../register-file.js';
@@ -49,7 +51,18 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
   if (typeText !== null && typeId === undefined) {
     fail('UNKNOWN_DEVICE_TYPE', 'DeviceType', `Unknown device type "${typeText}"`, { value: typeText });
   }
-  const onBuilding = typeId !== undefined && isBuildingDevice(typeId);
+  // A building-level role (docs/heat-method.md, "Devices"): one of the type's roles; it may put the device on a building.
+  const roleText = text(r.cells.DeviceRole);
+  const role =
+    roleText === null ? null : (DEVICE_ROLES.find((x) => x.toLowerCase() === roleText.toLowerCase()) ?? null);
+  const allowedRoles = typeId === undefined ? DEVICE_ROLES : rolesOfType(typeId);
+  if (roleText !== null && (role === null || !allowedRoles.includes(role))) {
+    fail('INVALID_CHOICE', 'DeviceRole', `DeviceRole must be one of ${allowedRoles.join(', ')}: "${roleText}"`, {
+      value: roleText,
+      allowed: allowedRoles.join(', '),
+    });
+  }
+  const onBuilding = typeId !== undefined && isBuildingDevice(typeId, role);
   if (onBuilding && flat !== null) {
     fail('FLAT_MISMATCH', 'Flat', 'A building heat meter belongs to a building: leave Flat empty');
   } else if (typeId !== undefined && !onBuilding && flat === null) {
@@ -149,6 +162,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     installedAt,
     verifiedOn,
     readMethod: method,
+    role,
     occupancy,
   };
 }

@@ -58,7 +58,7 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
     `SELECT d.id, d.device_code, d.device_type_id, d.location_id, d.counter_code, d.description,
             d.rating_factor::float8 AS rating_factor, d.model,
             to_char(d.installed_at, 'YYYY-MM-DD HH24:MI:SS') AS installed_at, iso(d.removed_at) AS removed_at,
-            to_char(d.verified_on, 'YYYY-MM-DD') AS verified_on, d.read_method,
+            to_char(d.verified_on, 'YYYY-MM-DD') AS verified_on, d.read_method, d.role,
             address_label(l) AS address
        FROM device d JOIN location l ON l.id = d.location_id
       WHERE d.device_code = ANY($1::text[])`,

@@ -1,4 +1,4 @@
-import type { ImportCounts, ImportErrorCode, ImportRowError } from '@rodmenys/contract';
+import type { DeviceRole, ImportCounts, ImportErrorCode, ImportRowError } from '@rodmenys/contract';
 import { locationKey } from '../../locations/insert-locations.js';
 
 /** The details of an object or a client: matched by code, the rest authoritative when given. */
@@ -49,6 +49,8 @@ export interface Row {
   verifiedOn: string | null;
   /** How it is read (ReadMethod); null = not given, which keeps the stored one. */
   readMethod: string | null;
+  /** A building-level role (DeviceRole); null = not given, which keeps the stored one. */
+  role: DeviceRole | null;
   /** The occupant the row names, when any occupancy cell is filled (then ClientCode is required). */
   occupancy: RowOccupancy | null;
 }
@@ -110,6 +112,7 @@ export interface StoredDevice {
   installed_at: string | null;
   verified_on: string | null;
   read_method: string | null;
+  role: string | null;
   removed_at: string | null;
   address: string;
 }
@@ -126,6 +129,7 @@ export interface DeviceValues {
   installed_at: string | null;
   verified_on: string | null;
   read_method: string | null;
+  role: string | null;
 }
 
 /** What is stored of the records the file names (stored.ts). */

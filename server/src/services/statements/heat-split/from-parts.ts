@@ -65,13 +65,15 @@ export function splitInputOf(
   m: string,
 ): SplitInput {
   const input = parts.get(building, 'building', 'energy', m);
+  // The building-level devices of the hot water's roles (docs/heat-method.md, "Devices"), in service in `m`.
+  const hwInput = parts.get(building, 'hotWaterInput', 'volume', m);
+  const hwHeat = parts.get(building, 'hotWaterHeat', 'energy', m);
   return {
     month: m,
     inputKwh: input?.value ?? null,
     inputUpTo: new Map(splitDays(m, method.seasons).map((d) => [d, upTo.get(seasonDayKey(building, d)) ?? null])),
-    // The hot-water input meter and the hot-water heat meter are not devices of the register yet.
-    hotWaterInput: null,
-    hotWaterHeatMeter: null,
+    hotWaterInput: hwInput ? { m3: hwInput.value } : null,
+    hotWaterHeatMeter: hwHeat ? { kwh: hwHeat.value } : null,
     flats: members.map((f) => flatOf(parts, f, heating.get(f.flat_id) ?? null, v, m)),
   };
 }

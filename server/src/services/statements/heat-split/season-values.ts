@@ -34,6 +34,7 @@ export async function seasonDayEnergy(
      ), dev AS (
        SELECT w.*, d.id, w.day::timestamp::timestamptz AS e FROM w
          JOIN device d ON d.location_id = w.building AND d.device_type_id = ${DEVICE_TYPE.buildingHeatMeter}
+                        AND d.role IS NULL
         WHERE coalesce(d.installed_at, '-infinity') < w.day::timestamp::timestamptz
           AND coalesce(d.removed_at, 'infinity') >= w.day::timestamp::timestamptz
      ), v AS (
