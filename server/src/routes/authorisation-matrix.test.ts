@@ -585,6 +585,8 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
         await declaredDevice();
         return { query: { month: '2025-12', lang: 'en' } };
       },
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
     // Exchange campaigns: group 1 manages; group 2 reads its scope and records visits without access.
     'GET /campaigns': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'GET /campaigns/:id': {
