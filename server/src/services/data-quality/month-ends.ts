@@ -1,4 +1,4 @@
-import { LOCATION_LEVEL } from '@rodmenys/contract';
+import { DEVICE_TYPE, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { boundaryValueUpsert } from '../boundary-values.js';
 import type { DqSettings } from '../settings.js';
@@ -104,6 +104,7 @@ export async function computeMonthEnds(
               -- A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md):
               -- its own 12-month average. Unmarked devices keep the estimates below.
               l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
+                AND d.device_type_id IN (${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
                 AND read_method_now(d.read_method, ds.telegram_ts) = 'manual' AS declared
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN device_status ds ON ds.device_id = d.id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))

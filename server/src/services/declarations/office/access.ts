@@ -2,6 +2,7 @@ import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import { forbidden } from '../../../errors.js';
 import type { Caller } from '../../auth/caller.js';
+import { DECLARED_TYPES } from '../devices.js';
 import { windowOfMonth } from '../window.js';
 
 /**
@@ -13,12 +14,13 @@ export function assertDeclarationOffice(caller: Caller): void {
 }
 
 /**
- * A declared device as SQL over `device d` on location `f` with its `device_status ds`: on a flat, read by
- * hand now (`read_method_now` = manual, docs/device-lifetime.md), as the occupant's pages list them
+ * A declared device as SQL over `device d` on location `f` with its `device_status ds`: a heat or water meter
+ * (DECLARED_TYPES) on a flat, read by hand now (`read_method_now` = manual, docs/device-lifetime.md), as the occupant's pages list them
  * (services/declarations/devices.ts). A device a collector hears never is.
  */
 export const isDeclaredDeviceSql = (d: string, f: string, ds: string) =>
-  `${f}.level = ${LOCATION_LEVEL.flat} AND read_method_now(${d}.read_method, ${ds}.telegram_ts) = 'manual'`;
+  `${f}.level = ${LOCATION_LEVEL.flat} AND ${d}.device_type_id IN (${DECLARED_TYPES.join(', ')})
+   AND read_method_now(${d}.read_method, ${ds}.telegram_ts) = 'manual'`;
 
 /** A declaration window: the month it is for and its first and last day (the provider's zone). */
 export interface Window {
