@@ -62,6 +62,9 @@ export const AUDIT_KINDS = [
   'campaign.notify',
   'campaign.noAccess',
   'declaration.create',
+  // The back office's side of declared readings (docs/declared-readings-office.md).
+  'declaration.phone',
+  'declaration.decide',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -130,6 +133,8 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, { lt: string; en: string }> = 
   'campaign.notify': { lt: 'Gyventojams pranešta apie apsilankymą', en: 'Occupants told of the visit' },
   'campaign.noAccess': { lt: 'Apsilankymas be prieigos', en: 'Visit without access' },
   'declaration.create': { lt: 'Deklaruotas rodmuo', en: 'Reading declared' },
+  'declaration.phone': { lt: 'Deklaracija priimta telefonu', en: 'Declaration taken by phone' },
+  'declaration.decide': { lt: 'Deklaracija patvirtinta arba atmesta', en: 'Declaration accepted or rejected' },
 };
 
 export const AuditEntry = Type.Object({

@@ -200,6 +200,13 @@ export const ERROR_MESSAGES = {
   photoNotImage: 'The photo must be a JPEG or PNG image',
   photoTooLarge: 'The photo is larger than {{max}} MB',
   photoTooManyPixels: 'The photo has more than {{max}} million pixels',
+  // The back office's side of declared readings (docs/declared-readings-office.md).
+  declarationsAdminsOnly: 'Only groups 1 and 2 enter and review declarations',
+  declarationDayInFuture: '{{field}} is in the future',
+  declarationNoOccupant: 'Nobody lived in the flat on {{day}}',
+  declarationReasonRequired: '{{field}} is required to reject a declaration',
+  declarationNotFound: 'Declaration not found',
+  declarationPrintListEmpty: 'No flat of the selection needs a reminder by post',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

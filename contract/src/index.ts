@@ -6,6 +6,7 @@ export * from './common.js';
 export * from './csv.js';
 export * from './data-quality.js';
 export * from './declarations.js';
+export * from './declarations-office.js';
 export * from './degree-days.js';
 export * from './deliveries.js';
 export * from './device-codes.js';

@@ -23,6 +23,7 @@ import campaignRoutes from './routes/campaigns.js';
 import collectorRoutes from './routes/collectors.js';
 import dataQualityRoutes from './routes/data-quality.js';
 import declarationRoutes from './routes/declarations.js';
+import declarationsOfficeRoutes from './routes/declarations-office.js';
 import deliveryRoutes from './routes/deliveries.js';
 import devicesRoutes from './routes/devices.js';
 import healthRoutes from './routes/health.js';
@@ -124,6 +125,7 @@ export async function buildApp({
       await api.register(integrationRoutes);
       await api.register(deliveryRoutes);
       await api.register(lifetimeRoutes);
+      await api.register(declarationsOfficeRoutes);
       await api.register(campaignRoutes);
     },
     { prefix: '/api' },

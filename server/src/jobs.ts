@@ -1,6 +1,7 @@
 import { billingJobs } from './services/billing/deliver.js';
 import { collectorJobs } from './services/collectors/jobs.js';
 import { dataQualityJobs } from './services/data-quality/jobs.js';
+import { declarationJobs } from './services/declarations/office/notices.js';
 import { deliveryJobs } from './services/deliveries/send.js';
 import type { JobDef } from './services/jobs/index.js';
 import { partitionJobs } from './services/partitions/jobs.js';
@@ -19,4 +20,5 @@ export const JOBS: readonly JobDef[] = [
   ...deliveryJobs,
   ...collectorJobs,
   ...personalDataJobs,
+  ...declarationJobs,
 ];

@@ -299,6 +299,43 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       .then((r) => r.rows[0]!.id);
     return { params: { id: await alfaOccupancy } };
   };
+  /**
+   * Alfa's second flat's water meter read by declaration (docs/declared-readings-office.md), with the flat's
+   * occupancy; made once. Returns the device id.
+   */
+  let declared: Promise<number> | undefined;
+  const declaredDevice = () => {
+    declared ??= occupantAccess().then(async () => {
+      const { rows } = await t.db.query<{ id: number }>(
+        `UPDATE device SET read_method = 'manual' WHERE device_code = 'DEV-A2-CW' RETURNING id`,
+      );
+      return rows[0]!.id;
+    });
+    return declared;
+  };
+  /** A declaration of that meter with a photo, made for one call. */
+  const declaration = async () => {
+    const device = await declaredDevice();
+    const { rows } = await t.db.query<{ id: number }>(
+      `WITH p AS (INSERT INTO declaration_photo (occupancy_id, mime, width, height, bytes)
+                  SELECT o.id, 'image/png', 1, 1, '\\x89504e47'::bytea FROM occupancy o WHERE o.location_id = $2
+                  ORDER BY o.id LIMIT 1 RETURNING id, occupancy_id)
+       INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, channel, photo_id,
+                                status)
+       SELECT $1, p.occupancy_id, $2, 12.5, '2026-01-24 10:00', '2026-01-01', 'occupant', p.id, 'doubtful' FROM p
+       RETURNING id`,
+      [device, ids.flatA2],
+    );
+    return rows[0]!.id;
+  };
+  /** Who reaches Alfa's declarations: groups 1 and 2 of Alfa; group 3 is refused, Beta's group 2 finds nothing. */
+  const declarationStatuses = (ok: number) => ({
+    fresh: 403,
+    group3: 403,
+    group2Beta: 404,
+    group2Alfa: ok,
+    group1: ok,
+  });
   /** Who reaches an occupancy of Alfa's access: groups 1 and 2 of Alfa; group 3 is refused, Beta's group 2 finds nothing. */
   const occupantAccessStatuses = (ok: number) => ({
     fresh: 403,
@@ -519,6 +556,37 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       request: () => ({ params: { buildingId: ids.buildingA1! }, body: { note: 'Not cost-efficient' } }),
     },
     'GET /lifetime/walk-by': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
+    // The back office's declarations (docs/declared-readings-office.md): groups 1 and 2, each within its scope.
+    'POST /declarations/phone': {
+      request: async () => ({
+        body: { deviceId: await declaredDevice(), value: 12.5, day: '2026-01-25', callerName: 'Klientas-A2' },
+      }),
+      expect: declarationStatuses(201),
+    },
+    'GET /declarations': { request: () => ({ query: { month: '2026-01' } }), expect: { fresh: 403, group3: 403 } },
+    'GET /declarations/:id/photo': {
+      request: async () => ({ params: { id: await declaration() } }),
+      expect: declarationStatuses(200),
+    },
+    'POST /declarations/:id/decision': {
+      request: async () => ({ params: { id: await declaration() }, body: { accept: false, reason: 'Unreadable' } }),
+      expect: declarationStatuses(200),
+    },
+    'GET /declarations/devices': {
+      request: async () => {
+        await declaredDevice();
+        return { query: { month: '2025-12' } };
+      },
+      expect: { fresh: 403, group3: 403 },
+    },
+    // Beta has no declared device: nothing to print there.
+    'GET /declarations/devices/print-list': {
+      request: async () => {
+        await declaredDevice();
+        return { query: { month: '2025-12', lang: 'en' } };
+      },
+      expect: { fresh: 403, group3: 403, group2Beta: 404 },
+    },
     // Exchange campaigns: group 1 manages; group 2 reads its scope and records visits without access.
     'GET /campaigns': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'GET /campaigns/:id': {

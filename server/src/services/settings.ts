@@ -12,6 +12,8 @@ export interface DqSettings {
   'monthEnd.keepMonths': number;
   /** A building whose estimated month ends exceed this share of its devices is flagged. */
   'monthEnd.estimatedShareWarn': number;
+  /** A late declaration recalculates month ends at most this many months back (docs/declared-readings-office.md). */
+  'declarations.recalcMonths': number;
   /** Months (1–12) of the heating season. */
   heatingSeasonMonths: number[];
   /** Days without a reading before a device is silent, per device type id. */
@@ -123,6 +125,8 @@ export function checkSetting(key: DqSettingKey, value: unknown): SettingProblem 
       return num(0, 31);
     case 'monthEnd.keepMonths':
       return int(1, 120);
+    case 'declarations.recalcMonths':
+      return int(0, 24);
     case 'monthEnd.estimatedShareWarn':
     case 'negative.resetFraction':
       return num(0, 1);

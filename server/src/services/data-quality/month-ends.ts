@@ -1,3 +1,4 @@
+import { DEVICE_TYPE, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { boundaryValueUpsert } from '../boundary-values.js';
 import type { DqSettings } from '../settings.js';
@@ -17,7 +18,8 @@ import { buildingIdOf, cityIdOf } from '../sql.js';
  *    month's first day (set-day and monthly history values, `device_memory`);
  * 3. interpolated: between the last reading before and the first after it, by
  *    time, or for allocators by heating degree-days when every day is known;
- * 4. estimated: the later of the previous month end and the last reading plus the same
+ * 4. estimated: the later of the previous month end and the last reading plus (a meter the occupant
+ *    declares) its average monthly consumption of the 12 months before, else the same
  *    month last year scaled by the recent trend, else the building's average
  *    consumption of that type in that month (per m² where flat areas are known),
  *    else nothing more (the value carried forward).
@@ -98,8 +100,13 @@ export async function computeMonthEnds(
        SELECT $2::date AS month, ($2::date + interval '1 month')::timestamp::timestamptz AS e,
               $2::date::timestamp::timestamptz AS s
      ), dev AS (
-       SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2
-         FROM device d JOIN location l ON l.id = d.location_id, p
+       SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2,
+              -- A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md):
+              -- its own 12-month average. Unmarked devices keep the estimates below.
+              l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
+                AND d.device_type_id IN (${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
+                AND read_method_now(d.read_method, ds.telegram_ts) = 'manual' AS declared
+         FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN device_status ds ON ds.device_id = d.id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
           -- Only what the first statement could not value (or an operator set by hand).
@@ -135,7 +142,16 @@ export async function computeMonthEnds(
                  FROM month_end WHERE device_id = base.id
                   AND month IN ((base.month - interval '1 month')::date, (base.month - interval '4 months')::date,
                                 (base.month - interval '13 months')::date, (base.month - interval '16 months')::date))
-                AS trend
+                AS trend,
+              -- A declared meter's average monthly consumption over the (up to) 12 month ends before.
+              CASE WHEN base.declared THEN (
+                SELECT (max(value) FILTER (WHERE month = (base.month - interval '1 month')::date) - min(value))
+                         / nullif((extract(year FROM age((base.month - interval '1 month')::date, min(month))) * 12
+                                   + extract(month FROM age((base.month - interval '1 month')::date, min(month))))::numeric, 0)
+                  FROM (SELECT month, value, min(month) OVER () AS first FROM month_end WHERE device_id = base.id
+                           AND month BETWEEN (base.month - interval '13 months')::date
+                                         AND (base.month - interval '1 month')::date) m
+                 WHERE month = first OR month = (base.month - interval '1 month')::date) END AS avg12
          FROM base
      ), peers AS (
        -- The building's devices of the same type with a real month's consumption (neither end estimated nor manual).
@@ -155,12 +171,14 @@ export async function computeMonthEnds(
      ), valued AS (
        SELECT base.id, base.month, 'estimated' AS source,
               round(base.base_v + greatest(0, base.fraction::numeric * CASE
+                WHEN h.avg12 IS NOT NULL THEN h.avg12
                 WHEN h.last_year IS NOT NULL THEN greatest(h.last_year, 0) * least(greatest(coalesce(h.trend, 1), 0.5), 2)
                 WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN pe.per_m2 * base.area_m2
                 WHEN pe.avg_cons IS NOT NULL THEN pe.avg_cons
                 ELSE 0 END), 3) AS value,
               NULL::timestamptz AS reading_ts, NULL::timestamptz AS next_ts,
-              CASE WHEN h.last_year IS NOT NULL THEN 'last_year_trend'
+              CASE WHEN h.avg12 IS NOT NULL THEN 'average_12_months'
+                   WHEN h.last_year IS NOT NULL THEN 'last_year_trend'
                    WHEN pe.per_m2 IS NOT NULL AND base.area_m2 IS NOT NULL THEN 'building_average_m2'
                    WHEN pe.avg_cons IS NOT NULL THEN 'building_average'
                    ELSE 'carried_forward' END AS method

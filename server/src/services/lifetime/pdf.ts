@@ -77,7 +77,7 @@ interface Column {
   width: number;
 }
 
-/** A table of text rows (the lifetime and campaign PDFs) over as many pages as it needs, the header on each; every page numbered. */
+/** A table of text rows (the lifetime, campaign and declarations print-list PDFs) over as many pages as it needs, the header on each; every page numbered. */
 export function drawTable(
   doc: Doc,
   title: string,

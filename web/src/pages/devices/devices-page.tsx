@@ -13,6 +13,7 @@ import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
 import { CampaignsTab } from './campaigns-tab';
+import { DeclarationsTab } from './declarations/declarations-tab';
 import { DueTab } from './due-tab';
 import { registerCell, registerColumns } from './lifetime-exports';
 
@@ -271,6 +272,7 @@ export default function DevicesPage() {
             label: t('campaigns.tab'),
             children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} />,
           },
+          { key: 'declarations', label: t('declarationsOffice.tab'), children: <DeclarationsTab /> },
         ]}
       />
     </>
