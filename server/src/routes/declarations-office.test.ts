@@ -1,9 +1,10 @@
 import * as contract from '@rodmenys/contract';
-import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
+import { ANONYMISED, DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDeclarationNotices } from '../services/declarations/office/notices.js';
 import { Mailer } from '../services/mail/index.js';
+import { anonymiseOccupancy } from '../services/personal-data/anonymise.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import {
@@ -299,5 +300,30 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
       expect(await sendDeclarationNotices(t.db, mailer)).toEqual({ sent: 0, failed: 0 });
       expect(smtp.delivered.length).toBe(sent);
     });
+  });
+
+  it('anonymising the occupancy removes who called and where its notices went, in the log too', async () => {
+    const before = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM declaration WHERE occupancy_id = $1 AND caller_phone IS NOT NULL`,
+      [id.occA],
+    );
+    expect(before.rows[0]!.n).toBeGreaterThan(0);
+    await t.db.query(`UPDATE occupancy SET move_out = '2025-11-30' WHERE id = $1`, [id.occA]);
+    expect(await anonymiseOccupancy(t.db, id.occA!, new Date('2035-01-01T12:00:00Z'))).not.toBeNull();
+    const left = await t.db.query<{ caller_name: string | null; caller_phone: string | null }>(
+      'SELECT caller_name, caller_phone FROM declaration WHERE occupancy_id = $1 AND channel = $2',
+      [id.occA, 'phone'],
+    );
+    expect(left.rows.length).toBeGreaterThan(0);
+    for (const r of left.rows) expect(r).toEqual({ caller_name: ANONYMISED, caller_phone: null });
+    const notices = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM declaration_notice WHERE occupancy_id = $1 AND email IS NOT NULL',
+      [id.occA],
+    );
+    expect(notices.rows[0]!.n).toBe(0);
+    const log = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_log WHERE before::text LIKE '%600 00000%' OR after::text LIKE '%600 00000%'`,
+    );
+    expect(log.rows[0]!.n).toBe(0);
   });
 });

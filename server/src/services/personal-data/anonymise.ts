@@ -27,6 +27,8 @@ async function occupancyValues(tx: Tx, id: number): Promise<(string | null)[]> {
   const { rows } = await tx.query<{ v: string | null }>(
     `SELECT unnest(ARRAY[o.name, o.email, o.phone]) AS v FROM occupancy o WHERE o.id = $1
      UNION
+     SELECT unnest(ARRAY[d.caller_name, d.caller_phone]) FROM declaration d WHERE d.occupancy_id = $1
+     UNION
      SELECT s ->> f FROM audit_log a, LATERAL (VALUES (a.before), (a.after)) AS x(s), unnest(ARRAY['Name', 'Email', 'Phone']) AS f
       WHERE a.entity = 'occupancy' AND a.entity_id = $1::text AND jsonb_typeof(s) = 'object'`,
     [id],
@@ -97,6 +99,14 @@ export async function anonymiseOccupancy(db: Db, id: number, now: Date): Promise
       secrets += (await tx.query(`DELETE FROM ${table} WHERE occupancy_id = $1`, [id])).rowCount;
     // Photos of declared readings (docs/declared-readings.md) go; the declared values stay with the flat.
     await tx.query('DELETE FROM declaration_photo WHERE occupancy_id = $1', [id]);
+    // So do who called in a declaration by phone and where its notices were mailed
+    // (docs/declared-readings-office.md).
+    await tx.query(
+      `UPDATE declaration SET caller_name = $2, caller_phone = NULL
+        WHERE occupancy_id = $1 AND (caller_name IS NOT NULL OR caller_phone IS NOT NULL)`,
+      [id, ANONYMISED],
+    );
+    await tx.query('UPDATE declaration_notice SET email = NULL, error = NULL WHERE occupancy_id = $1', [id]);
     // The delivery log (docs/delivery.md) keeps what was sent and when, not where to.
     await tx.query('UPDATE occupant_delivery SET email = NULL WHERE occupancy_id = $1 AND email IS NOT NULL', [id]);
     const own: { entity: string; ids: number[] }[] = [{ entity: 'occupancy', ids: [id] }];
