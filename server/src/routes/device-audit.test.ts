@@ -28,6 +28,7 @@ const DEVICE_AUDIT_KEYS = [
   'ReadMethod',
   'RemovedAt',
   'ReplacedBy',
+  'Role',
   'VerifiedOn',
 ];
 /** ISO 8601 with the provider zone's offset, as every time in the API. */

@@ -85,7 +85,7 @@ describe(`declared readings over time (${dbKind()})`, () => {
   it('counts the latest day’s declaration, and on one day the largest', async () => {
     await setWindow(21, 31);
     const w = await world('1');
-    const who = { occupancyId: w.occupancy, userId: (await makeSignedIn(t.app, { groupId: GROUP.operator })).id };
+    const who = by(w.occupancy);
     await declare(t.db, who, { deviceId: w.device, value: 141 }, vilnius('2026-10-22T09:00:00'));
     // The same day: 140.5 later, yet 141 stays the one that counts; 141.8 is larger and counts.
     const lower = await declare(t.db, who, { deviceId: w.device, value: 140.5 }, vilnius('2026-10-22T18:00:00'));
@@ -94,7 +94,7 @@ describe(`declared readings over time (${dbKind()})`, () => {
     expect(larger.Declaration.Counts).toBe(true);
     // A later day: its declaration counts even though it is lower (a correction).
     const next = await declare(t.db, who, { deviceId: w.device, value: 140.2 }, vilnius('2026-10-25T08:00:00'));
-    expect(next.Declaration).toMatchObject({ Counts: true, Channel: 'phone', PreviousValue: 136 });
+    expect(next.Declaration).toMatchObject({ Counts: true, Channel: 'occupant', PreviousValue: 136 });
     // Only the counting one is a reading.
     const { rows } = await t.db.query<{ value: string }>(
       `SELECT value::text FROM reading WHERE device_id = $1 AND ts > '2026-10-01' ORDER BY ts`,

@@ -99,6 +99,8 @@ describe(`scheduled work (${dbKind()})`, () => {
     expect(ran.sort()).toEqual([
       'billing-delivery',
       'collectors',
+      'declaration-mail',
+      'declaration-reminders',
       'digest',
       'occupant-delivery',
       'partitions',
