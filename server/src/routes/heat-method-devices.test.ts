@@ -1,5 +1,5 @@
 import * as contract from '@rodmenys/contract';
-import { DEVICE_TYPE, type FlatStatement, GROUP, type HeatMethodBody, LOCATION_LEVEL } from '@rodmenys/contract';
+import { DEVICE_TYPE, type FlatStatement, GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../services/auth/caller.js';
 import { liveBuildingRows } from '../services/billing/rows.js';
@@ -9,6 +9,7 @@ import { computeStatements } from '../services/statements/figures.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type SignedIn } from '../test/factories.js';
+import { heatMethod, OCTOBER_2026 } from '../test/heat-method.js';
 
 /*
  * The building-level devices of the hot water's roles (docs/heat-method.md, "Devices"): the
@@ -18,25 +19,10 @@ import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn, type Si
 
 const t = useApp();
 const NOW = new Date('2026-11-20T10:00:00Z');
-const MONTH = '2026-10';
-const SEP = '2026-09-01T00:00:00+03:00';
-const OCT = '2026-10-01T00:00:00+03:00';
-const NOV = '2026-11-01T00:00:00+02:00';
-const INSTALLED = '2025-01-01T00:00:00+02:00';
 
 /** A `meter` method, the whole of October in the season, no shares: each part follows from the devices alone. */
-const METHOD: HeatMethodBody = {
-  HotWaterHeat: 'meter',
-  KwhPerM3: 51,
-  CirculationNorm: 0,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
-  Seasons: [{ From: '2026-09-01', To: null }],
-  CommonShare: 0,
-  BaseShare: 0,
-  MinimumShare: 0,
-  Flats: [],
-};
+const { MONTH, SEP, OCT, NOV, INSTALLED } = OCTOBER_2026;
+const METHOD = heatMethod({ HotWaterHeat: 'meter' });
 
 const heating = (s: FlatStatement) => s.Row.Kinds.find((k) => k.Kind === 'heating')!;
 

@@ -1,9 +1,10 @@
-import { DEVICE_TYPE, GROUP, type HeatMethodBody, updateDigestSubscription } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, updateDigestSubscription } from '@rodmenys/contract';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeSignedIn } from '../../test/factories.js';
+import { heatMethod, OCTOBER_2026 } from '../../test/heat-method.js';
 import { decodeMail, startSmtp } from '../../test/smtp.js';
 import type { Caller } from '../auth/caller.js';
 import { setBuildingHeatMethod } from '../heat-methods/heat-methods.js';
@@ -19,24 +20,9 @@ import { refreshMonthEnds } from './refresh-month-ends.js';
  */
 
 const t = useApp({ smtpUrl: 'smtp://127.0.0.1:1' });
-const MONTH = '2026-10';
-const SEP = '2026-09-01T00:00:00+03:00';
-const OCT = '2026-10-01T00:00:00+03:00';
-const NOV = '2026-11-01T00:00:00+02:00';
-const INSTALLED = '2025-01-01T00:00:00+02:00';
 
-const METHOD: HeatMethodBody = {
-  HotWaterHeat: 'norm',
-  KwhPerM3: 51,
-  CirculationNorm: 0,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
-  Seasons: [{ From: '2026-09-01', To: null }],
-  CommonShare: 0,
-  BaseShare: 0,
-  MinimumShare: 0,
-  Flats: [],
-};
+const { MONTH, SEP, OCT, NOV, INSTALLED } = OCTOBER_2026;
+const METHOD = heatMethod();
 
 /** A building whose input meter measured `input` kWh in October; two allocator flats with 10 m³ of hot water each. */
 async function building(number: string, input: number) {

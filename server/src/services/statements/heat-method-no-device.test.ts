@@ -1,7 +1,8 @@
-import { DEVICE_TYPE, type FlatStatement, GROUP, type HeatMethodBody } from '@rodmenys/contract';
+import { DEVICE_TYPE, type FlatStatement, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
+import { heatMethod, OCTOBER_2026 } from '../../test/heat-method.js';
 import type { Caller } from '../auth/caller.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { setBuildingHeatMethod } from '../heat-methods/heat-methods.js';
@@ -15,25 +16,10 @@ import { computeStatements } from './figures.js';
  */
 
 const t = useDb();
-const MONTH = '2026-10';
-const SEP = '2026-09-01T00:00:00+03:00';
 const MID_SEP = '2026-09-15T00:00:00+03:00';
-const OCT = '2026-10-01T00:00:00+03:00';
-const NOV = '2026-11-01T00:00:00+02:00';
-const INSTALLED = '2025-01-01T00:00:00+02:00';
 
-const METHOD: HeatMethodBody = {
-  HotWaterHeat: 'norm',
-  KwhPerM3: 51,
-  CirculationNorm: 0,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
-  Seasons: [{ From: '2026-09-01', To: null }],
-  CommonShare: 0,
-  BaseShare: 0,
-  MinimumShare: 0,
-  Flats: [],
-};
+const { MONTH, SEP, OCT, NOV, INSTALLED } = OCTOBER_2026;
+const METHOD = heatMethod();
 
 const heating = (s: FlatStatement) => s.Row.Kinds.find((k) => k.Kind === 'heating');
 

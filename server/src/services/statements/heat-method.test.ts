@@ -7,13 +7,13 @@ import {
   type FlatStatement,
   GROUP,
   HEAT_CHANGE_PARTS,
-  type HeatMethodBody,
   type StatementKindFigures,
 } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PUBLICATION_FOLLOWERS } from '../../publication.js';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../../test/factories.js';
+import { heatMethod, OCTOBER_2026 } from '../../test/heat-method.js';
 import type { Caller } from '../auth/caller.js';
 import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
@@ -33,26 +33,20 @@ import { loadStatements } from './snapshots.js';
  */
 
 const NOW = new Date('2026-11-20T10:00:00Z');
-const MONTH = '2026-10';
 const SEP_START = '2026-09-01T00:00:00+03:00';
 const OCT_START = '2026-10-01T00:00:00+03:00';
 const SEASON_DAY = '2026-10-15T00:00:00+03:00';
 const OCT_END = '2026-11-01T00:00:00+02:00';
-const INSTALLED = '2025-01-01T00:00:00+02:00';
 const t = useDb();
 
-const METHOD: HeatMethodBody = {
-  HotWaterHeat: 'norm',
-  KwhPerM3: 51,
+const { MONTH, INSTALLED } = OCTOBER_2026;
+const METHOD = heatMethod({
   CirculationNorm: 80,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
   Seasons: [{ From: '2026-10-15', To: null }],
   CommonShare: 0.05,
   BaseShare: 0.3,
   MinimumShare: 0.5,
-  Flats: [],
-};
+});
 
 /** Flats: name, m², heating (allocator units, heat-meter kWh, or 'never' for allocators that never reported), hot water m³. */
 type Heating = { units: number } | { kwh: number } | 'never';

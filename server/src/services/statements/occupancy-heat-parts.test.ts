@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEVICE_TYPE, GROUP, type HeatMethodBody, type StatementHeatParts } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP, type StatementHeatParts } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeUser } from '../../test/factories.js';
+import { heatMethod, OCTOBER_2026 } from '../../test/heat-method.js';
 import type { Caller } from '../auth/caller.js';
 import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
@@ -82,23 +83,9 @@ describe('splitting a flat’s heat parts among its occupants', () => {
 
 const t = useDb();
 const NOW = new Date('2026-11-20T10:00:00Z');
-const INSTALLED = '2025-01-01T00:00:00+02:00';
-const SEP = '2026-09-01T00:00:00+03:00';
-const OCT = '2026-10-01T00:00:00+03:00';
 const MOVE = '2026-10-15T00:00:00+03:00';
-const NOV = '2026-11-01T00:00:00+02:00';
-const METHOD: HeatMethodBody = {
-  HotWaterHeat: 'norm',
-  KwhPerM3: 51,
-  CirculationNorm: 80,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
-  Seasons: [{ From: '2026-09-01', To: null }],
-  CommonShare: 0.1,
-  BaseShare: 0.3,
-  MinimumShare: 0,
-  Flats: [],
-};
+const { SEP, OCT, NOV, INSTALLED } = OCTOBER_2026;
+const METHOD = heatMethod({ CirculationNorm: 80, CommonShare: 0.1, BaseShare: 0.3 });
 
 describe(`an occupant's heat parts by the building's method (${dbKind()})`, () => {
   let buildingId: number;
