@@ -199,6 +199,21 @@ export const exportAuditLog = defineEndpoint({
  * entries keep the API's field names). A field missing here shows under its own name.
  */
 export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
+  // A building's heat method version (docs/heat-method.md).
+  Building: { lt: 'Pastatas', en: 'Building' },
+  ValidFrom: { lt: 'Galioja nuo', en: 'Valid from' },
+  HotWaterHeat: { lt: 'Karšto vandens šiluma', en: 'Hot-water heat' },
+  KwhPerM3: { lt: 'kWh už m³', en: 'kWh per m³' },
+  CirculationNorm: { lt: 'Cirkuliacijos norma', en: 'Circulation norm' },
+  HotWaterTemperature: { lt: 'Karšto vandens temperatūra', en: 'Hot-water temperature' },
+  DistrictHeat: { lt: 'Centralizuota šiluma', en: 'District heat' },
+  Seasons: { lt: 'Šildymo sezonas', en: 'Heating season' },
+  CommonShare: { lt: 'Bendrųjų patalpų dalis', en: 'Common-areas share' },
+  BaseShare: { lt: 'Bazinė dalis', en: 'Base share' },
+  MinimumShare: { lt: 'Minimali dalis', en: 'Minimum share' },
+  PositionFactor: { lt: 'Padėties koeficientas', en: 'Position factor' },
+  CirculationClass: { lt: 'Cirkuliacijos klasė', en: 'Circulation class' },
+  FlatId: { lt: 'Butas', en: 'Flat' },
   State: { lt: 'Būsena', en: 'State' },
   Comment: { lt: 'Komentaras', en: 'Comment' },
   Rule: { lt: 'Taisyklė', en: 'Rule' },
