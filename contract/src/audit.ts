@@ -201,6 +201,7 @@ export const exportAuditLog = defineEndpoint({
 export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   // A building's heat method version (docs/heat-method.md).
   Building: { lt: 'Pastatas', en: 'Building' },
+  Job: { lt: 'Darbas', en: 'Job' },
   ValidFrom: { lt: 'Galioja nuo', en: 'Valid from' },
   HotWaterHeat: { lt: 'Karšto vandens šiluma', en: 'Hot-water heat' },
   KwhPerM3: { lt: 'kWh už m³', en: 'kWh per m³' },
