@@ -1,9 +1,8 @@
 import * as contract from '@rodmenys/contract';
 import { ANONYMISED, DEVICE_TYPE, GROUP } from '@rodmenys/contract';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDeclarationNotices } from '../services/declarations/office/notices.js';
-import { Mailer } from '../services/mail/index.js';
+import type { Mailer } from '../services/mail/index.js';
 import { anonymiseOccupancy } from '../services/personal-data/anonymise.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
@@ -16,7 +15,7 @@ import {
   makeSignedIn,
   type SignedIn,
 } from '../test/factories.js';
-import { decodeMail, startSmtp } from '../test/smtp.js';
+import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 /*
  * The back office's side of declared readings (docs/declared-readings-office.md): a declaration
@@ -42,11 +41,7 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    mailer = new Mailer(
-      nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true }),
-      'rodmenys@example.lt',
-      'https://rodmenys.example.lt',
-    );
+    mailer = mailerFor(smtp.port);
     const a = await makeBuilding(t.db, { street: 'Deklaracijų g.' });
     const b = await makeBuilding(t.db, { street: 'Kita g.' });
     const flatA = await makeFlat(t.db, a, { name: '7' });

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueReminders, sendDeclarationNotices } from '../services/declarations/office/notices.js';
-import { Mailer } from '../services/mail/index.js';
+import type { Mailer } from '../services/mail/index.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeSignedIn, type SignedIn } from '../test/factories.js';
-import { decodeMail, startSmtp } from '../test/smtp.js';
+import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 /*
  * The devices not declared in a window, the reminders (e-mail with consent at the window's start and
@@ -40,11 +39,7 @@ describe(`not declared, reminders and the print list (${dbKind()})`, { timeout: 
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    mailer = new Mailer(
-      nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true }),
-      'rodmenys@example.lt',
-      'https://rodmenys.example.lt',
-    );
+    mailer = mailerFor(smtp.port);
     // Two buildings; flats out of order by name, so the print list's order is the address's and the flat's.
     const b2 = await makeBuilding(t.db, { street: 'Žalioji g.' });
     const b1 = await makeBuilding(t.db, { street: 'Aušros g.' });

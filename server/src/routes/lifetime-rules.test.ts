@@ -1,14 +1,12 @@
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE } from '@rodmenys/contract';
-import nodemailer from 'nodemailer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sendDigests } from '../services/data-quality/digest.js';
 import { validate } from '../services/data-quality/validate.js';
-import { Mailer } from '../services/mail/index.js';
 import { inject } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { dayOfMonth, type LifetimeWorld, shift, useLifetimeWorld } from '../test/lifetime-world.js';
-import { decodeMail, startSmtp } from '../test/smtp.js';
+import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 const w: LifetimeWorld = useLifetimeWorld();
 const { t, id, setSetting, device, setVerified } = w;
@@ -168,11 +166,7 @@ describe(`devices over their lifetime: the rules and the overdue anomaly (${dbKi
       expect(on.status, on.text).toBe(200);
       const smtp = await startSmtp();
       try {
-        const mailer = new Mailer(
-          nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true }),
-          'rodmenys@example.lt',
-          'https://rodmenys.example.lt',
-        );
+        const mailer = mailerFor(smtp.port);
         await t.db.query(`UPDATE app_user SET digest_sent_at = now() - interval '1 hour' WHERE id = $1`, [operator.id]);
         await sendDigests(t.db, mailer, new Date(Date.now() + 1000));
         const mail = decodeMail(smtp.delivered.find((d) => d.to[0] === 'ops@example.lt')!.raw);

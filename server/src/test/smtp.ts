@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import { Mailer } from '../services/mail/index.js';
 
 /** A message as the SMTP server received it. */
 export interface Delivered {
@@ -67,4 +69,13 @@ export async function startSmtp(options: { reject?: RegExp } = {}) {
     delivered,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The product's Mailer sending to the test SMTP server on `port` (plain, no TLS). */
+export function mailerFor(port: number): Mailer {
+  return new Mailer(
+    nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }),
+    'rodmenys@example.lt',
+    'https://rodmenys.example.lt',
+  );
 }
