@@ -1,22 +1,12 @@
-import * as contract from '@rodmenys/contract';
-import {
-  DEVICE_TYPE,
-  GROUP,
-  type ImportReport,
-  LOCATION_LEVEL,
-  REGISTER_COLUMNS,
-  type RegisterColumn,
-} from '@rodmenys/contract';
-import ExcelJS from 'exceljs';
+import { DEVICE_TYPE, GROUP, LOCATION_LEVEL, REGISTER_COLUMNS } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildingIdOf } from '../services/sql.js';
-import { inject, useApp } from '../test/app.js';
+import { useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeSignedIn } from '../test/factories.js';
+import { registerCsv as csv, type RegisterRow, registerReport, registerXlsx as xlsx } from '../test/register-file.js';
 
-type RowData = Partial<Record<RegisterColumn, string>>;
-
-const base = (flat: string, code: string, extra: RowData = {}): RowData => ({
+const base = (flat: string, code: string, extra: RegisterRow = {}): RegisterRow => ({
   Country: 'Lietuva',
   County: 'Kauno apskritis',
   Region: 'Kauno m. sav.',
@@ -38,35 +28,6 @@ const base = (flat: string, code: string, extra: RowData = {}): RowData => ({
   ...extra,
 });
 
-/** A CSV in the given language's headers, `;` separated, decimal commas, with a BOM. */
-function csv(rows: RowData[], options: { lang?: 'lt' | 'en'; sep?: string; bom?: boolean } = {}): Buffer {
-  const sep = options.sep ?? ';';
-  const lines = [REGISTER_COLUMNS.map((c) => c[options.lang ?? 'en']).join(sep)];
-  for (const r of rows) lines.push(REGISTER_COLUMNS.map((c) => quote(r[c.key] ?? '', sep)).join(sep));
-  return Buffer.from(`${options.bom === false ? '' : '\uFEFF'}${lines.join('\r\n')}\r\n`, 'utf8');
-}
-const quote = (s: string, sep: string) => (s.includes(sep) || s.includes('"') ? `"${s.replace(/"/g, '""')}"` : s);
-
-async function xlsx(rows: RowData[], lang: 'lt' | 'en' = 'lt'): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Registras');
-  ws.addRow(REGISTER_COLUMNS.map((c) => c[lang]));
-  for (const r of rows) {
-    ws.addRow(
-      REGISTER_COLUMNS.map((c) => {
-        const v = r[c.key];
-        if (v === undefined || v === '') return null;
-        if (c.key === 'InstalledAt') return new Date(`${v}T00:00:00Z`);
-        if (c.key === 'FlatOrder') return Number(v);
-        if (c.key === 'FlatArea') return Number(v.replace(',', '.'));
-        if (c.key === 'RatingFactor') return Number(v.replace(',', '.'));
-        return v;
-      }),
-    );
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
 describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () => {
   const t = useApp();
   let operator: string;
@@ -75,17 +36,8 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
     operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   }, 120_000);
 
-  const send = async (mode: 'preview' | 'apply', file: Buffer, contentType = 'text/csv', token = operator) =>
-    inject(t.app, mode === 'preview' ? contract.previewRegisterImport : contract.applyRegisterImport, {
-      token,
-      payload: file,
-      headers: { 'content-type': contentType },
-    });
-  const report = async (mode: 'preview' | 'apply', file: Buffer, contentType?: string) => {
-    const res = await send(mode, file, contentType);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as ImportReport;
-  };
+  const report = (mode: 'preview' | 'apply', file: Buffer, contentType?: string) =>
+    registerReport(t.app, operator, mode, file, contentType);
   const count = async (table: string) =>
     (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
@@ -429,45 +381,5 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       [2, 'TOO_LONG', 'Model', 100],
     ]);
     expect(await model('HCA-001')).toBe('Q caloric 5.5');
-  });
-
-  it('answers 400 without a body, and only group 1 may import', async () => {
-    expect((await send('preview', Buffer.alloc(0))).status).toBe(400);
-    const admin = (await makeSignedIn(t.app, { groupId: GROUP.admin })).token;
-    const user = (await makeSignedIn(t.app, { groupId: GROUP.user })).token;
-    for (const token of [admin, user]) {
-      expect((await send('preview', csv(good), 'text/csv', token)).status).toBe(403);
-      expect((await send('apply', csv(good), 'text/csv', token)).status).toBe(403);
-      expect((await inject(t.app, contract.registerTemplate, { token })).status).toBe(403);
-    }
-    expect((await send('preview', csv(good), 'text/csv', '')).status).toBe(401);
-  });
-});
-
-describe(`GET /api/masterData/register/template (${dbKind()})`, () => {
-  const t = useApp();
-  let token: string;
-  beforeAll(async () => {
-    token = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
-  }, 120_000);
-
-  it('gives the headers in the asked language, and the template imports as an empty file', async () => {
-    for (const lang of ['lt', 'en'] as const) {
-      const res = await inject(t.app, contract.registerTemplate, { query: { lang }, token });
-      expect(res.status).toBe(200);
-      const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
-      const header = (wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
-      expect(header).toEqual(REGISTER_COLUMNS.map((c) => c[lang]));
-      const preview = await inject(t.app, contract.previewRegisterImport, {
-        token,
-        payload: res.raw,
-        headers: { 'content-type': 'application/octet-stream' },
-      });
-      expect(preview.body.Errors.map((e: { Code: string }) => e.Code)).toEqual(['EMPTY_FILE']);
-    }
-    const csvRes = await inject(t.app, contract.registerTemplate, { query: { lang: 'en', format: 'csv' }, token });
-    expect(csvRes.status).toBe(200);
-    expect(String(csvRes.body).startsWith('\uFEFFCountry;County;')).toBe(true);
   });
 });

@@ -1,22 +1,14 @@
-import * as contract from '@rodmenys/contract';
-import {
-  GROUP,
-  getBuildingHeatMethods,
-  type ImportReport,
-  LOCATION_LEVEL,
-  REGISTER_COLUMNS,
-  type RegisterColumn,
-} from '@rodmenys/contract';
+import type * as contract from '@rodmenys/contract';
+import { GROUP, getBuildingHeatMethods, LOCATION_LEVEL } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeSignedIn } from '../test/factories.js';
+import { type RegisterRow, registerCsv, registerReport } from '../test/register-file.js';
 
 /* The register's heat-method columns (docs/master-data.md, "Heat method columns"). */
 
-type RowData = Partial<Record<RegisterColumn, string>>;
-
-const row = (flat: string, code: string, extra: RowData = {}): RowData => ({
+const row = (flat: string, code: string, extra: RegisterRow = {}): RegisterRow => ({
   Country: 'Lietuva',
   County: 'Šiaulių apskritis',
   Region: 'Šiaulių m. sav.',
@@ -34,13 +26,9 @@ const row = (flat: string, code: string, extra: RowData = {}): RowData => ({
   ...extra,
 });
 
-function csv(rows: RowData[], lang: 'lt' | 'en'): Buffer {
-  const lines = [REGISTER_COLUMNS.map((c) => c[lang]).join(';')];
-  for (const r of rows) lines.push(REGISTER_COLUMNS.map((c) => r[c.key] ?? '').join(';'));
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
-}
+const csv = (rows: RegisterRow[], lang: 'lt' | 'en') => registerCsv(rows, { lang });
 
-const METHOD: RowData = {
+const METHOD: RegisterRow = {
   HeatMethodFrom: '2026-10',
   HeatMethod: 'norm',
   HeatKwhPerM3: '51',
@@ -59,19 +47,7 @@ describe(`register import: heat-method columns (${dbKind()})`, () => {
     operator = (await makeSignedIn(t.app, { groupId: GROUP.operator })).token;
   }, 120_000);
 
-  const send = async (mode: 'preview' | 'apply', file: Buffer) => {
-    const res = await inject(
-      t.app,
-      mode === 'preview' ? contract.previewRegisterImport : contract.applyRegisterImport,
-      {
-        token: operator,
-        payload: file,
-        headers: { 'content-type': 'text/csv' },
-      },
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as ImportReport;
-  };
+  const send = (mode: 'preview' | 'apply', file: Buffer) => registerReport(t.app, operator, mode, file);
 
   it('refuses bad heat cells by line and column, as the API would, and writes nothing', async () => {
     const report = await send(
