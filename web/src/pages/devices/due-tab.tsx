@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
 import { useDeviceTypeName } from '../../api/devices';
-import { useDueDevices, useRemoteRegister } from '../../api/lifetime';
+import { useDueDevices } from '../../api/lifetime';
 import { ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
+import { BuildingFilter } from './building-filter';
 import { CreateCampaignDialog } from './campaign-dialogs';
 import { dueCell, dueColumns } from './lifetime-exports';
 
@@ -28,8 +29,6 @@ export function DueTab({ onCreated }: { onCreated: (campaignId: number) => void 
   const [months, setMonths] = useState(3);
   const [deviceTypeId, setDeviceTypeId] = useState<number | undefined>();
   const [buildingId, setBuildingId] = useState<number | undefined>();
-  // The buildings of the caller's scope, in address order, as the register lists them.
-  const buildings = useRemoteRegister().data?.Buildings ?? [];
   const query = { months, ...(deviceTypeId ? { deviceTypeId } : {}), ...(buildingId ? { buildingId } : {}) };
   const due = useDueDevices(query);
   const rows = due.data?.Rows ?? [];
@@ -75,17 +74,7 @@ export function DueTab({ onCreated }: { onCreated: (campaignId: number) => void 
           onChange={(v) => setDeviceTypeId(v)}
           options={DEVICE_TYPES.map((id) => ({ value: id, label: typeName(id) }))}
         />
-        <Select
-          aria-label={t('lifetime.building')}
-          allowClear
-          showSearch
-          optionFilterProp="label"
-          placeholder={t('lifetime.allBuildings')}
-          style={{ minWidth: 260 }}
-          value={buildingId}
-          onChange={(v) => setBuildingId(v)}
-          options={buildings.map((b) => ({ value: b.BuildingId, label: b.Address }))}
-        />
+        <BuildingFilter value={buildingId} onChange={setBuildingId} />
         <ExportButton
           fileName={t('lifetime.dueFile', { day: due.data?.Today ?? '' })}
           disabled={!rows.length}

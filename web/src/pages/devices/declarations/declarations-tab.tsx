@@ -12,10 +12,10 @@ import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../../api/call';
 import { useDeclarationDevices, useDeclarations } from '../../../api/declarations-office';
 import { useDeviceTypeName } from '../../../api/devices';
-import { useRemoteRegister } from '../../../api/lifetime';
 import { LoadError, useErrorText } from '../../../components/load-error';
 import { useLanguage } from '../../../i18n';
 import { useProviderNow } from '../../../session';
+import { BuildingFilter } from '../building-filter';
 import { PhoneDialog } from './phone-dialog';
 import { ReviewTable } from './review-table';
 
@@ -68,7 +68,6 @@ export function DeclarationsTab() {
   const [status, setStatus] = useState<DeclarationStatus | undefined>();
   const [view, setView] = useState<'declarations' | 'undeclared'>('declarations');
   const [phoning, setPhoning] = useState(false);
-  const buildings = useRemoteRegister().data?.Buildings ?? [];
   const devices = useDeclarationDevices({ ...(month ? { month } : {}), ...(buildingId ? { buildingId } : {}) });
   const shown = month ?? devices.data?.Month;
   const declarations = useDeclarations(
@@ -101,17 +100,7 @@ export function DeclarationsTab() {
           disabledDate={(d: Dayjs) => d.isAfter(now(), 'month')}
           onChange={(d) => d && setMonth(d.format('YYYY-MM'))}
         />
-        <Select
-          aria-label={t('lifetime.building')}
-          allowClear
-          showSearch
-          optionFilterProp="label"
-          placeholder={t('lifetime.allBuildings')}
-          style={{ minWidth: 260 }}
-          value={buildingId}
-          onChange={(v) => setBuildingId(v)}
-          options={buildings.map((b) => ({ value: b.BuildingId, label: b.Address }))}
-        />
+        <BuildingFilter value={buildingId} onChange={setBuildingId} />
         <Button type="primary" icon={<PhoneOutlined aria-hidden />} onClick={() => setPhoning(true)}>
           {t('declarationsOffice.phone')}
         </Button>
