@@ -67,8 +67,10 @@ const textOf = (boxes: readonly Box[]) => boxes.map((b) => b.text).join(' ');
 
 describe(`the statements PDF: no overlapping text, one partial marker, numbers in the language (${dbKind()})`, () => {
   let statements: FlatStatement[];
+  let building: number;
   beforeAll(async () => {
     const b = await makeBuilding(t.db, { city: 'Klaipėda', street: 'Naujojo Sodo g.', number: '112A' });
+    building = b.id;
     await t.db.query('INSERT INTO degree_days (city_id, month, value) VALUES ($1, $2, 302.4), ($1, $3, 350.5)', [
       b.path[LOCATION_LEVEL.city - 1],
       '2026-10-01',
@@ -188,6 +190,25 @@ describe(`the statements PDF: no overlapping text, one partial marker, numbers i
       'Building heat meter 13,125.309 kWh − flats with their own heat meter 269.175 kWh (flat 4: 269.175) = E 12,856.134 kWh.',
     );
     expect(en).toContain('(E = 12,856.134 kWh), shared among them by their Qrad.');
+  });
+
+  it('says on a flat’s page that the occupant declared readings of the month, and only on that flat’s', async () => {
+    // Flat 2's cold-water month end of October as a declaration leaves it (docs/declared-readings.md).
+    const declared = await t.db.query(
+      `UPDATE month_end m SET source = 'declared', method = 'occupant' FROM device d, location f
+        WHERE m.device_id = d.id AND d.location_id = f.id AND f.parent_id = $1 AND f.name = '2'
+          AND d.device_type_id = $2 AND m.month = $3::date`,
+      [building, DEVICE_TYPE.coldWaterMeter, `${MONTH}-01`],
+    );
+    expect(declared.rowCount).toBe(1);
+    const again = await loadStatements(t.db, MONTH, { scope: null, parents: [building] });
+    for (const lang of ['lt', 'en'] as const) {
+      const boxes = wordBoxes(await bytesOf(renderBuildingPdf(again, lang)), `${lang}-declared.pdf`);
+      const note = lang === 'lt' ? 'deklaruoti gyventojo' : 'were declared by the occupant';
+      const pages = [1, 2, 3, 4].map((page) => textOf(boxes.filter((b) => b.page === page)));
+      expect(pages.map((text) => text.includes(note))).toEqual([false, true, false, false]);
+      expect(overlaps(boxes)).toEqual([]);
+    }
   });
 
   it('marks a partial value with `*` only, and says what it stands for', async () => {
