@@ -1,4 +1,6 @@
-export * from './audit.js';
+export * from './audit/changes.js';
+export * from './audit/kinds.js';
+export * from './audit/log.js';
 export * from './campaigns.js';
 export * from './collectors.js';
 export * from './column-sets.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { AuditEntry } from './audit.js';
+import { AuditEntry } from './audit/log.js';
 import { Day, IdParams, MonthParam, Nullable, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { MoveValueRow, OccupancyRow } from './occupancies.js';

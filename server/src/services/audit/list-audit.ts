@@ -1,10 +1,10 @@
 import {
-  AUDIT_ENTITY_LABELS,
   AUDIT_KIND_LABELS,
   type AuditEntry,
   type AuditKind,
   type AuditQuery,
   auditChangesText,
+  auditEntityLabel,
   type Language,
 } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
@@ -109,7 +109,7 @@ export async function exportAudit(
     r.At,
     r.ActorUsername ?? '',
     AUDIT_KIND_LABELS[r.Kind as AuditKind]?.[lang] ?? r.Kind,
-    AUDIT_ENTITY_LABELS[r.Entity]?.[lang] ?? r.Entity,
+    auditEntityLabel(r.Entity, lang),
     r.EntityId ?? '',
     r.EntityName ?? '',
     auditChangesText(r.Before, r.After, lang),

@@ -1,4 +1,4 @@
-import type { AuditKind } from '@rodmenys/contract';
+import type { AuditEntity, AuditKind } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 
 /** Who made a change: a signed-in user (a Caller fits), or null for the system (seeding). */
@@ -7,8 +7,8 @@ export type Actor = { id: number; username: string } | null;
 export interface AuditRecord {
   actor: Actor;
   kind: AuditKind;
-  /** The table or concept changed: 'device', 'location', 'user', 'collectorKey', … */
-  entity: string;
+  /** The table or concept changed: 'device', 'location', 'user', 'collectorKey', … (each named in lt and en). */
+  entity: AuditEntity;
   entityId: string | number | null;
   /** The entity before the change (null when created) and after it (null when deleted). Never secrets. */
   before: unknown;

@@ -1,9 +1,9 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import {
-  AUDIT_ENTITY_LABELS,
   AUDIT_KINDS,
   type AuditEntry,
   auditChanges,
+  auditEntityLabel,
   auditFieldLabel,
   auditValueText,
   exportAuditLog,
@@ -139,7 +139,7 @@ export default function AuditPage() {
             title: t('audit.entity'),
             render: (_, e) => (
               <>
-                <Typography.Text type="secondary">{AUDIT_ENTITY_LABELS[e.Entity]?.[lang] ?? e.Entity}</Typography.Text>
+                <Typography.Text type="secondary">{auditEntityLabel(e.Entity, lang)}</Typography.Text>
                 <br />
                 {e.EntityName ?? e.EntityId ?? ''}
               </>

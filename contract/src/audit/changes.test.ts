@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditChanges, auditChangesText, auditFieldLabel, auditValueText } from './audit.js';
+import { auditChanges, auditChangesText, auditFieldLabel, auditValueText } from './changes.js';
 
 describe('auditChanges', () => {
   it('lists only the fields that differ, nested ones by path', () => {
