@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AuditEntry } from './audit/log.js';
 import { Day, IdParams, MonthParam, Nullable, Timestamp } from './common.js';
+import { DeclarationChannelSchema, DeclarationStatusSchema } from './declarations.js';
 import { defineEndpoint } from './endpoint.js';
 import { MoveValueRow, OccupancyRow } from './occupancies.js';
 import { OccupancyKindFigures } from './statements.js';
@@ -15,7 +16,8 @@ export const ANONYMISED = '***';
  * Everything kept about one occupant (an access request, docs/personal-data.md): their occupancies
  * (the one asked for and the others of the same account under the same name) with contacts and
  * consent, the account, the devices' values on their moving days, their statements' figures per
- * month, and the audit entries about those occupancies and the account.
+ * month, their declared readings with the photos, and the audit entries about those occupancies and
+ * the account.
  */
 export const OccupantData = Type.Object({
   ExportedAt: Timestamp,
@@ -66,6 +68,72 @@ export const OccupantData = Type.Object({
       QueuedAt: Timestamp,
       SentAt: Nullable(Timestamp),
       PrintedAt: Nullable(Timestamp),
+      Error: Nullable(Type.String()),
+    }),
+  ),
+  /**
+   * Their declared readings (docs/declared-readings.md): each declaration of the occupancies, with the
+   * device's serial, who entered it (the occupant, or a back-office user for a phone call, with who
+   * called), its state and the back office's decision.
+   */
+  Declarations: Type.Array(
+    Type.Object({
+      OccupancyId: Type.Integer(),
+      Id: Type.Integer(),
+      DeviceId: Type.Integer(),
+      DeviceCode: Type.String(),
+      /** The flat's address as one line. */
+      Flat: Type.String(),
+      Value: Type.Number(),
+      DeclaredAt: Timestamp,
+      Month: MonthParam,
+      Channel: DeclarationChannelSchema,
+      EnteredBy: Nullable(Type.String()),
+      CallerName: Nullable(Type.String()),
+      CallerPhone: Nullable(Type.String()),
+      /** The photo sent with it: one of `DeclarationPhotos`. */
+      PhotoId: Nullable(Type.Integer()),
+      Status: DeclarationStatusSchema,
+      Reason: Nullable(Type.String()),
+      DecidedBy: Nullable(Type.String()),
+      DecidedAt: Nullable(Timestamp),
+      Confirmed: Type.Boolean(),
+      PreviousValue: Nullable(Type.Number()),
+      PlausibleMax: Nullable(Type.Number()),
+      /** It is the declaration that counts for its device and month. */
+      Counts: Type.Boolean(),
+    }),
+  ),
+  /** The meters' photos they sent (with a declaration or not), the stored bytes in base64. */
+  DeclarationPhotos: Type.Array(
+    Type.Object({
+      OccupancyId: Type.Integer(),
+      Id: Type.Integer(),
+      Mime: Type.Union([Type.Literal('image/jpeg'), Type.Literal('image/png')]),
+      Width: Type.Integer(),
+      Height: Type.Integer(),
+      CreatedAt: Timestamp,
+      Base64: Type.String(),
+    }),
+  ),
+  /** What they were told about declarations: decisions and reminders, by e-mail or on the print list. */
+  DeclarationNotices: Type.Array(
+    Type.Object({
+      OccupancyId: Type.Integer(),
+      Kind: Type.Union([
+        Type.Literal('accepted'),
+        Type.Literal('rejected'),
+        Type.Literal('reminderStart'),
+        Type.Literal('reminderEnd'),
+      ]),
+      DeviceCode: Type.String(),
+      Month: MonthParam,
+      DeclarationId: Nullable(Type.Integer()),
+      Channel: Type.Union([Type.Literal('email'), Type.Literal('print')]),
+      Email: Nullable(Type.String()),
+      Status: Type.String(),
+      QueuedAt: Timestamp,
+      SentAt: Nullable(Timestamp),
       Error: Nullable(Type.String()),
     }),
   ),

@@ -4,6 +4,7 @@ import { notFound } from '../../errors.js';
 import { AUDIT_ENTRY_COLUMNS } from '../audit/list-audit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { countingSql } from '../declarations/rows.js';
 import { MOVE_VALUE } from '../occupancies/occupancies.js';
 import { occupancyStatements } from '../statements/occupancy-figures.js';
 
@@ -50,6 +51,53 @@ async function occupancyMonths(db: Db, o: OccupancyOut): Promise<string[]> {
     [o.FlatId, o.MoveIn, o.MoveOut],
   );
   return rows.map((r) => r.month).reverse();
+}
+
+/**
+ * The occupancies' declared readings (docs/declared-readings.md): their declarations, the photos they
+ * sent (the stored bytes, in base64) and the notices about them. Keyed by the occupancy, so a
+ * neighbour's or predecessor's declaration of the same device is never included.
+ */
+async function declaredReadings(
+  db: Db,
+  ids: number[],
+): Promise<Pick<OccupantData, 'Declarations' | 'DeclarationPhotos' | 'DeclarationNotices'>> {
+  const { rows: declarations } = await db.query<OccupantData['Declarations'][number]>(
+    `SELECT x.occupancy_id AS "OccupancyId", x.id AS "Id", x.device_id AS "DeviceId", d.device_code AS "DeviceCode",
+            address_label(f) AS "Flat", x.value::float8 AS "Value", iso(x.declared_at) AS "DeclaredAt",
+            to_char(x.month, 'YYYY-MM') AS "Month", x.channel AS "Channel", eu.username AS "EnteredBy",
+            x.caller_name AS "CallerName", x.caller_phone AS "CallerPhone", x.photo_id AS "PhotoId",
+            x.status AS "Status", x.reason AS "Reason", du.username AS "DecidedBy", iso(x.decided_at) AS "DecidedAt",
+            x.confirmed AS "Confirmed", x.previous_value::float8 AS "PreviousValue",
+            x.plausible_max::float8 AS "PlausibleMax",
+            coalesce(x.id = (${countingSql('x.device_id', 'x.month')}), false) AS "Counts"
+       FROM declaration x
+       JOIN device d ON d.id = x.device_id
+       JOIN location f ON f.id = x.location_id
+       LEFT JOIN app_user eu ON eu.id = x.entered_by
+       LEFT JOIN app_user du ON du.id = x.decided_by
+      WHERE x.occupancy_id = ANY ($1::int[])
+      ORDER BY x.month, x.declared_at, x.id`,
+    [ids],
+  );
+  const { rows: photos } = await db.query<OccupantData['DeclarationPhotos'][number]>(
+    `SELECT occupancy_id AS "OccupancyId", id AS "Id", mime AS "Mime", width AS "Width", height AS "Height",
+            iso(created_at) AS "CreatedAt", encode(bytes, 'base64') AS "Base64"
+       FROM declaration_photo WHERE occupancy_id = ANY ($1::int[]) ORDER BY created_at, id`,
+    [ids],
+  );
+  // PostgreSQL's base64 breaks lines every 76 characters; the file carries one unbroken string.
+  for (const p of photos) p.Base64 = p.Base64.replace(/\n/g, '');
+  const { rows: notices } = await db.query<OccupantData['DeclarationNotices'][number]>(
+    `SELECT n.occupancy_id AS "OccupancyId", n.kind AS "Kind", d.device_code AS "DeviceCode",
+            to_char(n.month, 'YYYY-MM') AS "Month", n.declaration_id AS "DeclarationId", n.channel AS "Channel",
+            n.email AS "Email", n.status AS "Status", iso(n.queued_at) AS "QueuedAt", iso(n.sent_at) AS "SentAt",
+            n.error AS "Error"
+       FROM declaration_notice n JOIN device d ON d.id = n.device_id
+      WHERE n.occupancy_id = ANY ($1::int[]) ORDER BY n.month, n.queued_at, n.id`,
+    [ids],
+  );
+  return { Declarations: declarations, DeclarationPhotos: photos, DeclarationNotices: notices };
 }
 
 /**
@@ -115,6 +163,8 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
     [ids],
   );
 
+  const declared = await declaredReadings(db, ids);
+
   return db.transaction(async (tx) => {
     await recordAudit(tx, {
       actor: caller,
@@ -139,6 +189,7 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
       Statements: statements,
       Access: access,
       Deliveries: deliveries,
+      ...declared,
       AuditEntries: audit,
     };
   });

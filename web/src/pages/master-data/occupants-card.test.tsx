@@ -48,6 +48,9 @@ const data: OccupantData = {
   Statements: [],
   Access: [],
   Deliveries: [],
+  Declarations: [],
+  DeclarationPhotos: [],
+  DeclarationNotices: [],
   AuditEntries: [],
 };
 
