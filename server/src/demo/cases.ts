@@ -42,6 +42,26 @@ export interface DemoCases {
    * flat's allocators never reported (valued by area). Absent in a demo seeded before them.
    */
   heat?: DemoHeat;
+  /**
+   * The declared water meters (docs/declared-readings.md): read by hand, no readings since `since`
+   * but their declarations; `late` the months left undeclared (estimated month ends), `doubtful` the
+   * declaration whose anomaly is open. Absent in a demo seeded before them or too short.
+   */
+  declared?: DemoDeclared;
+}
+
+/** The demo's declared meters (seed/declared.ts). */
+export interface DemoDeclared {
+  buildingId: number;
+  flats: number[];
+  deviceIds: number[];
+  since: string;
+  /** The declared months, YYYY-MM, oldest first (the current one may be declared too). */
+  months: string[];
+  /** How many declarations were made. */
+  declarations: number;
+  late: { deviceId: number; month: string }[];
+  doubtful: { deviceId: number; month: string; declarationId: number } | null;
 }
 
 /** The demo's special cases, or undefined when the database holds no demo data. */

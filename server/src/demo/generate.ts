@@ -17,6 +17,7 @@ import { createMonthPartitions, monthsBetween } from '../services/partitions/par
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import { loadDemoHeat, planDemoHeat } from './heat-methods.js';
 import { READING_COPY, renderSeries, startValue, timeline } from './readings.js';
+import { declaredMonths, loadDeclared, planDeclared } from './seed/declared.js';
 import { loadMasterData, moments, withoutConstraints } from './seed/load.js';
 import { buildMasterData, type DeviceRow, type IdStart, installationDay } from './seed/master-data.js';
 import {
@@ -72,6 +73,13 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
     );
     await loadDemoHeat(tx, heat, m.locations, span[0]!.first, span[0]!.year);
     const refused = new Set(heat.refusedDevices);
+    // The declared water meters (seed/declared.ts) stop reporting when their declarations begin.
+    const declaredPlan = planDeclared(m.locations, m.devices, m.managerBuilding.id, heat);
+    const declaredSpan = declaredPlan ? await declaredMonths(tx, now, counts.months) : null;
+    const stopsAt = new Map<number, number>();
+    if (declaredPlan && declaredSpan)
+      for (const d of declaredPlan.devices)
+        for (const x of [d.cold, d.hot]) stopsAt.set(x.deviceId, declaredSpan.sinceMs);
 
     const userIds: number[] = [];
     for (const [i, a] of DEMO_ACCOUNTS.entries()) {
@@ -105,7 +113,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
           {
             seed,
             afterMs: at.dataStart,
-            untilMs: nowMs,
+            untilMs: Math.min(nowMs, stopsAt.get(d.deviceId) ?? nowMs),
             fromValue: startValue(seed, d.deviceCode, d.deviceTypeId, d.role ?? null),
             gaps: d === silent ? [[silentSince, Infinity]] : d === gap ? [[at.gapStart, gapTill]] : undefined,
             resetAtMs: d === reset ? resetAt : undefined,
@@ -123,6 +131,10 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
     await withoutConstraints(tx, 'reading', () => tx.copyIn(READING_COPY, chunks()));
     // LastSeen: every path that inserts readings keeps device_status.last_seen (migration 030).
     await tx.query('SELECT keep_last_seen(array(SELECT id FROM device))');
+    const declared =
+      declaredPlan && declaredSpan
+        ? await loadDeclared(tx, declaredPlan, declaredSpan, seed, now, userIds[0]!)
+        : undefined;
 
     const iso = (ms: number) => new Date(ms).toISOString();
     const caseOf = (d: DeviceRow): CaseDevice => ({
@@ -143,6 +155,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
         deviceIds: m.devices.filter((d) => d.locationId === never.id).map((d) => d.deviceId),
       },
       heat,
+      ...(declared ? { declared } : {}),
     };
     const sizeName = typeof size === 'string' ? size : 'custom';
     const meta: Array<[string, string]> = [

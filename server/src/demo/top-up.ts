@@ -52,7 +52,8 @@ export async function topUpDemo(db: Db, now: Date = new Date()): Promise<number>
     let added = 0;
     function* chunks(): Generator<string> {
       for (const d of devices) {
-        if (d.id === cases?.silent.deviceId) continue;
+        // The silent device stays silent; the declared meters are read by hand (their declarations).
+        if (d.id === cases?.silent.deviceId || cases?.declared?.deviceIds.includes(d.id)) continue;
         const s = renderSeries(
           line,
           { id: d.id, code: d.code, typeId: d.type_id, role: d.role },
