@@ -48,6 +48,8 @@ export interface DemoCases {
    * declaration whose anomaly is open. Absent in a demo seeded before them or too short.
    */
   declared?: DemoDeclared;
+  /** The exchange campaign in the declared meters' building, its visit day planned (seed/campaign.ts). */
+  campaignId?: number;
 }
 
 /** The demo's declared meters (seed/declared.ts). */

@@ -2,6 +2,7 @@ import { GROUP } from '@rodmenys/contract';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../services/auth/caller.js';
+import { getCampaign } from '../services/campaigns/progress.js';
 import { refreshMonthEnds } from '../services/data-quality/refresh-month-ends.js';
 import { listDeclarations } from '../services/declarations/office/review.js';
 import { dbKind, useDb } from '../test/db.js';
@@ -19,6 +20,7 @@ const NOW = new Date('2026-11-26T10:00:00Z');
 const t = useDb();
 let declared: DemoDeclared;
 let manager: number;
+let campaignId: number | undefined;
 const operator = { id: 0, groupId: GROUP.operator, username: 'demo', scope: null } as unknown as Caller;
 
 const rows = async <R>(sql: string, params?: unknown[]) => (await t.db.query<R>(sql, params)).rows;
@@ -33,6 +35,7 @@ beforeAll(async () => {
   const cases = (await readDemoCases(t.db))!;
   declared = cases.declared!;
   manager = cases.buildingId;
+  campaignId = cases.campaignId;
 }, 180_000);
 
 describe(`the demo's declared meters (${dbKind()})`, () => {
@@ -134,5 +137,27 @@ describe(`the demo's declared meters (${dbKind()})`, () => {
       [declared.deviceIds],
     );
     expect(after).toEqual(before);
+  });
+
+  it('has an exchange campaign in their building with its visit day planned two weeks on', async () => {
+    const campaign = await getCampaign(t.db, operator, campaignId!);
+    expect(campaign).toMatchObject({
+      Name: 'Vandens skaitiklių keitimas 2026',
+      StartedOn: '2026-11-26',
+      CreatedBy: 'Rasa Petrauskienė',
+    });
+    expect(campaign.Buildings).toHaveLength(1);
+    const [building] = campaign.Buildings;
+    // 26 November is a Thursday: two weeks on, 10 December, is one too.
+    expect(building).toMatchObject({
+      BuildingId: declared.buildingId,
+      Visit: { Day: '2026-12-10', From: '09:00', To: '12:00' },
+    });
+    expect(building!.Devices).toHaveLength(4);
+    for (const d of building!.Devices) {
+      expect([3, 4]).toContain(d.DeviceTypeId);
+      expect(declared.deviceIds).not.toContain(d.DeviceId);
+      expect(d.State).toBe('open');
+    }
   });
 });

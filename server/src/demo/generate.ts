@@ -17,6 +17,7 @@ import { createMonthPartitions, monthsBetween } from '../services/partitions/par
 import { type CaseDevice, type DemoCases, META } from './cases.js';
 import { loadDemoHeat, planDemoHeat } from './heat-methods.js';
 import { READING_COPY, renderSeries, startValue, timeline } from './readings.js';
+import { loadDemoCampaign } from './seed/campaign.js';
 import { declaredMonths, loadDeclared, planDeclared } from './seed/declared.js';
 import { loadMasterData, moments, withoutConstraints } from './seed/load.js';
 import { buildMasterData, type DeviceRow, type IdStart, installationDay } from './seed/master-data.js';
@@ -30,7 +31,8 @@ import {
 } from './seed/settings.js';
 
 // The steps live in seed/: settings.ts (sizes, accounts, summary), master-data.ts (locations,
-// clients, devices drawn from the seed), load.ts (COPY into the tables), declared.ts (declared meters).
+// clients, devices drawn from the seed), load.ts (COPY into the tables), declared.ts (declared meters),
+// campaign.ts (an exchange campaign).
 export { installationDay } from './seed/master-data.js';
 export * from './seed/settings.js';
 
@@ -135,6 +137,10 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
       declaredPlan && declaredSpan
         ? await loadDeclared(tx, declaredPlan, declaredSpan, seed, now, userIds[0]!)
         : undefined;
+    // An exchange campaign in that building, its visit day planned (seed/campaign.ts).
+    const campaignId = declared
+      ? await loadDemoCampaign(tx, declared.buildingId, declared.deviceIds, now, userIds[0]!)
+      : null;
 
     const iso = (ms: number) => new Date(ms).toISOString();
     const caseOf = (d: DeviceRow): CaseDevice => ({
@@ -156,6 +162,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
       },
       heat,
       ...(declared ? { declared } : {}),
+      ...(campaignId !== null ? { campaignId } : {}),
     };
     const sizeName = typeof size === 'string' ? size : 'custom';
     const meta: Array<[string, string]> = [
