@@ -1,4 +1,4 @@
-import { GROUP } from '@rodmenys/contract';
+import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../services/auth/caller.js';
@@ -48,7 +48,8 @@ describe(`the demo's declared meters (${dbKind()})`, () => {
          FROM device d JOIN location l ON l.id = d.location_id WHERE d.id = ANY ($1::int[])`,
       [declared.deviceIds],
     );
-    expect(devices.map((d) => d.type).sort()).toEqual([3, 3, 3, 4, 4, 4]);
+    const { coldWaterMeter: cold, hotWaterMeter: hot } = DEVICE_TYPE;
+    expect(devices.map((d) => d.type).sort()).toEqual([cold, cold, cold, hot, hot, hot]);
     expect(new Set(devices.map((d) => d.method))).toEqual(new Set(['manual']));
     expect(new Set(devices.map((d) => d.building))).toEqual(new Set([declared.buildingId]));
     expect(declared.buildingId).not.toBe(manager);
@@ -155,7 +156,7 @@ describe(`the demo's declared meters (${dbKind()})`, () => {
     });
     expect(building!.Devices).toHaveLength(4);
     for (const d of building!.Devices) {
-      expect([3, 4]).toContain(d.DeviceTypeId);
+      expect([DEVICE_TYPE.coldWaterMeter, DEVICE_TYPE.hotWaterMeter]).toContain(d.DeviceTypeId);
       expect(declared.deviceIds).not.toContain(d.DeviceId);
       expect(d.State).toBe('open');
     }
