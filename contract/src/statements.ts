@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
+import { HeatSeason } from './heat-methods.js';
 
 /**
  * Monthly consumption information per flat (docs/statements.md): for a month M, per flat and
@@ -103,6 +104,27 @@ export const HEAT_UNBALANCED_REASONS = [
 export type HeatUnbalancedReason = (typeof HEAT_UNBALANCED_REASONS)[number];
 
 /**
+ * The parameters of the method version that split the month (docs/heat-method.md, "Publication"): the
+ * building's, and this flat's position factor and circulation class. Frozen with a publication, so a
+ * published statement names the parameters that produced it even after the version is edited.
+ */
+export const StatementHeatParameters = Type.Object({
+  KwhPerM3: Type.Number(),
+  CirculationNorm: Type.Number(),
+  HotWaterTemperature: Type.Number(),
+  DistrictHeat: Type.Boolean(),
+  Seasons: Type.Array(HeatSeason),
+  CommonShare: Type.Number(),
+  BaseShare: Type.Number(),
+  MinimumShare: Type.Number(),
+  /** This flat's position factor (1 when the version does not list it). */
+  PositionFactor: Type.Number(),
+  /** This flat's circulation class; null: the building's circulation norm. */
+  CirculationClass: Nullable(Type.Number()),
+});
+export type StatementHeatParameters = Static<typeof StatementHeatParameters>;
+
+/**
  * A building's heat balance in M by its method (docs/heat-method.md): the input split into seven
  * parts that add up to it, the hot-water volume and its losses; or why it is not split.
  */
@@ -122,6 +144,8 @@ export const StatementHeatBalance = Type.Object({
   ConsumptionKwh: Nullable(Type.Number()),
   HotWaterM3: Nullable(Type.Number()),
   HotWaterLossesM3: Nullable(Type.Number()),
+  /** The version's parameters; null in a publication made before they were frozen with it. */
+  Parameters: Nullable(StatementHeatParameters),
 });
 export type StatementHeatBalance = Static<typeof StatementHeatBalance>;
 
@@ -379,6 +403,45 @@ export const StatementChange = Type.Object({
 });
 export type StatementChange = Static<typeof StatementChange>;
 
+/** The parameters of a building's heat method a republish compares (docs/heat-method.md, "Publication"). */
+export const HEAT_PARAMETERS = [
+  'Method',
+  'ValidFrom',
+  'KwhPerM3',
+  'CirculationNorm',
+  'HotWaterTemperature',
+  'DistrictHeat',
+  'Seasons',
+  'CommonShare',
+  'BaseShare',
+  'MinimumShare',
+  'PositionFactor',
+  'CirculationClass',
+] as const;
+export type HeatParameterName = (typeof HEAT_PARAMETERS)[number];
+
+/** A parameter's value: a number, the hot-water mode or month (text), district heat, or the season's periods. */
+export const HeatParameterValue = Nullable(
+  Type.Union([Type.Number(), Type.String(), Type.Boolean(), Type.Array(HeatSeason)]),
+);
+export type HeatParameterValue = Static<typeof HeatParameterValue>;
+
+/**
+ * A parameter of the heat method behind a building's month that differs between the published figures
+ * and the live ones: the building's (`FlatId` null) or a flat's own (position factor, circulation class).
+ * `Method` null is the plain rule.
+ */
+export const HeatParameterChange = Type.Object({
+  BuildingId: Id,
+  FlatId: Nullable(Id),
+  /** The building's address, or the flat's for a flat's own parameter. */
+  Address: Type.String(),
+  Parameter: Type.Union(HEAT_PARAMETERS.map((x) => Type.Literal(x))),
+  Published: HeatParameterValue,
+  Live: HeatParameterValue,
+});
+export type HeatParameterChange = Static<typeof HeatParameterChange>;
+
 export const PublicationBody = Type.Object({
   month: MonthParam,
   /** Subtrees whose buildings to publish; absent = every building. */
@@ -408,6 +471,8 @@ export const publishStatements = defineEndpoint({
     /** Buildings already published with the same figures: no new version, no e-mail. */
     Unchanged: Type.Integer(),
     Changes: Type.Array(StatementChange),
+    /** The heat method's parameters that changed since the previous version (docs/heat-method.md). */
+    ParameterChanges: Type.Array(HeatParameterChange),
   }),
 });
 
@@ -418,7 +483,12 @@ export const getStatementDifference = defineEndpoint({
   tags: ['statements'],
   auth: 'operator',
   querystring: Type.Object({ month: MonthParam, locationParentId: Type.Optional(IdList) }),
-  response: Type.Object({ Published: Type.Integer(), Changes: Type.Array(StatementChange) }),
+  response: Type.Object({
+    Published: Type.Integer(),
+    Changes: Type.Array(StatementChange),
+    /** The heat method's parameters behind the published figures that differ now (docs/heat-method.md). */
+    ParameterChanges: Type.Array(HeatParameterChange),
+  }),
 });
 
 export const StatementDelivery = Type.Object({

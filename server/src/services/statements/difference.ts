@@ -1,5 +1,6 @@
 import {
   HEAT_CHANGE_PARTS,
+  type HeatParameterChange,
   type OccupancyKindFigures,
   type OccupancyStatement,
   type StatementChange,
@@ -9,6 +10,7 @@ import {
 import type { Queryable } from '../../db/db.js';
 import { computeRows } from './figures.js';
 import { splitMoves } from './occupancy-figures.js';
+import { parameterChanges } from './parameter-changes.js';
 import { selectPublishedFlats } from './selection.js';
 import { loadSelection } from './snapshots.js';
 
@@ -156,20 +158,18 @@ export async function statementDifference(
   db: Queryable,
   month: string,
   sel: { scope: number[] | null; parents: number[] | null },
-): Promise<{ Published: number; Changes: StatementChange[] }> {
+): Promise<{ Published: number; Changes: StatementChange[]; ParameterChanges: HeatParameterChange[] }> {
   const flats = (await selectPublishedFlats(db, month, sel)).filter((f) => f.publication_id !== null);
-  if (!flats.length) return { Published: 0, Changes: [] };
+  if (!flats.length) return { Published: 0, Changes: [], ParameterChanges: [] };
   const published = { scope: sel.scope, flatIds: flats.map((f) => f.flat_id) };
-  const frozen = await loadSelection(db, month, published, false);
+  const frozen = (await loadSelection(db, month, published, false)).filter((s) => s.Row.Published).map((s) => s.Row);
   const live = await computeRows(db, month, published);
   return {
     Published: new Set(flats.map((f) => f.building_id)).size,
     Changes: [
-      ...statementChanges(
-        frozen.filter((s) => s.Row.Published).map((s) => s.Row),
-        live,
-      ),
+      ...statementChanges(frozen, live),
       ...(await splitChanges(db, month, live, await frozenSplits(db, flats))),
     ],
+    ParameterChanges: parameterChanges(frozen, live),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '@rodmenys/contract';
 import { averageKey, type BuildingAverage } from './averages.js';
 import { type Cell, type FigureContext, figureOf, flatCell, round3 } from './cells.js';
+import { parametersOf } from './heat-split/from-parts.js';
 import { kwhKey } from './kwh.js';
 import type { BuildingFlat } from './selection.js';
 
@@ -86,7 +87,7 @@ function methodFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
   const k = kind === 'heating' ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
   const p = k?.flats?.get(f.flat_id);
   return {
-    HeatBalance: k?.balance ?? null,
+    HeatBalance: k?.balance && k.version ? { ...k.balance, Parameters: parametersOf(k.version, f.flat_id) } : null,
     HeatParts: p
       ? {
           Consumption: p.consumption,

@@ -243,8 +243,30 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     expect(after).toEqual(published);
     expect(live[0]!.HeatParts!.Base).toBe(0);
     expect(published[0]!.HeatParts!.Base).toBeGreaterThan(0);
-    // The method's version in the month is frozen with the figures it gave.
+    // The method's version in the month is frozen with the figures it gave, and its parameters with them:
+    // the building's and each flat's own (flat 1's position factor, flat 5's circulation class).
     expect(published[0]!.HeatBalance).toMatchObject({ Method: 'norm', ValidFrom: '2026-10', Status: 'split' });
+    const frozen = {
+      KwhPerM3: 51,
+      CirculationNorm: 80,
+      HotWaterTemperature: 60,
+      DistrictHeat: true,
+      Seasons: [{ From: '2026-10-15', To: null }],
+      CommonShare: 0.05,
+      BaseShare: 0.3,
+      MinimumShare: 0.5,
+    };
+    expect(published.map((k) => k.HeatBalance!.Parameters)).toEqual(
+      b.flats.map((_, i) => ({
+        ...frozen,
+        PositionFactor: i === 0 ? 1.2 : 1,
+        CirculationClass: i === 4 ? 160 : null,
+      })),
+    );
+    // Live, the version as edited in place: no base share, no flat of its own.
+    expect(live.map((k) => k.HeatBalance!.Parameters)).toEqual(
+      b.flats.map(() => ({ ...frozen, BaseShare: 0, PositionFactor: 1, CirculationClass: null })),
+    );
   });
 
   it("the difference before a republish lists each flat's changed parts, published against live", async () => {
@@ -279,8 +301,78 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
         .map((c) => `${c.FlatId}.${c.Part}`)
         .sort(),
     ).toEqual(expected.sort());
-    // Republishing makes a new version whose answer lists the same parts.
+    // The parameters behind the change are named: the building's base share, flat 1's factor, flat 5's class.
+    const address = 'Panevėžys, Respublikos g. 11';
+    const parameterChanges = [
+      { BuildingId: b.id, FlatId: null, Address: address, Parameter: 'BaseShare', Published: 0.3, Live: 0 },
+      {
+        BuildingId: b.id,
+        FlatId: b.flats[0],
+        Address: `${address}, 1`,
+        Parameter: 'PositionFactor',
+        Published: 1.2,
+        Live: 1,
+      },
+      {
+        BuildingId: b.id,
+        FlatId: b.flats[4],
+        Address: `${address}, 5`,
+        Parameter: 'CirculationClass',
+        Published: 160,
+        Live: null,
+      },
+    ];
+    const difference = await statementDifference(t.db, MONTH, { scope: null, parents: [b.id] });
+    expect(difference.ParameterChanges).toEqual(parameterChanges);
+    // Republishing makes a new version whose answer lists the same parts and parameters.
     const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
     expect(again.Changes.filter((c) => c.Part).length).toBe(expected.length);
+    expect(again.ParameterChanges).toEqual(parameterChanges);
+    expect((await statementDifference(t.db, MONTH, { scope: null, parents: [b.id] })).ParameterChanges).toEqual([]);
+  });
+
+  it('a parameter that moves no figure still names itself and makes a new version', async () => {
+    // The hot water's temperature is formulaDE's: under `norm` it changes no figure, only the parameters.
+    await setBuildingHeatMethod(t.db, caller, b.id, '2026-10', { ...METHOD, BaseShare: 0, HotWaterTemperature: 55 });
+    const difference = await statementDifference(t.db, MONTH, { scope: null, parents: [b.id] });
+    expect(difference.Changes).toEqual([]);
+    expect(difference.ParameterChanges.map((c) => [c.Parameter, c.Published, c.Live])).toEqual([
+      ['HotWaterTemperature', 60, 55],
+    ]);
+    const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
+    expect([again.Buildings, again.Unchanged, again.ParameterChanges.length]).toEqual([1, 0, 1]);
+    const published = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    expect(published[0]!.HeatBalance!.Parameters!.HotWaterTemperature).toBe(55);
+  });
+
+  it('a publication made before the parameters were frozen reads without them and names no parameter', async () => {
+    // The latest version's snapshots as such a publication stored them: the balance without Parameters.
+    const { rows } = await t.db.query<{ id: number; flat_id: number; statement: FlatStatement | string }>(
+      `SELECT s.publication_id AS id, s.flat_id, s.statement FROM statement_snapshot s
+        WHERE s.publication_id = (SELECT max(id) FROM statement_publication WHERE building_id = $1)`,
+      [b.id],
+    );
+    expect(rows.length).toBe(FLATS.length);
+    for (const r of rows) {
+      const st = (typeof r.statement === 'string' ? JSON.parse(r.statement) : r.statement) as FlatStatement;
+      for (const k of st.Row.Kinds) if (k.HeatBalance) delete (k.HeatBalance as Partial<typeof k.HeatBalance>).Parameters;
+      await t.db.query('UPDATE statement_snapshot SET statement = $3::jsonb WHERE publication_id = $1 AND flat_id = $2', [
+        r.id,
+        r.flat_id,
+        JSON.stringify(st),
+      ]);
+    }
+    const before = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    expect(before.map((k) => k.HeatBalance!.Parameters)).toEqual(b.flats.map(() => null));
+    expect(before[0]!.HeatBalance).toMatchObject({ Method: 'norm', ValidFrom: '2026-10', Status: 'split' });
+    // A changed share moves figures, which are listed; the parameters behind the old publication are unknown.
+    await setBuildingHeatMethod(t.db, caller, b.id, '2026-10', { ...METHOD, BaseShare: 0, CommonShare: 0.1 });
+    const difference = await statementDifference(t.db, MONTH, { scope: null, parents: [b.id] });
+    expect(difference.Changes.some((c) => c.Part === 'Common')).toBe(true);
+    expect(difference.ParameterChanges).toEqual([]);
+    const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
+    expect(again.Buildings).toBe(1);
+    const after = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
+    expect(after[0]!.HeatBalance!.Parameters!.CommonShare).toBe(0.1);
   });
 });

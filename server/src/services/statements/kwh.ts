@@ -3,9 +3,8 @@ import type {
   KwhMethod,
   MonthEndSource,
   StatementBuildingLine,
-  StatementHeatBalance,
 } from '@rodmenys/contract';
-import { balanceOf, methodOf, splitInputOf } from './heat-split/from-parts.js';
+import { type BuildingHeatBalance, balanceOf, methodOf, splitInputOf } from './heat-split/from-parts.js';
 import { splitBuildingMonth } from './heat-split/split.js';
 import type { FlatParts } from './heat-split/types.js';
 import { shareByQrad } from './kwh-share.js';
@@ -43,8 +42,12 @@ export interface BuildingKwh {
   sources: MonthEndSource[];
   /** What the meter measured, what was subtracted for which flats, E; null without a building meter. */
   line: StatementBuildingLine | null;
-  /** By the building's heat method (docs/heat-method.md): its balance, and each flat's parts when split. */
-  balance?: StatementHeatBalance;
+  /**
+   * By the building's heat method (docs/heat-method.md): its balance, the version that split the month
+   * (its parameters go with each flat's figures), and each flat's parts when split.
+   */
+  balance?: BuildingHeatBalance;
+  version?: HeatMethodVersion;
   flats?: ReadonlyMap<number, FlatParts>;
 }
 
@@ -182,6 +185,7 @@ export function buildingKwhByMethod(
     sources: sourcesOf(behind),
     line: null,
     balance: balanceOf(version, method, r),
+    version,
     flats,
   };
 }

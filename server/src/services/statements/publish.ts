@@ -1,6 +1,7 @@
 import {
   type FlatStatement,
   GROUP,
+  type HeatParameterChange,
   LOCATION_LEVEL,
   type OccupancyStatement,
   type StatementChange,
@@ -13,6 +14,7 @@ import { buildingIdOf } from '../sql.js';
 import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
 import { computeStatements } from './figures.js';
 import type { PublicationFollower } from './followers.js';
+import { parameterChanges } from './parameter-changes.js';
 import { storedStatement } from './snapshots.js';
 
 /* Publishing a month (docs/statements.md): per building a new version with its flats' snapshots. */
@@ -55,7 +57,7 @@ async function previousVersion(
   const rows = list.map((s) => s.Row);
   if (!prev[0]) {
     await splitChanges(tx, month, rows, null, splits);
-    return { prev: null, changed: [] as StatementChange[] };
+    return { prev: null, changed: [] as StatementChange[], parameters: [] as HeatParameterChange[] };
   }
   const { rows: snaps } = await tx.query<{
     statement: FlatStatement | string;
@@ -70,6 +72,8 @@ async function previousVersion(
   return {
     prev: prev[0],
     changed: [...statementChanges(before, rows), ...(await splitChanges(tx, month, rows, frozen, splits))],
+    // The method's parameters frozen with the figures (docs/heat-method.md, "Publication").
+    parameters: parameterChanges(before, rows),
   };
 }
 
@@ -100,16 +104,17 @@ async function publishBuilding(
 ): Promise<{
   republished: boolean;
   changed: StatementChange[];
+  parameters: HeatParameterChange[];
   version: number;
   publishedAt: string;
   figuresChanged: boolean;
 } | null> {
   const splits = new Map<number, OccupancyStatement[]>();
-  const { prev, changed } = await previousVersion(tx, month, building, list, splits);
-  // The same figures again, and nothing built on the version would differ (a device's month-end value
-  // moved without changing a figure still changes the billing export): nothing to freeze anew and
-  // nothing to tell anyone, unless asked.
-  const sameFigures = !!prev && changed.length === 0 && !force;
+  const { prev, changed, parameters } = await previousVersion(tx, month, building, list, splits);
+  // The same figures and parameters again, and nothing built on the version would differ (a device's
+  // month-end value moved without changing a figure still changes the billing export): nothing to freeze
+  // anew and nothing to tell anyone, unless asked.
+  const sameFigures = !!prev && changed.length === 0 && parameters.length === 0 && !force;
   const followerChanged = sameFigures && (await followersDiffer(tx, followers, prev.id, month, building, list));
   if (sameFigures && !followerChanged) return null;
   const version = (prev?.version ?? 0) + 1;
@@ -151,10 +156,18 @@ async function publishBuilding(
       Version: version,
       Flats: list.length,
       ...(prev ? { ChangedFigures: changed.length } : {}),
+      ...(parameters.length ? { ChangedParameters: parameters.length } : {}),
       ...(followerChanged ? { ChangedExport: true } : {}),
     },
   });
-  return { republished: !!prev, changed, version, publishedAt: pub[0]!.at, figuresChanged: !followerChanged };
+  return {
+    republished: !!prev,
+    changed,
+    parameters,
+    version,
+    publishedAt: pub[0]!.at,
+    figuresChanged: !followerChanged,
+  };
 }
 
 /**
@@ -173,7 +186,14 @@ export async function publishStatements(
   locationIds: number[] | null,
   force: boolean,
   followers: readonly PublicationFollower[],
-): Promise<{ Buildings: number; Flats: number; Republished: number; Unchanged: number; Changes: StatementChange[] }> {
+): Promise<{
+  Buildings: number;
+  Flats: number;
+  Republished: number;
+  Unchanged: number;
+  Changes: StatementChange[];
+  ParameterChanges: HeatParameterChange[];
+}> {
   return db.transaction(async (tx) => {
     // One publisher at a time per database: versions are numbered without gaps or duplicates.
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('statement_publication'))");
@@ -181,6 +201,7 @@ export async function publishStatements(
     const statements = await computeStatements(tx, month, { scope: null, parents: locationIds });
     const buildings = groupByBuilding(statements);
     const changes: StatementChange[] = [];
+    const parameters: HeatParameterChange[] = [];
     const published: { buildingId: number; version: number; publishedAt: string; figuresChanged: boolean }[] = [];
     let republished = 0;
     let flats = 0;
@@ -190,6 +211,7 @@ export async function publishStatements(
       flats += list.length;
       if (done.republished) republished++;
       changes.push(...done.changed);
+      parameters.push(...done.parameters);
       published.push({
         buildingId: building,
         version: done.version,
@@ -208,6 +230,7 @@ export async function publishStatements(
       Republished: republished,
       Unchanged: buildings.size - published.length,
       Changes: changes,
+      ParameterChanges: parameters,
     };
   });
 }

@@ -4,6 +4,7 @@ import type {
   StatementBuildingLine,
   StatementFigure,
   StatementHeatBalance,
+  StatementHeatParameters,
   StatementHeatParts,
   StatementKindFigures,
   StatementOverdueDevice,
@@ -34,6 +35,15 @@ const buildingLine = (l: StatementBuildingLine | null) =>
       ).join(',')}],"SubtractedKwh":${num(l.SubtractedKwh)},"AllocatorKwh":${num(l.AllocatorKwh)},` +
       `"SharedKwh":${num(l.SharedKwh)},"UnsharedKwh":${num(l.UnsharedKwh)}}`;
 
+const heatParameters = (p: StatementHeatParameters | null) =>
+  p === null
+    ? 'null'
+    : `{"KwhPerM3":${num(p.KwhPerM3)},"CirculationNorm":${num(p.CirculationNorm)},` +
+      `"HotWaterTemperature":${num(p.HotWaterTemperature)},"DistrictHeat":${p.DistrictHeat},` +
+      `"Seasons":[${p.Seasons.map((x) => `{"From":${str(x.From)},"To":${str(x.To)}}`).join(',')}],` +
+      `"CommonShare":${num(p.CommonShare)},"BaseShare":${num(p.BaseShare)},"MinimumShare":${num(p.MinimumShare)},` +
+      `"PositionFactor":${num(p.PositionFactor)},"CirculationClass":${num(p.CirculationClass)}}`;
+
 const heatBalance = (b: StatementHeatBalance | null) =>
   b === null
     ? 'null'
@@ -41,7 +51,7 @@ const heatBalance = (b: StatementHeatBalance | null) =>
       `"InputKwh":${num(b.InputKwh)},"HotWaterKwh":${num(b.HotWaterKwh)},"CirculationKwh":${num(b.CirculationKwh)},` +
       `"CommonKwh":${num(b.CommonKwh)},"NoDeviceKwh":${num(b.NoDeviceKwh)},"HeatMeterKwh":${num(b.HeatMeterKwh)},` +
       `"BaseKwh":${num(b.BaseKwh)},"ConsumptionKwh":${num(b.ConsumptionKwh)},"HotWaterM3":${num(b.HotWaterM3)},` +
-      `"HotWaterLossesM3":${num(b.HotWaterLossesM3)}}`;
+      `"HotWaterLossesM3":${num(b.HotWaterLossesM3)},"Parameters":${heatParameters(b.Parameters)}}`;
 
 const heatParts = (p: StatementHeatParts | null) =>
   p === null

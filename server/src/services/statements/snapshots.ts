@@ -14,20 +14,26 @@ const publicationOf = (s: PublishedFlat): StatementPublication | null =>
     ? null
     : { BuildingId: s.building_id, Version: s.version!, PublishedAt: s.published_at!, PublishedBy: s.published_by };
 
+type Kind = FlatStatement['Row']['Kinds'][number];
+
 /**
  * A snapshot's statement as stored (jsonb, parsed or not by the driver). Snapshots published
- * before the building line, the heat method or the overdue devices existed get them as null (none): what was published is
- * shown, nothing added.
+ * before the building line, the heat method, its frozen parameters or the overdue devices existed
+ * get them as null (none): what was published is shown, nothing added.
  */
 export function storedStatement(stored: FlatStatement | string): FlatStatement {
   const s = typeof stored === 'string' ? (JSON.parse(stored) as FlatStatement) : stored;
-  const complete = (k: FlatStatement['Row']['Kinds'][number]) =>
-    k.BuildingLine !== undefined && k.HeatBalance !== undefined && k.HeatParts !== undefined && k.Overdue !== undefined;
+  const complete = (k: Kind) =>
+    k.BuildingLine !== undefined &&
+    k.HeatBalance !== undefined &&
+    (k.HeatBalance === null || k.HeatBalance.Parameters !== undefined) &&
+    k.HeatParts !== undefined &&
+    k.Overdue !== undefined;
   if (s.Row.Kinds.every(complete)) return s;
   const kinds = s.Row.Kinds.map((k) => ({
     ...k,
     BuildingLine: k.BuildingLine ?? null,
-    HeatBalance: k.HeatBalance ?? null,
+    HeatBalance: k.HeatBalance ? { ...k.HeatBalance, Parameters: k.HeatBalance.Parameters ?? null } : null,
     HeatParts: k.HeatParts ?? null,
     Overdue: k.Overdue ?? [],
   }));

@@ -1,4 +1,4 @@
-import type { HeatMethodVersion, StatementHeatBalance } from '@rodmenys/contract';
+import type { HeatMethodVersion, StatementHeatBalance, StatementHeatParameters } from '@rodmenys/contract';
 import type { Parts } from '../parts.js';
 import type { BuildingFlat } from '../selection.js';
 import { splitDays } from './periods.js';
@@ -78,8 +78,32 @@ export function splitInputOf(
   };
 }
 
-/** The building's balance of a month's split, as the statements show it. */
-export function balanceOf(v: HeatMethodVersion, method: HeatMethod, r: SplitResult): StatementHeatBalance {
+/** A building's balance without the parameters, which are each flat's (parametersOf). */
+export type BuildingHeatBalance = Omit<StatementHeatBalance, 'Parameters'>;
+
+/**
+ * The parameters of version `v` behind flat `flatId`'s month (docs/heat-method.md, "Publication"): the
+ * building's and the flat's own; frozen with the figures when they are published.
+ */
+export function parametersOf(v: HeatMethodVersion, flatId: number): StatementHeatParameters {
+  const own = v.Flats.find((x) => x.FlatId === flatId);
+  return {
+    KwhPerM3: v.KwhPerM3,
+    CirculationNorm: v.CirculationNorm,
+    HotWaterTemperature: v.HotWaterTemperature,
+    DistrictHeat: v.DistrictHeat,
+    // In the contract's order (jsonb keeps its own).
+    Seasons: v.Seasons.map((s) => ({ From: s.From, To: s.To })),
+    CommonShare: v.CommonShare,
+    BaseShare: v.BaseShare,
+    MinimumShare: v.MinimumShare,
+    PositionFactor: own?.PositionFactor ?? 1,
+    CirculationClass: own?.CirculationClass ?? null,
+  };
+}
+
+/** The building's balance of a month's split, as the statements show it (each flat adds its parameters). */
+export function balanceOf(v: HeatMethodVersion, method: HeatMethod, r: SplitResult): BuildingHeatBalance {
   const p = r.parts;
   return {
     Method: method.hotWaterHeat,
