@@ -2,11 +2,26 @@ import {
   GROUP,
   type GroupId,
   type StatementFigure,
+  type StatementHeatParameters,
   type StatementKindFigures,
   type StatementRow,
   type UserSession,
 } from '@rodmenys/contract';
 import { setSession } from '../storage';
+
+/** The heat method of docs/heat-method.md's worked example, as frozen with a flat's figures (a flat of its own factor 1). */
+export const EXAMPLE_PARAMETERS: StatementHeatParameters = {
+  KwhPerM3: 51,
+  CirculationNorm: 80,
+  HotWaterTemperature: 60,
+  DistrictHeat: true,
+  Seasons: [{ From: '2026-10-15', To: null }],
+  CommonShare: 0.05,
+  BaseShare: 0.3,
+  MinimumShare: 0.5,
+  PositionFactor: 1,
+  CirculationClass: null,
+};
 
 /** Signs a user of `group` in for a component test (the session the app keeps after sign-in). */
 export function signIn(group: GroupId = GROUP.user, overrides: Partial<UserSession> = {}): UserSession {

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBuildingHeatMethods } from '../../api/heat-methods';
 import { LoadError } from '../../components/load-error';
-import { formatDateTime, formatDecimal } from '../../format';
-import { useLanguage } from '../../i18n';
+import { formatDateTime } from '../../format';
 import { useProviderNow } from '../../session';
 import { HeatMethodDialog, type HeatMethodEdit } from './heat-method-dialog';
+import { useParameterSummary } from './heat-method-summary';
 
 /*
  * A building's heat method on Master data (docs/heat-method.md): its versions, each valid from its
@@ -18,35 +18,10 @@ import { HeatMethodDialog, type HeatMethodEdit } from './heat-method-dialog';
 /** A version's parameters in one line, in the UI language. */
 function useSummary() {
   const { t } = useTranslation();
-  const language = useLanguage();
-  const n = (v: number) => formatDecimal(v, language);
+  const parameters = useParameterSummary();
   return (v: HeatMethodVersion) => {
     if (v.HotWaterHeat === null) return t('masterData.heatMethod.modes.plainQrad');
-    const parts = [t(`masterData.heatMethod.modes.${v.HotWaterHeat}`)];
-    if (v.HotWaterHeat !== 'formulaDE') parts.push(t('masterData.heatMethod.summary.q', { v: n(v.KwhPerM3) }));
-    if (v.HotWaterHeat === 'norm')
-      parts.push(t('masterData.heatMethod.summary.circulation', { v: n(v.CirculationNorm) }));
-    if (v.HotWaterHeat === 'formulaDE')
-      parts.push(
-        t(
-          v.DistrictHeat
-            ? 'masterData.heatMethod.summary.temperatureDistrict'
-            : 'masterData.heatMethod.summary.temperature',
-          {
-            v: n(v.HotWaterTemperature),
-          },
-        ),
-      );
-    parts.push(
-      v.Seasons.length
-        ? t('masterData.heatMethod.summary.seasons', {
-            periods: v.Seasons.map((s) => `${s.From} – ${s.To ?? '…'}`).join(', '),
-          })
-        : t('masterData.heatMethod.noSeason'),
-    );
-    parts.push(t('masterData.heatMethod.summary.common', { v: n(v.CommonShare * 100) }));
-    parts.push(t('masterData.heatMethod.summary.base', { v: n(v.BaseShare * 100) }));
-    parts.push(t('masterData.heatMethod.summary.minimum', { v: n(v.MinimumShare) }));
+    const parts = [t(`masterData.heatMethod.modes.${v.HotWaterHeat}`), ...parameters(v.HotWaterHeat, v)];
     const own = v.Flats.filter((f) => f.PositionFactor !== 1 || f.CirculationClass !== null).length;
     if (own) parts.push(t('masterData.heatMethod.summary.flats', { count: own }));
     return parts.join(' · ');

@@ -1,8 +1,14 @@
-import { type FlatStatement, GROUP, getFlatStatement, getOccupancyStatements } from '@rodmenys/contract';
+import {
+  type FlatStatement,
+  GROUP,
+  getFlatStatement,
+  getOccupancyStatements,
+  type StatementHeatParameters,
+} from '@rodmenys/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
-import { figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
+import { EXAMPLE_PARAMETERS, figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
 import { render } from '../../test/render';
 import { FlatStatementDrawer } from './flat-statement';
 
@@ -38,6 +44,7 @@ const STATEMENT: FlatStatement = {
           ConsumptionKwh: 3703.743,
           HotWaterM3: 18.4,
           HotWaterLossesM3: 1.4,
+          Parameters: EXAMPLE_PARAMETERS,
         },
         HeatParts: {
           Consumption: 106.516,
@@ -58,10 +65,19 @@ const STATEMENT: FlatStatement = {
   DegreeDays: null,
 };
 
-async function show(language: 'lt' | 'en') {
+/** The statement with its heating balance's parameters replaced (null: a publication made before they were frozen). */
+const withParameters = (p: StatementHeatParameters | null): FlatStatement => ({
+  ...STATEMENT,
+  Row: {
+    ...STATEMENT.Row,
+    Kinds: STATEMENT.Row.Kinds.map((k) => ({ ...k, HeatBalance: k.HeatBalance && { ...k.HeatBalance, Parameters: p } })),
+  },
+});
+
+async function show(language: 'lt' | 'en', statement = STATEMENT) {
   signIn(GROUP.user);
   stubApi([
-    route(getFlatStatement, STATEMENT),
+    route(getFlatStatement, statement),
     route(getOccupancyStatements, { Month: MONTH, FlatId: 7, Occupancies: [] }),
   ]);
   await render(<FlatStatementDrawer flatId={7} month={MONTH} onClose={() => {}} />, { language });
@@ -79,11 +95,31 @@ describe("a flat's statement by its building's heat method", { timeout: 30_000 }
     expect(text).toContain(
       'Your flat: heating 706.002 kWh (by consumption 106.516, base 450.996, common areas 67.238, assigned (minimum) 81.252), hot-water heat 132.48, circulation 241.562; in all 1,080.044 kWh.',
     );
+    // The parameters that produced the figures (frozen with a publication), the flat's own last.
+    expect(text).toContain(
+      'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · season 2026-10-15 – … · ' +
+        'common 5 % · base 30 % · k_min 0.5 · this flat: position factor 1, circulation by the norm.',
+    );
+  });
+
+  it("names a flat's own position factor and circulation class", async () => {
+    const text = await show('en', withParameters({ ...EXAMPLE_PARAMETERS, PositionFactor: 1.2, CirculationClass: 160 }));
+    expect(text).toContain('this flat: position factor 1.2, circulation 160 kWh.');
+  });
+
+  it('a publication made before the parameters were frozen shows its figures without them', async () => {
+    const text = await show('en', withParameters(null));
+    expect(text).toContain('Building balance (method norm from 2026-10)');
+    expect(text).not.toContain('Parameters of the version');
   });
 
   it('and in Lithuanian', async () => {
     const text = await show('lt');
     expect(text).toMatch(/Pastato balansas \(metodas norm nuo 2026-10\): įvadas 9\s870,5 kWh = karštas vanduo 938,4/);
     expect(text).toMatch(/Jūsų butas: šildymas 706,002 kWh \(pagal suvartojimą 106,516, bazinė 450,996/);
+    expect(text).toContain(
+      'Versijos nuo 2026-10 parametrai: q 51 kWh/m³ · cirkuliacija 80 kWh butui · sezonas 2026-10-15 – … · ' +
+        'bendrosios 5 % · bazinė 30 % · k_min 0,5 · šis butas: padėties koeficientas 1, cirkuliacija pagal normą.',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { StatementChange, StatementRow } from '@rodmenys/contract';
+import type { HeatParameterChange, StatementChange, StatementRow } from '@rodmenys/contract';
 import { Alert, App, Checkbox, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { usePublishStatements, useStatementDifference } from '../../api/statemen
 import { LoadError, useErrorText } from '../../components/load-error';
 import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
+import { useParameterValue } from '../master-data/heat-method-summary';
 import { addressOf, formatNumber, monthName } from './statement-format';
 
 /** Publishing: what changes against the published figures, then publish (audited; mail to those who opted in). */
@@ -48,6 +49,8 @@ export function PublishDialog({
     }
   };
   const changes = difference.data?.Changes ?? [];
+  const parameters = difference.data?.ParameterChanges ?? [];
+  const changed = changes.length + parameters.length > 0;
   return (
     <Modal
       open
@@ -74,16 +77,17 @@ export function PublishDialog({
       {difference.data && difference.data.Published > 0 && (
         <>
           <Alert
-            type={changes.length ? 'warning' : 'info'}
+            type={changed ? 'warning' : 'info'}
             showIcon
             style={{ marginBottom: 12 }}
-            message={t(changes.length ? 'statements.republish' : 'statements.republishSame', {
+            message={t(changed ? 'statements.republish' : 'statements.republishSame', {
               buildings: difference.data.Published,
               changes: changes.length,
             })}
           />
+          {parameters.length > 0 && <ParameterChanges changes={parameters} />}
           {changes.length > 0 && <ChangesTable changes={changes} language={language} />}
-          {changes.length === 0 && (
+          {!changed && (
             <Checkbox checked={force} onChange={(e) => setForce(e.target.checked)}>
               {t('statements.forceRepublish')}
             </Checkbox>
@@ -91,6 +95,31 @@ export function PublishDialog({
         </>
       )}
     </Modal>
+  );
+}
+
+/** The heat method's parameters behind the published figures that changed (docs/heat-method.md). */
+function ParameterChanges({ changes }: { changes: HeatParameterChange[] }) {
+  const { t } = useTranslation();
+  const value = useParameterValue();
+  return (
+    <div data-testid="parameter-changes">
+      <Typography.Paragraph strong style={{ marginBottom: 4 }}>
+        {t('statements.parametersChanged')}
+      </Typography.Paragraph>
+      <ul>
+        {changes.map((c) => (
+          <li key={`${c.BuildingId}.${c.FlatId ?? ''}.${c.Parameter}`}>
+            {t('statements.parameterChange', {
+              address: c.Address,
+              parameter: t(`statements.parameterNames.${c.Parameter}`),
+              published: value(c.Parameter, c.Published),
+              live: value(c.Parameter, c.Live),
+            })}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

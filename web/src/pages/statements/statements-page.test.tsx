@@ -17,7 +17,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
-import { figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
+import { EXAMPLE_PARAMETERS, figure, kindFigures, signIn, statementRow } from '../../test/fixtures';
 import { render } from '../../test/render';
 import StatementsPage from './statements-page';
 
@@ -186,6 +186,7 @@ describe('the Statements page', { timeout: 90_000 }, () => {
       ConsumptionKwh: 3703.743,
       HotWaterM3: 18.4,
       HotWaterLossesM3: 1.4,
+      Parameters: EXAMPLE_PARAMETERS,
     };
     const heated = rows.map((r) => ({
       ...r,
@@ -201,7 +202,10 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     expect(balances.textContent).toBe(
       'Architektų g. 3: Building balance (method norm from 2026-10): input 9,870.5 kWh = hot water 938.4 + ' +
         'circulation 1,251.682 + common areas 384.021 + flats without a device 1,185.335 + flat heat meters 820 + ' +
-        'base part 1,587.319 + by consumption 3,703.743 kWh.',
+        'base part 1,587.319 + by consumption 3,703.743 kWh.' +
+        // The parameters that produced it: the building's (each flat's own are on its statement).
+        'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · ' +
+        'season 2026-10-15 – … · common 5 % · base 30 % · k_min 0.5.',
     );
     // The manager's one building is chosen: its method, to read (no editing).
     expect(await screen.findByText(/No heat method: .*\(plainQrad\)/)).toBeTruthy();
