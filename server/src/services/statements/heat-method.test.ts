@@ -229,6 +229,12 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
       expect(text).toContain(`Your flat: heating ${en(p.Space)} kWh`);
       expect(text).toContain(`assigned (minimum) ${en(p.Assigned)}`);
       expect(text).toContain(`input ${en(9870.5)} kWh = hot water ${en(balance.HotWaterKwh!)}`);
+      // The parameters that produced the figures: the building's, then flat 2's and flat 5's own.
+      const params =
+        'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · ' +
+        'season 2026-10-15 – … · common 5 % · base 30 % · k_min 0.5';
+      expect(text).toContain(`${params} · this flat: position factor 1, circulation by the norm.`);
+      expect(text).toContain(`${params} · this flat: position factor 1, circulation 160 kWh.`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 import type { FlatStatement, StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
 import { fig, fmt, fmtPlain, type Lang, MARKED, overdueNotes, T } from './pdf-texts.js';
+import { parametersNote } from './pdf-parameters.js';
 
 /*
  * One flat's page of the statements PDF (docs/statements.md), drawn with pdfkit top down: the
@@ -124,6 +125,8 @@ function methodNotes(k: StatementKindFigures, lang: Lang): string[] {
         f(b.InputKwh),
       ),
     );
+  const parameters = parametersNote(b, lang);
+  if (parameters) notes.push(parameters);
   if (b.HotWaterM3 !== null && b.HotWaterLossesM3 !== null)
     notes.push(t.losses(f(b.HotWaterM3), f(b.HotWaterLossesM3)));
   const p = k.HeatParts;
