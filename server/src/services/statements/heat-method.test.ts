@@ -361,12 +361,12 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     expect(rows.length).toBe(FLATS.length);
     for (const r of rows) {
       const st = (typeof r.statement === 'string' ? JSON.parse(r.statement) : r.statement) as FlatStatement;
-      for (const k of st.Row.Kinds) if (k.HeatBalance) delete (k.HeatBalance as Partial<typeof k.HeatBalance>).Parameters;
-      await t.db.query('UPDATE statement_snapshot SET statement = $3::jsonb WHERE publication_id = $1 AND flat_id = $2', [
-        r.id,
-        r.flat_id,
-        JSON.stringify(st),
-      ]);
+      for (const k of st.Row.Kinds)
+        if (k.HeatBalance) delete (k.HeatBalance as Partial<typeof k.HeatBalance>).Parameters;
+      await t.db.query(
+        'UPDATE statement_snapshot SET statement = $3::jsonb WHERE publication_id = $1 AND flat_id = $2',
+        [r.id, r.flat_id, JSON.stringify(st)],
+      );
     }
     const before = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
     expect(before.map((k) => k.HeatBalance!.Parameters)).toEqual(b.flats.map(() => null));

@@ -1,9 +1,4 @@
-import type {
-  HeatMethodVersion,
-  KwhMethod,
-  MonthEndSource,
-  StatementBuildingLine,
-} from '@rodmenys/contract';
+import type { HeatMethodVersion, KwhMethod, MonthEndSource, StatementBuildingLine } from '@rodmenys/contract';
 import { type BuildingHeatBalance, balanceOf, methodOf, splitInputOf } from './heat-split/from-parts.js';
 import { splitBuildingMonth } from './heat-split/split.js';
 import type { FlatParts } from './heat-split/types.js';

@@ -1,7 +1,7 @@
 import type { FlatStatement, StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
-import { fig, fmt, fmtPlain, type Lang, MARKED, overdueNotes, T } from './pdf-texts.js';
 import { parametersNote } from './pdf-parameters.js';
+import { fig, fmt, fmtPlain, type Lang, MARKED, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * One flat's page of the statements PDF (docs/statements.md), drawn with pdfkit top down: the

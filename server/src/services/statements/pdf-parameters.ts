@@ -46,9 +46,7 @@ export function parametersNote(b: StatementHeatBalance, lang: Lang): string | nu
   if (b.Method !== 'formulaDE') parts.push(t.q(n(p.KwhPerM3)));
   if (b.Method === 'norm') parts.push(t.circulation(n(p.CirculationNorm)));
   if (b.Method === 'formulaDE') parts.push(t.temperature(n(p.HotWaterTemperature), p.DistrictHeat));
-  parts.push(
-    p.Seasons.length ? t.seasons(p.Seasons.map((s) => `${s.From} – ${s.To ?? '…'}`).join(', ')) : t.noSeason,
-  );
+  parts.push(p.Seasons.length ? t.seasons(p.Seasons.map((s) => `${s.From} – ${s.To ?? '…'}`).join(', ')) : t.noSeason);
   parts.push(t.common(n(p.CommonShare * 100)), t.base(n(p.BaseShare * 100)), t.minimum(n(p.MinimumShare)));
   const own = [t.flat(n(p.PositionFactor))];
   if (b.Method === 'norm') own.push(t.flatCirculation(p.CirculationClass === null ? null : n(p.CirculationClass)));

@@ -70,7 +70,10 @@ const withParameters = (p: StatementHeatParameters | null): FlatStatement => ({
   ...STATEMENT,
   Row: {
     ...STATEMENT.Row,
-    Kinds: STATEMENT.Row.Kinds.map((k) => ({ ...k, HeatBalance: k.HeatBalance && { ...k.HeatBalance, Parameters: p } })),
+    Kinds: STATEMENT.Row.Kinds.map((k) => ({
+      ...k,
+      HeatBalance: k.HeatBalance && { ...k.HeatBalance, Parameters: p },
+    })),
   },
 });
 
@@ -103,7 +106,10 @@ describe("a flat's statement by its building's heat method", { timeout: 30_000 }
   });
 
   it("names a flat's own position factor and circulation class", async () => {
-    const text = await show('en', withParameters({ ...EXAMPLE_PARAMETERS, PositionFactor: 1.2, CirculationClass: 160 }));
+    const text = await show(
+      'en',
+      withParameters({ ...EXAMPLE_PARAMETERS, PositionFactor: 1.2, CirculationClass: 160 }),
+    );
     expect(text).toContain('this flat: position factor 1.2, circulation 160 kWh.');
   });
 

@@ -92,36 +92,46 @@ describe('PublishDialog', () => {
         'Vilnius, Architektų g. 3: metodas Norma: q × m³, cirkuliacija pagal normą → Karšto vandens šilumos skaitiklis',
       ],
     ],
-  ] as const)('names each parameter of the heat method that changed since the publication (%s)', async (language, lines) => {
-    stubApi([
-      route(getStatementDifference, {
-        Published: 1,
-        Changes: [],
-        ParameterChanges: [
-          { ...parameter, Parameter: 'CommonShare', Published: 0.2, Live: 0.25 },
-          {
-            ...parameter,
-            Parameter: 'Seasons',
-            Published: [{ From: '2026-10-15', To: null }],
-            Live: [{ From: '2026-10-01', To: '2027-04-30' }],
-          },
-          { ...parameter, FlatId: 7, Address: 'Vilnius, Architektų g. 3, 1', Parameter: 'CirculationClass', Published: 160, Live: null },
-          { ...parameter, Parameter: 'Method', Published: 'norm', Live: 'meter' },
-        ],
-      }),
-    ]);
-    await render(
-      <PublishDialog
-        month="2026-10"
-        locations={[]}
-        rows={[statementRow({ FlatId: 7, Flat: '1' })]}
-        onClose={() => {}}
-      />,
-      { language },
-    );
-    const list = await screen.findByTestId('parameter-changes');
-    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(lines);
-    // A changed parameter alone is a change: no offer to republish the same figures.
-    expect(screen.queryByRole('checkbox')).toBeNull();
-  });
+  ] as const)(
+    'names each parameter of the heat method that changed since the publication (%s)',
+    async (language, lines) => {
+      stubApi([
+        route(getStatementDifference, {
+          Published: 1,
+          Changes: [],
+          ParameterChanges: [
+            { ...parameter, Parameter: 'CommonShare', Published: 0.2, Live: 0.25 },
+            {
+              ...parameter,
+              Parameter: 'Seasons',
+              Published: [{ From: '2026-10-15', To: null }],
+              Live: [{ From: '2026-10-01', To: '2027-04-30' }],
+            },
+            {
+              ...parameter,
+              FlatId: 7,
+              Address: 'Vilnius, Architektų g. 3, 1',
+              Parameter: 'CirculationClass',
+              Published: 160,
+              Live: null,
+            },
+            { ...parameter, Parameter: 'Method', Published: 'norm', Live: 'meter' },
+          ],
+        }),
+      ]);
+      await render(
+        <PublishDialog
+          month="2026-10"
+          locations={[]}
+          rows={[statementRow({ FlatId: 7, Flat: '1' })]}
+          onClose={() => {}}
+        />,
+        { language },
+      );
+      const list = await screen.findByTestId('parameter-changes');
+      expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(lines);
+      // A changed parameter alone is a change: no offer to republish the same figures.
+      expect(screen.queryByRole('checkbox')).toBeNull();
+    },
+  );
 });
