@@ -31,6 +31,7 @@ export const AUDIT_FIELD_LABELS: Record<string, { lt: string; en: string }> = {
   Flats: { lt: 'Butai', en: 'Flats' },
   Letters: { lt: 'Laiškai', en: 'Letters' },
   ChangedFigures: { lt: 'Pasikeitę skaičiai', en: 'Changed figures' },
+  ChangedParameters: { lt: 'Pasikeitę metodo parametrai', en: 'Changed method parameters' },
   MonthEnd: { lt: 'Mėnesio pabaiga', en: 'Month end' },
   Source: { lt: 'Šaltinis', en: 'Source' },
   ReadingTime: { lt: 'Rodmens laikas', en: 'Reading time' },

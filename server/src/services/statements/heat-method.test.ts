@@ -347,6 +347,11 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     ]);
     const again = await publishStatements(t.db, caller, MONTH, [b.id], false, PUBLICATION_FOLLOWERS);
     expect([again.Buildings, again.Unchanged, again.ParameterChanges.length]).toEqual([1, 0, 1]);
+    const { rows: audit } = await t.db.query<{ after: { ChangedFigures: number; ChangedParameters: number } }>(
+      "SELECT after FROM audit_log WHERE kind = 'statement.publish' AND entity_id = $1 ORDER BY id DESC LIMIT 1",
+      [String(b.id)],
+    );
+    expect(audit[0]!.after).toMatchObject({ ChangedFigures: 0, ChangedParameters: 1 });
     const published = (await loadStatements(t.db, MONTH, { scope: null, parents: [b.id] })).map(heating);
     expect(published[0]!.HeatBalance!.Parameters!.HotWaterTemperature).toBe(55);
   });
