@@ -156,6 +156,10 @@ test.describe('heat method', () => {
       await openStatements(page, t, b.title);
       const balance = page.getByTestId('building-balances');
       await expect(balance).toContainText(`${b.title}: Pastato balansas (metodas norm nuo ${month}): įvadas`);
+      // The parameters that produced the balance, under it (docs/heat-method.md, "In the statements").
+      await expect(balance).toContainText(
+        `Versijos nuo ${month} parametrai: q 1 kWh/m³ · cirkuliacija 1 kWh butui · sezonas 2020-01-01 – …`,
+      );
       await expect(page.getByRole('columnheader', { name: 'Šiluma pagal metodą, kWh' }).first()).toBeVisible();
       await press(
         page,
@@ -200,6 +204,7 @@ test.describe('heat method', () => {
 
       await openStatements(page, t, b.title);
       await expect(balance).toContainText(`${b.title}: Building balance (method norm from ${month}): input`);
+      await expect(balance).toContainText(`Parameters of the version from ${month}: q 1 kWh/m³ · circulation 1 kWh`);
       await press(
         page,
         page
@@ -211,6 +216,7 @@ test.describe('heat method', () => {
       await expect(
         drawer.getByText(/^Your flat: heating .* kWh \(.*common areas .*\), hot-water heat .*, circulation /),
       ).toBeVisible();
+      await expect(drawer.getByText(/^Parameters of the version from .* · this flat: position factor /)).toBeVisible();
       await page.keyboard.press('Escape');
     } finally {
       const back: HeatMethodBody = before
