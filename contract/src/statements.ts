@@ -37,10 +37,11 @@ export type StatementFigure = Static<typeof StatementFigure>;
 
 /**
  * A figure's markers: estimated (a value behind it not measured), incomplete, high or low against
- * last year, and overdue (a device feeding it was past its verification due date or battery end
- * in M, docs/device-lifetime.md; which ones: `Overdue`).
+ * last year, overdue (a device feeding it was past its verification due date or battery end
+ * in M, docs/device-lifetime.md; which ones: `Overdue`), and lateDeclaration (it carries the
+ * correction of a late declaration, docs/declared-readings.md; of which months: `LateDeclarations`).
  */
-export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low', 'overdue'] as const;
+export const STATEMENT_MARKERS = ['estimated', 'incomplete', 'high', 'low', 'overdue', 'lateDeclaration'] as const;
 export type StatementMarker = (typeof STATEMENT_MARKERS)[number];
 export const StatementMarker = Type.Union(STATEMENT_MARKERS.map((m) => Type.Literal(m)));
 
@@ -215,6 +216,12 @@ export const StatementKindFigures = Type.Object({
    * kind; for kWh shared from the building, the building's devices too): the `overdue` marker.
    */
   Overdue: Type.Array(StatementOverdueDevice),
+  /**
+   * The months of late declarations this month's figure carries (docs/declared-readings.md, "Late
+   * declarations"): declared after their month's estimate could no longer be recalculated, they count
+   * here, against the kept estimate: the `lateDeclaration` marker.
+   */
+  LateDeclarations: Type.Array(MonthParam),
 });
 export type StatementKindFigures = Static<typeof StatementKindFigures>;
 
@@ -280,12 +287,13 @@ export const OccupancyKindFigures = Type.Composite([
   /**
    * `BuildingAverage`: the flat's building average of the kind in the month (per flat, not per occupant).
    * Allocators: the occupant's units and Qrad on their days; kWh are the flat's shared by units.
-   * `Overdue`: the flat's figure's overdue devices (docs/device-lifetime.md), the same for each occupant.
+   * `Overdue`: the flat's figure's overdue devices (docs/device-lifetime.md), the same for each occupant;
+   * `LateDeclarations` likewise (docs/declared-readings.md).
    * `HeatParts`: heating by the building's heat method, the flat's parts split among its occupants
    * (docs/heat-method.md, "Occupants"): area and norm parts by days, consumption parts by units; the
    * occupant's `Current` is their `Space`. Null otherwise.
    */
-  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad', 'Overdue', 'HeatParts']),
+  Type.Pick(StatementKindFigures, ['BuildingAverage', 'Units', 'Qrad', 'Overdue', 'LateDeclarations', 'HeatParts']),
 ]);
 export type OccupancyKindFigures = Static<typeof OccupancyKindFigures>;
 

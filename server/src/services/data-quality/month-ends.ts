@@ -25,7 +25,9 @@ import { buildingIdOf, cityIdOf } from '../sql.js';
  *    else nothing more (the value carried forward).
  *
  * Manual values are never replaced. A row whose value or source changes keeps
- * the previous value and source, and when it changed. Index probes per device
+ * the previous value and source, and when it changed. With `firstOpen` (the recalculation cap,
+ * docs/declared-readings.md, "Late declarations"): a declared meter's estimated or interpolated month
+ * end of a month before it is kept as it is. Index probes per device
  * (the reading primary key), never a scan of the readings. Months must be
  * computed in ascending order, as estimates use the earlier month ends.
  */
@@ -34,6 +36,7 @@ export async function computeMonthEnds(
   month: string,
   deviceIds: number[] | null,
   settings: Pick<DqSettings, 'monthEnd.toleranceDays'>,
+  firstOpen: string | null = null,
 ): Promise<{ stored: number; estimated: number }> {
   const direct = await db.query(
     `WITH p AS (
@@ -41,9 +44,11 @@ export async function computeMonthEnds(
               make_interval(secs => $3::float8 * 86400) AS tolerance
      ), dev AS (
        SELECT d.id, d.installed_at, d.removed_at, t.data_load_proc AS kind, ${cityIdOf('l')} AS city
-         FROM device d JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id, p
+         FROM device d JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id
+         LEFT JOIN device_status ds ON ds.device_id = d.id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
+          AND ${KEPT_BY_CAP('$4')}
      ), c AS (
        SELECT dev.id, dev.kind, dev.city, p.month, p.e, p.tolerance, b.ts AS b_ts, b.value AS b_v, a.ts AS a_ts, a.value AS a_v,
               m.value AS m_v
@@ -93,7 +98,7 @@ export async function computeMonthEnds(
         WHERE ch.source IS NOT NULL
      )
      ${UPSERT}`,
-    [deviceIds, month, settings['monthEnd.toleranceDays']],
+    [deviceIds, month, settings['monthEnd.toleranceDays'], firstOpen],
   );
   const estimated = await db.query(
     `WITH p AS (
@@ -103,12 +108,11 @@ export async function computeMonthEnds(
        SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2,
               -- A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md):
               -- its own 12-month average. Unmarked devices keep the estimates below.
-              l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
-                AND d.device_type_id IN (${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
-                AND read_method_now(d.read_method, ds.telegram_ts) = 'manual' AS declared
+              ${DECLARED_METER} AS declared
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN device_status ds ON ds.device_id = d.id, p
         WHERE ($1::int[] IS NULL OR d.id = ANY ($1::int[]))
           AND coalesce(d.installed_at, '-infinity') < p.e AND coalesce(d.removed_at, 'infinity') >= p.e
+          AND ${KEPT_BY_CAP('$3')}
           -- Only what the first statement could not value (or an operator set by hand).
           AND NOT EXISTS (SELECT FROM month_end me WHERE me.device_id = d.id AND me.month = p.month
                            AND me.source <> 'estimated')
@@ -188,7 +192,7 @@ export async function computeMonthEnds(
         WHERE base.base_v IS NOT NULL
      )
      ${UPSERT}`,
-    [deviceIds, month],
+    [deviceIds, month, firstOpen],
   );
   return { stored: direct.rowCount + estimated.rowCount, estimated: estimated.rowCount };
 }
@@ -282,3 +286,21 @@ export async function computeMonthEndsBackward(
 }
 
 const UPSERT = boundaryValueUpsert('month_end', 'month');
+
+/**
+ * A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md), of
+ * `device d`, its `location l` and `device_status ds`.
+ */
+export const DECLARED_METER = `(l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
+  AND d.device_type_id IN (${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
+  AND read_method_now(d.read_method, ds.telegram_ts) = 'manual')`;
+
+/**
+ * The recalculation cap (docs/declared-readings.md, "Late declarations"): false for a declared meter
+ * whose month `p.month`, before the first open month (the parameter; null: no cap), has an estimated or
+ * interpolated month end: that one is kept.
+ */
+const KEPT_BY_CAP = (firstOpen: string) => `NOT (${firstOpen}::date IS NOT NULL AND p.month < ${firstOpen}::date
+  AND ${DECLARED_METER}
+  AND EXISTS (SELECT FROM month_end k WHERE k.device_id = d.id AND k.month = p.month
+                AND k.source IN ('estimated', 'interpolated')))`;

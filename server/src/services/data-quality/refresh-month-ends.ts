@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../db/db.js';
+import { firstOpenMonth } from '../declarations/recalc.js';
 import { computeMoveValues, refreshMoveValues } from '../occupancies/move-values.js';
 import { type DqSettings, loadSettings } from '../settings.js';
 import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
@@ -22,6 +23,8 @@ export interface RefreshResult {
  *   a reading in service gets one (a new month, a new device, catching up after
  *   downtime). The every-minute run takes only the queue.
  *
+ * A declared meter's estimated month ends before the first month a late declaration may still
+ * recalculate (`declarations.recalcMonths` back from `now`) are kept (docs/declared-readings.md).
  * Months are computed in ascending order (estimates build on the month before),
  * then, in descending order, the month ends before a device's first reading
  * (estimated backwards, each from the month end after it). Then the moving-day values of the
@@ -84,11 +87,12 @@ export async function refreshMonthEnds(
         ORDER BY m.month`,
       [taken.map((r) => r.device_id), taken.map((r) => r.month), now, settings['monthEnd.keepMonths'], ensure],
     );
+    const firstOpen = await firstOpenMonth(tx, now, settings['declarations.recalcMonths']);
     let written = 0;
     const backward: { month: string; ids: number[] }[] = [];
     for (const w of work) {
       const ids = await devicesToCompute(tx, w.month, w.ids ?? [], w.all_missing);
-      if (ids.forward.length) written += (await computeMonthEnds(tx, w.month, ids.forward, settings)).stored;
+      if (ids.forward.length) written += (await computeMonthEnds(tx, w.month, ids.forward, settings, firstOpen)).stored;
       if (ids.backward.length) backward.push({ month: w.month, ids: ids.backward });
     }
     // Then, latest first, the month ends before a device's first reading (each counts back from the one after).

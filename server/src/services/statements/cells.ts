@@ -1,5 +1,6 @@
 import type { MonthEndSource, StatementFigure, StatementKind, StatementUnit } from '@rodmenys/contract';
 import { type BuildingKwh, type HeatingProc, kwhKey } from './kwh.js';
+import type { LateDeclarations } from './late-declarations.js';
 import type { OverdueDevices } from './overdue.js';
 import type { Part, Parts } from './parts.js';
 import type { BuildingFlat } from './selection.js';
@@ -20,6 +21,8 @@ export interface FigureContext {
   kwh: ReadonlyMap<string, BuildingKwh>;
   /** The devices past their due date in M (docs/device-lifetime.md). */
   overdue: OverdueDevices;
+  /** The late declarations carried into M (docs/declared-readings.md). */
+  late: LateDeclarations;
 }
 
 export interface Cell {

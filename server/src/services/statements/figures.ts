@@ -7,6 +7,7 @@ import { flatStatementOf } from './flat-figures.js';
 import { seasonDayEnergy } from './heat-split/season-values.js';
 import { heatingProcOf, kwhByBuilding } from './kwh.js';
 import { statementMonths } from './months.js';
+import { loadLateDeclarations } from './late-declarations.js';
 import { loadOverdue } from './overdue.js';
 import { loadParts } from './parts.js';
 import { type BuildingFlat, type FlatSelection, loadBuildingFlats } from './selection.js';
@@ -89,7 +90,12 @@ async function compute(
     flats.map((f) => f.flat_id),
     month,
   );
-  const ctx: FigureContext = { month, months, parts, heating, kwh, overdue };
+  const late = await loadLateDeclarations(
+    db,
+    flats.map((f) => f.flat_id),
+    month,
+  );
+  const ctx: FigureContext = { month, months, parts, heating, kwh, overdue, late };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
 }

@@ -135,6 +135,9 @@ function kindFigures(
   const method = methodFacts(ctx, f, kind);
   const overdue = overdueOf(ctx, f, kind, { KwhMethod: allocator.KwhMethod, HeatBalance: method.HeatBalance });
   const markers = markersOf(cur.cell, lastCorrected ?? last.cell?.value ?? null);
+  const late = ctx.late.of(f.flat_id, FLAT_TYPES[kind]);
+  if (overdue.length) markers.push('overdue');
+  if (late.length) markers.push('lateDeclaration');
   return {
     Kind: kind,
     Unit: cur.unit,
@@ -147,8 +150,9 @@ function kindFigures(
     BuildingAveragePerM2: avg?.perM2 ?? null,
     ...allocator,
     ...method,
-    Markers: overdue.length ? [...markers, 'overdue'] : markers,
+    Markers: markers,
     Overdue: overdue,
+    LateDeclarations: late,
   };
 }
 

@@ -176,13 +176,18 @@ async function frozenOfRows(
 
 /**
  * A frozen split as stored (jsonb, parsed or not by the driver). Splits frozen before the overdue
- * devices or the occupants' heat parts existed get none (what was published is shown, nothing added).
+ * devices, the late declarations or the occupants' heat parts existed get none (what was published is shown, nothing added).
  */
 function storedOccupancies(stored: OccupancyStatement[] | string): OccupancyStatement[] {
   const os = typeof stored === 'string' ? (JSON.parse(stored) as OccupancyStatement[]) : stored;
   return os.map((o) => ({
     ...o,
-    Kinds: o.Kinds.map((k) => ({ ...k, Overdue: k.Overdue ?? [], HeatParts: k.HeatParts ?? null })),
+    Kinds: o.Kinds.map((k) => ({
+      ...k,
+      Overdue: k.Overdue ?? [],
+      LateDeclarations: k.LateDeclarations ?? [],
+      HeatParts: k.HeatParts ?? null,
+    })),
   }));
 }
 
@@ -281,6 +286,7 @@ function splitOf(
         Units: own.units,
         Qrad: own.qrad,
         Overdue: k.Overdue,
+        LateDeclarations: k.LateDeclarations,
         HeatParts: own.heatParts,
       } satisfies OccupancyKindFigures;
     }),

@@ -75,7 +75,8 @@ const kind = (k: StatementKindFigures) =>
   `"BuildingAverage":${num(k.BuildingAverage)},"BuildingAveragePerM2":${num(k.BuildingAveragePerM2)},` +
   `"Units":${num(k.Units)},"Qrad":${num(k.Qrad)},"KwhMethod":${str(k.KwhMethod)},"BuildingKwh":${num(k.BuildingKwh)},` +
   `"BuildingLine":${buildingLine(k.BuildingLine)},"HeatBalance":${heatBalance(k.HeatBalance)},` +
-  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)},"Overdue":${overdue(k.Overdue)}}`;
+  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)},"Overdue":${overdue(k.Overdue)},` +
+  `"LateDeclarations":${strings(k.LateDeclarations)}}`;
 
 const publication = (p: StatementPublication | null) =>
   p === null
@@ -94,7 +95,8 @@ const occupancyKind = (k: OccupancyKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Current":${figure(k.Current)},"Previous":${nullableFigure(k.Previous)},` +
   `"PreviousMissing":${str(k.PreviousMissing)},"LastYear":${nullableFigure(k.LastYear)},` +
   `"LastYearMissing":${str(k.LastYearMissing)},"BuildingAverage":${num(k.BuildingAverage)},"Units":${num(k.Units)},` +
-  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"HeatParts":${heatParts(k.HeatParts)}}`;
+  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"LateDeclarations":${strings(k.LateDeclarations)},` +
+  `"HeatParts":${heatParts(k.HeatParts)}}`;
 
 const occupancy = (o: FlatOccupancyStatement) =>
   `{"FlatId":${num(o.FlatId)},"OccupancyId":${num(o.OccupancyId)},"ClientCode":${str(o.ClientCode)},` +

@@ -18,8 +18,8 @@ type Kind = FlatStatement['Row']['Kinds'][number];
 
 /**
  * A snapshot's statement as stored (jsonb, parsed or not by the driver). Snapshots published
- * before the building line, the heat method, its frozen parameters or the overdue devices existed
- * get them as null (none): what was published is shown, nothing added.
+ * before the building line, the heat method, its frozen parameters, the overdue devices or the late
+ * declarations existed get them as null (none): what was published is shown, nothing added.
  */
 export function storedStatement(stored: FlatStatement | string): FlatStatement {
   const s = typeof stored === 'string' ? (JSON.parse(stored) as FlatStatement) : stored;
@@ -28,7 +28,8 @@ export function storedStatement(stored: FlatStatement | string): FlatStatement {
     k.HeatBalance !== undefined &&
     (k.HeatBalance === null || k.HeatBalance.Parameters !== undefined) &&
     k.HeatParts !== undefined &&
-    k.Overdue !== undefined;
+    k.Overdue !== undefined &&
+    k.LateDeclarations !== undefined;
   if (s.Row.Kinds.every(complete)) return s;
   const kinds = s.Row.Kinds.map((k) => ({
     ...k,
@@ -36,6 +37,7 @@ export function storedStatement(stored: FlatStatement | string): FlatStatement {
     HeatBalance: k.HeatBalance ? { ...k.HeatBalance, Parameters: k.HeatBalance.Parameters ?? null } : null,
     HeatParts: k.HeatParts ?? null,
     Overdue: k.Overdue ?? [],
+    LateDeclarations: k.LateDeclarations ?? [],
   }));
   return { ...s, Row: { ...s.Row, Kinds: kinds } };
 }
