@@ -12,6 +12,7 @@ import {
   makeSignedIn,
   type ReadingInput,
 } from '../../../test/factories.js';
+import { currentMonth, plusMonths } from '../../../test/months.js';
 import { computeMonthForAll } from '../../data-quality/refresh-month-ends.js';
 
 /*
@@ -22,16 +23,16 @@ import { computeMonthForAll } from '../../data-quality/refresh-month-ends.js';
 
 const t = useApp();
 
-/** The months 2025-01 … 2026-01: a reading on each one's 1st at 00:00 is the month end of the month before. */
-const months = Array.from({ length: 13 }, (_, i) => {
-  const y = 2025 + Math.floor(i / 12);
-  return `${y}-${String((i % 12) + 1).padStart(2, '0')}`;
-});
-/** Monthly consumption from December 2024, the first month much larger than the rest (last year ≠ the average). */
+/**
+ * The 13 months up to last month (within the recalculation cap, docs/declared-readings.md): a reading on
+ * each one's 1st at 00:00 (local) is the month end of the month before; the last one has none.
+ */
+const months = Array.from({ length: 13 }, (_, i) => plusMonths(currentMonth(), i - 13));
+/** Monthly consumption from the month before the first, that one much larger than the rest (last year ≠ the average). */
 const use = [30, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const readings: ReadingInput[] = months.map((m, i) => {
   const value = 100 + use.slice(0, i).reduce((a, b) => a + b, 0);
-  return [`${m}-01T00:00:00+02:00`, value] as const;
+  return [`${m}-01T00:00:00`, value] as const;
 });
 
 describe(`the estimated month end of a declared meter (${dbKind()})`, { timeout: 120_000 }, () => {
@@ -41,18 +42,18 @@ describe(`the estimated month end of a declared meter (${dbKind()})`, { timeout:
     const flat = await makeFlat(t.db, b);
     id.declared = await makeDevice(t.db, flat, {
       typeId: DEVICE_TYPE.coldWaterMeter,
-      installedAt: '2024-11-01T00:00:00+02:00',
+      installedAt: `${plusMonths(months[0]!, -2)}-01T00:00:00`,
     });
     id.radio = await makeDevice(t.db, flat, {
       typeId: DEVICE_TYPE.coldWaterMeter,
-      installedAt: '2024-11-01T00:00:00+02:00',
+      installedAt: `${plusMonths(months[0]!, -2)}-01T00:00:00`,
     });
     await t.db.query(`UPDATE device SET read_method = 'manual' WHERE id = $1`, [id.declared]);
     await t.db.query(`UPDATE device SET read_method = 'remote' WHERE id = $1`, [id.radio]);
-    // December 2024 … December 2025 measured (13 month ends); nothing for January 2026.
+    // The month before the first … the last but one measured (13 month ends); nothing for the last.
     for (const d of [id.declared!, id.radio!]) await makeReadings(t.db, d, readings);
     await makeOccupancy(t.db, flat, { name: 'Ona' });
-    for (const m of ['2024-12', ...months]) await computeMonthForAll(t.db, `${m}-01`);
+    for (const m of [plusMonths(months[0]!, -1), ...months]) await computeMonthForAll(t.db, `${m}-01`);
   });
 
   const monthEnd = async (deviceId: number, month: string) =>
@@ -64,16 +65,16 @@ describe(`the estimated month end of a declared meter (${dbKind()})`, { timeout:
     ).rows[0];
 
   it('a month without a declaration: the last month end plus the 12-month average', async () => {
-    // December 2025's month end is 100 + all of use (the reading of 2026-01-01 00:00).
+    // The last but one month's end is 100 + all of use (the reading on the last month's 1st, 00:00).
     const dec = 100 + use.reduce((a, b) => a + b, 0);
-    expect((await monthEnd(id.declared!, '2025-12'))?.source).toBe('measured');
-    // The 12 months before January 2026: from December 2024's month end (100) to December 2025's.
+    expect((await monthEnd(id.declared!, months[11]!))?.source).toBe('measured');
+    // The 12 months before the last: from the month end of the month before the first (100) to the last but one's.
     const avg = (dec - 100) / 12;
-    const jan = await monthEnd(id.declared!, '2026-01');
+    const jan = await monthEnd(id.declared!, months[12]!);
     expect(jan).toMatchObject({ source: 'estimated', method: 'average_12_months' });
     expect(Number(jan!.value)).toBeCloseTo(dec + avg, 3);
     // The radio meter: the same month last year (30) scaled by the trend, not the average.
-    const radio = await monthEnd(id.radio!, '2026-01');
+    const radio = await monthEnd(id.radio!, months[12]!);
     expect(radio?.method).toBe('last_year_trend');
     expect(Number(radio!.value)).not.toBeCloseTo(dec + avg, 3);
   });
@@ -82,9 +83,9 @@ describe(`the estimated month end of a declared meter (${dbKind()})`, { timeout:
     const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
     const res = await inject(t.app, contract.enterPhoneDeclaration, {
       token: operator.token,
-      body: { deviceId: id.declared!, value: 220.25, day: '2026-01-27', callerName: 'Ona' },
+      body: { deviceId: id.declared!, value: 220.25, day: `${months[12]}-27`, callerName: 'Ona' },
     });
     expect(res.status, res.text).toBe(201);
-    expect(await monthEnd(id.declared!, '2026-01')).toMatchObject({ value: '220.25', source: 'declared' });
+    expect(await monthEnd(id.declared!, months[12]!)).toMatchObject({ value: '220.25', source: 'declared' });
   });
 });

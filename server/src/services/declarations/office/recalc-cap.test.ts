@@ -13,6 +13,7 @@ import {
   type Place,
   type TestUser,
 } from '../../../test/factories.js';
+import { plusMonths } from '../../../test/months.js';
 import { computeMonthForAll, refreshMonthEnds } from '../../data-quality/refresh-month-ends.js';
 import { computeStatements } from '../../statements/figures.js';
 
@@ -26,12 +27,7 @@ import { computeStatements } from '../../statements/figures.js';
 
 const t = useApp();
 
-/** 'YYYY-MM' plus k months. */
-function plus(month: string, k: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const i = y * 12 + (m - 1) + k;
-  return `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
-}
+const plus = plusMonths;
 
 /** Month ends of C−18 … C−6 measured (100, 110, … 220: a reading on the next month's 1st, 00:00 local). */
 const MEASURED = Array.from({ length: 13 }, (_, k) => k - 18);
