@@ -345,6 +345,7 @@ async function computeStatements(db: Queryable, month: string, selection: FlatSe
         Markers: markers,
         // Nor overdue devices (docs/device-lifetime.md): the bench's devices are installed about a year before.
         Overdue: [],
+        LateDeclarations: [],
       });
       history.push({
         Kind: kind,

@@ -72,6 +72,7 @@ export function kindFigures(
     HeatParts: null,
     Markers: [],
     Overdue: [],
+    LateDeclarations: [],
     ...overrides,
   };
 }

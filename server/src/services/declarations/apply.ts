@@ -86,7 +86,9 @@ const IN_SERVICE = `AND coalesce(d.installed_at, '-infinity') < ($6::date + inte
   AND coalesce(d.removed_at, 'infinity') >= ($6::date + interval '1 month')::timestamp::timestamptz`;
 
 /** A declared month end ($1 device, $2 value, $3 time, $4 channel, $5 user, $6 month); `where` on `device d`. */
-const upsertDeclared = (where: string) => `INSERT INTO month_end AS b (device_id, month, value, source, reading_ts, method, set_by)
+const upsertDeclared = (
+  where: string,
+) => `INSERT INTO month_end AS b (device_id, month, value, source, reading_ts, method, set_by)
   SELECT $1, $6::date, $2::numeric, 'declared', $3::timestamptz, $4, $5 FROM device d WHERE d.id = $1 ${where}
   ON CONFLICT (device_id, month) DO UPDATE SET
     value = excluded.value, source = 'declared', reading_ts = excluded.reading_ts, next_ts = NULL,

@@ -57,6 +57,7 @@ const heating: OccupancyKindFigures = {
   Units: 120,
   Qrad: 96.5,
   Overdue: [],
+  LateDeclarations: [],
   HeatParts: null,
 };
 
@@ -301,6 +302,16 @@ describe('the pages behind the session', { timeout: 30_000 }, () => {
         'This figure comes from a device past its verification or battery due date: no. HCA-77 (battery due 2026-10-10). The provider will replace or verify it.',
       ),
     ).toBeTruthy();
+  });
+
+  it('the statement says a figure carries a reading declared late, and for which month', async () => {
+    setOccupantSession(SESSION);
+    const late = { ...heating, LateDeclarations: ['2026-06'] };
+    const statement = { ...STATEMENT, Statement: { ...STATEMENT.Statement, Kinds: [late] } };
+    stubApi([route(getOccupantProfile, PROFILE), route(getOccupantStatement, statement)]);
+    await open(`/occupant/months/${MONTH}`);
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Heating, kWh' })).closest('.ant-card')!;
+    expect(within(card as HTMLElement).getByText(/includes a reading declared late, for 2026-06/)).toBeTruthy();
   });
 
   it('a 401 ends the session: the code page says it ended', async () => {

@@ -204,6 +204,11 @@ function KindCard({ k, history }: { k: OccupancyKindFigures; history: OccupantSt
           {t('occupant.explain.overdue', { devices: overdueDevicesText(k, t) })}
         </Typography.Paragraph>
       )}
+      {k.LateDeclarations.length > 0 && (
+        <Typography.Paragraph>
+          {t('occupant.explain.lateDeclaration', { months: k.LateDeclarations.join(', ') })}
+        </Typography.Paragraph>
+      )}
       <figure className="occupant-chart" aria-label={`${t('occupant.chart.compare')}: ${series}`}>
         <figcaption className="occupant-chart-caption">{t('occupant.chart.compare')}</figcaption>
         <ResponsiveContainer width="100%" height="100%">

@@ -117,6 +117,7 @@ describe("a flat's statement", { timeout: 30_000 }, () => {
           Units: null,
           Qrad: null,
           Overdue: [],
+          LateDeclarations: [],
           HeatParts: null,
         },
       ],

@@ -273,6 +273,15 @@ function StatementView({ statement }: { statement: FlatStatement }) {
                 })}
               </Typography.Paragraph>
             )}
+            {r.Kinds.some((k) => k.LateDeclarations.length) && (
+              <Typography.Paragraph type="warning" style={{ marginBottom: 4 }}>
+                {t('statements.lateNote', {
+                  months: r.Kinds.filter((k) => k.LateDeclarations.length)
+                    .map((k) => `${t(`statements.kinds.${k.Kind}`)} – ${k.LateDeclarations.join(', ')}`)
+                    .join('; '),
+                })}
+              </Typography.Paragraph>
+            )}
             {r.Kinds.some((k) => k.Current.Partial || k.Previous.Partial || k.LastYear.Partial) && (
               <Typography.Paragraph type="secondary">{t('statements.partialNote')}</Typography.Paragraph>
             )}

@@ -13,7 +13,7 @@ import {
   formatNumber,
   kindOf,
   MARKER_COLORS,
-  overdueSerials,
+  markerDetail,
 } from './statement-format';
 import type { StatementTableRow } from './statement-rows';
 
@@ -221,7 +221,7 @@ export function useStatementColumns(
             k.Markers.map((m) => (
               <Tag key={`${k.Kind}.${m}`} color={MARKER_COLORS[m]}>
                 {t(`statements.kinds.${k.Kind}`)}: {t(`statements.marker.${m}`)}
-                {m === 'overdue' ? ` (${overdueSerials(k)})` : ''}
+                {markerDetail(k, m)}
               </Tag>
             )),
           )}

@@ -1,7 +1,7 @@
 import type { StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import type { TFunction } from 'i18next';
 import type { ExportColumn, ExportInput } from '../../components/export/types';
-import { addressOf, kindOf, overdueSerials } from './statement-format';
+import { addressOf, kindOf, markerDetail } from './statement-format';
 import type { StatementTableRow } from './statement-rows';
 
 /** The Excel/CSV columns of the Statements table: one column per figure, units spelled out. */
@@ -45,10 +45,7 @@ export function exportValue(r: StatementRow | StatementTableRow, c: ExportColumn
   if (c.key === 'area') return r.AreaM2;
   if (c.key === 'markers')
     return r.Kinds.flatMap((k) =>
-      k.Markers.map(
-        (m) =>
-          `${t(`statements.kinds.${k.Kind}`)}: ${t(`statements.marker.${m}`)}${m === 'overdue' ? ` (${overdueSerials(k)})` : ''}`,
-      ),
+      k.Markers.map((m) => `${t(`statements.kinds.${k.Kind}`)}: ${t(`statements.marker.${m}`)}${markerDetail(k, m)}`),
     ).join('; ');
   if (c.key === 'state')
     return r.Published

@@ -41,7 +41,12 @@ export const MARKER_COLORS: Record<StatementMarker, string> = {
   high: 'volcano',
   low: 'blue',
   overdue: 'purple',
+  lateDeclaration: 'geekblue',
 };
+
+/** What a marker names besides its word: the overdue serials, the months of late declarations. */
+export const markerDetail = (k: Pick<StatementKindFigures, 'Overdue' | 'LateDeclarations'>, m: StatementMarker) =>
+  m === 'overdue' ? ` (${overdueSerials(k)})` : m === 'lateDeclaration' ? ` (${k.LateDeclarations.join(', ')})` : '';
 
 /**
  * Decimals a figure is shown with, by its unit: whole kWh and allocator units (a flat's month is

@@ -32,12 +32,14 @@ const NO_FIGURE: StatementFigure = { Value: null, Partial: false, Incomplete: fa
 
 /**
  * An occupant's markers: estimated or incomplete by their own figure (high/low compare whole months only);
- * overdue as the flat's figure.
+ * overdue and lateDeclaration as the flat's figure.
  */
-function occupantMarkers(f: StatementFigure, overdue: boolean): StatementMarker[] {
+function occupantMarkers(f: StatementFigure, flat: { overdue: boolean; late: boolean }): StatementMarker[] {
   const own: StatementMarker[] =
     f.Value === null ? (f.Incomplete ? ['incomplete'] : []) : f.Partial ? ['estimated'] : [];
-  return overdue ? [...own, 'overdue'] : own;
+  if (flat.overdue) own.push('overdue');
+  if (flat.late) own.push('lateDeclaration');
+  return own;
 }
 
 /** One occupant's row: the flat's row with the occupant's account, figures and days. */
@@ -53,6 +55,7 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
         LastYear: NO_FIGURE,
         Markers: [],
         Overdue: [],
+        LateDeclarations: [],
         HeatParts: null,
       };
     missing[k.Kind] = { Previous: own.PreviousMissing, LastYear: own.LastYearMissing };
@@ -64,8 +67,12 @@ function occupantRow(row: StatementRow, o: FlatOccupancyStatement): StatementTab
       LastYearCorrected: own.LastYear ? k.LastYearCorrected : null,
       Units: own.Units,
       Qrad: own.Qrad,
-      Markers: occupantMarkers(own.Current, own.Overdue.length > 0),
+      Markers: occupantMarkers(own.Current, {
+        overdue: own.Overdue.length > 0,
+        late: own.LateDeclarations.length > 0,
+      }),
       Overdue: own.Overdue,
+      LateDeclarations: own.LateDeclarations,
       HeatParts: own.HeatParts,
     };
   });

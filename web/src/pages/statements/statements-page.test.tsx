@@ -151,6 +151,30 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     expect(second.textContent).not.toContain('prietaisas po termino');
   });
 
+  it('marks a figure carrying a late declaration with the months it corrects (docs/declared-readings.md)', async () => {
+    signIn(GROUP.user);
+    const marked = [
+      {
+        ...rows[0]!,
+        Kinds: rows[0]!.Kinds.map((k) =>
+          k.Kind === 'coldWater'
+            ? { ...k, Markers: [...k.Markers, 'lateDeclaration' as const], LateDeclarations: ['2026-06'] }
+            : k,
+        ),
+      },
+      rows[1]!,
+    ];
+    server([], marked);
+    await render(<StatementsPage />, { route: `/statements?month=${MONTH}` });
+    const body = await table();
+    const first = within(body).getByRole('button', { name: FLAT_1 }).closest('tr') as HTMLElement;
+    expect(within(first).getByText(/Šaltas vanduo: pavėluota deklaracija \(2026-06\)/)).toBeTruthy();
+    const second = within(body)
+      .getByRole('button', { name: /butas 2: ataskaita/ })
+      .closest('tr') as HTMLElement;
+    expect(second.textContent).not.toContain('pavėluota deklaracija');
+  });
+
   it("shows a building's heat split by its method: hot-water heat, circulation and total beside the heating", async () => {
     signIn(GROUP.user);
     const parts = { Consumption: 1463.502, Base: 483.542, Common: 72.091, NoDevice: 0, HeatMeter: 0, Assigned: 0 };
@@ -269,6 +293,7 @@ describe('the Statements page', { timeout: 90_000 }, () => {
       Units: null,
       Qrad: null,
       Overdue: [],
+      LateDeclarations: [],
       HeatParts: null,
     });
     const occupant = (

@@ -137,7 +137,10 @@ describe(`a late declaration and the recalculation cap (${dbKind()})`, { timeout
   it('a radio meter with the same readings is recalculated and carries no marker', async () => {
     await makeReadings(t.db, id.radio!, [[`${plus(C, -4)}-20T23:59:59`, 247]]);
     // Queued as every path that stores readings queues them (services/readings/store-readings.ts).
-    await t.db.query('INSERT INTO dq_pending (device_id, month) VALUES ($1, $2::date)', [id.radio, `${plus(C, -4)}-01`]);
+    await t.db.query('INSERT INTO dq_pending (device_id, month) VALUES ($1, $2::date)', [
+      id.radio,
+      `${plus(C, -4)}-01`,
+    ]);
     await refreshMonthEnds(t.db, new Date(), { ensure: false });
     // Recalculated however far back: C−5 interpolated up to the reading, C−4 estimated on from it.
     expect((await monthEnd('radio', plus(C, -5)))?.source).toBe('interpolated');
@@ -169,7 +172,11 @@ describe(`a late declaration and the recalculation cap (${dbKind()})`, { timeout
       expect(res.status, res.text).toBe(201);
       await refreshMonthEnds(t.db, new Date(), { ensure: false });
       expect(await monthEnd('capOne', plus(C, -2))).toMatchObject({ value: 260, source: 'estimated' });
-      expect(await monthEnd('capOne', plus(C, -1))).toMatchObject({ value: 249, source: 'declared', late: plus(C, -2) });
+      expect(await monthEnd('capOne', plus(C, -1))).toMatchObject({
+        value: 249,
+        source: 'declared',
+        late: plus(C, -2),
+      });
       // The estimate overshot: the correction is negative (249 − 260).
       const f = await cold(plus(C, -1), 'capOne');
       expect(f.Current.Value).toBe(-11);
