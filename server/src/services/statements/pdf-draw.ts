@@ -1,7 +1,7 @@
 import type { FlatStatement, StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
 import { parametersNote } from './pdf-parameters.js';
-import { fig, fmt, fmtPlain, type Lang, MARKED, overdueNotes, T } from './pdf-texts.js';
+import { fig, fmt, fmtPlain, type Lang, lateNotes, MARKED, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * One flat's page of the statements PDF (docs/statements.md), drawn with pdfkit top down: the
@@ -165,7 +165,7 @@ function partialNote(r: StatementRow, lang: Lang): string[] {
   return [used.length ? `* – ${used.map((m) => t.sourceNotes[m]).join('; ')}` : t.partial];
 }
 
-/** The notes under the table: how kWh were found, the degree-days, the overdue devices, what `*` stands for. */
+/** The notes under the table: how kWh were found, the degree-days, the overdue devices, the late declarations, what `*` stands for. */
 function notesOf(s: FlatStatement, lang: Lang): string[] {
   const t = T[lang];
   const r = s.Row;
@@ -174,7 +174,7 @@ function notesOf(s: FlatStatement, lang: Lang): string[] {
     notes.push(t.degreeDays(fmtPlain(s.DegreeDays.Current, lang), fmtPlain(s.DegreeDays.LastYear, lang)));
   // Declared readings (docs/declared-readings.md) are named as such.
   if (r.Kinds.some((k) => k.Current.Sources.includes('declared'))) notes.push(t.declared);
-  return [...notes, ...overdueNotes(r.Kinds, lang), ...partialNote(r, lang)];
+  return [...notes, ...overdueNotes(r.Kinds, lang), ...lateNotes(r.Kinds, lang), ...partialNote(r, lang)];
 }
 
 function drawNotes(doc: Doc, s: FlatStatement, lang: Lang, top: number): number {

@@ -1,6 +1,6 @@
 import type { FlatStatement, OccupancyKindFigures, OccupancyStatement, StatementFigure } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
-import { fig, fmt, type Lang, overdueNotes, T } from './pdf-texts.js';
+import { fig, fmt, type Lang, lateNotes, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * An occupant's page of a flat with a move in the month (docs/occupancies.md): the occupant, their
@@ -77,7 +77,11 @@ export function drawOccupantPage(doc: Doc, s: FlatStatement, o: OccupancyStateme
     y += 8;
   }
   doc.font('regular').fontSize(8).fillColor('#444');
-  for (const note of [...o.Kinds.flatMap((k) => occupantParts(k, lang)), ...overdueNotes(o.Kinds, lang)]) {
+  for (const note of [
+    ...o.Kinds.flatMap((k) => occupantParts(k, lang)),
+    ...overdueNotes(o.Kinds, lang),
+    ...lateNotes(o.Kinds, lang),
+  ]) {
     doc.text(note, LEFT, y + 4, { width });
     y = doc.y;
   }

@@ -63,6 +63,8 @@ export const T = {
       `Dienolaipsniai: šį mėnesį ${c}, pernai ${l}; perskaičiuota reikšmė = pernai × ${c} / ${l}.`,
     overdue: (devices: string) =>
       `Duomenis teikė prietaisai, kurių patikros ar baterijos terminas pasibaigęs: ${devices}.`,
+    late: (months: string) =>
+      `Skaičiai su pavėluotai deklaruotais rodmenimis (to mėnesio įvertis paliktas, skirtumas įskaitytas šį mėnesį): ${months}.`,
     overdueDevice: (code: string, due: string, reason: 'verification' | 'battery') =>
       `nr. ${code} (${reason === 'battery' ? 'baterija' : 'patikra'} iki ${due})`,
     partial: '* reikšmė interpoliuota, įvertinta arba įvesta rankiniu būdu',
@@ -144,6 +146,8 @@ export const T = {
     degreeDays: (c: string, l: string) =>
       `Degree-days: ${c} this month, ${l} a year before; corrected value = last year × ${c} / ${l}.`,
     overdue: (devices: string) => `Figures fed by devices past their verification or battery due date: ${devices}.`,
+    late: (months: string) =>
+      `Figures carrying a late declaration (its month's estimate was kept; the difference counts in this month): ${months}.`,
     overdueDevice: (code: string, due: string, reason: 'verification' | 'battery') =>
       `no. ${code} (${reason === 'battery' ? 'battery' : 'verification'} due ${due})`,
     partial: '* value interpolated, estimated or set by hand',
@@ -200,6 +204,18 @@ export function overdueNotes(kinds: readonly Pick<StatementKindFigures, 'Kind' |
         `${t.kinds[k.Kind]} – ${k.Overdue.map((d) => t.overdueDevice(d.DeviceCode, d.DueDate, d.Reason)).join(', ')}`,
     );
   return named.length ? [t.overdue(named.join('; '))] : [];
+}
+
+/** The note on the late declarations the figures carry (docs/declared-readings.md), per kind. */
+export function lateNotes(
+  kinds: readonly Pick<StatementKindFigures, 'Kind' | 'LateDeclarations'>[],
+  lang: Lang,
+): string[] {
+  const t = T[lang];
+  const named = kinds
+    .filter((k) => k.LateDeclarations.length)
+    .map((k) => `${t.kinds[k.Kind]} – ${k.LateDeclarations.join(', ')}`);
+  return named.length ? [t.late(named.join('; '))] : [];
 }
 
 /** A building's PDF file name: the month and its address in ASCII. */

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import * as contract from '@rodmenys/contract';
 import { DEVICE_TYPE, type FlatStatement, GROUP, type StatementKindFigures } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +21,8 @@ import {
 import { plusMonths } from '../../../test/months.js';
 import { computeMonthForAll, refreshMonthEnds } from '../../data-quality/refresh-month-ends.js';
 import { computeStatements } from '../../statements/figures.js';
+import { splitOccupancies } from '../../statements/occupancy-figures.js';
+import { renderBuildingPdf, renderOccupantPdf } from '../../statements/pdf.js';
 
 /*
  * The recalculation cap (docs/declared-readings.md, "Late declarations"): a declared meter's estimated
@@ -32,6 +39,18 @@ const plus = plusMonths;
 /** Month ends of C−18 … C−6 measured (100, 110, … 220: a reading on the next month's 1st, 00:00 local). */
 const MEASURED = Array.from({ length: 13 }, (_, k) => k - 18);
 const V6 = 220;
+
+async function pdfText(stream: Readable): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'late-pdf-'));
+  try {
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(Buffer.from(c as Uint8Array));
+    writeFileSync(path.join(dir, 'x.pdf'), Buffer.concat(chunks));
+    return execFileSync('pdftotext', [path.join(dir, 'x.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe(`a late declaration and the recalculation cap (${dbKind()})`, { timeout: 180_000 }, () => {
   let C = '';
@@ -124,6 +143,21 @@ describe(`a late declaration and the recalculation cap (${dbKind()})`, { timeout
     expect(before.Current.Value).toBe(10);
     expect(before.Markers).not.toContain('lateDeclaration');
     expect(before.LateDeclarations).toEqual([]);
+  });
+
+  it("the statement's PDF and the occupant's statement and PDF say so, in both languages", async () => {
+    const month = plus(C, -3);
+    const all = await computeStatements(t.db, month, { scope: null, parents: [buildingId] });
+    const st = all.filter((s) => s.Row.FlatId === flat.late || s.Row.FlatId === flat.radio);
+    const en = await pdfText(renderBuildingPdf(st, 'en'));
+    expect(en).toContain(`the difference counts in this month): Cold water – ${plus(C, -4)}.`);
+    expect(en.match(/carrying a late declaration/g)).toHaveLength(1);
+    const lt = await pdfText(renderBuildingPdf(st, 'lt'));
+    expect(lt).toContain(`skirtumas įskaitytas šį mėnesį): Šaltas vanduo – ${plus(C, -4)}.`);
+    const s = st.find((x) => x.Row.FlatId === flat.late)!;
+    const occupants = await splitOccupancies(t.db, month, flat.late!, s.Row);
+    expect(occupants[0]!.Kinds.find((k) => k.Kind === 'coldWater')!.LateDeclarations).toEqual([plus(C, -4)]);
+    expect(await pdfText(renderOccupantPdf(s, occupants[0]!, 'en'))).toContain('Figures carrying a late declaration');
   });
 
   it('nothing is lost or counted twice: the months add up to the last value less the first', async () => {
