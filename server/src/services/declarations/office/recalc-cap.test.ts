@@ -16,7 +16,6 @@ import {
   makeReadings,
   makeSignedIn,
   type Place,
-  type TestUser,
 } from '../../../test/factories.js';
 import { plusMonths } from '../../../test/months.js';
 import { computeMonthForAll, refreshMonthEnds } from '../../data-quality/refresh-month-ends.js';
@@ -54,7 +53,7 @@ async function pdfText(stream: Readable): Promise<string> {
 
 describe(`a late declaration and the recalculation cap (${dbKind()})`, { timeout: 180_000 }, () => {
   let C = '';
-  let operator: TestUser;
+  let operator: Awaited<ReturnType<typeof makeSignedIn>>;
   let buildingId = 0;
   const id: Record<string, number> = {};
   const flat: Record<string, number> = {};
