@@ -147,11 +147,14 @@ describe(`declarations in the back office (${dbKind()})`, { timeout: 120_000 }, 
       expect(res.status, res.text).toBe(201);
       expect(res.body).toMatchObject({ Status: 'doubtful', Confirmed: true, PlausibleMax: 60, Counts: true });
       id.doubtful = res.body.Id;
-      const { rows } = await t.db.query(
-        `SELECT 1 FROM anomaly WHERE rule = 'DECLARED_DOUBTFUL' AND device_id = $1 AND state = 'open'`,
+      const { rows } = await t.db.query<{ evidence: Record<string, unknown> }>(
+        `SELECT evidence FROM anomaly WHERE rule = 'DECLARED_DOUBTFUL' AND device_id = $1 AND state = 'open'`,
         [id.hot],
       );
       expect(rows).toHaveLength(1);
+      // The same evidence as the occupant's own (one function, office/apply.ts).
+      expect(Object.keys(rows[0]!.evidence).sort()).toEqual(['declarationId', 'max', 'photoId', 'previous', 'value']);
+      expect(rows[0]!.evidence).toMatchObject({ declarationId: res.body.Id, value: 75, max: 60 });
     });
 
     it('group 3 gets 403, a device outside the scope 404, nothing stored', async () => {

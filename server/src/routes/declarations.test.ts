@@ -155,6 +155,7 @@ describe(`declaring on the occupant's pages (${dbKind()})`, () => {
       expect.objectContaining({ rule: 'DECLARED_DOUBTFUL', state: 'open', evidence: expect.anything() }),
     ]);
     expect(rows[0]!.evidence.declarationId).toBe(ok.body.Declaration.Id);
+    expect(Object.keys(rows[0]!.evidence).sort()).toEqual(['declarationId', 'max', 'photoId', 'previous', 'value']);
   });
 
   it('stores a plausible value as accepted, with an on-screen and an e-mail receipt in the occupant’s language', async () => {

@@ -209,7 +209,7 @@ export async function loadDeclared(
     const id = rows[0]!.id;
     await applyDeclarations(tx, e.deviceId, e.month);
     if (e.doubtful) {
-      await openDoubtfulAnomaly(tx, { id, deviceId: e.deviceId, month: e.month, value, previous, max });
+      await openDoubtfulAnomaly(tx, id);
       doubtful = { deviceId: e.deviceId, month: e.month.slice(0, 7), declarationId: id };
     }
     declarations++;

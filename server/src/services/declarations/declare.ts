@@ -2,9 +2,9 @@ import type { Declaration, DeclarationReceipt, DeclareBody, OccupantDeclarations
 import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { buildingIdOf } from '../sql.js';
 import { applyDeclarations } from './apply.js';
 import { declaredDevice, declaredDevices } from './devices.js';
+import { openDoubtfulAnomaly } from './office/apply.js';
 import { DECLARATION_COLUMNS } from './rows.js';
 import { currentWindow } from './window.js';
 
@@ -13,8 +13,8 @@ import { currentWindow } from './window.js';
  * occupancy: a device of another flat, or one that is not declared, is not found (404).
  */
 
-/** Who declares: the occupant's session, or (a phone call) a back-office user. */
-export type Declarer = { occupancyId: number; sessionId: number | null } | { occupancyId: number; userId: number };
+/** Who declares: the occupant's session (the back office's phone entries: office/phone.ts). */
+export type Declarer = { occupancyId: number; sessionId: number | null };
 
 /** The window and the occupancy's declared devices. */
 export async function occupantDeclarations(
@@ -80,7 +80,6 @@ export async function declare(
       ]);
       if (!rowCount) throw notFound();
     }
-    const byUser = 'userId' in who;
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, occupant_session_id,
                                 entered_by, channel, photo_id, status, confirmed, plausible_max, previous_value)
@@ -92,9 +91,9 @@ export async function declare(
         body.value,
         now,
         month,
-        byUser ? null : who.sessionId,
-        byUser ? who.userId : null,
-        byUser ? 'phone' : 'occupant',
+        who.sessionId,
+        null,
+        'occupant',
         body.photoId ?? null,
         doubtful ? 'doubtful' : 'accepted',
         doubtful,
@@ -122,23 +121,4 @@ export async function declare(
     });
     return { Declaration: stored, DeviceCode: device.device_code, month };
   });
-}
-
-/**
- * Opens (or refreshes) the DECLARED_DOUBTFUL anomaly of the declaration's device and month, with the
- * evidence the back office decides on. The validation run does not resolve it: accepting or
- * rejecting the declaration does.
- */
-async function openDoubtfulAnomaly(tx: Queryable, declarationId: number): Promise<void> {
-  await tx.query(
-    `INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
-     SELECT 'DECLARED_DOUBTFUL', ${buildingIdOf('l')}, x.device_id, x.month,
-            jsonb_build_object('declarationId', x.id, 'value', x.value, 'previousValue', x.previous_value,
-                               'plausibleMax', x.plausible_max, 'photoId', x.photo_id)
-       FROM declaration x JOIN device d ON d.id = x.device_id JOIN location l ON l.id = d.location_id
-      WHERE x.id = $1
-     ON CONFLICT (rule, building_id, coalesce(device_id, 0), month, coalesce(collector_id, 0)) WHERE state <> 'resolved'
-     DO UPDATE SET evidence = excluded.evidence, last_seen_at = now()`,
-    [declarationId],
-  );
 }

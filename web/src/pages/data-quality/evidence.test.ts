@@ -29,7 +29,20 @@ describe('anomaly evidence', () => {
   });
 
   it('has a name in both languages for every key the rules write', async () => {
-    const keys = ['lastSeen', 'limitDays', 'flags', 'since', 'value', 'previous', 'reading', 'next', 'count'];
+    const keys = [
+      'lastSeen',
+      'limitDays',
+      'flags',
+      'since',
+      'value',
+      'previous',
+      'reading',
+      'next',
+      'count',
+      'declarationId',
+      'max',
+      'photoId',
+    ];
     const more = ['consumption', 'reference', 'lastYear', 'average3', 'ratio', 'building', 'flats', 'flatMeters'];
     for (const language of ['lt', 'en'] as const) {
       await changeLanguage(language);

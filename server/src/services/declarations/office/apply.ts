@@ -1,25 +1,24 @@
 import type { Queryable } from '../../../db/db.js';
 import { buildingIdOf } from '../../sql.js';
 
-/** Opens (or refreshes) the DECLARED_DOUBTFUL anomaly of a doubtful declaration, for the back office. */
-export async function openDoubtfulAnomaly(
-  tx: Queryable,
-  d: { id: number; deviceId: number; month: string; value: number; previous: number | null; max: number | null },
-): Promise<void> {
-  const evidence = JSON.stringify({ declarationId: d.id, value: d.value, previous: d.previous, max: d.max });
+/**
+ * Opens (or refreshes) the DECLARED_DOUBTFUL anomaly of a doubtful declaration's device and month, for
+ * the back office, with the evidence it decides on, from the stored declaration: the declaration, the
+ * value, the previous value, the plausible maximum and the photo. The occupant's declarations and the
+ * back office's phone entries open it alike; the validation run does not resolve it: accepting or
+ * rejecting the declaration does.
+ */
+export async function openDoubtfulAnomaly(tx: Queryable, declarationId: number): Promise<void> {
   await tx.query(
-    `WITH dev AS (SELECT d.id, ${buildingIdOf('l')} AS building FROM device d JOIN location l ON l.id = d.location_id
-                   WHERE d.id = $1),
-     refreshed AS (
-       UPDATE anomaly a SET evidence = $3::jsonb, last_seen_at = now() FROM dev
-        WHERE a.rule = 'DECLARED_DOUBTFUL' AND a.device_id = dev.id AND a.month = $2::date AND a.state <> 'resolved'
-       RETURNING a.id
-     )
-     INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
-     SELECT 'DECLARED_DOUBTFUL', dev.building, dev.id, $2::date, $3::jsonb FROM dev
-      WHERE NOT EXISTS (SELECT FROM refreshed)
-     ON CONFLICT DO NOTHING`,
-    [d.deviceId, d.month, evidence],
+    `INSERT INTO anomaly (rule, building_id, device_id, month, evidence)
+     SELECT 'DECLARED_DOUBTFUL', ${buildingIdOf('l')}, x.device_id, x.month,
+            jsonb_build_object('declarationId', x.id, 'value', x.value, 'previous', x.previous_value,
+                               'max', x.plausible_max, 'photoId', x.photo_id)
+       FROM declaration x JOIN device d ON d.id = x.device_id JOIN location l ON l.id = d.location_id
+      WHERE x.id = $1
+     ON CONFLICT (rule, building_id, coalesce(device_id, 0), month, coalesce(collector_id, 0)) WHERE state <> 'resolved'
+     DO UPDATE SET evidence = excluded.evidence, last_seen_at = now()`,
+    [declarationId],
   );
 }
 

@@ -85,15 +85,7 @@ export async function enterPhone(
       ],
     );
     const row = rows[0]!;
-    if (doubtful)
-      await openDoubtfulAnomaly(tx, {
-        id: row.id,
-        deviceId: body.deviceId,
-        month: row.month,
-        value: body.value,
-        previous: bounds.previous,
-        max: bounds.max,
-      });
+    if (doubtful) await openDoubtfulAnomaly(tx, row.id);
     await applyDeclarations(tx, body.deviceId, row.month);
     await recordAudit(tx, {
       actor: caller,
