@@ -11,12 +11,13 @@ import {
   updateDqSetting,
   updateOccupancy,
 } from '@rodmenys/contract';
-import { api, DEMO, expect, session, tabTo, test } from './fixtures';
-import { settle, TEXTS } from './screens';
+import { api, baseURL, DEMO, expect, session, tabTo, test, watchCsp } from './fixtures';
+import { seriousViolations, settle, signInAs, TEXTS } from './screens';
 
 // Declaring meter readings on the occupant's pages (docs/declared-readings.md) on a 360 × 740
 // phone, by keyboard, in both languages: from the months page to the declaring page, a value
-// with a photo, the receipt on screen; axe on the page; nothing to scroll sideways.
+// with a photo for two meters, the receipts on screen; axe on the page; nothing to scroll sideways;
+// then the back office at a desk sees both declarations and opens a photo.
 
 const PHONE = { width: 360, height: 740 };
 test.use({ viewport: PHONE });
@@ -46,20 +47,27 @@ async function declaringOccupant(language: 'lt' | 'en', n: number) {
     const set = await api(updateDqSetting, { token: operator.Token, params: { key }, body: { value } });
     expect(set.status).toBe(200);
   }
-  const code = `DECL-${language.toUpperCase()}-${Date.now() % 1_000_000}`;
-  const added = await api(addDevice, {
-    token: operator.Token,
-    body: {
-      locationId: flatId,
-      deviceTypeId: DEVICE_TYPE.coldWaterMeter,
-      deviceCode: code,
-      counterCode: null,
-      installedAt: new Date(Date.now() - 40 * 86_400_000).toISOString(),
-      initialReading: 10,
-      readMethod: 'manual',
-    },
-  });
-  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  // Two meters read by hand: a cold and a hot water meter, each its own serial.
+  const stamp = Date.now() % 1_000_000;
+  const codes = { cold: `DECL-${language.toUpperCase()}-C${stamp}`, hot: `DECL-${language.toUpperCase()}-H${stamp}` };
+  for (const [kind, typeId] of [
+    ['cold', DEVICE_TYPE.coldWaterMeter],
+    ['hot', DEVICE_TYPE.hotWaterMeter],
+  ] as const) {
+    const added = await api(addDevice, {
+      token: operator.Token,
+      body: {
+        locationId: flatId,
+        deviceTypeId: typeId,
+        deviceCode: codes[kind],
+        counterCode: null,
+        installedAt: new Date(Date.now() - 40 * 86_400_000).toISOString(),
+        initialReading: 10,
+        readMethod: 'manual',
+      },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+  }
   const o = (await api(getFlatOccupancies, { token: operator.Token, params: { id: flatId } })).body.Occupancies.find(
     (x) => x.MoveOut === null,
   )!;
@@ -81,7 +89,7 @@ async function declaringOccupant(language: 'lt' | 'en', n: number) {
   expect(updated.status, JSON.stringify(updated.body)).toBe(200);
   const secrets = await api(reissueOccupantAccess, { token: operator.Token, params: { id: o.Id } });
   expect(secrets.status).toBe(201);
-  return { code, token: secrets.body.Token };
+  return { codes, token: secrets.body.Token };
 }
 
 async function axe(page: Page, name: string) {
@@ -98,7 +106,10 @@ async function axe(page: Page, name: string) {
 for (const [index, language] of (['lt', 'en'] as const).entries()) {
   const t = TEXTS[language].occupant;
 
-  test(`the occupant declares a reading on a phone, by keyboard, ${language}`, async ({ page }) => {
+  test(`the occupant declares two meters on a phone, by keyboard; the back office sees them, ${language}`, async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const o = await declaringOccupant(language, index);
     await page.goto(`/occupant/open#${o.token}`);
@@ -109,32 +120,82 @@ for (const [index, language] of (['lt', 'en'] as const).entries()) {
     await tabTo(page, link);
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: t.declare.title })).toBeVisible();
-    const card = page.locator('.occupant-section').filter({
-      has: page.getByRole('heading', { level: 2, name: `${t.declare.types['3']} ${o.code}` }),
-    });
-    await expect(card).toBeVisible();
-    await expect(card.getByText(t.declare.previous.split(':')[0]!)).toBeVisible();
+    const cardOf = (type: '3' | '4', code: string) =>
+      page.locator('.occupant-section').filter({
+        has: page.getByRole('heading', { level: 2, name: `${t.declare.types[type]} ${code}` }),
+      });
+    const cold = cardOf('3', o.codes.cold);
+    await expect(cold).toBeVisible();
+    await expect(cold.getByText(t.declare.previous.split(':')[0]!)).toBeVisible();
     await axe(page, 'declare');
 
-    // The value (with the language's decimal separator), a photo, declared with Enter.
-    const value = card.getByLabel(t.declare.value);
-    await tabTo(page, value);
-    await page.keyboard.type(language === 'lt' ? '12,5' : '12.5');
-    await card.locator('input[type="file"]').setInputFiles({ name: 'meter.jpg', mimeType: 'image/jpeg', buffer: PNG });
-    await value.focus();
-    await page.keyboard.press('Enter');
-    const status = card.getByRole('status');
-    await expect(status).toContainText(o.code);
-    await expect(status).toContainText(language === 'lt' ? '12,5' : '12.5');
-    // It counts, with its photo, as the server now has it.
-    const token = await page.evaluate(
-      () => (JSON.parse(sessionStorage.getItem('rodmenys.occupant') ?? '{}') as { Token?: string }).Token,
-    );
-    const mine = (await api(getOccupantDeclarations, { token })).body.Devices.find((d) => d.DeviceCode === o.code)!;
-    expect(mine.Declarations[0]).toMatchObject({ Value: 12.5, Counts: true, Status: 'accepted' });
-    expect(mine.Declarations[0]!.PhotoId).not.toBeNull();
-    await expect(card.getByText(t.declare.declared)).toBeVisible();
+    // Each meter: the value (with the language's decimal separator), a photo, declared with Enter.
+    const token = async () =>
+      page.evaluate(
+        () => (JSON.parse(sessionStorage.getItem('rodmenys.occupant') ?? '{}') as { Token?: string }).Token,
+      );
+    for (const [card, code, value] of [
+      [cold, o.codes.cold, 12.5],
+      [cardOf('4', o.codes.hot), o.codes.hot, 11.25],
+    ] as const) {
+      const shown = language === 'lt' ? String(value).replace('.', ',') : String(value);
+      const field = card.getByLabel(t.declare.value);
+      await tabTo(page, field);
+      await page.keyboard.type(shown);
+      await card
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'meter.jpg', mimeType: 'image/jpeg', buffer: PNG });
+      await field.focus();
+      await page.keyboard.press('Enter');
+      const status = card.getByRole('status');
+      await expect(status).toContainText(code);
+      await expect(status).toContainText(shown);
+      // It counts, with its photo, as the server now has it.
+      const mine = (await api(getOccupantDeclarations, { token: await token() })).body.Devices.find(
+        (d) => d.DeviceCode === code,
+      )!;
+      expect(mine.Declarations[0]).toMatchObject({ Value: value, Counts: true, Status: 'accepted' });
+      expect(mine.Declarations[0]!.PhotoId).not.toBeNull();
+      await expect(card.getByText(t.declare.declared)).toBeVisible();
+    }
     await axe(page, 'receipt');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // The back office (at a desk) sees both declarations on the Declarations tab and opens a photo.
+    const desk = await browser.newContext({
+      baseURL: baseURL(),
+      viewport: { width: 1366, height: 768 },
+      locale: 'lt-LT',
+      timezoneId: 'Europe/Vilnius',
+    });
+    const csp = await watchCsp(desk);
+    try {
+      const office = await desk.newPage();
+      const d = TEXTS[language].declarationsOffice;
+      await signInAs(office, 'operator', language);
+      await office.goto('/devices');
+      await office.getByRole('tab', { name: d.tab }).click();
+      await expect(office.getByRole('tab', { name: d.tab })).toHaveAttribute('aria-selected', 'true');
+      const panel = office.getByRole('tabpanel');
+      for (const code of [o.codes.cold, o.codes.hot])
+        await expect(panel.getByRole('row').filter({ hasText: code })).toContainText(d.statuses.accepted);
+      await tabTo(office, panel.getByRole('button', { name: `${d.photo}: ${o.codes.hot}` }));
+      await office.keyboard.press('Enter');
+      const dialog = office.getByRole('dialog');
+      // The photo is drawn (the browser decoded it), not only its text alternative.
+      const photo = dialog.getByRole('img', { name: new RegExp(o.codes.hot) });
+      await expect(photo).toBeVisible();
+      await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      expect(await seriousViolations(office, '.ant-modal')).toEqual([]);
+      expect(csp).toEqual([]);
+      await tabTo(
+        office,
+        dialog.locator('.ant-modal-footer').getByRole('button', { name: TEXTS[language].common.close }),
+      );
+      await office.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+    } finally {
+      await desk.close();
+    }
   });
 }

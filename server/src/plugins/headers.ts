@@ -7,12 +7,14 @@ import fp from 'fastify-plugin';
  * origin: scripts, workers, fonts and API calls come from 'self' only. Styles allow
  * 'unsafe-inline' because Ant Design writes its component styles into <style> elements at
  * run time (CSS-in-JS); no inline script is ever allowed. Frames: none, ours or others'.
+ * Images may be `blob:` URLs: files fetched with the user's session (a declared reading's photo)
+ * are shown from the blob the app made of them.
  */
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:'],
+  'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
   'worker-src': ["'self'", 'blob:'],

@@ -124,6 +124,19 @@ describe('declaring readings', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('labels each meter’s fields on its own when the flat has two (lt)', async () => {
+    setOccupantSession(SESSION);
+    const hot: DeclaredDevice = { ...COLD, DeviceId: 8, DeviceTypeId: DEVICE_TYPE.hotWaterMeter, DeviceCode: 'HW-88' };
+    stubApi([route(getOccupantDeclarations, { ...page(true), Devices: [COLD, hot] })]);
+    await open('/occupant/declare', 'lt');
+    // One field per meter, each found by its label: the second is not left without a name.
+    const fields = await screen.findAllByLabelText(lt.occupant.declare.value);
+    expect(fields).toHaveLength(2);
+    expect(new Set(fields.map((f) => f.id)).size).toBe(2);
+    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it('links the declaring page from the months page when the flat has declared meters', async () => {
     setOccupantSession(SESSION);
     stubApi([

@@ -142,7 +142,14 @@ function DeviceCard({ device, open }: { device: DeclaredDevice; open: boolean })
         </>
       )}
       {open && (
-        <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+        <Form
+          form={form}
+          // Its own name: the fields' ids (and so their labels) are unique when the flat has several meters.
+          name={`declare-${device.DeviceId}`}
+          layout="vertical"
+          onFinish={(v) => void submit(v)}
+          requiredMark={false}
+        >
           <Form.Item
             name="value"
             label={t('occupant.declare.value')}
