@@ -5,7 +5,7 @@ import { defineEndpoint } from './endpoint.js';
 import { StatementLanguage } from './statements.js';
 
 /*
- * The back office's side of declared readings (docs/declared-readings-office.md): a declaration
+ * The back office's side of declared readings (docs/declared-readings.md): a declaration
  * entered for an occupant who phoned, the review of declarations (the photo, accept or reject a
  * doubtful one), the devices not declared in a window and the reminders. Groups 1 and 2 (group 2
  * within its scope); group 3 and integration keys get 403.
@@ -63,7 +63,7 @@ export const enterPhoneDeclaration = defineEndpoint({
   method: 'POST',
   path: '/declarations/phone',
   summary:
-    'Enters a declaration for an occupant who phoned (docs/declared-readings-office.md): the value, the day it was ' +
+    'Enters a declaration for an occupant who phoned (docs/declared-readings.md): the value, the day it was ' +
     "read, who called; checked like the occupant's own (a value above the plausible maximum needs `confirm` and " +
     'is doubtful); audited with the user. Groups 1 and 2 (its scope); group 3: 403; a device outside the scope: 404.',
   tags: ['declarations'],

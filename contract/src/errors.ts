@@ -200,7 +200,7 @@ export const ERROR_MESSAGES = {
   photoNotImage: 'The photo must be a JPEG or PNG image',
   photoTooLarge: 'The photo is larger than {{max}} MB',
   photoTooManyPixels: 'The photo has more than {{max}} million pixels',
-  // The back office's side of declared readings (docs/declared-readings-office.md).
+  // The back office's side of declared readings (docs/declared-readings.md).
   declarationsAdminsOnly: 'Only groups 1 and 2 enter and review declarations',
   declarationDayInFuture: '{{field}} is in the future',
   declarationNoOccupant: 'Nobody lived in the flat on {{day}}',

@@ -8,7 +8,7 @@ import {
 import { api, DEMO, expect, session, tabTo, test } from './fixtures';
 import { dialogSettled, screenReady, seriousViolations, settle, signInAs, TEXTS } from './screens';
 
-// The back office's declarations (docs/declared-readings-office.md): a declaration taken by phone
+// The back office's declarations (docs/declared-readings.md): a declaration taken by phone
 // entered by keyboard, and a doubtful one rejected with a reason, in both languages, axe clean.
 // Every declaration made here is rejected afterwards, so it stops counting for the other tests.
 

@@ -59,7 +59,7 @@ export const AUDIT_KINDS = [
   'campaign.notify',
   'campaign.noAccess',
   'declaration.create',
-  // The back office's side of declared readings (docs/declared-readings-office.md).
+  // The back office's side of declared readings (docs/declared-readings.md).
   'declaration.phone',
   'declaration.decide',
 ] as const;

@@ -300,7 +300,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
     return { params: { id: await alfaOccupancy } };
   };
   /**
-   * Alfa's second flat's water meter read by declaration (docs/declared-readings-office.md), with the flat's
+   * Alfa's second flat's water meter read by declaration (docs/declared-readings.md), with the flat's
    * occupancy; made once. Returns the device id.
    */
   let declared: Promise<number> | undefined;
@@ -556,7 +556,7 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
       request: () => ({ params: { buildingId: ids.buildingA1! }, body: { note: 'Not cost-efficient' } }),
     },
     'GET /lifetime/walk-by': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
-    // The back office's declarations (docs/declared-readings-office.md): groups 1 and 2, each within its scope.
+    // The back office's declarations (docs/declared-readings.md): groups 1 and 2, each within its scope.
     'POST /declarations/phone': {
       request: async () => ({
         body: { deviceId: await declaredDevice(), value: 12.5, day: '2026-01-25', callerName: 'Klientas-A2' },

@@ -18,7 +18,7 @@ import {
 import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 /*
- * The back office's side of declared readings (docs/declared-readings-office.md): a declaration
+ * The back office's side of declared readings (docs/declared-readings.md): a declaration
  * entered for an occupant who phoned, and the review (the photo, accept, reject with a reason, the
  * occupant told by e-mail in their language).
  */

@@ -13,7 +13,7 @@ import { undeclaredPrintList } from '../services/declarations/office/print-list.
 import * as review from '../services/declarations/office/review.js';
 import { defineRoute } from './define.js';
 
-/** The back office's side of declared readings (docs/declared-readings-office.md). */
+/** The back office's side of declared readings (docs/declared-readings.md). */
 export default async function declarationsOfficeRoutes(app: FastifyInstance) {
   defineRoute(app, enterPhoneDeclaration, ({ caller, db, body }) => enterPhone(db, caller, body));
   defineRoute(app, listDeclarations, ({ caller, db, query }) => review.listDeclarations(db, caller, query));

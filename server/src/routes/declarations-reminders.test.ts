@@ -14,7 +14,7 @@ import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 /*
  * The devices not declared in a window, the reminders (e-mail with consent at the window's start and
- * two days before its end, once each) and the print list for the rest (docs/declared-readings-office.md).
+ * two days before its end, once each) and the print list for the rest (docs/declared-readings.md).
  */
 
 const t = useApp();

@@ -12,7 +12,7 @@ export interface DqSettings {
   'monthEnd.keepMonths': number;
   /** A building whose estimated month ends exceed this share of its devices is flagged. */
   'monthEnd.estimatedShareWarn': number;
-  /** A late declaration recalculates month ends at most this many months back (docs/declared-readings-office.md). */
+  /** A late declaration recalculates month ends at most this many months back (docs/declared-readings.md). */
   'declarations.recalcMonths': number;
   /** Months (1–12) of the heating season. */
   heatingSeasonMonths: number[];

@@ -1,4 +1,4 @@
-/** TanStack Query hooks of the back office's declarations (docs/declared-readings-office.md), typed from the contract. */
+/** TanStack Query hooks of the back office's declarations (docs/declared-readings.md), typed from the contract. */
 import {
   decideDeclaration,
   enterPhoneDeclaration,

@@ -1,4 +1,4 @@
--- The back office's side of declared readings (docs/declared-readings-office.md).
+-- The back office's side of declared readings (docs/declared-readings.md).
 
 -- A phone declaration: who called, as they gave their name and number (personal data of the
 -- occupancy, removed with it).

@@ -106,7 +106,7 @@ export async function computeMonthEnds(
               $2::date::timestamp::timestamptz AS s
      ), dev AS (
        SELECT d.id, d.installed_at, d.device_type_id, ${buildingIdOf('l')} AS building, l.area_m2,
-              -- A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md):
+              -- A meter marked as read by hand, which the occupant declares (docs/declared-readings.md):
               -- its own 12-month average. Unmarked devices keep the estimates below.
               ${DECLARED_METER} AS declared
          FROM device d JOIN location l ON l.id = d.location_id LEFT JOIN device_status ds ON ds.device_id = d.id, p
@@ -288,7 +288,7 @@ export async function computeMonthEndsBackward(
 const UPSERT = boundaryValueUpsert('month_end', 'month');
 
 /**
- * A meter marked as read by hand, which the occupant declares (docs/declared-readings-office.md), of
+ * A meter marked as read by hand, which the occupant declares (docs/declared-readings.md), of
  * `device d`, its `location l` and `device_status ds`.
  */
 export const DECLARED_METER = `(l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'

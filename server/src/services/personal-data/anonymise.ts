@@ -100,7 +100,7 @@ export async function anonymiseOccupancy(db: Db, id: number, now: Date): Promise
     // Photos of declared readings (docs/declared-readings.md) go; the declared values stay with the flat.
     await tx.query('DELETE FROM declaration_photo WHERE occupancy_id = $1', [id]);
     // So do who called in a declaration by phone and where its notices were mailed
-    // (docs/declared-readings-office.md).
+    // (docs/declared-readings.md).
     await tx.query(
       `UPDATE declaration SET caller_name = $2, caller_phone = NULL
         WHERE occupancy_id = $1 AND (caller_name IS NOT NULL OR caller_phone IS NOT NULL)`,

@@ -6,7 +6,7 @@ import { DECLARED_TYPES } from '../devices.js';
 import { windowOfMonth } from '../window.js';
 
 /**
- * Who works on declarations in the back office (docs/declared-readings-office.md): groups 1 and 2,
+ * Who works on declarations in the back office (docs/declared-readings.md): groups 1 and 2,
  * group 2 within its scope; group 3 and integration keys get 403.
  */
 export function assertDeclarationOffice(caller: Caller): void {

@@ -6,7 +6,7 @@ import { countingSql } from '../rows.js';
 import { assertDeclarationOffice, isDeclaredDeviceSql, windowOf } from './access.js';
 
 /**
- * The declared devices of flats in a window (docs/declared-readings-office.md): in service at the
+ * The declared devices of flats in a window (docs/declared-readings.md): in service at the
  * window's end, with the flat's occupancy on its last day and the declaration that counts, if any.
  * $1 the scope (null: all), $2 the month (its first day), $3 the window's last day, $4 a building or null.
  * By address, flat and serial. Shared by the list, the print list and the reminders.
@@ -72,7 +72,7 @@ export async function declarationDevicesDb(db: Queryable, scope: number[] | null
   return { window: w, rows: q.undeclared ? rows.filter((r) => !r.declared) : rows };
 }
 
-/** The declared devices of a window, or only those not declared (docs/declared-readings-office.md). */
+/** The declared devices of a window, or only those not declared (docs/declared-readings.md). */
 export async function listDeclarationDevices(db: Queryable, caller: Caller, q: DevicesQuery) {
   assertDeclarationOffice(caller);
   const { window, rows } = await declarationDevicesDb(db, caller.scope, q);

@@ -16,7 +16,7 @@ import { currentMonth, plusMonths } from '../../../test/months.js';
 import { computeMonthForAll } from '../../data-quality/refresh-month-ends.js';
 
 /*
- * A declared meter's month without a declaration (docs/declared-readings-office.md): estimated from
+ * A declared meter's month without a declaration (docs/declared-readings.md): estimated from
  * its own average monthly consumption of the 12 months before; replaced when the declaration comes.
  * A radio meter with the same readings keeps the estimate it had (the same month last year × trend).
  */

@@ -71,7 +71,7 @@ export async function queueDecisionNotice(tx: Queryable, declarationId: number, 
 }
 
 /**
- * Queues the reminders due at `now` (docs/declared-readings-office.md), once per reminder, device,
+ * Queues the reminders due at `now` (docs/declared-readings.md), once per reminder, device,
  * occupancy and window (a unique index): inside the window until two days before its end,
  * `reminderStart`; from two days before its end, `reminderEnd`; each only for a declared device with
  * no declaration that counts. By e-mail with consent; else on the print list.

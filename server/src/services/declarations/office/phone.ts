@@ -14,7 +14,7 @@ import { declarationRows } from './rows.js';
 const fmt = (n: number) => String(Number(n.toFixed(6)));
 
 /**
- * A declaration the back office enters for an occupant who phoned (docs/declared-readings-office.md):
+ * A declaration the back office enters for an occupant who phoned (docs/declared-readings.md):
  * the device (a declared one of a flat in the caller's scope, else 404), the day the occupant read it
  * (not in the future; the declaration is stamped the end of that day, or now for today), who called.
  * Checked like the occupant's own: below the previous value is refused; above the plausible maximum it

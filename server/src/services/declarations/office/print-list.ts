@@ -34,7 +34,7 @@ export const PRINT_LIST_TEXTS = {
 } as const;
 
 /**
- * The reminders that go by post (docs/declared-readings-office.md): the declared devices without a
+ * The reminders that go by post (docs/declared-readings.md): the declared devices without a
  * declaration in the window whose occupant has no e-mail consent, one line per device, by address,
  * flat and serial, with a box for the reading. 404 when there is none.
  */

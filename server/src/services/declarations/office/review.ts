@@ -10,7 +10,7 @@ import { resolveDoubtfulAnomaly } from './apply.js';
 import { queueDecisionNotice } from './notices.js';
 import { declarationRows, type RowFilter } from './rows.js';
 
-/** A month's declarations for review (docs/declared-readings-office.md), scoped. */
+/** A month's declarations for review (docs/declared-readings.md), scoped. */
 export async function listDeclarations(db: Queryable, caller: Caller, filter: RowFilter & { month: string }) {
   assertDeclarationOffice(caller);
   return { Month: filter.month, Rows: await declarationRows(db, caller, filter) };
@@ -36,7 +36,7 @@ export async function declarationPhoto(
 }
 
 /**
- * Accepts or rejects a declaration (docs/declared-readings-office.md): a rejection needs a reason and
+ * Accepts or rejects a declaration (docs/declared-readings.md): a rejection needs a reason and
  * stops the declaration counting (the month is valued again from the one that counts now, if any).
  * Audited (`declaration.decide`, before and after); the occupant is told by e-mail where they consented.
  */

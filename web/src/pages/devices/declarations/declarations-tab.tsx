@@ -54,7 +54,7 @@ function UndeclaredTable({ rows, loading }: { rows: readonly DeclarationDeviceRo
 }
 
 /**
- * The back office's declarations (docs/declared-readings-office.md): a month's declarations to
+ * The back office's declarations (docs/declared-readings.md): a month's declarations to
  * review, the devices not declared in its window, a declaration taken by phone, the print list.
  */
 export function DeclarationsTab() {

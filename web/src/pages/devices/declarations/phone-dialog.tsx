@@ -17,7 +17,7 @@ interface Values {
   confirm?: boolean;
 }
 
-/** A declaration taken by phone: the device, the value, the day it was read, who called (docs/declared-readings-office.md). */
+/** A declaration taken by phone: the device, the value, the day it was read, who called (docs/declared-readings.md). */
 export function PhoneDialog({ devices, onClose }: { devices: readonly DeclarationDeviceRow[]; onClose: () => void }) {
   const { t } = useTranslation();
   const language = useLanguage();
