@@ -80,7 +80,12 @@ describe('declaring readings', { timeout: 30_000 }, () => {
     setOccupantSession(SESSION);
     const api = stubApi([route(getOccupantDeclarations, page(false))]);
     await open('/occupant/declare', 'lt');
-    expect(await screen.findByText(/rodmenų deklaravimas prasidės 2026 m. lapkričio 21 d./)).toBeTruthy();
+    // The month named without bending it into a case, the days in full, no double full stop after "d.".
+    expect(
+      await screen.findByText(
+        'Deklaruojamas mėnuo: 2026 m. lapkritis. Deklaruoti bus galima nuo 2026 m. lapkričio 21 d. iki 2026 m. lapkričio 30 d. imtinai.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('heading', { name: `${lt.occupant.declare.types['3']} CW-77` })).toBeTruthy();
     expect(screen.queryByRole('button', { name: lt.occupant.declare.submit })).toBeNull();
     expect(api.unanswered).toEqual([]);
@@ -135,6 +140,26 @@ describe('declaring readings', { timeout: 30_000 }, () => {
     expect(new Set(fields.map((f) => f.id)).size).toBe(2);
     const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('offers the photo by a button in the page’s language and says which photo is chosen (lt)', async () => {
+    setOccupantSession(SESSION);
+    stubApi([route(getOccupantDeclarations, page(true))]);
+    await open('/occupant/declare', 'lt');
+    // The button is named by the field's label and its own text; the browser's file button is hidden.
+    const pick = await screen.findByRole('button', {
+      name: `${lt.occupant.declare.photo} ${lt.occupant.declare.photoPick}`,
+    });
+    expect(pick.getAttribute('aria-describedby')).toContain('photo-chosen');
+    expect(screen.getByText(lt.occupant.declare.photoNone)).toBeTruthy();
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    expect(input.tabIndex).toBe(-1);
+    const user = userEvent.setup();
+    await act(async () => {
+      await user.upload(input, new File([new Uint8Array([0x89, 0x50])], 'skaitiklis.png', { type: 'image/png' }));
+    });
+    expect(await screen.findByText('skaitiklis.png')).toBeTruthy();
+    expect(screen.queryByText(lt.occupant.declare.photoNone)).toBeNull();
   });
 
   it('links the declaring page from the months page when the flat has declared meters', async () => {

@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, LeftOutlined } from '@ant-design/icons';
+import { CameraOutlined, CheckCircleOutlined, LeftOutlined } from '@ant-design/icons';
 import type { DeclarationReceipt, DeclaredDevice } from '@rodmenys/contract';
 import { Alert, Button, Card, Checkbox, Form, InputNumber, Skeleton, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
@@ -177,16 +177,33 @@ function DeviceCard({ device, open }: { device: DeclaredDevice; open: boolean })
               </Form.Item>
             </>
           )}
+          {/* The browser's own file button speaks the browser's language: a button of ours opens the
+              (hidden) file input instead, and says which photo is chosen, in the page's language. */}
           <div className="occupant-photo">
-            <label htmlFor={`${id}-photo`}>{t('occupant.declare.photo')}</label>
+            <span id={`${id}-photo-label`}>{t('occupant.declare.photo')}</span>
             <input
-              id={`${id}-photo`}
               ref={photoInput}
               type="file"
               accept="image/jpeg,image/png"
-              aria-describedby={`${id}-photo-help`}
+              className="visually-hidden"
+              tabIndex={-1}
+              aria-hidden
               onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
             />
+            <span className="occupant-photo-pick">
+              <Button
+                id={`${id}-photo`}
+                icon={<CameraOutlined aria-hidden />}
+                aria-labelledby={`${id}-photo-label ${id}-photo`}
+                aria-describedby={`${id}-photo-chosen ${id}-photo-help`}
+                onClick={() => photoInput.current?.click()}
+              >
+                {t('occupant.declare.photoPick')}
+              </Button>
+              <Typography.Text id={`${id}-photo-chosen`}>
+                {photo ? photo.name : t('occupant.declare.photoNone')}
+              </Typography.Text>
+            </span>
             <Typography.Text type="secondary" id={`${id}-photo-help`}>
               {t('occupant.declare.photoHelp')}
             </Typography.Text>
