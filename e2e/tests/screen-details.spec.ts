@@ -75,7 +75,8 @@ test.describe('the new screens as people use them', () => {
       await row.getByRole('button', { name: t.integrations.revokeKey, exact: true }).click();
       const confirm = page.getByRole('tooltip');
       await expect(confirm).toContainText(t.integrations.revokeKeyConfirm.split('„')[0]!.split('"')[0]!.trim());
-      await confirm.getByRole('button', { name: t.integrations.revokeKeyOk }).click();
+      await confirm.getByRole('button', { name: t.integrations.revokeKeyOk }).focus();
+      await page.keyboard.press('Enter');
       await expect(row).toContainText(t.integrations.keyRevoked);
     });
 
