@@ -155,7 +155,7 @@ test.describe('heat method', () => {
 
       await openStatements(page, t, b.title);
       const balance = page.getByTestId('building-balances');
-      await expect(balance).toContainText(`${b.title}: Pastato balansas (metodas norm nuo ${month}): įvadas`);
+      await expect(balance).toContainText(`${b.title}: Pastato balansas (metodas norma nuo ${month}): įvadas`);
       // The parameters that produced the balance, under it (docs/heat-method.md, "In the statements").
       await expect(balance).toContainText(
         `Versijos nuo ${month} parametrai: q 1 kWh/m³ · cirkuliacija 1 kWh butui · sezonas 2020-01-01 – …`,
@@ -172,7 +172,7 @@ test.describe('heat method', () => {
       await expect(
         drawer.getByText(/^Jūsų butas: šildymas .* kWh \(.*\), karšto vandens šiluma .*, cirkuliacija /),
       ).toBeVisible();
-      await expect(drawer.getByText(/^Pastato balansas \(metodas norm/)).toBeVisible();
+      await expect(drawer.getByText(/^Pastato balansas \(metodas norma nuo/)).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(drawer).toBeHidden();
 

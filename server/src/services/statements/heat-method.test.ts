@@ -235,6 +235,14 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
         'season 2026-10-15 – … · common 5 % · base 30 % · k_min 0.5';
       expect(text).toContain(`${params} · this flat: position factor 1, circulation by the norm.`);
       expect(text).toContain(`${params} · this flat: position factor 1, circulation 160 kWh.`);
+      expect(text).toContain('Building balance (method norm from 2026-10)');
+      // In Lithuanian the method is named in Lithuanian, not by its code.
+      const lt = path.join(dir, 'statements-lt.pdf');
+      const ltChunks: Buffer[] = [];
+      for await (const c of renderBuildingPdf(st, 'lt')) ltChunks.push(Buffer.from(c as Uint8Array));
+      writeFileSync(lt, Buffer.concat(ltChunks));
+      const ltText = execFileSync('pdftotext', [lt, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(ltText).toContain('Pastato balansas (metodas norma nuo 2026-10)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

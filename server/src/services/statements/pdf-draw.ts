@@ -119,7 +119,7 @@ function methodNotes(k: StatementKindFigures, lang: Lang): string[] {
   if (b.Status === 'split')
     notes.push(
       t.heatBalance(
-        b.Method,
+        t.methodNames[b.Method as keyof typeof t.methodNames] ?? b.Method,
         b.ValidFrom,
         parts.map((v, i) => `${t.balanceParts[i]} ${f(v)}`),
         f(b.InputKwh),

@@ -32,6 +32,8 @@ export const T = {
       heatMethodUnbalanced: () =>
         'kWh neskaičiuojamos: pagal pastato metodą šio mėnesio balansas nesueina (dalis būtų neigiama).',
     },
+    /** The heat method's hot-water mode as the balance line names it. */
+    methodNames: { norm: 'norma', meter: 'karšto vandens skaitiklis', formulaDE: 'įvertis pagal HeizkostenV' },
     heatBalance: (method: string, from: string, parts: string[], input: string) =>
       `Pastato balansas (metodas ${method} nuo ${from}): įvadas ${input} kWh = ${parts.join(' + ')} kWh.`,
     balanceParts: [
@@ -116,6 +118,7 @@ export const T = {
       heatMethodUnbalanced: () =>
         "No kWh: by the building's method this month does not balance (a part would be negative).",
     },
+    methodNames: { norm: 'norm', meter: 'hot-water meter', formulaDE: 'HeizkostenV estimate' },
     heatBalance: (method: string, from: string, parts: string[], input: string) =>
       `Building balance (method ${method} from ${from}): input ${input} kWh = ${parts.join(' + ')} kWh.`,
     balanceParts: [

@@ -119,9 +119,25 @@ describe("a flat's statement by its building's heat method", { timeout: 30_000 }
     expect(text).not.toContain('Parameters of the version');
   });
 
+  it('names the method in the language, never by its code (lt: a hot-water meter)', async () => {
+    const meter: FlatStatement = {
+      ...STATEMENT,
+      Row: {
+        ...STATEMENT.Row,
+        Kinds: STATEMENT.Row.Kinds.map((k) => ({
+          ...k,
+          HeatBalance: k.HeatBalance && { ...k.HeatBalance, Method: 'meter' },
+        })),
+      },
+    };
+    const text = await show('lt', meter);
+    expect(text).toContain('Pastato balansas (metodas karšto vandens skaitiklis nuo 2026-10)');
+    expect(text).not.toMatch(/metodas meter/);
+  });
+
   it('and in Lithuanian', async () => {
     const text = await show('lt');
-    expect(text).toMatch(/Pastato balansas \(metodas norm nuo 2026-10\): įvadas 9\s870,5 kWh = karštas vanduo 938,4/);
+    expect(text).toMatch(/Pastato balansas \(metodas norma nuo 2026-10\): įvadas 9\s870,5 kWh = karštas vanduo 938,4/);
     expect(text).toMatch(/Jūsų butas: šildymas 706,002 kWh \(pagal suvartojimą 106,516, bazinė 450,996/);
     expect(text).toContain(
       'Versijos nuo 2026-10 parametrai: q 51 kWh/m³ · cirkuliacija 80 kWh butui · sezonas 2026-10-15 – … · ' +

@@ -39,7 +39,7 @@ export function useBalanceText() {
   return (b: StatementHeatBalance) =>
     b.Status === 'split'
       ? t('statements.heatBalance', {
-          method: b.Method,
+          method: t(`statements.methodNames.${b.Method}`),
           from: b.ValidFrom,
           input: kwh(b.InputKwh),
           parts: BALANCE.map(([name, field]) => `${t(`statements.balanceParts.${name}`)} ${kwh(b[field])}`).join(' + '),
