@@ -63,7 +63,9 @@ describe(`seedDemo (${dbKind()})`, () => {
     );
     const remote = devices.filter((d) => d.method === 'remote');
     const late = devices.filter((d) => d.method !== 'remote' && d.installed > '2020-10-25');
-    expect(new Set(devices.map((d) => d.method))).toEqual(new Set(['remote', 'walkby', 'manual']));
+    // Read by hand are only the declared meters, which a demo of three buildings has none of
+    // (declared-demo.test): a meter marked by hand never gets the demo's readings.
+    expect(new Set(devices.map((d) => d.method))).toEqual(new Set(['remote', 'walkby']));
     expect(late.length).toBeGreaterThan(0);
     expect(register.Summary).toMatchObject({
       Buildings: 3,

@@ -58,11 +58,13 @@ export async function loadMasterData(tx: Tx, m: MasterData): Promise<void> {
     ),
   );
   // How each device is read (docs/device-lifetime.md), so the remote-reading register has every kind:
-  // every third building is read on a walk-by, one device in seven elsewhere is read by hand, the
-  // rest remotely (no collector hears the demo). Not drawn from rng: the readings stay as they were.
+  // every third building is read on a walk-by, and so is one device in seven elsewhere (its readings
+  // come on a walk-by drive), the rest remotely (no collector hears the demo). Read by hand are only
+  // the declared meters (seed/declared.ts): a meter marked by hand is one its occupant declares, so
+  // it must not also get the demo's readings. Not drawn from rng: the readings stay as they were.
   await tx.query(
-    `UPDATE device d SET read_method = CASE WHEN ${buildingIdOf('l')} % 3 = 0 THEN 'walkby'
-                                          WHEN d.id % 7 = 0 THEN 'manual' ELSE 'remote' END
+    `UPDATE device d SET read_method = CASE WHEN ${buildingIdOf('l')} % 3 = 0 OR d.id % 7 = 0 THEN 'walkby'
+                                          ELSE 'remote' END
        FROM location l WHERE l.id = d.location_id AND d.id = ANY ($1::int[])`,
     [m.devices.map((d) => d.deviceId)],
   );
