@@ -39,5 +39,9 @@ describe('coded audit values', () => {
     expect(auditValueText('SILENT', 'lt', 'Rule')).toBe('Nėra rodmenų');
     expect(auditValueText('estimated', 'lt', 'Comment')).toBe('estimated');
     expect(auditChangesText({ Source: 'estimated' }, { Source: 'manual' }, 'lt')).toBe('Šaltinis: įvertinta → rankinė');
+    // A heat method's hot-water mode, not its code, on the Lithuanian audit log.
+    expect(auditChangesText({ HotWaterHeat: null }, { HotWaterHeat: 'norm' }, 'lt')).toBe(
+      'Karšto vandens šiluma: — → norma',
+    );
   });
 });

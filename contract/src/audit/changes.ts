@@ -177,6 +177,12 @@ export const AUDIT_VALUE_LABELS: Record<string, Record<string, { lt: string; en:
     acknowledged: { lt: 'patvirtinta', en: 'acknowledged' },
     resolved: { lt: 'išspręsta', en: 'resolved' },
   },
+  // A heat method version's hot-water mode (docs/heat-method.md), as the statements name it.
+  HotWaterHeat: {
+    norm: { lt: 'norma', en: 'norm' },
+    meter: { lt: 'karšto vandens skaitiklis', en: 'hot-water meter' },
+    formulaDE: { lt: 'įvertis pagal HeizkostenV', en: 'HeizkostenV estimate' },
+  },
 };
 
 /**
