@@ -411,10 +411,8 @@ export const StatementChange = Type.Object({
 });
 export type StatementChange = Static<typeof StatementChange>;
 
-/** The parameters of a building's heat method a republish compares (docs/heat-method.md, "Publication"). */
-export const HEAT_PARAMETERS = [
-  'Method',
-  'ValidFrom',
+/** A heat method version's building parameters, compared once per building on a republish. */
+export const HEAT_BUILDING_PARAMETERS = [
   'KwhPerM3',
   'CirculationNorm',
   'HotWaterTemperature',
@@ -423,9 +421,11 @@ export const HEAT_PARAMETERS = [
   'CommonShare',
   'BaseShare',
   'MinimumShare',
-  'PositionFactor',
-  'CirculationClass',
 ] as const;
+/** A flat's own parameters, compared per flat. */
+export const HEAT_FLAT_PARAMETERS = ['PositionFactor', 'CirculationClass'] as const;
+/** The parameters of a building's heat method a republish compares (docs/heat-method.md, "Publication"). */
+export const HEAT_PARAMETERS = ['Method', 'ValidFrom', ...HEAT_BUILDING_PARAMETERS, ...HEAT_FLAT_PARAMETERS] as const;
 export type HeatParameterName = (typeof HEAT_PARAMETERS)[number];
 
 /** A parameter's value: a number, the hot-water mode or month (text), district heat, or the season's periods. */

@@ -5,6 +5,7 @@ import type {
   StatementHeatBalance,
   StatementRow,
 } from '@rodmenys/contract';
+import { HEAT_BUILDING_PARAMETERS, HEAT_FLAT_PARAMETERS } from '@rodmenys/contract';
 
 /*
  * What a republish would change in the heat method behind a building's month (docs/heat-method.md,
@@ -12,19 +13,8 @@ import type {
  * splits the month now. A publication made before the parameters were frozen with it names none.
  */
 
-/** The building's parameters, compared once per building. */
-const BUILDING = [
-  'KwhPerM3',
-  'CirculationNorm',
-  'HotWaterTemperature',
-  'DistrictHeat',
-  'Seasons',
-  'CommonShare',
-  'BaseShare',
-  'MinimumShare',
-] as const;
-/** A flat's own parameters, compared per flat. */
-const FLAT = ['PositionFactor', 'CirculationClass'] as const;
+const BUILDING = HEAT_BUILDING_PARAMETERS;
+const FLAT = HEAT_FLAT_PARAMETERS;
 
 const balanceOf = (r: StatementRow): StatementHeatBalance | null =>
   r.Kinds.find((k) => k.Kind === 'heating')?.HeatBalance ?? null;
