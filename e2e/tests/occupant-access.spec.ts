@@ -87,7 +87,7 @@ for (const [language, n] of [
     await tabTo(page, dialog.getByRole('button', { name: a.reissue }));
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog').filter({ hasText: fill(a.reissueConfirm, { name: current.Name }) });
-    await expect(confirm).toBeVisible();
+    await expect(confirm.getByRole('button', { name: t.common.ok })).toBeFocused();
     await page.keyboard.press('Enter');
     const code = dialog.getByRole('textbox', { name: a.newCode, exact: true });
     await expect(code).toBeFocused();
@@ -127,9 +127,13 @@ for (const [language, n] of [
     // Revoke: the code stops working at once; nothing is live.
     await tabTo(page, dialog.getByRole('button', { name: a.revoke }));
     await page.keyboard.press('Enter');
+    // Enter only once the question has the focus on its OK (pressed earlier, it lands on Revoke again).
     await expect(
-      page.getByRole('dialog').filter({ hasText: fill(a.revokeConfirm, { name: current.Name }) }),
-    ).toBeVisible();
+      page
+        .getByRole('dialog')
+        .filter({ hasText: fill(a.revokeConfirm, { name: current.Name }) })
+        .getByRole('button', { name: t.common.ok }),
+    ).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(dialog.getByRole('row', { name: new RegExp(`^${a.links}`) })).toContainText(a.linksNone);
     await expect(dialog.getByRole('row', { name: new RegExp(`^${a.code}`) })).toContainText(a.codeNone);

@@ -8,7 +8,9 @@ export const STATIC_MODAL = { mask: { closable: false }, keyboard: false } as co
 
 /**
  * Confirmation dialogs from the one modal host (antd's App): static backdrop, no keyboard
- * close, translated buttons. Resolves true on confirm, false on cancel.
+ * close, translated buttons. Resolves true on confirm, false on cancel, once the dialog has
+ * closed and given the focus back to what opened it: what the caller does next (focus a field
+ * it shows, say) is then not undone by that return.
  */
 export function useConfirm() {
   const { modal } = App.useApp();
@@ -16,13 +18,16 @@ export function useConfirm() {
   return useCallback(
     (props: Omit<ModalFuncProps, 'onOk' | 'onCancel'>) =>
       new Promise<boolean>((resolve) => {
+        let confirmed = false;
         modal.confirm({
           okText: t('common.ok'),
           cancelText: t('common.cancel'),
           ...props,
           ...STATIC_MODAL,
-          onOk: () => resolve(true),
-          onCancel: () => resolve(false),
+          onOk: () => {
+            confirmed = true;
+          },
+          afterClose: () => resolve(confirmed),
         });
       }),
     [modal, t],
