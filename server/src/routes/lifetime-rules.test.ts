@@ -5,6 +5,7 @@ import { sendDigests } from '../services/data-quality/digest.js';
 import { validate } from '../services/data-quality/validate.js';
 import { inject } from '../test/app.js';
 import { dbKind } from '../test/db.js';
+import { makeDevice } from '../test/factories.js';
 import { dayOfMonth, type LifetimeWorld, shift, useLifetimeWorld } from '../test/lifetime-world.js';
 import { decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
@@ -102,6 +103,26 @@ describe(`devices over their lifetime: the rules and the overdue anomaly (${dbKi
       expect(marked.status, marked.text).toBe(200);
       expect(marked.body).toMatchObject({ ReadMethod: 'remote', ReadNow: 'remote', VerifiedOn: '2021-05-01' });
       expect(marked.body.VerificationDue).toBe('2026-05-01');
+    });
+
+    it("counts a collector's CSV file as hearing the device, at its newest reading", async () => {
+      id.csvNear = await makeDevice(t.db, flatA1, { code: 'CSV-NEAR', typeId: DEVICE_TYPE.coldWaterMeter });
+      id.csvFar = await makeDevice(t.db, flatA1, { code: 'CSV-FAR', typeId: DEVICE_TYPE.coldWaterMeter });
+      const daysAgo = (n: number) => `${new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 19)}Z`;
+      const res = await inject(t.app, contract.importCsv, {
+        token: operator.token,
+        body: `serial;time;value\nCSV-NEAR;${daysAgo(45)};10\nCSV-NEAR;${daysAgo(5)};11\nCSV-FAR;${daysAgo(40)};20\n`,
+        headers: { 'content-type': 'text/csv' },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.Stored).toBe(3);
+      // Within lifetime.remoteDays (30) by its newest reading; the other's newest is 40 days old.
+      expect((await device('csvNear')).ReadNow).toBe('remote');
+      expect((await device('csvFar')).ReadNow).toBe('manual');
+      await setSetting('lifetime.remoteDays', 50);
+      expect((await device('csvFar')).ReadNow).toBe('remote');
+      await setSetting('lifetime.remoteDays', 30);
+      await t.db.query('UPDATE device SET removed_at = now() WHERE id = ANY($1)', [[id.csvNear, id.csvFar]]);
     });
 
     it("starts the new device's dates with a replacement", async () => {

@@ -1,6 +1,7 @@
 import { DEVICE_TYPE, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { boundaryValueUpsert } from '../boundary-values.js';
+import { readNowSql } from '../lifetime/device-dates.js';
 import type { DqSettings } from '../settings.js';
 import { buildingIdOf, cityIdOf } from '../sql.js';
 
@@ -293,7 +294,7 @@ const UPSERT = boundaryValueUpsert('month_end', 'month');
  */
 export const DECLARED_METER = `(l.level = ${LOCATION_LEVEL.flat} AND d.read_method = 'manual'
   AND d.device_type_id IN (${DEVICE_TYPE.heatMeter}, ${DEVICE_TYPE.coldWaterMeter}, ${DEVICE_TYPE.hotWaterMeter})
-  AND read_method_now(d.read_method, ds.telegram_ts) = 'manual')`;
+  AND ${readNowSql('d', 'ds')} = 'manual')`;
 
 /**
  * The recalculation cap (docs/declared-readings.md, "Late declarations"): false for a declared meter

@@ -1,5 +1,6 @@
 import { DEVICE_TYPE, type DeclaredDevice } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { readNowSql } from '../lifetime/device-dates.js';
 import { DECLARATION_COLUMNS } from './rows.js';
 
 /**
@@ -41,7 +42,7 @@ export const DECLARED_DEVICES_SQL = `
    WHERE o.id = $1
      AND coalesce(o.move_in, '-infinity') <= $2::timestamptz::date AND coalesce(o.move_out, 'infinity') > $2::timestamptz::date
      AND coalesce(d.installed_at, '-infinity') <= $2::timestamptz AND coalesce(d.removed_at, 'infinity') > $2::timestamptz
-     AND read_method_now(d.read_method, ds.telegram_ts) = 'manual'
+     AND ${readNowSql('d', 'ds')} = 'manual'
      AND d.device_type_id IN (${DECLARED_TYPES.join(', ')})`;
 
 export interface DeclaredDeviceRow {

@@ -134,6 +134,7 @@ const STORE_CSV = readingsStatement({
   rows: `SELECT d.id, i.ts, NULL::timestamptz, i.value FROM csv_reading i JOIN device d ON d.device_code = i.serial
         ORDER BY d.id, i.ts, i.line`,
   onConflict: 'keep',
+  fromFile: true,
   result: 'SELECT count(*)::int AS stored FROM written',
 });
 

@@ -15,8 +15,12 @@ export const verificationDueSql = (d: string, l: string) =>
 /** An allocator's battery end (date or null). */
 export const batteryEndSql = (d: string) => `battery_end(${d}.device_type_id, ${d}.model, ${d}.installed_at::date)`;
 
-/** How the device is read now: 'remote', 'walkby' or 'manual'. */
-export const readNowSql = (d: string, ds: string) => `read_method_now(${d}.read_method, ${ds}.telegram_ts)`;
+/**
+ * How the device is read now: 'remote', 'walkby' or 'manual'. A collector heard it at its latest
+ * telegram or at the newest reading of a collector's file, whichever is later.
+ */
+export const readNowSql = (d: string, ds: string) =>
+  `read_method_now(${d}.read_method, greatest(${ds}.telegram_ts, ${ds}.file_ts))`;
 
 /** Whether the battery end `b` comes before the verification due date `v` (SQL dates, either null). */
 const batteryFirst = (v: string, b: string) => `${b} IS NOT NULL AND (${v} IS NULL OR ${b} < ${v})`;

@@ -36,6 +36,11 @@ export interface ReadingsWrite {
    * telegram, with a value or not. Without: LastSeen from the readings written.
    */
   telegrams?: { latest: string; setDay: string };
+  /**
+   * The readings come from a collector's file (CSV): device_status also keeps the newest one's
+   * time as `file_ts`, a collector having heard the device then (docs/device-lifetime.md).
+   */
+  fromFile?: true;
   /** The statement's result, a SELECT that may read `written` (device_id, ts of the readings stored). */
   result: string;
 }
@@ -43,6 +48,12 @@ export interface ReadingsWrite {
 const SEEN_FROM_READINGS = `INSERT INTO device_status AS s (device_id, last_seen)
        SELECT device_id, max(ts) FROM written GROUP BY device_id ORDER BY device_id
        ON CONFLICT (device_id) DO UPDATE SET last_seen = greatest(s.last_seen, excluded.last_seen)`;
+
+/** LastSeen as above, and the newest reading of a collector's file. */
+const SEEN_FROM_FILE = `INSERT INTO device_status AS s (device_id, last_seen, file_ts)
+       SELECT device_id, max(ts), max(ts) FROM written GROUP BY device_id ORDER BY device_id
+       ON CONFLICT (device_id) DO UPDATE SET last_seen = greatest(s.last_seen, excluded.last_seen),
+         file_ts = greatest(s.file_ts, excluded.file_ts)`;
 
 /** device_status from telegrams: LastSeen as above; flags of the newest telegram; the newest set day's value. */
 const seenFromTelegrams = (t: { latest: string; setDay: string }) => `INSERT INTO device_status AS s
@@ -81,7 +92,7 @@ export function readingsStatement(w: ReadingsWrite): string {
         ORDER BY 1, 2
        ON CONFLICT DO NOTHING
      ), seen AS (
-       ${w.telegrams ? seenFromTelegrams(w.telegrams) : SEEN_FROM_READINGS}
+       ${w.telegrams ? seenFromTelegrams(w.telegrams) : w.fromFile ? SEEN_FROM_FILE : SEEN_FROM_READINGS}
      )
      ${w.result}`;
 }

@@ -2,6 +2,7 @@ import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import { forbidden } from '../../../errors.js';
 import type { Caller } from '../../auth/caller.js';
+import { readNowSql } from '../../lifetime/device-dates.js';
 import { DECLARED_TYPES } from '../devices.js';
 import { windowOfMonth } from '../window.js';
 
@@ -20,7 +21,7 @@ export function assertDeclarationOffice(caller: Caller): void {
  */
 export const isDeclaredDeviceSql = (d: string, f: string, ds: string) =>
   `${f}.level = ${LOCATION_LEVEL.flat} AND ${d}.device_type_id IN (${DECLARED_TYPES.join(', ')})
-   AND read_method_now(${d}.read_method, ${ds}.telegram_ts) = 'manual'`;
+   AND ${readNowSql(d, ds)} = 'manual'`;
 
 /** A declaration window: the month it is for and its first and last day (the provider's zone). */
 export interface Window {

@@ -189,7 +189,7 @@ export function parseSeasons(cell: string | null): HeatMethodBody['Seasons'] | u
   for (const p of periods) {
     const m = /^(\S+)\s*\.\.\s*(\S*)$/.exec(p);
     const from = m ? day(m[1]!) : undefined;
-    const to = m && m[2] ? day(m[2]) : null;
+    const to = m?.[2] ? day(m[2]) : null;
     if (!from || to === undefined || (to !== null && to < from)) return undefined;
     out.push({ From: from, To: to });
   }
