@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, Nullable, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { StatementLanguage } from './statements.js';
+import { StatementLanguage } from './statements/figures.js';
 
 /**
  * Exchange campaigns (docs/device-lifetime.md, "Exchange campaigns"): a named set of due devices,

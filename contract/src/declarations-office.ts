@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, MonthParam, Nullable, Timestamp } from './common.js';
 import { DECLARATION_VALUE_MAX, DeclarationChannelSchema, DeclarationStatusSchema } from './declarations.js';
 import { defineEndpoint } from './endpoint.js';
-import { StatementLanguage } from './statements.js';
+import { StatementLanguage } from './statements/figures.js';
 
 /*
  * The back office's side of declared readings (docs/declared-readings.md): a declaration

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, IdList, MonthParam, Nullable, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { StatementLanguage } from './statements.js';
+import { StatementLanguage } from './statements/figures.js';
 
 /**
  * Delivery of a published month to each occupant (docs/delivery.md): a notice with their link

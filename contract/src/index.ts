@@ -32,5 +32,7 @@ export * from './occupancies.js';
 export * from './occupant.js';
 export * from './personal-data.js';
 export * from './readings.js';
-export * from './statements.js';
+export * from './statements/figures.js';
+export * from './statements/publication.js';
+export * from './statements/read.js';
 export * from './users.js';

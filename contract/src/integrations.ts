@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, IdList, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common.js';
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
-import { StatementKind, StatementLanguage } from './statements.js';
+import { StatementKind, StatementLanguage } from './statements/figures.js';
 
 /**
  * The billing system's interface (docs/integration.md): integration keys that read the billing

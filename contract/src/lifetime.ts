@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Day, Id, Nullable, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { StatementLanguage } from './statements.js';
+import { StatementLanguage } from './statements/figures.js';
 
 /**
  * Devices over their lifetime (docs/device-lifetime.md): verification and battery due dates,

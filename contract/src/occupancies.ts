@@ -3,7 +3,7 @@ import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common
 import { MonthEndSource } from './data-quality.js';
 import { defineEndpoint } from './endpoint.js';
 import { CLIENT_CODE_MAX_LENGTH, NAME_MAX_LENGTH } from './limits.js';
-import { OccupancyStatement } from './statements.js';
+import { OccupancyStatement } from './statements/figures.js';
 
 /** How an occupant agreed to electronic delivery (docs/occupancies.md). */
 export const CONSENT_CHANNELS = ['email', 'portal', 'paper'] as const;

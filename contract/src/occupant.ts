@@ -3,7 +3,7 @@ import { Day, Id, IdParams, MonthParam, Nullable, Ok, Timestamp } from './common
 import { defineEndpoint } from './endpoint.js';
 import type { Language } from './limits.js';
 import { CONSENT_CHANNELS, OCCUPANT_LANGUAGES } from './occupancies.js';
-import { OccupancyStatement, StatementKind, StatementLanguage } from './statements.js';
+import { OccupancyStatement, StatementKind, StatementLanguage } from './statements/figures.js';
 
 /*
  * The occupant's own access (docs/occupant-access.md): no account, a secret per occupancy (a link

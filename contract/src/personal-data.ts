@@ -4,7 +4,7 @@ import { Day, IdParams, MonthParam, Nullable, Timestamp } from './common.js';
 import { DeclarationChannelSchema, DeclarationStatusSchema } from './declarations.js';
 import { defineEndpoint } from './endpoint.js';
 import { MoveValueRow, OccupancyRow } from './occupancies.js';
-import { OccupancyKindFigures } from './statements.js';
+import { OccupancyKindFigures } from './statements/figures.js';
 
 /**
  * What stands where an occupant's name was once their personal data is removed (docs/personal-data.md):
