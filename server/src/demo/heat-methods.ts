@@ -1,5 +1,6 @@
 import { DEVICE_TYPE, type DeviceRole, type HeatMethodBody, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Tx } from '../db/db.js';
+import { storeHeatMethodVersion } from '../services/heat-methods/heat-methods.js';
 import { MANUFACTURERS, MODELS } from './names.js';
 import { perDayOf } from './readings.js';
 
@@ -158,25 +159,7 @@ export async function loadDemoHeat(
       const area = heat.norm?.minimumFlat === f.id ? 110 : areaOf(f.flatOrder ?? 0);
       await tx.query('UPDATE location SET area_m2 = $2 WHERE id = $1', [f.id, area]);
     }
-    await tx.query(
-      `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
-         hot_water_temperature, district_heat, seasons, common_share, base_share, minimum_share, flats)
-       VALUES ($1, ($2 || '-01')::date, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12::jsonb)`,
-      [
-        building,
-        from,
-        body.HotWaterHeat,
-        body.KwhPerM3,
-        body.CirculationNorm,
-        body.HotWaterTemperature,
-        body.DistrictHeat,
-        JSON.stringify(body.Seasons),
-        body.CommonShare,
-        body.BaseShare,
-        body.MinimumShare,
-        JSON.stringify(body.Flats),
-      ],
-    );
+    await storeHeatMethodVersion(tx, building, from, body, null);
   };
   if (heat.norm)
     await store(heat.norm.buildingId, {

@@ -4,23 +4,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeFlat, makeSignedIn, type SignedIn } from '../test/factories.js';
+import { heatMethod } from '../test/heat-method.js';
 
 const t = useApp();
 
 /** A method: norm hot water, a season from mid-October, flat `corner` at factor 1.2. */
-const body = (over: Partial<HeatMethodBody> = {}): HeatMethodBody => ({
-  HotWaterHeat: 'norm',
-  KwhPerM3: 51,
-  CirculationNorm: 80,
-  HotWaterTemperature: 60,
-  DistrictHeat: true,
-  Seasons: [{ From: '2026-10-15', To: null }],
-  CommonShare: 0.05,
-  BaseShare: 0.3,
-  MinimumShare: 0.4,
-  Flats: [],
-  ...over,
-});
+const body = (over: Partial<HeatMethodBody> = {}): HeatMethodBody =>
+  heatMethod({
+    CirculationNorm: 80,
+    Seasons: [{ From: '2026-10-15', To: null }],
+    CommonShare: 0.05,
+    BaseShare: 0.3,
+    MinimumShare: 0.4,
+    ...over,
+  });
 
 describe(`GET/PUT /heat-methods/buildings/:id (${dbKind()})`, () => {
   let operator: SignedIn;

@@ -106,6 +106,45 @@ export async function setBuildingHeatMethod(
 }
 
 /**
+ * Stores a building's version valid from `month` ('YYYY-MM'), over the one already there, unchecked and
+ * unaudited: writeHeatMethodVersion's store, and the demo's (demo/heat-methods.ts).
+ */
+export async function storeHeatMethodVersion(
+  tx: Queryable,
+  building: number,
+  month: string,
+  body: HeatMethodBody,
+  changedBy: number | null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
+         hot_water_temperature, district_heat, seasons, common_share, base_share, minimum_share, flats, changed_by)
+       VALUES ($1, ($2 || '-01')::date, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12::jsonb, $13)
+       ON CONFLICT (building_id, valid_from) DO UPDATE SET hot_water_heat = excluded.hot_water_heat,
+         kwh_per_m3 = excluded.kwh_per_m3, circulation_norm = excluded.circulation_norm,
+         hot_water_temperature = excluded.hot_water_temperature, district_heat = excluded.district_heat,
+         seasons = excluded.seasons, common_share = excluded.common_share, base_share = excluded.base_share,
+         minimum_share = excluded.minimum_share, flats = excluded.flats, changed_by = excluded.changed_by,
+         changed_at = now()`,
+    [
+      building,
+      month,
+      body.HotWaterHeat,
+      body.KwhPerM3,
+      body.CirculationNorm,
+      body.HotWaterTemperature,
+      body.DistrictHeat,
+      JSON.stringify(body.Seasons),
+      body.CommonShare,
+      body.BaseShare,
+      body.MinimumShare,
+      JSON.stringify(body.Flats),
+      changedBy,
+    ],
+  );
+}
+
+/**
  * Writes a building's version valid from `month` (checked already: seasons in order, the building's flats),
  * audited as `heatMethod.set` with the version before and after; answers the building's versions.
  * The API and the register import (docs/master-data.md) both write through it.
@@ -120,32 +159,7 @@ export async function writeHeatMethodVersion(
   const { id } = building;
   const flats = [...body.Flats].sort((x, y) => x.FlatId - y.FlatId);
   const before = versionIn((await heatMethodsOf(tx, [id])).get(id), month);
-  await tx.query(
-    `INSERT INTO building_heat_method (building_id, valid_from, hot_water_heat, kwh_per_m3, circulation_norm,
-         hot_water_temperature, district_heat, seasons, common_share, base_share, minimum_share, flats, changed_by)
-       VALUES ($1, ($2 || '-01')::date, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12::jsonb, $13)
-       ON CONFLICT (building_id, valid_from) DO UPDATE SET hot_water_heat = excluded.hot_water_heat,
-         kwh_per_m3 = excluded.kwh_per_m3, circulation_norm = excluded.circulation_norm,
-         hot_water_temperature = excluded.hot_water_temperature, district_heat = excluded.district_heat,
-         seasons = excluded.seasons, common_share = excluded.common_share, base_share = excluded.base_share,
-         minimum_share = excluded.minimum_share, flats = excluded.flats, changed_by = excluded.changed_by,
-         changed_at = now()`,
-    [
-      id,
-      month,
-      body.HotWaterHeat,
-      body.KwhPerM3,
-      body.CirculationNorm,
-      body.HotWaterTemperature,
-      body.DistrictHeat,
-      JSON.stringify(body.Seasons),
-      body.CommonShare,
-      body.BaseShare,
-      body.MinimumShare,
-      JSON.stringify(flats),
-      actor?.id ?? null,
-    ],
-  );
+  await storeHeatMethodVersion(tx, id, month, { ...body, Flats: flats }, actor?.id ?? null);
   const versions = (await heatMethodsOf(tx, [id])).get(id) ?? [];
   const audit = (v: HeatMethodVersion | null) => {
     if (!v) return null;

@@ -260,16 +260,8 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
     // The method's version in the month is frozen with the figures it gave, and its parameters with them:
     // the building's and each flat's own (flat 1's position factor, flat 5's circulation class).
     expect(published[0]!.HeatBalance).toMatchObject({ Method: 'norm', ValidFrom: '2026-10', Status: 'split' });
-    const frozen = {
-      KwhPerM3: 51,
-      CirculationNorm: 80,
-      HotWaterTemperature: 60,
-      DistrictHeat: true,
-      Seasons: [{ From: '2026-10-15', To: null }],
-      CommonShare: 0.05,
-      BaseShare: 0.3,
-      MinimumShare: 0.5,
-    };
+    // The building's parameters as the test's method gives them (its mode is Method, its flats come per flat).
+    const { HotWaterHeat: _mode, Flats: _flats, ...frozen } = METHOD;
     expect(published.map((k) => k.HeatBalance!.Parameters)).toEqual(
       b.flats.map((_, i) => ({
         ...frozen,
