@@ -5,6 +5,7 @@ import ltLT from 'antd/locale/lt_LT';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertProvider } from './components/alert';
+import { usePrefersReducedMotion } from './components/reduced-motion';
 import { useNamesInUiLanguage } from './components/spoken-names';
 import { useLanguage } from './i18n';
 
@@ -43,6 +44,9 @@ const THEME: ThemeConfig = {
   },
 };
 
+/** The theme without antd's motion (dialogs, drop-downs and messages appear at once), for readers who ask for less. */
+const STILL_THEME: ThemeConfig = { ...THEME, token: { ...THEME.token, motion: false } };
+
 /**
  * The form's type messages in the UI language: antd's Lithuanian names the type in English
  * ("El. paštas neatitinka tipo email"). `${label}` is antd's placeholder, not i18next's.
@@ -69,15 +73,21 @@ function useValidateMessages(): FormProps['validateMessages'] {
 /**
  * What every screen runs inside, in the app and in component tests alike: the query
  * cache, antd's locale following the UI language (British English: calendars start on
- * Monday, docs/domain.md §10), antd's App (modal host, messages), the shared alert.
+ * Monday, docs/domain.md §10), antd's theme (without motion when the reader's system asks for
+ * reduced motion), antd's App (modal host, messages), the shared alert.
  */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   const language = useLanguage();
   useNamesInUiLanguage();
   const validateMessages = useValidateMessages();
+  const still = usePrefersReducedMotion();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={language === 'en' ? enGB : ltLT} theme={THEME} form={{ validateMessages }}>
+      <ConfigProvider
+        locale={language === 'en' ? enGB : ltLT}
+        theme={still ? STILL_THEME : THEME}
+        form={{ validateMessages }}
+      >
         <AntApp>
           <AlertProvider>{children}</AlertProvider>
         </AntApp>
