@@ -225,6 +225,20 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
         token: manager.token,
       });
       expect(figures.body.Rows[0]!.Published).toMatchObject({ Version: 1, BuildingId: buildingA });
+      // Who published it: for the operators only (their accounts are outside a manager's scope).
+      expect(figures.body.Rows[0]!.Published!.PublishedBy).toBeNull();
+      const flat = await inject(t.app, contract.getFlatStatement, {
+        params: { flatId: figures.body.Rows[0]!.FlatId },
+        query: { month: MONTH },
+        token: manager.token,
+      });
+      expect(flat.body.Row.Published!.PublishedBy).toBeNull();
+      expect(flat.text).not.toContain(operator.username);
+      const asOperator = await inject(t.app, contract.getStatementFigures, {
+        query: { month: MONTH, locationParentId: String(buildingA) },
+        token: operator.token,
+      });
+      expect(asOperator.body.Rows[0]!.Published!.PublishedBy).toBe(operator.username);
     } finally {
       await smtp.close();
     }

@@ -78,7 +78,11 @@ export interface PublishedFlat {
   published_by: string | null;
 }
 
-/** The flats of a selection with their building's latest publication of the month, if any. */
+/**
+ * The flats of a selection with their building's latest publication of the month, if any. Who
+ * published it (an operator's user name) only for a caller who sees everything: the operators'
+ * accounts are outside every other scope (docs/statements.md, "Publishing").
+ */
 export async function selectPublishedFlats(
   db: Queryable,
   month: string,
@@ -87,7 +91,8 @@ export async function selectPublishedFlats(
   const byIds = !!selection.flatIds;
   const { rows } = await db.query<PublishedFlat>(
     `SELECT l.id AS flat_id, ${buildingIdOf('l')} AS building_id, p.id AS publication_id, p.version,
-            iso(p.published_at) AS published_at, u.username AS published_by
+            iso(p.published_at) AS published_at,
+            CASE WHEN $1::int[] IS NULL THEN u.username END AS published_by
        FROM location l
        LEFT JOIN LATERAL (
          SELECT * FROM statement_publication sp WHERE sp.month = $3::date AND sp.building_id = ${buildingIdOf('l')}
