@@ -23,8 +23,6 @@ export default defineConfig({
     timezoneId: 'Europe/Vilnius',
     viewport: { width: 1366, height: 768 },
     acceptDownloads: true,
-    // As a reader who asks for reduced motion: antd's dialogs appear at once (docs/accessibility.md, "Motion").
-    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {

@@ -5,7 +5,6 @@ import ltLT from 'antd/locale/lt_LT';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertProvider } from './components/alert';
-import { usePrefersReducedMotion } from './components/reduced-motion';
 import { useNamesInUiLanguage } from './components/spoken-names';
 import { useLanguage } from './i18n';
 
@@ -45,17 +44,6 @@ const THEME: ThemeConfig = {
 };
 
 /**
- * For readers who ask for less motion: antd's animations over in a hundredth of a second, so dialogs,
- * drop-downs and messages appear at once. Not antd's `motion: false`: without its motion phases a
- * dialog's own focus step comes after its field's autoFocus and takes the focus from it.
- */
-const STILL = '0.01s';
-const STILL_THEME: ThemeConfig = {
-  ...THEME,
-  token: { ...THEME.token, motionDurationFast: STILL, motionDurationMid: STILL, motionDurationSlow: STILL },
-};
-
-/**
  * The form's type messages in the UI language: antd's Lithuanian names the type in English
  * ("El. paštas neatitinka tipo email"). `${label}` is antd's placeholder, not i18next's.
  */
@@ -81,21 +69,15 @@ function useValidateMessages(): FormProps['validateMessages'] {
 /**
  * What every screen runs inside, in the app and in component tests alike: the query
  * cache, antd's locale following the UI language (British English: calendars start on
- * Monday, docs/domain.md §10), antd's theme (without motion when the reader's system asks for
- * reduced motion), antd's App (modal host, messages), the shared alert.
+ * Monday, docs/domain.md §10), antd's App (modal host, messages), the shared alert.
  */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   const language = useLanguage();
   useNamesInUiLanguage();
   const validateMessages = useValidateMessages();
-  const still = usePrefersReducedMotion();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider
-        locale={language === 'en' ? enGB : ltLT}
-        theme={still ? STILL_THEME : THEME}
-        form={{ validateMessages }}
-      >
+      <ConfigProvider locale={language === 'en' ? enGB : ltLT} theme={THEME} form={{ validateMessages }}>
         <AntApp>
           <AlertProvider>{children}</AlertProvider>
         </AntApp>
