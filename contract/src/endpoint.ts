@@ -3,9 +3,10 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 /**
  * Who may call an endpoint: anyone (`none`), a signed-in user (`user`), a signed-in
  * provider operator, group 1 (`operator`: anyone else signed in gets 403), a
- * collector key (`collector`), or an occupant session (`occupant`: docs/occupant-access.md).
+ * collector key (`collector`), a LoRaWAN network-server connection key (`lns`: docs/lorawan.md),
+ * or an occupant session (`occupant`: docs/occupant-access.md).
  */
-export type Auth = 'none' | 'user' | 'operator' | 'collector' | 'occupant';
+export type Auth = 'none' | 'user' | 'operator' | 'collector' | 'lns' | 'occupant';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 const ErrorParams = Type.Record(Type.String(), Type.String(), {

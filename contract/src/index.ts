@@ -26,6 +26,7 @@ export * from './integrations.js';
 export * from './lifetime.js';
 export * from './limits.js';
 export * from './location-data.js';
+export * from './lorawan.js';
 export * from './master-data/locations.js';
 export * from './master-data/register.js';
 export * from './occupancies.js';

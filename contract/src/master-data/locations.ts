@@ -8,6 +8,7 @@ import { defineEndpoint } from '../endpoint.js';
 import { MAX_READING } from '../input.js';
 import { ReadMethodSchema } from '../lifetime.js';
 import { NAME_MAX_LENGTH } from '../limits.js';
+import { DecoderId, DevEui } from '../lorawan.js';
 
 /* The location tree, its flats' clients and its devices, edited by group 1 (docs/master-data.md). */
 
@@ -80,6 +81,10 @@ export const MasterDevice = Type.Object({
   VerificationDue: Nullable(Day),
   /** An allocator's battery end; null for other types. */
   BatteryEnd: Nullable(Day),
+  /** A LoRaWAN meter's DevEUI, upper case (docs/lorawan.md); null: not a LoRaWAN meter. */
+  DevEui: Nullable(Type.String()),
+  /** How its LoRaWAN uplinks are decoded: a built-in decoder's id or `lnsMapping`; null: by its model. */
+  Decoder: Nullable(Type.String()),
 });
 export type MasterDevice = Static<typeof MasterDevice>;
 
@@ -194,6 +199,10 @@ export const AddDeviceBody = Type.Object({
    * (then on a building), `hotWaterHeat` for a building heat meter; default: none.
    */
   role: Type.Optional(Nullable(DeviceRoleSchema)),
+  /** A LoRaWAN meter's DevEUI (16 hex digits, unique: one in use is 409); default: none. */
+  devEui: Type.Optional(Nullable(DevEui)),
+  /** A built-in decoder's id or `lnsMapping` (docs/lorawan.md); default: by its model. */
+  decoder: Type.Optional(Nullable(DecoderId)),
 });
 export type AddDeviceBody = Static<typeof AddDeviceBody>;
 
@@ -213,7 +222,8 @@ export const updateDevice = defineEndpoint({
   method: 'PUT',
   path: '/masterData/devices/:id',
   summary:
-    "Change a device's description, rating factor, counter code, model, verification day or read method. Group 1 only.",
+    "Change a device's description, rating factor, counter code, model, verification day, read method, DevEUI or " +
+    'decoder. Group 1 only.',
   tags: ['master data'],
   auth: 'operator',
   params: IdParams,
@@ -225,6 +235,9 @@ export const updateDevice = defineEndpoint({
     /** Re-verified: the day of the new verification (docs/device-lifetime.md). */
     verifiedOn: Type.Optional(Nullable(Day)),
     readMethod: Type.Optional(Nullable(ReadMethodSchema)),
+    /** Its DevEUI (null: none); one in use by another device is 409. */
+    devEui: Type.Optional(Nullable(DevEui)),
+    decoder: Type.Optional(Nullable(DecoderId)),
   }),
   response: MasterDevice,
 });
@@ -257,6 +270,15 @@ export const ReplaceDeviceBody = Type.Object({
   newVerifiedOn: Type.Optional(Day),
   /** Default: the old device's. */
   newReadMethod: Type.Optional(Nullable(ReadMethodSchema)),
+  /**
+   * The new device's DevEUI (docs/lorawan.md, "Replacing a meter"). Default: none, the old device keeps
+   * its own; `keepDevEui: true` moves the old device's DevEUI to the new one (the radio module moved
+   * with the meter). Both given: 400.
+   */
+  newDevEui: Type.Optional(Nullable(DevEui)),
+  keepDevEui: Type.Optional(Type.Boolean()),
+  /** Default: the old device's. */
+  newDecoder: Type.Optional(Nullable(DecoderId)),
 });
 export type ReplaceDeviceBody = Static<typeof ReplaceDeviceBody>;
 

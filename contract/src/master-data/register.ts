@@ -45,6 +45,8 @@ export const REGISTER_COLUMNS = [
   { key: 'DeviceDescription', en: 'Description', lt: 'Aprašymas', required: false },
   // The device's model (docs/collectors.md, "Drivers"); an empty cell keeps the stored one.
   { key: 'Model', en: 'Model', lt: 'Modelis', required: false },
+  // A LoRaWAN meter's DevEUI, 16 hex digits (docs/lorawan.md); an empty cell keeps the stored one.
+  { key: 'DevEui', en: 'DevEUI', lt: 'DevEUI', required: false },
   { key: 'RatingFactor', en: 'Rating factor', lt: 'Koeficientas', required: false },
   { key: 'InstalledAt', en: 'Installation date', lt: 'Įrengimo data', required: false },
   // The device's lifetime (docs/device-lifetime.md); an empty cell keeps the stored value.

@@ -45,6 +45,8 @@ const meter: MasterDevice = {
   Role: null,
   VerificationDue: null,
   BatteryEnd: '2035-01-01',
+  DevEui: null,
+  Decoder: null,
 };
 
 const api = (start: { Time: string; Value: number } | null) =>
