@@ -19,6 +19,7 @@ export const SCREENS = [
   '/masterData',
   '/audit',
   '/collectors',
+  '/lorawan',
   '/anomalies',
   '/statements',
   '/integrations',
@@ -41,6 +42,8 @@ export const SCREEN_ACCESS: Readonly<Record<Screen, (groupId: number) => boolean
   '/masterData': isOperator,
   '/audit': isOperator,
   '/collectors': isOperator,
+  // LoRaWAN network servers, like the collectors: group 1 only.
+  '/lorawan': isOperator,
   // Everyone sees the anomalies of the buildings they may see (scoped by the server).
   '/anomalies': everyone,
   // Monthly statements of the flats one may see (scoped by the server); publishing is group 1's.

@@ -21,6 +21,7 @@ const DeviceDataPage = lazy(() => import('./pages/device-data/device-data-page')
 const MasterDataPage = lazy(() => import('./pages/master-data/master-data-page'));
 const AuditPage = lazy(() => import('./pages/audit/audit-page'));
 const CollectorsPage = lazy(() => import('./pages/collectors/collectors-page'));
+const LorawanPage = lazy(() => import('./pages/lorawan/lorawan-page'));
 const IntegrationsPage = lazy(() => import('./pages/integrations/integrations-page'));
 const DevicesPage = lazy(() => import('./pages/devices/devices-page'));
 const DataQualityPage = lazy(() => import('./pages/data-quality/data-quality-page'));
@@ -84,6 +85,7 @@ export const routes: RouteObject[] = [
               screen('/masterData', <MasterDataPage />),
               screen('/audit', <AuditPage />),
               screen('/collectors', <CollectorsPage />),
+              screen('/lorawan', <LorawanPage />),
               screen('/integrations', <IntegrationsPage />),
               screen('/devices', <DevicesPage />),
               screen('/anomalies', <DataQualityPage />),

@@ -15,6 +15,7 @@ import {
   TeamOutlined,
   ToolOutlined,
   UserOutlined,
+  WifiOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Drawer, Dropdown, Grid, Layout, Menu, type MenuProps, Typography } from 'antd';
@@ -48,6 +49,7 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
     { screen: '/masterData', icon: <DatabaseOutlined aria-hidden />, label: t('nav.masterData') },
     { screen: '/audit', icon: <AuditOutlined aria-hidden />, label: t('nav.audit') },
     { screen: '/collectors', icon: <ApiOutlined aria-hidden />, label: t('nav.collectors') },
+    { screen: '/lorawan', icon: <WifiOutlined aria-hidden />, label: t('nav.lorawan') },
     { screen: '/integrations', icon: <KeyOutlined aria-hidden />, label: t('nav.integrations') },
     { screen: '/devices', icon: <ToolOutlined aria-hidden />, label: t('nav.devices') },
   ];

@@ -1,9 +1,9 @@
-import { type CollectorHealth, type CollectorMeter, LOCATION_LEVEL, type TreeNode } from '@rodmenys/contract';
-import { Alert, App, Button, Card, Modal, Skeleton, Space, Table, Tag, TreeSelect, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import type { CollectorHealth, CollectorMeter } from '@rodmenys/contract';
+import { Alert, App, Button, Card, Modal, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCollectorHealth, useCollectorMeters, useSetCollectorLocations } from '../../api/collectors';
-import { useLocationTree } from '../../api/location-data';
+import { BuildingStreetSelect } from '../../components/building-street-select';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
@@ -100,34 +100,10 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
-  const tree = useLocationTree(LOCATION_LEVEL.building);
   const save = useSetCollectorLocations();
   // A refusal is said in the dialog, never behind its backdrop.
   const [refusal, setRefusal] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>(collector.Locations.map((l) => l.Id));
-  // A building by its street and number ("Architektų g. 3"), as the other pickers name it; other levels by name and level.
-  const titleOf = useMemo(() => {
-    const byId = new Map((tree.data ?? []).map((n) => [n.Id, n]));
-    return (n: TreeNode) => {
-      const street = n.ParentId === null ? undefined : byId.get(n.ParentId);
-      return n.Level === LOCATION_LEVEL.building && street?.Level === LOCATION_LEVEL.street
-        ? `${street.Name} ${n.Name}`
-        : `${n.Name} · ${t(`levels.${n.Level}`)}`;
-    };
-  }, [tree.data, t]);
-  const treeData = useMemo(
-    () =>
-      (tree.data ?? []).map((n) => ({
-        id: n.Id,
-        pId: n.ParentId ?? 0,
-        value: n.Id,
-        title: titleOf(n),
-        selectable: n.Level === LOCATION_LEVEL.street || n.Level === LOCATION_LEVEL.building,
-        checkable: n.Level === LOCATION_LEVEL.street || n.Level === LOCATION_LEVEL.building,
-        isLeaf: n.Level >= LOCATION_LEVEL.building,
-      })),
-    [tree.data, titleOf],
-  );
   const submit = async () => {
     setRefusal(null);
     try {
@@ -152,22 +128,12 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
     >
       <Typography.Paragraph type="secondary">{t('fleet.locationsHelp')}</Typography.Paragraph>
       {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
-      {tree.error && <LoadError error={tree.error} onRetry={() => void tree.refetch()} />}
-      {!tree.error && !tree.data && <Skeleton active />}
-      {tree.data && (
-        <TreeSelect
-          aria-label={t('fleet.locations')}
-          style={{ width: '100%' }}
-          treeDataSimpleMode
-          treeData={treeData}
-          value={selected}
-          onChange={(value: number[]) => setSelected(value)}
-          multiple
-          showSearch={{ treeNodeFilterProp: 'title' }}
-          placeholder={t('fleet.locationsPlaceholder')}
-          listHeight={360}
-        />
-      )}
+      <BuildingStreetSelect
+        label={t('fleet.locations')}
+        value={selected}
+        onChange={setSelected}
+        placeholder={t('fleet.locationsPlaceholder')}
+      />
     </Modal>
   );
 }

@@ -1,9 +1,23 @@
 import { Alert, App, Button, Input, Modal, Space } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STATIC_MODAL } from '../../components/modal-host';
 
-/** A secret just created (a key, or a webhook's signing secret), shown once with a copy button. */
-export function SecretModal({ title, secret, onClose }: { title: string; secret: string | null; onClose: () => void }) {
+/**
+ * A secret just created (a key, or a webhook's signing secret), shown once with a copy button;
+ * `children` say where it goes (an address, a header), below it.
+ */
+export function SecretModal({
+  title,
+  secret,
+  onClose,
+  children,
+}: {
+  title: string;
+  secret: string | null;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const copy = async () => {
@@ -26,6 +40,7 @@ export function SecretModal({ title, secret, onClose }: { title: string; secret:
           {t('integrations.copy')}
         </Button>
       </Space.Compact>
+      {children}
     </Modal>
   );
 }

@@ -38,6 +38,10 @@ export interface Values {
   verifiedOn?: Dayjs | null;
   readMethod?: ReadMethod | null;
   role?: DeviceRole | null;
+  /** A LoRaWAN meter's DevEUI and decoder (docs/lorawan.md); in a replacement, whether the old DevEUI moves. */
+  devEui?: string;
+  decoder?: string | null;
+  keepDevEui?: boolean;
 }
 
 /** A day as the API takes it. */

@@ -3,7 +3,10 @@ import {
   GROUP,
   getDeviceHistory,
   getDeviceTypeLookUp,
+  type LorawanDecoderInfo,
+  listLorawanDecoders,
   type MasterDevice,
+  replaceDevice,
   updateDevice,
 } from '@rodmenys/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -49,9 +52,20 @@ const meter: MasterDevice = {
   Decoder: null,
 };
 
+const DECODERS: LorawanDecoderInfo[] = [
+  {
+    Id: 'axioma-qalcosonic-w1',
+    Name: 'Axioma Qalcosonic W1',
+    NameLt: 'Axioma Qalcosonic W1',
+    FPorts: [100],
+    Models: [],
+  },
+];
+
 const api = (start: { Time: string; Value: number } | null) =>
   stubApi([
     route(getDeviceTypeLookUp, []),
+    route(listLorawanDecoders, DECODERS),
     route(getDeviceHistory, {
       DeviceId: 7,
       DeviceTypeId: DEVICE_TYPE.allocator,
@@ -90,6 +104,7 @@ describe('the edit dialog: the model', { timeout: 90_000 }, () => {
     signIn(GROUP.operator);
     const { sent, unanswered } = stubApi([
       route(getDeviceTypeLookUp, []),
+      route(listLorawanDecoders, DECODERS),
       route(updateDevice, (request) => ({ ...meter, Model: (request.body as { model: string | null }).model })),
     ]);
     await render(<DeviceDialogs dialog={{ kind: 'edit', device: meter }} onClose={() => {}} />, { language: 'en' });
@@ -127,6 +142,7 @@ describe('the serial number and counter code', { timeout: 90_000 }, () => {
     signIn(GROUP.operator);
     const { sent } = stubApi([
       route(getDeviceTypeLookUp, []),
+      route(listLorawanDecoders, DECODERS),
       route(updateDevice, (request) => ({
         ...meter,
         CounterCode: (request.body as { counterCode: string }).counterCode,
@@ -144,5 +160,62 @@ describe('the serial number and counter code', { timeout: 90_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Išsaugoti' }));
     await waitFor(() => expect(sent.some((r) => r.method === 'PUT')).toBe(true));
     expect(sent.find((r) => r.method === 'PUT')!.body).toMatchObject({ counterCode: 'QDS99887766' });
+  });
+});
+
+describe('the DevEUI and decoder of a LoRaWAN meter', { timeout: 90_000 }, () => {
+  it('refuses 15 digits, a line break or a non-hex digit at the field before anything is sent, and saves one upper case with its decoder (en)', async () => {
+    signIn(GROUP.operator);
+    const { sent } = stubApi([
+      route(getDeviceTypeLookUp, []),
+      route(listLorawanDecoders, DECODERS),
+      route(updateDevice, (request) => ({ ...meter, DevEui: (request.body as { devEui: string }).devEui })),
+    ]);
+    await render(<DeviceDialogs dialog={{ kind: 'edit', device: meter }} onClose={() => {}} />, { language: 'en' });
+    const eui = (await screen.findByLabelText('DevEUI (LoRaWAN)')) as HTMLInputElement;
+    const good = '70b3d5e75e001a2b';
+    for (const hostile of [good.slice(1), `${good.slice(0, 8)}\n${good.slice(8, 15)}`, `${good.slice(0, 15)}g`]) {
+      fireEvent.change(eui, { target: { value: hostile } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('A DevEUI is 16 hex digits (0–9, A–F)')).toBeTruthy();
+    }
+    expect(sent.some((r) => r.method === 'PUT')).toBe(false);
+    fireEvent.change(eui, { target: { value: ` ${good} ` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent.some((r) => r.method === 'PUT')).toBe(true));
+    expect(sent.find((r) => r.method === 'PUT')!.body).toMatchObject({ devEui: good.toUpperCase(), decoder: null });
+  });
+
+  it('a replacement keeps the old DevEUI only when the operator says the module moved (lt)', async () => {
+    signIn(GROUP.operator);
+    const old = { ...meter, DevEui: '70B3D5E75E001A2B' };
+    const { sent } = stubApi([
+      route(getDeviceTypeLookUp, []),
+      route(listLorawanDecoders, DECODERS),
+      route(getDeviceHistory, {
+        DeviceId: 7,
+        DeviceTypeId: DEVICE_TYPE.allocator,
+        DeviceCode: 'A-7',
+        DataLoadProc: 'allocator',
+        Bucket: 'hour',
+        Start: null,
+        Points: [],
+      }),
+      route(replaceDevice, () => ({ ...meter, DeviceId: 8 })),
+    ]);
+    await render(<DeviceDialogs dialog={{ kind: 'replace', device: old }} onClose={() => {}} />);
+    const keep = await screen.findByRole('checkbox', { name: /palikti DevEUI 70B3D5E75E001A2B/ });
+    expect(screen.getByLabelText('Naujo prietaiso DevEUI (LoRaWAN)')).toBeTruthy();
+    fireEvent.click(keep);
+    // Kept: no field for a new one.
+    await waitFor(() => expect(screen.queryByLabelText('Naujo prietaiso DevEUI (LoRaWAN)')).toBeNull());
+    fireEvent.change(screen.getByLabelText('Galutinis rodmuo, vnt.'), { target: { value: '10' } });
+    fireEvent.change(screen.getByLabelText('Naujo prietaiso numeris'), { target: { value: 'A-8' } });
+    fireEvent.change(screen.getByLabelText('Pradinis rodmuo, vnt.'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Išsaugoti' }));
+    await waitFor(() => expect(sent.some((r) => r.method === 'POST')).toBe(true));
+    const body = sent.find((r) => r.method === 'POST')!.body as Record<string, unknown>;
+    expect(body.keepDevEui).toBe(true);
+    expect(body).not.toHaveProperty('newDevEui');
   });
 });

@@ -20,6 +20,7 @@ import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
 import { day, InboxHint, LastReading, ModelField, moment, type Values } from './device-dialog-fields';
 import { RoleField, typeFitsLevel } from './device-role-field';
+import { devEuiOf, LorawanFields } from './lorawan-fields';
 
 /** What dialog is open: editing, removing or replacing a device, or adding one to a location. */
 export type DeviceDialog =
@@ -32,6 +33,8 @@ const REFUSAL_FIELDS = {
   replacedAt: 'at',
   newCounterCode: 'counterCode',
   newModel: 'model',
+  newDevEui: 'devEui',
+  newDecoder: 'decoder',
 } as const;
 
 /** The add / edit / remove / replace dialogs of the location screen. */
@@ -87,6 +90,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             verifiedOn: day(v.verifiedOn),
             readMethod: v.readMethod ?? null,
             role: v.role ?? null,
+            devEui: devEuiOf(v.devEui),
+            decoder: v.decoder ?? null,
             ...(v.initialReading == null ? {} : { initialReading: v.initialReading }),
           },
         });
@@ -100,6 +105,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             model: v.model?.trim() || null,
             verifiedOn: day(v.verifiedOn),
             readMethod: v.readMethod ?? null,
+            devEui: devEuiOf(v.devEui),
+            decoder: v.decoder ?? null,
           },
         });
       } else if (dialog.kind === 'remove') {
@@ -119,6 +126,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             newModel: v.model?.trim() || null,
             ...(v.verifiedOn ? { newVerifiedOn: day(v.verifiedOn)! } : {}),
             ...(v.readMethod ? { newReadMethod: v.readMethod } : {}),
+            ...(v.keepDevEui ? { keepDevEui: true } : { newDevEui: devEuiOf(v.devEui) }),
+            ...(v.decoder ? { newDecoder: v.decoder } : {}),
           },
         });
       }
@@ -172,6 +181,8 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           model: device?.Model ?? undefined,
           verifiedOn: dialog.kind === 'edit' && device?.VerifiedOn ? dayjs(device.VerifiedOn) : undefined,
           readMethod: device?.ReadMethod ?? undefined,
+          devEui: dialog.kind === 'edit' ? (device?.DevEui ?? undefined) : undefined,
+          decoder: device?.Decoder ?? undefined,
           at: now().second(0).millisecond(0),
         }}
       >
@@ -268,6 +279,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
                 options={READ_METHODS.map((m) => ({ value: m, label: t(`masterData.device.readMethods.${m}`) }))}
               />
             </Form.Item>
+            <LorawanFields replacing={dialog.kind === 'replace' ? dialog.device : undefined} />
           </>
         )}
       </Form>

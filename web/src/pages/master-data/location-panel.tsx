@@ -23,6 +23,7 @@ import {
   Table,
   Tag,
   Tree,
+  Typography,
 } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useEffect, useRef, useState } from 'react';
@@ -259,7 +260,23 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             dataSource={detail.data.Devices}
             scroll={{ x: true }}
             columns={[
-              { title: t('masterData.device.serial'), dataIndex: 'DeviceCode' },
+              {
+                title: t('masterData.device.serial'),
+                dataIndex: 'DeviceCode',
+                // A LoRaWAN meter's DevEUI under its serial (docs/lorawan.md).
+                render: (code: string, d) =>
+                  d.DevEui ? (
+                    <>
+                      {code}
+                      <br />
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        DevEUI <code>{d.DevEui}</code>
+                      </Typography.Text>
+                    </>
+                  ) : (
+                    code
+                  ),
+              },
               {
                 title: t('masterData.device.type'),
                 dataIndex: 'DeviceTypeId',

@@ -1,0 +1,58 @@
+import { isDevEui, LNS_MAPPING_DECODER, type MasterDevice } from '@rodmenys/contract';
+import { Checkbox, Form, Input, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLorawanDecoders } from '../../api/lorawan';
+import { useLanguage } from '../../i18n';
+
+/* A LoRaWAN meter's fields in the device dialogs (docs/lorawan.md): its DevEUI and its decoder. */
+
+/** A DevEUI as the server takes it: trimmed, upper case; empty is none. */
+export const devEuiOf = (text: string | undefined): string | null => {
+  const eui = text?.trim().toUpperCase() ?? '';
+  return eui === '' ? null : eui;
+};
+
+/** The DevEUI and decoder fields; in a replacement, the new device's, and whether the old one's moves with it. */
+export function LorawanFields({ replacing }: { replacing?: MasterDevice }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const decoders = useLorawanDecoders();
+  const keep = Form.useWatch('keepDevEui');
+  const devEuiRule = {
+    validator: async (_: unknown, value: string | undefined) => {
+      const eui = value?.trim() ?? '';
+      if (eui !== '' && !isDevEui(eui)) throw new Error(t('masterData.device.devEuiInvalid'));
+    },
+  };
+  const decoderOptions = [
+    ...(decoders.data ?? []).map((d) => ({ value: d.Id, label: language === 'en' ? d.Name : d.NameLt })),
+    { value: LNS_MAPPING_DECODER, label: t('masterData.device.decoderMapping') },
+  ];
+  return (
+    <>
+      {replacing?.DevEui && (
+        <Form.Item name="keepDevEui" valuePropName="checked" extra={t('masterData.device.keepDevEuiHelp')}>
+          <Checkbox>{t('masterData.device.keepDevEui', { devEui: replacing.DevEui })}</Checkbox>
+        </Form.Item>
+      )}
+      {!keep && (
+        <Form.Item
+          name="devEui"
+          label={t(replacing ? 'masterData.device.newDevEui' : 'masterData.device.devEui')}
+          extra={t('masterData.device.devEuiHelp')}
+          rules={[devEuiRule]}
+        >
+          <Input maxLength={16} spellCheck={false} autoComplete="off" style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+      )}
+      <Form.Item name="decoder" label={t('masterData.device.decoder')}>
+        <Select
+          allowClear
+          loading={decoders.isLoading}
+          placeholder={t('masterData.device.decoderByModel')}
+          options={decoderOptions}
+        />
+      </Form.Item>
+    </>
+  );
+}
