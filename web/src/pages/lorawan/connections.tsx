@@ -48,13 +48,14 @@ function ConnectionDialog({
   const [form] = Form.useForm<ConnectionValues>();
   const create = useCreateLnsConnection();
   const update = useUpdateLnsConnection();
-  let created: LnsConnectionWithKey | null = null;
+  // What the creation answered (the key), handed on once the dialog has closed.
+  const created = useRef<LnsConnectionWithKey | null>(null);
   const save = async (v: ConnectionValues) => {
     const locationIds = v.locationIds ?? [];
     if (editing) {
       await update.mutateAsync({ params: { id: editing.Id }, body: { name: v.name!.trim(), locationIds } });
     } else {
-      created = await create.mutateAsync({ body: { kind: v.kind!, name: v.name!.trim(), locationIds } });
+      created.current = await create.mutateAsync({ body: { kind: v.kind!, name: v.name!.trim(), locationIds } });
     }
   };
   return (
@@ -62,7 +63,7 @@ function ConnectionDialog({
       title={editing ? t('lorawan.connections.editTitle', { name: editing.Name }) : t('lorawan.connections.add')}
       form={form}
       onSave={save}
-      onClose={(saved) => onClose(saved ? created : null)}
+      onClose={(saved) => onClose(saved ? created.current : null)}
       pending={create.isPending || update.isPending}
       width={640}
       formProps={{

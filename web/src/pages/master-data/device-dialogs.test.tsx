@@ -201,7 +201,7 @@ describe('the DevEUI and decoder of a LoRaWAN meter', { timeout: 90_000 }, () =>
         Start: null,
         Points: [],
       }),
-      route(replaceDevice, () => ({ ...meter, DeviceId: 8 })),
+      route(replaceDevice, () => ({ Old: old, New: { ...meter, DeviceId: 8 } })),
     ]);
     await render(<DeviceDialogs dialog={{ kind: 'replace', device: old }} onClose={() => {}} />);
     const keep = await screen.findByRole('checkbox', { name: /palikti DevEUI 70B3D5E75E001A2B/ });
