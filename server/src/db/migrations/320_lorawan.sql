@@ -103,5 +103,6 @@ CREATE TABLE lorawan_mapping (
   updated_by   integer REFERENCES app_user (id) ON DELETE SET NULL
 );
 
--- The `lorawan` job (services/lorawan/jobs.ts), due at once.
-INSERT INTO job (name) VALUES ('lorawan') ON CONFLICT DO NOTHING;
+-- The `lorawan` job (services/lorawan/jobs.ts): deletes old uplinks and events once a day, the first
+-- time a day after this migration (nothing is old yet).
+INSERT INTO job (name, next_run_at) VALUES ('lorawan', now() + interval '1 day') ON CONFLICT DO NOTHING;

@@ -125,3 +125,20 @@ export async function adoptWaitingUplinks(
   ]);
   return done[0]!.adopted;
 }
+
+/** The devices of these rows (by serial) whose DevEUI has uplinks waiting in the LoRaWAN inbox. */
+export async function devicesWithWaitingUplinks(
+  tx: Queryable,
+  rows: readonly { deviceCode: string; devEui: string | null }[],
+): Promise<number[]> {
+  const serials = rows.flatMap((r) => (r.devEui ? [r.deviceCode] : []));
+  if (serials.length === 0) return [];
+  const { rows: found } = await tx.query<{ id: number }>(
+    `SELECT d.id FROM device d
+      WHERE d.device_code = ANY ($1::text[])
+        AND EXISTS (SELECT FROM lorawan_uplink u WHERE u.dev_eui = d.dev_eui AND u.device_id IS NULL)
+      ORDER BY d.id`,
+    [serials],
+  );
+  return found.map((r) => r.id);
+}
