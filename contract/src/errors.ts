@@ -149,7 +149,6 @@ export const ERROR_MESSAGES = {
   lnsKindMismatch: 'This key belongs to a {{kind}} connection; post to its own endpoint',
   lnsConnectionNotFound: 'Network-server connection not found',
   lnsConnectionNameTaken: 'There is already a network-server connection named "{{name}}"',
-  lnsEventUnknown: 'event must be one of {{allowed}}',
   lnsBodyNotJson: 'The body is not JSON: {{reason}}',
   lnsBodyTooDeep: 'The body is nested more than {{max}} levels deep',
   lnsBodyNotProtobuf: 'The body is not a ChirpStack {{message}} Protobuf message: {{reason}}',

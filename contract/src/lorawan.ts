@@ -79,18 +79,30 @@ export const LnsEventKind = Type.String({ maxLength: 64 });
  * model's mapping when one exists, else its uplinks are kept undecoded ("no decoder").
  */
 export const LNS_MAPPING_DECODER = 'lnsMapping';
+
+/**
+ * The built-in decoder a device model reads by default (docs/lorawan.md, "Decoding"), matched as
+ * models are (case and spacing ignored): the Elvaco CMi41xx modules, the Axioma Qalcosonic W1.
+ */
+export function defaultLorawanDecoder(model: string | null | undefined): string | null {
+  const key = (model ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  if (/^(elvaco )?cmi ?41\d\d\b/.test(key)) return 'elvaco-cmi41xx';
+  if (/^(axioma )?qalcosonic w1\b/.test(key)) return 'axioma-qalcosonic-w1';
+  return null;
+}
 export const DECODER_ID_PATTERN = '^[a-zA-Z][a-zA-Z0-9_.-]{0,63}$';
 export const DecoderId = Type.String({ pattern: DECODER_ID_PATTERN, maxLength: 64 });
 
 export const LorawanDecoderInfo = Type.Object({
+  /** `elvaco-cmi41xx`, `axioma-qalcosonic-w1`, …: the web app names each in the UI language by its id. */
   Id: Type.String(),
-  /** The name in English and Lithuanian. */
+  /** The English name. */
   Name: Type.String(),
-  NameLt: Type.String(),
+  MeterType: Type.Union([Type.Literal('heat'), Type.Literal('water')]),
   /** The fPorts it reads; others are kept undecoded. */
   FPorts: Type.Array(Type.Integer({ minimum: 0, maximum: 255 })),
-  /** The device models (DEVICE_MODELS spelling) it is the default decoder of. */
-  Models: Type.Array(Type.String()),
+  /** The unit of the register it gives: kWh for an energy device, m3 for a volume device, HCA for an allocator. */
+  RegisterUnit: Type.Union([Type.Literal('kWh'), Type.Literal('m3'), Type.Literal('HCA')]),
 });
 export type LorawanDecoderInfo = Static<typeof LorawanDecoderInfo>;
 
@@ -103,8 +115,8 @@ export const listLorawanDecoders = defineEndpoint({
   response: Type.Array(LorawanDecoderInfo),
 });
 
-/** Units a mapping's register field may be in; the value is converted to the device type's unit (kWh, m³, units). */
-export const MAPPING_UNITS = ['Wh', 'kWh', 'MWh', 'GJ', 'l', 'm3', 'units'] as const;
+/** Units a mapping's register field may be in; the value is converted to the device type's unit (kWh, m³, HCA units). */
+export const MAPPING_UNITS = ['Wh', 'kWh', 'MWh', 'GJ', 'l', 'm3', 'HCA'] as const;
 export type MappingUnit = (typeof MAPPING_UNITS)[number];
 export const MappingUnitSchema = Type.Union(MAPPING_UNITS.map((u) => Type.Literal(u)));
 
@@ -313,7 +325,7 @@ export const LnsConnectionHealth = Type.Object({
   Kind: LnsKindSchema,
   /** The latest event of any kind it delivered. */
   LastEvent: Nullable(Timestamp),
-  /** Silent longer than the setting `lorawan.silentMinutes` (then an anomaly is open). */
+  /** No event for longer than the setting `collector.silentMinutes` (the collectors' silence). */
   Silent: Type.Boolean(),
   /** Uplinks stored per day (provider zone), the last 14 days, oldest first; today last. */
   UplinksPerDay: Type.Array(DayCount),
@@ -330,7 +342,7 @@ export const LnsConnectionHealth = Type.Object({
   CodecErrorsLast24h: Type.Integer({ minimum: 0 }),
   /** Devices whose uplinks give no reading (the anomaly "heard but never decoded"). */
   Undecoded: Type.Array(LnsUndecodedDevice),
-  /** Meters whose own clock (W1) is off from the LNS's time by more than `lorawan.clockSkewMinutes`. */
+  /** Meters whose own clock (W1) is off from the LNS's time by more than `collector.clockSkewMinutes` (as collectors' clocks). */
   ClockOff: Type.Array(Type.Object({ DeviceId: Id, DevEui: Type.String(), SkewSeconds: Type.Number() })),
 });
 export type LnsConnectionHealth = Static<typeof LnsConnectionHealth>;

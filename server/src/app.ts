@@ -32,6 +32,7 @@ import ingestRoutes from './routes/ingest.js';
 import integrationRoutes from './routes/integrations.js';
 import lifetimeRoutes from './routes/lifetime.js';
 import locationDataRoutes from './routes/location-data.js';
+import lorawanRoutes from './routes/lorawan.js';
 import masterDataRoutes from './routes/master-data.js';
 import occupancyRoutes from './routes/occupancies.js';
 import occupantRoutes from './routes/occupant.js';
@@ -115,6 +116,7 @@ export async function buildApp({
       await api.register(locationDataRoutes);
       await api.register(ingestRoutes);
       await api.register(collectorRoutes);
+      await api.register(lorawanRoutes);
       await api.register(masterDataRoutes);
       await api.register(occupancyRoutes);
       await api.register(occupantRoutes);

@@ -4,6 +4,7 @@ import { dataQualityJobs } from './services/data-quality/jobs.js';
 import { declarationJobs } from './services/declarations/office/notices.js';
 import { deliveryJobs } from './services/deliveries/send.js';
 import type { JobDef } from './services/jobs/index.js';
+import { lorawanJobs } from './services/lorawan/jobs.js';
 import { partitionJobs } from './services/partitions/jobs.js';
 import { personalDataJobs } from './services/personal-data/jobs.js';
 import { statementJobs } from './services/statements/notify.js';
@@ -19,6 +20,7 @@ export const JOBS: readonly JobDef[] = [
   ...billingJobs,
   ...deliveryJobs,
   ...collectorJobs,
+  ...lorawanJobs,
   ...personalDataJobs,
   ...declarationJobs,
 ];

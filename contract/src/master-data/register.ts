@@ -116,6 +116,10 @@ export const IMPORT_ERROR_CODES = [
   'INVALID_SEASON',
   /** The building's heat method, or the flat's parameters of it, differ from an earlier row's (params.column, params.line). */
   'HEAT_METHOD_CONFLICT',
+  /** A DevEui cell that is not 16 hex digits (params.value): docs/lorawan.md. */
+  'INVALID_DEV_EUI',
+  /** The DevEUI is another device's, in the file or stored (params.devEui, params.code, params.line: 0 when stored). */
+  'DEV_EUI_USED',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 

@@ -20,6 +20,7 @@ import { READING_COPY, renderSeries, startValue, timeline } from './readings.js'
 import { loadDemoCampaign } from './seed/campaign.js';
 import { declaredMonths, loadDeclared, planDeclared } from './seed/declared.js';
 import { loadMasterData, moments, withoutConstraints } from './seed/load.js';
+import { seedLorawanDemo } from './seed/lorawan.js';
 import { buildMasterData, type DeviceRow, type IdStart, installationDay } from './seed/master-data.js';
 import {
   DEMO_ACCOUNTS,
@@ -55,7 +56,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
   );
   // Hash before the transaction: PGlite holds its one session while a transaction runs.
   const hashes = await Promise.all(DEMO_ACCOUNTS.map(() => hashPassword(DEMO_PASSWORD)));
-  return db.transaction(async (tx) => {
+  const summary = await db.transaction(async (tx) => {
     const used = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM location');
     if (used.rows[0]!.n > 0)
       throw new DemoSeedError('The database already has locations: demo data goes only into an empty one');
@@ -201,4 +202,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
       ms: Math.round(performance.now() - started),
     };
   });
+  // A building on LoRaWAN, fed through the LNS endpoints' own code after the rest is committed (seed/lorawan.ts).
+  const lorawan = await seedLorawanDemo(db, now);
+  return { ...summary, ...(lorawan ? { lorawan } : {}), ms: Math.round(performance.now() - started) };
 }

@@ -6,6 +6,7 @@ import { type Caller, loadCaller } from '../services/auth/caller.js';
 import { readToken } from '../services/auth/tokens.js';
 import { authenticateIntegrationKey, isIntegrationKey } from '../services/billing/integration-keys.js';
 import { findCollectorKey } from '../services/ingest/collector-keys.js';
+import { findConnectionByKey, type LnsCaller } from '../services/lorawan/connections.js';
 import { findSession, type OccupantCaller } from '../services/occupant-access/sessions.js';
 
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
     caller?: Caller;
     /** The collector key a request came with; set by the `collector` authenticator. */
     collector?: { id: number; name: string };
+    /** The network-server connection whose key a request came with; set by the `lns` authenticator. */
+    lns?: LnsCaller;
     /** The occupancy of an occupant session; set by the `occupant` authenticator (docs/occupant-access.md). */
     occupant?: OccupantCaller;
   }
@@ -35,6 +38,7 @@ function bearer(request: FastifyRequest): string | undefined {
 export default fp(async function auth(app: FastifyInstance) {
   app.decorateRequest('caller', undefined);
   app.decorateRequest('collector', undefined);
+  app.decorateRequest('lns', undefined);
   app.decorateRequest('occupant', undefined);
   /** Sets and returns the caller of a valid bearer token; 401 otherwise. */
   const signedIn = async (request: FastifyRequest): Promise<Caller> => {
@@ -82,6 +86,15 @@ export default fp(async function auth(app: FastifyInstance) {
       const found = await findCollectorKey(app.db, key);
       if (!found) throw unauthorized('collectorKeyUnknown');
       request.collector = found;
+    },
+    // A network-server connection's key (docs/lorawan.md, "Connections"): X-Rodmenys-Key or a bearer token.
+    lns: async (request: FastifyRequest) => {
+      const header = request.headers['x-rodmenys-key'];
+      const key = (typeof header === 'string' ? header.trim() : undefined) || bearer(request);
+      if (!key) throw unauthorized('lnsKeyMissing');
+      const found = await findConnectionByKey(app.db, key);
+      if (!found) throw unauthorized('lnsKeyUnknown');
+      request.lns = found;
     },
     occupant: async (request: FastifyRequest) => {
       const token = bearer(request);

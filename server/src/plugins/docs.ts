@@ -42,6 +42,11 @@ export default fp(async function docs(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           collectorKey: { type: 'http', scheme: 'bearer', description: 'A collector key (readings ingest)' },
+          lnsKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A network-server connection key (LoRaWAN; or in X-Rodmenys-Key)',
+          },
           occupantSession: {
             type: 'http',
             scheme: 'bearer',

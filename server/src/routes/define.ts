@@ -146,9 +146,11 @@ export function defineRoute<E extends Endpoint>(
                 {
                   [endpoint.auth === 'collector'
                     ? 'collectorKey'
-                    : endpoint.auth === 'occupant'
-                      ? 'occupantSession'
-                      : 'bearer']: [],
+                    : endpoint.auth === 'lns'
+                      ? 'lnsKey'
+                      : endpoint.auth === 'occupant'
+                        ? 'occupantSession'
+                        : 'bearer']: [],
                 },
               ],
       ...(endpoint.params ? { params: endpoint.params } : {}),

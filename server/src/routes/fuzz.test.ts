@@ -9,6 +9,7 @@ import { issueLink } from '../services/occupant-access/secrets.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../test/factories.js';
+import { chirpstackRequest, ttsRequest } from '../test/lorawan-fuzz.js';
 
 /**
  * Every endpoint of the contract, fed generated valid and hostile input as every
@@ -129,7 +130,7 @@ function shaped(schema: TSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
       if (kindOf(schema) === 'idList') return fc.constantFrom('1', '1,2,3', '2147483647');
       if (kindOf(schema) === 'month') return fc.constantFrom('2026-01', '2025-12', '1990-01');
       return fc.oneof(
-        fc.string({ minLength: Number(s.minLength ?? 0), maxLength: 12 }),
+        fc.string({ minLength: Number(s.minLength ?? 0), maxLength: Math.max(12, Number(s.minLength ?? 0)) }),
         fc.constantFrom('Lietuva', 'Vilnius', 'operator', 'password1', 'A-1'),
       );
     }
@@ -252,8 +253,23 @@ function requests(endpoint: Endpoint): fc.Arbitrary<Request> {
     ),
   );
   const query = objectOf(endpoint.querystring).map(queryText);
-  let body: fc.Arbitrary<{ payload?: string; contentType?: string }> = fc.constant({});
-  if (endpoint === contract.ingestWmbusmeters) {
+  let body: fc.Arbitrary<{ payload?: string | Buffer; contentType?: string }> = fc.constant({});
+  if (endpoint === contract.ingestChirpstack) {
+    // The event is in the query: the LNS's own names and others (docs/lorawan.md).
+    return fc.record({ path: pathParams, r: chirpstackRequest }).map(({ path, r }) => ({
+      url: `/api${path}?${r.query}`,
+      method: endpoint.method,
+      payload: r.payload,
+      contentType: r.contentType,
+    }));
+  }
+  if (
+    endpoint === contract.ingestTtsUplink ||
+    endpoint === contract.ingestTtsJoin ||
+    endpoint === contract.ingestTtsEvents
+  ) {
+    body = ttsRequest;
+  } else if (endpoint === contract.ingestWmbusmeters) {
     body = fc
       .tuple(telegramBody, fc.constantFrom('application/json', 'application/x-ndjson', 'text/plain', 'text/xml'))
       .map(([payload, contentType]) => ({ payload, contentType }));
@@ -414,6 +430,15 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     const manager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [building] });
     const key = (await inject(t.app, contract.createCollectorKey, { token: operator.token, body: { name: 'fuzz' } }))
       .body.Key;
+    // Network-server connections of both kinds serving the building, and a device with a DevEUI there.
+    const lnsKey = async (kind: 'chirpstack' | 'tts') =>
+      (
+        await inject(t.app, contract.createLnsConnection, {
+          token: operator.token,
+          body: { kind, name: `fuzz ${kind}`, locationIds: [building.id] },
+        })
+      ).body.Key;
+    await t.db.query("UPDATE device SET dev_eui = '70B3D5E75E00F001', model = 'Qalcosonic W1' WHERE id = $1", [device]);
     // An occupant's session, so the occupant's endpoints judge their parameters too.
     const occupancy = await makeOccupancy(t.db, flat);
     const link = await issueLink(t.db, occupancy);
@@ -425,6 +450,8 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
       { name: 'group 2', headers: { authorization: `Bearer ${admin.token}` } },
       { name: 'group 1', headers: { authorization: `Bearer ${operator.token}` } },
       { name: 'collector', headers: { 'x-collector-key': key } },
+      { name: 'lns', headers: { 'x-rodmenys-key': await lnsKey('chirpstack') } },
+      { name: 'lns', headers: { authorization: `Bearer ${await lnsKey('tts')}` } },
     );
   });
 
@@ -436,7 +463,9 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     let sent = 0;
     const failures: string[] = [];
     for (const [e, endpoint] of all.entries()) {
-      const roles = callers.filter((c) => !['collector', 'occupant'].includes(c.name) || endpoint.auth === c.name);
+      const roles = callers.filter(
+        (c) => !['collector', 'lns', 'occupant'].includes(c.name) || endpoint.auth === c.name,
+      );
       for (const [r, caller] of roles.entries()) {
         const inputs = fc.sample(requests(endpoint), { seed: SEED + e * 100 + r, numRuns: RUNS });
         for (const req of inputs) {
@@ -482,7 +511,9 @@ describe(`every endpoint with generated and hostile input (${dbKind()})`, () => 
     const failures: string[] = [];
     for (const endpoint of endpoints()) {
       if (endpoint.method !== 'GET' && endpoint.consumes && !endpoint.consumes.includes('application/json')) continue;
-      const roles = callers.filter((c) => !['collector', 'occupant'].includes(c.name) || endpoint.auth === c.name);
+      const roles = callers.filter(
+        (c) => !['collector', 'lns', 'occupant'].includes(c.name) || endpoint.auth === c.name,
+      );
       for (const req of boundaryRequests(endpoint)) {
         for (const caller of roles) {
           const res = await t.app.inject({

@@ -80,6 +80,8 @@ export interface DemoSummary {
   accounts: readonly DemoAccount[];
   password: string;
   ms: number;
+  /** The building on LoRaWAN (docs/lorawan.md, "In the demo"), when the demo has one. */
+  lorawan?: { buildingId: number; connections: number; devices: number; uplinks: number };
 }
 
 /** The summary and the demo accounts, as the CLI and the server print them. */
@@ -92,6 +94,9 @@ export function formatDemoSummary(s: DemoSummary): string {
     `  ${s.buildings} buildings, ${s.flats} flats, ${s.clients} clients, ${s.locations} locations`,
     `  ${s.devices} devices (${types})`,
     `  ${s.readings} readings every ${s.intervalHours} h from ${s.from} to ${s.until}`,
+    ...(s.lorawan
+      ? [`  LoRaWAN: building ${s.lorawan.buildingId}, ${s.lorawan.devices} meters, ${s.lorawan.uplinks} uplinks`]
+      : []),
     formatDemoAccounts(s.accounts, s.password),
   ].join('\n');
 }

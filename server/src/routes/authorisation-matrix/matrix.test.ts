@@ -4,6 +4,7 @@ import { dbKind } from '../../test/db.js';
 import { makers } from './makers.js';
 import { accountAndDeviceSamples } from './samples-accounts-devices.js';
 import { letterAndOccupantSamples } from './samples-letters-occupants.js';
+import { lorawanSamples } from './samples-lorawan.js';
 import { contractEndpoints, defaultStatus, keyOf, leaks, matrixWorld, ROLES, type Samples } from './world.js';
 
 /*
@@ -19,7 +20,11 @@ describe(`authorisation matrix: every endpoint × every caller (${dbKind()})`, (
   const { t, tokens, parts } = w;
   const m = makers(w);
   /** One request per endpoint (made for each role), and the statuses that differ from the default of its `auth`. */
-  const samples: Samples = { ...accountAndDeviceSamples(w, m), ...letterAndOccupantSamples(w, m) };
+  const samples: Samples = {
+    ...accountAndDeviceSamples(w, m),
+    ...letterAndOccupantSamples(w, m),
+    ...lorawanSamples(w),
+  };
 
   it('has a sample request for every endpoint of the contract', () => {
     const missing = contractEndpoints()

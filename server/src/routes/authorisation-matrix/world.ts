@@ -223,6 +223,7 @@ export function defaultStatus(e: Endpoint, role: Role): number {
     case 'none':
       return ok;
     case 'collector':
+    case 'lns':
       return 401;
     case 'user':
       return role === 'anonymous' ? 401 : ok;

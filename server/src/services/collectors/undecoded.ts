@@ -23,19 +23,27 @@ export async function checkUndecoded(tx: Tx, now: Date, hours: number): Promise<
     device_id: number;
     building_id: number;
     model: string | null;
-    collector_id: number;
+    collector_id: number | null;
     heard_by: string[];
     telegrams: number;
     last_heard: string;
     keyed: boolean;
   }>(
-    `WITH h AS (
+    `WITH heard AS (
+       SELECT ch.meter_id, ch.received_at, ch.collector_id, k.name
+         FROM collector_heard ch JOIN collector_key k ON k.id = ch.collector_id
+       UNION ALL
+       -- A LoRaWAN meter's uplinks are its hearing (docs/lorawan.md): by its connection, no collector.
+       SELECT d.device_code, u.received_at, NULL::int, c.name
+         FROM lorawan_uplink u JOIN device d ON d.id = u.device_id JOIN lns_connection c ON c.id = u.connection_id
+        WHERE u.received_at > $1::timestamptz - interval '9 days'
+     ), h AS (
        SELECT ch.meter_id, max(ch.received_at) AS last,
               count(*) FILTER (WHERE ch.received_at > $1::timestamptz - make_interval(hours => $2::int))::int AS n,
               (array_agg(ch.collector_id ORDER BY ch.received_at DESC, ch.collector_id))[1] AS collector_id,
-              array_agg(DISTINCT k.name ORDER BY k.name)
+              array_agg(DISTINCT ch.name ORDER BY ch.name)
                 FILTER (WHERE ch.received_at > $1::timestamptz - make_interval(hours => $2::int)) AS heard_by
-         FROM collector_heard ch JOIN collector_key k ON k.id = ch.collector_id
+         FROM heard ch
         WHERE ch.received_at <= $1::timestamptz
         GROUP BY ch.meter_id
        HAVING max(ch.received_at) > $1::timestamptz - make_interval(hours => $2::int)

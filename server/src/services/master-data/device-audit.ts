@@ -23,6 +23,9 @@ export interface DeviceAudit {
   ReadMethod: string | null;
   /** A building-level role in the heat split (docs/heat-method.md, "Devices"). */
   Role: string | null;
+  /** A LoRaWAN meter's DevEUI and decoder (docs/lorawan.md). */
+  DevEui: string | null;
+  Decoder: string | null;
 }
 
 /**
@@ -35,7 +38,8 @@ export const deviceAuditSql = (d: string) =>
     'LocationId', ${d}.location_id, 'CounterCode', ${d}.counter_code, 'DeviceDescription', ${d}.description,
     'Model', ${d}.model, 'RatingFactor', ${d}.rating_factor::float8, 'InstalledAt', iso(${d}.installed_at),
     'RemovedAt', iso(${d}.removed_at), 'ReplacedBy', ${d}.replaced_by,
-    'VerifiedOn', to_char(${d}.verified_on, 'YYYY-MM-DD'), 'ReadMethod', ${d}.read_method, 'Role', ${d}.role)`;
+    'VerifiedOn', to_char(${d}.verified_on, 'YYYY-MM-DD'), 'ReadMethod', ${d}.read_method, 'Role', ${d}.role,
+    'DevEui', ${d}.dev_eui, 'Decoder', ${d}.decoder)`;
 
 /** A device's DeviceAudit as stored now (404 when there is no such device). */
 export async function readDeviceAudit(db: Queryable, id: number): Promise<DeviceAudit> {

@@ -15,12 +15,14 @@ import type { Caller } from '../auth/caller.js';
 import { DEVICE_COLUMNS, DEVICE_JOINS } from '../devices/device-row.js';
 import { adoptWaiting } from '../ingest/ingest-telegrams.js';
 import { LIFETIME_COLUMNS } from '../lifetime/device-dates.js';
+import { adoptWaitingUplinks, assertDevEuiFree, checkDecoder, devEuiValue } from '../lorawan/device-eui.js';
 import { writeIntoMonths } from '../partitions/partitions.js';
 import { storeGivenReadings } from '../readings/store-readings.js';
 import { type DeviceAudit, readDeviceAudit } from './device-audit.js';
 
 /** The SELECT list of the contract's MasterDevice over `device d` with DEVICE_JOINS: a DeviceRow and its model. */
-export const MASTER_DEVICE_COLUMNS = `${DEVICE_COLUMNS},\n  d.model AS "Model",\n  ${LIFETIME_COLUMNS}`;
+export const MASTER_DEVICE_COLUMNS = `${DEVICE_COLUMNS},\n  d.model AS "Model",\n  ${LIFETIME_COLUMNS},
+  d.dev_eui AS "DevEui", d.decoder AS "Decoder"`;
 
 export async function findDeviceRow(db: Queryable, id: number): Promise<MasterDevice> {
   const { rows } = await db.query<MasterDevice>(
@@ -113,6 +115,9 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       const code = input.deviceCode.trim();
       if (!code) throw badRequest('serialBlank', {}, 'deviceCode');
       await assertSerialFree(tx, code);
+      const devEui = devEuiValue(input.devEui);
+      if (devEui) await assertDevEuiFree(tx, devEui, null);
+      checkDecoder(input.decoder, 'decoder');
       // A serial whose telegrams wait in the unmatched inbox: installed when it was first heard, so the
       // readings taken in with the device count (the operator may give another time).
       const { rows: waiting } = await tx.query<{ first_seen: string }>(
@@ -126,8 +131,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       );
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
-                             verified_on, read_method, role)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+                             verified_on, read_method, role, dev_eui, decoder)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
           input.deviceTypeId,
           input.locationId,
@@ -140,6 +145,8 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
           input.verifiedOn ?? null,
           input.readMethod ?? null,
           role,
+          devEui,
+          input.decoder ?? null,
         ],
       );
       const id = rows[0]!.id;
@@ -148,6 +155,7 @@ export async function addDevice(db: Db, caller: Caller, input: AddDeviceBody): P
       }
       // Its telegrams waiting in the inbox become its readings now, not at the next collector request.
       if (waiting[0]) await adoptWaiting(tx, new Date(), [code]);
+      if (devEui) await adoptWaitingUplinks(tx, [id]);
       return audited(tx, caller, 'device.create', id, null, { InitialReading: input.initialReading ?? null });
     }),
   );
@@ -165,37 +173,51 @@ export async function updateDevice(
     model?: string | null;
     verifiedOn?: string | null;
     readMethod?: ReadMethod | null;
+    devEui?: string | null;
+    decoder?: string | null;
   },
 ): Promise<MasterDevice> {
-  return db.transaction(async (tx) => {
-    const before = await readDeviceAudit(tx, id);
-    await tx.query(
-      `UPDATE device SET
+  return writeIntoMonths(db, () =>
+    db.transaction(async (tx) => {
+      const before = await readDeviceAudit(tx, id);
+      const devEui = devEuiValue(input.devEui);
+      if (devEui) await assertDevEuiFree(tx, devEui, id);
+      checkDecoder(input.decoder, 'decoder');
+      await tx.query(
+        `UPDATE device SET
          description = CASE WHEN $2 THEN $3 ELSE description END,
          rating_factor = CASE WHEN $4 THEN $5::numeric ELSE rating_factor END,
          counter_code = CASE WHEN $6 THEN $7 ELSE counter_code END,
          model = CASE WHEN $8 THEN $9 ELSE model END,
          verified_on = CASE WHEN $10 THEN $11::date ELSE verified_on END,
-         read_method = CASE WHEN $12 THEN $13 ELSE read_method END
+         read_method = CASE WHEN $12 THEN $13 ELSE read_method END,
+         dev_eui = CASE WHEN $14 THEN $15 ELSE dev_eui END,
+         decoder = CASE WHEN $16 THEN $17 ELSE decoder END
        WHERE id = $1`,
-      [
-        id,
-        input.description !== undefined,
-        clean(input.description),
-        input.ratingFactor !== undefined,
-        input.ratingFactor ?? null,
-        input.counterCode !== undefined,
-        clean(input.counterCode),
-        input.model !== undefined,
-        clean(input.model),
-        input.verifiedOn !== undefined,
-        input.verifiedOn ?? null,
-        input.readMethod !== undefined,
-        input.readMethod ?? null,
-      ],
-    );
-    return audited(tx, caller, 'device.update', id, before);
-  });
+        [
+          id,
+          input.description !== undefined,
+          clean(input.description),
+          input.ratingFactor !== undefined,
+          input.ratingFactor ?? null,
+          input.counterCode !== undefined,
+          clean(input.counterCode),
+          input.model !== undefined,
+          clean(input.model),
+          input.verifiedOn !== undefined,
+          input.verifiedOn ?? null,
+          input.readMethod !== undefined,
+          input.readMethod ?? null,
+          input.devEui !== undefined,
+          devEui,
+          input.decoder !== undefined,
+          input.decoder ?? null,
+        ],
+      );
+      if (devEui && devEui !== before.DevEui) await adoptWaitingUplinks(tx, [id]);
+      return audited(tx, caller, 'device.update', id, before);
+    }),
+  );
 }
 
 /** The device still in service, or a 400 saying why not; `at` must not precede its installation. */
@@ -249,14 +271,21 @@ export async function replaceDevice(
         const code = input.newDeviceCode.trim();
         if (!code) throw badRequest('newSerialBlank', {}, 'newDeviceCode');
         await assertSerialFree(tx, code);
+        // The new device's DevEUI: its own, or the old one's when the radio module moved with the meter.
+        if (input.newDevEui != null && input.keepDevEui) throw badRequest('devEuiBothGiven', {}, 'keepDevEui');
+        const newDevEui = input.keepDevEui ? before.DevEui : devEuiValue(input.newDevEui);
+        if (newDevEui && !input.keepDevEui) await assertDevEuiFree(tx, newDevEui, null);
+        checkDecoder(input.newDecoder, 'newDecoder');
+        if (input.keepDevEui) await tx.query('UPDATE device SET dev_eui = NULL WHERE id = $1', [id]);
         const { rows } = await tx.query<{ id: number }>(
           `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
-                              verified_on, read_method, role)
+                              verified_on, read_method, role, dev_eui, decoder)
          SELECT device_type_id, location_id, $2, $3,
                 CASE WHEN $4 THEN $5 ELSE description END, CASE WHEN $6 THEN $7::numeric ELSE rating_factor END, $8,
                 CASE WHEN $9 THEN $10 ELSE model END,
                 -- A new device's dates start anew: verified (or made) on the replacement day unless given.
-                coalesce($11::date, $8::timestamptz::date), CASE WHEN $12 THEN $13 ELSE read_method END, role
+                coalesce($11::date, $8::timestamptz::date), CASE WHEN $12 THEN $13 ELSE read_method END, role,
+                $14, CASE WHEN $15 THEN $16 ELSE decoder END
            FROM device WHERE id = $1
          RETURNING id`,
           [
@@ -273,6 +302,9 @@ export async function replaceDevice(
             input.newVerifiedOn ?? null,
             input.newReadMethod !== undefined,
             input.newReadMethod ?? null,
+            newDevEui,
+            input.newDecoder !== undefined,
+            input.newDecoder ?? null,
           ],
         );
         const newId = rows[0]!.id;
@@ -282,6 +314,7 @@ export async function replaceDevice(
           { deviceId: newId, ts: at, value: input.initialReading },
         ]);
         await adoptWaiting(tx, new Date(), [code]);
+        if (newDevEui) await adoptWaitingUplinks(tx, [newId]);
         const result = { Old: await findDeviceRow(tx, id), New: await findDeviceRow(tx, newId) };
         await recordAudit(tx, {
           actor: caller,

@@ -49,6 +49,7 @@ export function checkConflicts(
   const flats = new Map<string, FileFlat>();
   const checkFlat = flatAgreement(flats, errors);
   const checkSerial = serialPerDevice(stored, errors);
+  const checkDevEui = devEuiPerDevice(stored, errors);
   const good: Row[] = [];
   for (const row of rows) {
     const before = errors.count;
@@ -57,6 +58,7 @@ export function checkConflicts(
     if (row.client) agree('client', row.client, row.line);
     checkFlat(row);
     checkSerial(row);
+    checkDevEui(row);
     if (errors.count === before) good.push(row);
   }
   // A flat with occupants in the file: its client is the occupant of today's.
@@ -194,6 +196,25 @@ function flatAgreement(flats: Map<string, FileFlat>, errors: RowErrors) {
     first.clientCode ??= clientCode;
     first.flatArea ??= row.flatArea;
     first.flatOrder ??= row.flatOrder;
+  };
+}
+
+/** A DevEUI on one device only: once in the file, and not another stored device's (docs/lorawan.md). */
+function devEuiPerDevice(stored: Stored, errors: RowErrors) {
+  const seen = new Map<string, { line: number; code: string }>();
+  return (row: Row) => {
+    if (!row.devEui) return;
+    const first = seen.get(row.devEui);
+    const holder = stored.devEuis.get(row.devEui);
+    const used = first ? first : holder !== undefined && holder !== row.deviceCode ? { line: 0, code: holder } : null;
+    if (used)
+      errors.add(
+        row.line,
+        'DEV_EUI_USED',
+        { column: 'DevEui', devEui: row.devEui, code: used.code, line: used.line },
+        `DevEUI ${row.devEui} belongs to device ${used.code}${used.line ? ` (line ${used.line})` : ''}`,
+      );
+    else seen.set(row.devEui, { line: row.line, code: row.deviceCode });
   };
 }
 

@@ -2,6 +2,7 @@ import { type ImportReport, MAX_IMPORT_ERRORS, REGISTER_COLUMNS, type RegisterCo
 import type { Db } from '../../../db/db.js';
 import { type Actor, recordAudit } from '../../audit/record-audit.js';
 import { adoptWaiting } from '../../ingest/ingest-telegrams.js';
+import { adoptWaitingUplinks, devicesWithWaitingUplinks } from '../../lorawan/device-eui.js';
 import { writeIntoMonths } from '../../partitions/partitions.js';
 import { RegisterFileError, type RegisterRow, readRegisterFile } from '../register-file.js';
 import { checkConflicts } from './conflicts.js';
@@ -59,6 +60,8 @@ export async function importRegister(
         await writeHeatMethods(tx, heat, actor, (key) => plan.locationsByKey.get(key)?.id);
         // Devices created with serials whose telegrams wait in the inbox take them in now.
         await adoptWaiting(tx);
+        // And devices given a DevEUI whose uplinks wait in the LoRaWAN inbox (docs/lorawan.md).
+        await adoptWaitingUplinks(tx, await devicesWithWaitingUplinks(tx, good));
         await recordAudit(tx, {
           actor,
           kind: 'register.import',

@@ -148,6 +148,7 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       description: row.description,
       rating_factor: row.ratingFactor,
       model: row.model,
+      dev_eui: row.devEui,
       installed_at: row.installedAt,
       verified_on: row.verifiedOn,
       read_method: row.readMethod,
@@ -167,6 +168,8 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       rating_factor: columns.has('RatingFactor') ? values.rating_factor : dev.rating_factor,
       // An empty model cell keeps the stored model (docs/master-data.md): a model is cleared on the form only.
       model: values.model ?? dev.model,
+      // An empty DevEui cell keeps the stored one, as a model's.
+      dev_eui: values.dev_eui ?? dev.dev_eui,
       installed_at: values.installed_at ?? dev.installed_at,
       verified_on: values.verified_on ?? dev.verified_on,
       read_method: values.read_method ?? dev.read_method,
@@ -177,6 +180,7 @@ function planDevices(plan: Plan, good: Row[], stored: Stored, columns: Set<Regis
       after.description !== dev.description ||
       !sameNumber(after.rating_factor, dev.rating_factor) ||
       after.model !== dev.model ||
+      after.dev_eui !== dev.dev_eui ||
       after.installed_at !== dev.installed_at ||
       after.verified_on !== dev.verified_on ||
       after.read_method !== dev.read_method ||

@@ -6,6 +6,7 @@ import {
   FLAT_AREA_MAX,
   type ImportErrorCode,
   isBuildingDevice,
+  isDevEui,
   isDeviceCode,
   OCCUPANT_LANGUAGES,
   READ_METHODS,
@@ -130,6 +131,13 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
       `Model is longer than ${DEVICE_MODEL_MAX_LENGTH} characters`,
     );
   }
+  const devEuiCell = str('DevEui', false);
+  if (devEuiCell !== null && devEuiCell.length <= MAX_TEXT && !isDevEui(devEuiCell)) {
+    fail('INVALID_DEV_EUI', 'DevEui', `DevEui must be 16 hex digits: ${JSON.stringify(devEuiCell)}`, {
+      value: devEuiCell,
+    });
+  }
+  const devEui = devEuiCell === null ? null : devEuiCell.toUpperCase();
   let verifiedOn: string | null = null;
   if (text(r.cells.VerifiedOn) !== null) {
     verifiedOn = dateTime(r.cells.VerifiedOn)?.slice(0, 10) ?? null;
@@ -159,6 +167,7 @@ export function parseRow(r: RegisterRow, typeIds: Map<string, number>, errors: R
     description,
     ratingFactor,
     model,
+    devEui,
     installedAt,
     verifiedOn,
     readMethod: method,

@@ -56,7 +56,7 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
   const clientCodes = new Map(clientRows.map((c) => [c.id, c.code]));
   const { rows: deviceRows } = await tx.query<StoredDevice & { device_code: string }>(
     `SELECT d.id, d.device_code, d.device_type_id, d.location_id, d.counter_code, d.description,
-            d.rating_factor::float8 AS rating_factor, d.model,
+            d.rating_factor::float8 AS rating_factor, d.model, d.dev_eui,
             to_char(d.installed_at, 'YYYY-MM-DD HH24:MI:SS') AS installed_at, iso(d.removed_at) AS removed_at,
             to_char(d.verified_on, 'YYYY-MM-DD') AS verified_on, d.read_method, d.role,
             address_label(l) AS address
@@ -65,5 +65,10 @@ export async function loadStored(tx: Tx, rows: Row[]): Promise<Stored> {
     [rows.map((r) => r.deviceCode)],
   );
   const devices = new Map(deviceRows.map((d) => [d.device_code, d]));
-  return { locations, objects, objectsByLocation, clients, clientCodes, devices };
+  const { rows: euiRows } = await tx.query<{ dev_eui: string; device_code: string }>(
+    'SELECT dev_eui, device_code FROM device WHERE dev_eui = ANY($1::text[])',
+    [rows.flatMap((r) => (r.devEui ? [r.devEui] : []))],
+  );
+  const devEuis = new Map(euiRows.map((d) => [d.dev_eui, d.device_code]));
+  return { locations, objects, objectsByLocation, clients, clientCodes, devices, devEuis };
 }

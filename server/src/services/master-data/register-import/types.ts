@@ -43,6 +43,8 @@ export interface Row {
   ratingFactor: number | null;
   /** The device's model (Model); null = not given, which keeps the stored one. */
   model: string | null;
+  /** A LoRaWAN meter's DevEUI (DevEui), upper case; null = not given, which keeps the stored one (docs/lorawan.md). */
+  devEui: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS' (the provider zone), or null = not given. */
   installedAt: string | null;
   /** The day of its verification or manufacture (VerifiedOn), YYYY-MM-DD; null = not given, which keeps the stored one. */
@@ -108,6 +110,7 @@ export interface StoredDevice {
   description: string | null;
   rating_factor: number | null;
   model: string | null;
+  dev_eui: string | null;
   /** Local time 'YYYY-MM-DD HH:MM:SS', comparable with Row.installedAt. */
   installed_at: string | null;
   verified_on: string | null;
@@ -130,6 +133,7 @@ export interface DeviceValues {
   verified_on: string | null;
   read_method: string | null;
   role: string | null;
+  dev_eui: string | null;
 }
 
 /** What is stored of the records the file names (stored.ts). */
@@ -143,6 +147,8 @@ export interface Stored {
   /** Client code by id. */
   clientCodes: Map<number, string>;
   devices: Map<string, StoredDevice>;
+  /** The serial of the stored device holding each DevEUI the file names. */
+  devEuis: Map<string, string>;
 }
 
 /** What an import creates and changes (plan.ts), written by write.ts. */

@@ -137,12 +137,13 @@ const deviceArrays = (list: DeviceValues[]) => [
   list.map((d) => d.verified_on),
   list.map((d) => d.read_method),
   list.map((d) => d.role),
+  list.map((d) => d.dev_eui),
 ];
 
 /** The device columns as `u`; `inst` is a wall-clock time in the provider zone (the session's). */
 const DEVICE_INPUT = `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[],
-                              $9::date[], $10::text[], $11::text[])
-  AS u(t, l, code, counter, descr, rf, inst, model, verified, method, role)`;
+                              $9::date[], $10::text[], $11::text[], $12::text[])
+  AS u(t, l, code, counter, descr, rf, inst, model, verified, method, role, eui)`;
 
 async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
   if (plan.newDevices.length) {
@@ -151,9 +152,9 @@ async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
       tx,
       actor,
       `INSERT INTO device (device_type_id, location_id, device_code, counter_code, description, rating_factor, installed_at, model,
-                           verified_on, read_method, role)
+                           verified_on, read_method, role, dev_eui)
        SELECT u.t, u.l, u.code, u.counter, u.descr, u.rf, u.inst::timestamp::timestamptz, u.model, u.verified, u.method,
-              u.role
+              u.role, u.eui
          FROM ${DEVICE_INPUT}`,
       deviceArrays(values),
       { kind: 'device.create', entity: 'device', shape: deviceAudit, returning: 'id' },
@@ -169,7 +170,7 @@ async function writeDevices(tx: Tx, plan: Plan, actor: Actor) {
         match: 'x.device_code = u.code',
         set:
           'counter_code = u.counter, description = u.descr, rating_factor = u.rf, installed_at = u.inst::timestamp::timestamptz, model = u.model, ' +
-          'verified_on = u.verified, read_method = u.method, role = u.role',
+          'verified_on = u.verified, read_method = u.method, role = u.role, dev_eui = u.eui',
         params: deviceArrays(plan.deviceUpdates),
       },
       { kind: 'device.update', entity: 'device', shape: deviceAudit },
