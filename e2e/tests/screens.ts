@@ -28,6 +28,7 @@ export const SCREENS = [
   { path: '/masterData', label: (t: typeof lt) => t.nav.masterData, roles: ['operator'] },
   { path: '/audit', label: (t: typeof lt) => t.nav.audit, roles: ['operator'] },
   { path: '/collectors', label: (t: typeof lt) => t.nav.collectors, roles: ['operator'] },
+  { path: '/lorawan', label: (t: typeof lt) => t.nav.lorawan, roles: ['operator'] },
   { path: '/integrations', label: (t: typeof lt) => t.nav.integrations, roles: ['operator', 'admin'] },
   { path: '/devices', label: (t: typeof lt) => t.nav.devices, roles: ['operator', 'admin'] },
   { path: '/profile', label: null, roles: ['operator', 'admin', 'manager'] },

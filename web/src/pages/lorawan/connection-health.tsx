@@ -2,6 +2,7 @@ import type { LnsConnectionHealth } from '@rodmenys/contract';
 import { Descriptions, Drawer, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLnsConnectionHealth } from '../../api/lorawan';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { LoadError } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
@@ -71,53 +72,59 @@ export function ConnectionHealthDrawer({ id, onClose }: { id: number | null; onC
         <>
           <Summary h={h} />
           {section(t('lorawan.health.gateways'))}
-          <Table
-            rowKey="GatewayId"
-            size="small"
-            pagination={false}
-            dataSource={h.Gateways}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('lorawan.health.noGateways') }}
-            columns={[
-              { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
-              { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
-              { title: t('lorawan.health.gatewayDevices'), dataIndex: 'Devices', align: 'right' },
-              { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
-            ]}
-          />
+          <FocusableScroll label={t('lorawan.health.gateways')}>
+            <Table
+              rowKey="GatewayId"
+              size="small"
+              pagination={false}
+              dataSource={h.Gateways}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: t('lorawan.health.noGateways') }}
+              columns={[
+                { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
+                { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
+                { title: t('lorawan.health.gatewayDevices'), dataIndex: 'Devices', align: 'right' },
+                { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
+              ]}
+            />
+          </FocusableScroll>
           {section(t('lorawan.health.undecoded'))}
-          <Table
-            rowKey="DeviceId"
-            size="small"
-            pagination={false}
-            dataSource={h.Undecoded}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('lorawan.health.noUndecoded') }}
-            columns={[
-              { title: t('lorawan.devEui'), dataIndex: 'DevEui', render: (d: string) => <code>{d}</code> },
-              { title: t('lorawan.reason'), dataIndex: 'Reason', render: (r: string) => <ReasonText reason={r} /> },
-              { title: t('lorawan.health.uplinks24h'), dataIndex: 'Uplinks', align: 'right' },
-            ]}
-          />
+          <FocusableScroll label={t('lorawan.health.undecoded')}>
+            <Table
+              rowKey="DeviceId"
+              size="small"
+              pagination={false}
+              dataSource={h.Undecoded}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: t('lorawan.health.noUndecoded') }}
+              columns={[
+                { title: t('lorawan.devEui'), dataIndex: 'DevEui', render: (d: string) => <code>{d}</code> },
+                { title: t('lorawan.reason'), dataIndex: 'Reason', render: (r: string) => <ReasonText reason={r} /> },
+                { title: t('lorawan.health.uplinks24h'), dataIndex: 'Uplinks', align: 'right' },
+              ]}
+            />
+          </FocusableScroll>
           {section(t('lorawan.health.codecErrors'))}
-          <Table
-            rowKey={(e) => `${e.At}-${e.DevEui}-${e.Code}`}
-            size="small"
-            pagination={{ pageSize: 10, hideOnSinglePage: true }}
-            dataSource={h.CodecErrors}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('lorawan.health.noCodecErrors') }}
-            columns={[
-              { title: t('lorawan.at'), dataIndex: 'At', render: formatDateTime },
-              {
-                title: t('lorawan.devEui'),
-                dataIndex: 'DevEui',
-                render: (d: string | null) => (d ? <code>{d}</code> : '—'),
-              },
-              { title: t('lorawan.health.code'), dataIndex: 'Code', render: (c: string) => <Tag>{c}</Tag> },
-              { title: t('lorawan.health.description'), dataIndex: 'Description' },
-            ]}
-          />
+          <FocusableScroll label={t('lorawan.health.codecErrors')}>
+            <Table
+              rowKey={(e) => `${e.At}-${e.DevEui}-${e.Code}`}
+              size="small"
+              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              dataSource={h.CodecErrors}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: t('lorawan.health.noCodecErrors') }}
+              columns={[
+                { title: t('lorawan.at'), dataIndex: 'At', render: formatDateTime },
+                {
+                  title: t('lorawan.devEui'),
+                  dataIndex: 'DevEui',
+                  render: (d: string | null) => (d ? <code>{d}</code> : '—'),
+                },
+                { title: t('lorawan.health.code'), dataIndex: 'Code', render: (c: string) => <Tag>{c}</Tag> },
+                { title: t('lorawan.health.description'), dataIndex: 'Description' },
+              ]}
+            />
+          </FocusableScroll>
           {section(t('lorawan.health.clockOff'))}
           <Table
             rowKey="DeviceId"

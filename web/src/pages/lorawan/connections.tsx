@@ -17,6 +17,7 @@ import {
   useUpdateLnsConnection,
 } from '../../api/lorawan';
 import { BuildingStreetSelect } from '../../components/building-street-select';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
@@ -180,76 +181,78 @@ export function Connections() {
       {connections.error ? (
         <LoadError error={connections.error} onRetry={() => void connections.refetch()} />
       ) : (
-        <Table<LnsConnection>
-          rowKey="Id"
-          size="small"
-          loading={connections.isLoading}
-          dataSource={connections.data}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('lorawan.connections.none') }}
-          columns={[
-            {
-              title: t('lorawan.connections.name'),
-              dataIndex: 'Name',
-              render: (name: string, c) => (
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{name}</Typography.Text>
-                  <Tag>{t(`lorawan.kinds.${c.Kind}`)}</Tag>
-                </Space>
-              ),
-            },
-            {
-              title: t('lorawan.connections.endpoint'),
-              key: 'endpoint',
-              render: (_, c) => (
-                <Typography.Text code copyable>
-                  {endpointUrl(c)}
-                </Typography.Text>
-              ),
-            },
-            { title: t('lorawan.connections.key'), dataIndex: 'Prefix', render: (p: string) => <code>{p}…</code> },
-            {
-              title: t('lorawan.connections.locations'),
-              key: 'locations',
-              render: (_, c) =>
-                c.Locations.length === 0 ? (
-                  <Typography.Text type="secondary">{t('fleet.noLocations')}</Typography.Text>
-                ) : (
+        <FocusableScroll label={t('lorawan.connections.title')}>
+          <Table<LnsConnection>
+            rowKey="Id"
+            size="small"
+            loading={connections.isLoading}
+            dataSource={connections.data}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('lorawan.connections.none') }}
+            columns={[
+              {
+                title: t('lorawan.connections.name'),
+                dataIndex: 'Name',
+                render: (name: string, c) => (
                   <Space direction="vertical" size={0}>
-                    {c.Locations.map((l) => (
-                      <span key={l.Id}>{l.Label}</span>
-                    ))}
+                    <Typography.Text strong>{name}</Typography.Text>
+                    <Tag>{t(`lorawan.kinds.${c.Kind}`)}</Tag>
                   </Space>
                 ),
-            },
-            {
-              title: t('lorawan.connections.lastUsed'),
-              dataIndex: 'LastUsedAt',
-              render: (v: string | null) => (v ? formatDateTime(v) : t('collectors.never')),
-            },
-            {
-              title: t('lorawan.connections.actions'),
-              key: 'actions',
-              render: (_, c) => (
-                <Space wrap>
-                  <Button size="small" onClick={(e) => setHealth({ id: c.Id, opener: e.currentTarget })}>
-                    {t('lorawan.connections.health', { name: c.Name })}
-                  </Button>
-                  <Button size="small" onClick={(e) => setDialog({ editing: c, opener: e.currentTarget })}>
-                    {t('lorawan.connections.edit', { name: c.Name })}
-                  </Button>
-                  <Button size="small" onClick={(e) => void onRotate(c, e.currentTarget)}>
-                    {t('lorawan.connections.rotate', { name: c.Name })}
-                  </Button>
-                  <Button size="small" danger onClick={(e) => void onDelete(c, e.currentTarget)}>
-                    {t('lorawan.connections.deleteOf', { name: c.Name })}
-                  </Button>
-                </Space>
-              ),
-            },
-          ]}
-        />
+              },
+              {
+                title: t('lorawan.connections.endpoint'),
+                key: 'endpoint',
+                render: (_, c) => (
+                  <Typography.Text code copyable>
+                    {endpointUrl(c)}
+                  </Typography.Text>
+                ),
+              },
+              { title: t('lorawan.connections.key'), dataIndex: 'Prefix', render: (p: string) => <code>{p}…</code> },
+              {
+                title: t('lorawan.connections.locations'),
+                key: 'locations',
+                render: (_, c) =>
+                  c.Locations.length === 0 ? (
+                    <Typography.Text type="secondary">{t('fleet.noLocations')}</Typography.Text>
+                  ) : (
+                    <Space direction="vertical" size={0}>
+                      {c.Locations.map((l) => (
+                        <span key={l.Id}>{l.Label}</span>
+                      ))}
+                    </Space>
+                  ),
+              },
+              {
+                title: t('lorawan.connections.lastUsed'),
+                dataIndex: 'LastUsedAt',
+                render: (v: string | null) => (v ? formatDateTime(v) : t('collectors.never')),
+              },
+              {
+                title: t('lorawan.connections.actions'),
+                key: 'actions',
+                render: (_, c) => (
+                  <Space wrap>
+                    <Button size="small" onClick={(e) => setHealth({ id: c.Id, opener: e.currentTarget })}>
+                      {t('lorawan.connections.health', { name: c.Name })}
+                    </Button>
+                    <Button size="small" onClick={(e) => setDialog({ editing: c, opener: e.currentTarget })}>
+                      {t('lorawan.connections.edit', { name: c.Name })}
+                    </Button>
+                    <Button size="small" onClick={(e) => void onRotate(c, e.currentTarget)}>
+                      {t('lorawan.connections.rotate', { name: c.Name })}
+                    </Button>
+                    <Button size="small" danger onClick={(e) => void onDelete(c, e.currentTarget)}>
+                      {t('lorawan.connections.deleteOf', { name: c.Name })}
+                    </Button>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </FocusableScroll>
       )}
       {dialog && (
         <ConnectionDialog

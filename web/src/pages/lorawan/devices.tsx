@@ -3,6 +3,7 @@ import { Button, Card, Descriptions, Drawer, Input, Skeleton, Space, Table, Tag,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLorawanDeviceHealth, useLorawanDevices, useLorawanUnmatched } from '../../api/lorawan';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { LoadError } from '../../components/load-error';
 import { usePagerNames } from '../../components/pagination';
 import { useDebounced } from '../../components/use-debounced';
@@ -83,68 +84,72 @@ function DeviceHealthDrawer({ device, onClose }: { device: LorawanDeviceRow | nu
             </Descriptions.Item>
           </Descriptions>
           {section(t('lorawan.health.gateways'))}
-          <Table
-            rowKey="GatewayId"
-            size="small"
-            pagination={false}
-            dataSource={h.Gateways}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('lorawan.health.noGateways') }}
-            columns={[
-              { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
-              { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
-              { title: 'RSSI', dataIndex: 'Rssi', align: 'right', render: dbm },
-              { title: 'SNR', dataIndex: 'Snr', align: 'right', render: (v: number | null) => db(v, language) },
-              { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
-            ]}
-          />
+          <FocusableScroll label={t('lorawan.health.gateways')}>
+            <Table
+              rowKey="GatewayId"
+              size="small"
+              pagination={false}
+              dataSource={h.Gateways}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: t('lorawan.health.noGateways') }}
+              columns={[
+                { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
+                { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
+                { title: 'RSSI', dataIndex: 'Rssi', align: 'right', render: dbm },
+                { title: 'SNR', dataIndex: 'Snr', align: 'right', render: (v: number | null) => db(v, language) },
+                { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
+              ]}
+            />
+          </FocusableScroll>
           {section(t('lorawan.device.uplinks'))}
-          <Table<LorawanUplink>
-            rowKey={(u) => `${u.ReceivedAt}-${u.FCnt}-${u.Payload}`}
-            size="small"
-            pagination={{ pageSize: 10, hideOnSinglePage: true }}
-            dataSource={h.Uplinks}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('lorawan.device.noUplinks') }}
-            columns={[
-              { title: t('lorawan.receivedAt'), dataIndex: 'ReceivedAt', render: formatDateTime },
-              {
-                title: t('lorawan.meterTime'),
-                dataIndex: 'MeterTime',
-                render: (v: string | null) => (v ? formatDateTime(v) : '—'),
-              },
-              { title: 'fCnt', dataIndex: 'FCnt', align: 'right', render: (v: number | null) => v ?? '—' },
-              { title: 'fPort', dataIndex: 'FPort', align: 'right', render: (v: number | null) => v ?? '—' },
-              {
-                title: t('lorawan.value'),
-                dataIndex: 'Value',
-                align: 'right',
-                render: (v: number | null, u) =>
-                  v === null ? (
-                    <Typography.Text type="danger">
-                      <ReasonText reason={u.Reason} />
-                    </Typography.Text>
-                  ) : (
-                    v.toLocaleString(language, { maximumFractionDigits: 6 })
-                  ),
-              },
-              {
-                title: t('lorawan.alarms'),
-                dataIndex: 'Alarms',
-                render: (a: string[]) => (a.length ? a.map((x) => <Tag key={x}>{x}</Tag>) : '—'),
-              },
-              {
-                title: t('lorawan.values'),
-                key: 'values',
-                render: (_, u) => <span style={{ fontSize: 12 }}>{valuesLine(u.Values, language) || '—'}</span>,
-              },
-              {
-                title: t('lorawan.payload'),
-                dataIndex: 'Payload',
-                render: (p: string) => <code style={{ wordBreak: 'break-all', fontSize: 12 }}>{p}</code>,
-              },
-            ]}
-          />
+          <FocusableScroll label={t('lorawan.device.uplinks')}>
+            <Table<LorawanUplink>
+              rowKey={(u) => `${u.ReceivedAt}-${u.FCnt}-${u.Payload}`}
+              size="small"
+              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              dataSource={h.Uplinks}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: t('lorawan.device.noUplinks') }}
+              columns={[
+                { title: t('lorawan.receivedAt'), dataIndex: 'ReceivedAt', render: formatDateTime },
+                {
+                  title: t('lorawan.meterTime'),
+                  dataIndex: 'MeterTime',
+                  render: (v: string | null) => (v ? formatDateTime(v) : '—'),
+                },
+                { title: 'fCnt', dataIndex: 'FCnt', align: 'right', render: (v: number | null) => v ?? '—' },
+                { title: 'fPort', dataIndex: 'FPort', align: 'right', render: (v: number | null) => v ?? '—' },
+                {
+                  title: t('lorawan.value'),
+                  dataIndex: 'Value',
+                  align: 'right',
+                  render: (v: number | null, u) =>
+                    v === null ? (
+                      <Typography.Text type="danger">
+                        <ReasonText reason={u.Reason} />
+                      </Typography.Text>
+                    ) : (
+                      v.toLocaleString(language, { maximumFractionDigits: 6 })
+                    ),
+                },
+                {
+                  title: t('lorawan.alarms'),
+                  dataIndex: 'Alarms',
+                  render: (a: string[]) => (a.length ? a.map((x) => <Tag key={x}>{x}</Tag>) : '—'),
+                },
+                {
+                  title: t('lorawan.values'),
+                  key: 'values',
+                  render: (_, u) => <span style={{ fontSize: 12 }}>{valuesLine(u.Values, language) || '—'}</span>,
+                },
+                {
+                  title: t('lorawan.payload'),
+                  dataIndex: 'Payload',
+                  render: (p: string) => <code style={{ wordBreak: 'break-all', fontSize: 12 }}>{p}</code>,
+                },
+              ]}
+            />
+          </FocusableScroll>
         </>
       )}
     </Drawer>
@@ -179,72 +184,74 @@ export function LorawanDevices() {
       {devices.error ? (
         <LoadError error={devices.error} onRetry={() => void devices.refetch()} />
       ) : (
-        <Table<LorawanDeviceRow>
-          rowKey="DeviceId"
-          size="small"
-          loading={devices.isFetching}
-          dataSource={devices.data?.Data}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('lorawan.devices.none') }}
-          pagination={{
-            ...pager,
-            current: page.page,
-            pageSize: page.pageSize,
-            total: devices.data?.Total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
-          }}
-          columns={[
-            {
-              title: t('lorawan.devEui'),
-              dataIndex: 'DevEui',
-              render: (d: string, row) => (
-                <Button
-                  type="link"
-                  size="small"
-                  style={{ padding: 0 }}
-                  aria-label={t('lorawan.devices.open', { devEui: d })}
-                  onClick={(e) => setOpen({ device: row, opener: e.currentTarget })}
-                >
-                  <code>{d}</code>
-                </Button>
-              ),
-            },
-            { title: t('lorawan.serial'), dataIndex: 'DeviceCode' },
-            { title: t('lorawan.model'), dataIndex: 'Model', render: (m: string | null) => m ?? '—' },
-            { title: t('fleet.address'), dataIndex: 'Address' },
-            {
-              title: t('lorawan.lastUplink'),
-              dataIndex: 'LastUplink',
-              render: (v: string | null) => (v ? formatDateTime(v) : t('collectors.never')),
-            },
-            {
-              title: t('lorawan.signal'),
-              key: 'signal',
-              render: (_, r) => t('lorawan.signalValue', { rssi: dbm(r.Rssi), snr: db(r.Snr, language) }),
-            },
-            { title: t('lorawan.lost30d'), dataIndex: 'LostLast30d', align: 'right' },
-            {
-              title: t('lorawan.battery'),
-              dataIndex: 'BatteryLevel',
-              align: 'right',
-              render: (v: number | null) =>
-                v === null ? '—' : `${v.toLocaleString(language, { maximumFractionDigits: 0 })} %`,
-            },
-            {
-              title: t('lorawan.decoding'),
-              dataIndex: 'LastReason',
-              render: (r: string | null) =>
-                r ? (
-                  <Typography.Text type="danger">
-                    <ReasonText reason={r} />
-                  </Typography.Text>
-                ) : (
-                  '—'
+        <FocusableScroll label={t('lorawan.devices.title')}>
+          <Table<LorawanDeviceRow>
+            rowKey="DeviceId"
+            size="small"
+            loading={devices.isFetching}
+            dataSource={devices.data?.Data}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('lorawan.devices.none') }}
+            pagination={{
+              ...pager,
+              current: page.page,
+              pageSize: page.pageSize,
+              total: devices.data?.Total ?? 0,
+              showSizeChanger: true,
+              onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
+            }}
+            columns={[
+              {
+                title: t('lorawan.devEui'),
+                dataIndex: 'DevEui',
+                render: (d: string, row) => (
+                  <Button
+                    type="link"
+                    size="small"
+                    style={{ padding: 0 }}
+                    aria-label={t('lorawan.devices.open', { devEui: d })}
+                    onClick={(e) => setOpen({ device: row, opener: e.currentTarget })}
+                  >
+                    <code>{d}</code>
+                  </Button>
                 ),
-            },
-          ]}
-        />
+              },
+              { title: t('lorawan.serial'), dataIndex: 'DeviceCode' },
+              { title: t('lorawan.model'), dataIndex: 'Model', render: (m: string | null) => m ?? '—' },
+              { title: t('fleet.address'), dataIndex: 'Address' },
+              {
+                title: t('lorawan.lastUplink'),
+                dataIndex: 'LastUplink',
+                render: (v: string | null) => (v ? formatDateTime(v) : t('collectors.never')),
+              },
+              {
+                title: t('lorawan.signal'),
+                key: 'signal',
+                render: (_, r) => t('lorawan.signalValue', { rssi: dbm(r.Rssi), snr: db(r.Snr, language) }),
+              },
+              { title: t('lorawan.lost30d'), dataIndex: 'LostLast30d', align: 'right' },
+              {
+                title: t('lorawan.battery'),
+                dataIndex: 'BatteryLevel',
+                align: 'right',
+                render: (v: number | null) =>
+                  v === null ? '—' : `${v.toLocaleString(language, { maximumFractionDigits: 0 })} %`,
+              },
+              {
+                title: t('lorawan.decoding'),
+                dataIndex: 'LastReason',
+                render: (r: string | null) =>
+                  r ? (
+                    <Typography.Text type="danger">
+                      <ReasonText reason={r} />
+                    </Typography.Text>
+                  ) : (
+                    '—'
+                  ),
+              },
+            ]}
+          />
+        </FocusableScroll>
       )}
       <DeviceHealthDrawer
         device={open?.device ?? null}
@@ -270,40 +277,42 @@ export function LorawanUnmatchedInbox() {
       {unmatched.error ? (
         <LoadError error={unmatched.error} onRetry={() => void unmatched.refetch()} />
       ) : (
-        <Table<LorawanUnmatched>
-          rowKey={(u) => `${u.ConnectionId}-${u.DevEui}`}
-          size="small"
-          loading={unmatched.isFetching}
-          dataSource={unmatched.data?.Data}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('lorawan.unmatched.none') }}
-          pagination={{
-            ...pager,
-            current: page.page,
-            pageSize: page.pageSize,
-            total: unmatched.data?.Total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
-          }}
-          columns={[
-            { title: t('lorawan.devEui'), dataIndex: 'DevEui', render: (d: string) => <code>{d}</code> },
-            { title: t('lorawan.unmatched.connection'), dataIndex: 'Connection' },
-            {
-              title: t('lorawan.unmatched.deviceName'),
-              dataIndex: 'DeviceName',
-              render: (n: string | null) => n ?? '—',
-            },
-            { title: t('collectors.firstSeen'), dataIndex: 'FirstSeen', render: formatDateTime },
-            { title: t('collectors.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
-            { title: t('collectors.count'), dataIndex: 'Count', align: 'right' },
-            { title: 'fPort', dataIndex: 'LastFPort', align: 'right', render: (v: number | null) => v ?? '—' },
-            {
-              title: t('lorawan.payload'),
-              dataIndex: 'LastPayload',
-              render: (p: string) => <code style={{ wordBreak: 'break-all', fontSize: 12 }}>{p}</code>,
-            },
-          ]}
-        />
+        <FocusableScroll label={t('lorawan.unmatched.title')}>
+          <Table<LorawanUnmatched>
+            rowKey={(u) => `${u.ConnectionId}-${u.DevEui}`}
+            size="small"
+            loading={unmatched.isFetching}
+            dataSource={unmatched.data?.Data}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('lorawan.unmatched.none') }}
+            pagination={{
+              ...pager,
+              current: page.page,
+              pageSize: page.pageSize,
+              total: unmatched.data?.Total ?? 0,
+              showSizeChanger: true,
+              onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
+            }}
+            columns={[
+              { title: t('lorawan.devEui'), dataIndex: 'DevEui', render: (d: string) => <code>{d}</code> },
+              { title: t('lorawan.unmatched.connection'), dataIndex: 'Connection' },
+              {
+                title: t('lorawan.unmatched.deviceName'),
+                dataIndex: 'DeviceName',
+                render: (n: string | null) => n ?? '—',
+              },
+              { title: t('collectors.firstSeen'), dataIndex: 'FirstSeen', render: formatDateTime },
+              { title: t('collectors.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
+              { title: t('collectors.count'), dataIndex: 'Count', align: 'right' },
+              { title: 'fPort', dataIndex: 'LastFPort', align: 'right', render: (v: number | null) => v ?? '—' },
+              {
+                title: t('lorawan.payload'),
+                dataIndex: 'LastPayload',
+                render: (p: string) => <code style={{ wordBreak: 'break-all', fontSize: 12 }}>{p}</code>,
+              },
+            ]}
+          />
+        </FocusableScroll>
       )}
     </Card>
   );

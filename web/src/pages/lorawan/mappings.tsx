@@ -14,6 +14,7 @@ import {
   useLorawanMappings,
   useUpdateLorawanMapping,
 } from '../../api/lorawan';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
@@ -163,54 +164,56 @@ export function Mappings() {
       {mappings.error ? (
         <LoadError error={mappings.error} onRetry={() => void mappings.refetch()} />
       ) : (
-        <Table<LorawanMapping>
-          rowKey="Id"
-          size="small"
-          loading={mappings.isLoading}
-          dataSource={mappings.data}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('lorawan.mappings.none') }}
-          columns={[
-            { title: t('lorawan.model'), dataIndex: 'Model' },
-            {
-              title: t('lorawan.mappings.valueField'),
-              dataIndex: 'ValueField',
-              render: (f: string) => <code>{f}</code>,
-            },
-            {
-              title: t('lorawan.mappings.unit'),
-              dataIndex: 'Unit',
-              render: (u: MappingUnit) => t(`lorawan.units.${u}`),
-            },
-            {
-              title: t('lorawan.mappings.scale'),
-              dataIndex: 'Scale',
-              align: 'right',
-              render: (s: number) => s.toLocaleString(language, { maximumFractionDigits: 12 }),
-            },
-            {
-              title: t('lorawan.mappings.timeField'),
-              dataIndex: 'TimeField',
-              render: (f: string | null) => (f ? <code>{f}</code> : t('lorawan.mappings.lnsTime')),
-            },
-            { title: t('lorawan.mappings.updatedAt'), dataIndex: 'UpdatedAt', render: formatDateTime },
-            {
-              title: t('lorawan.connections.actions'),
-              key: 'actions',
-              render: (_, m) => (
-                <Space>
-                  <Button size="small" onClick={(e) => setDialog({ editing: m, opener: e.currentTarget })}>
-                    {t('lorawan.mappings.edit', { model: m.Model })}
-                  </Button>
-                  <Button size="small" danger onClick={(e) => void onDelete(m, e.currentTarget)}>
-                    {t('lorawan.mappings.deleteOf', { model: m.Model })}
-                  </Button>
-                </Space>
-              ),
-            },
-          ]}
-        />
+        <FocusableScroll label={t('lorawan.mappings.title')}>
+          <Table<LorawanMapping>
+            rowKey="Id"
+            size="small"
+            loading={mappings.isLoading}
+            dataSource={mappings.data}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('lorawan.mappings.none') }}
+            columns={[
+              { title: t('lorawan.model'), dataIndex: 'Model' },
+              {
+                title: t('lorawan.mappings.valueField'),
+                dataIndex: 'ValueField',
+                render: (f: string) => <code>{f}</code>,
+              },
+              {
+                title: t('lorawan.mappings.unit'),
+                dataIndex: 'Unit',
+                render: (u: MappingUnit) => t(`lorawan.units.${u}`),
+              },
+              {
+                title: t('lorawan.mappings.scale'),
+                dataIndex: 'Scale',
+                align: 'right',
+                render: (s: number) => s.toLocaleString(language, { maximumFractionDigits: 12 }),
+              },
+              {
+                title: t('lorawan.mappings.timeField'),
+                dataIndex: 'TimeField',
+                render: (f: string | null) => (f ? <code>{f}</code> : t('lorawan.mappings.lnsTime')),
+              },
+              { title: t('lorawan.mappings.updatedAt'), dataIndex: 'UpdatedAt', render: formatDateTime },
+              {
+                title: t('lorawan.connections.actions'),
+                key: 'actions',
+                render: (_, m) => (
+                  <Space>
+                    <Button size="small" onClick={(e) => setDialog({ editing: m, opener: e.currentTarget })}>
+                      {t('lorawan.mappings.edit', { model: m.Model })}
+                    </Button>
+                    <Button size="small" danger onClick={(e) => void onDelete(m, e.currentTarget)}>
+                      {t('lorawan.mappings.deleteOf', { model: m.Model })}
+                    </Button>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </FocusableScroll>
       )}
       {dialog && (
         <MappingDialog

@@ -56,9 +56,9 @@ const DECODERS: LorawanDecoderInfo[] = [
   {
     Id: 'axioma-qalcosonic-w1',
     Name: 'Axioma Qalcosonic W1',
-    NameLt: 'Axioma Qalcosonic W1',
+    MeterType: 'water',
     FPorts: [100],
-    Models: [],
+    RegisterUnit: 'm3',
   },
 ];
 

@@ -2,7 +2,6 @@ import { isDevEui, LNS_MAPPING_DECODER, type MasterDevice } from '@rodmenys/cont
 import { Checkbox, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLorawanDecoders } from '../../api/lorawan';
-import { useLanguage } from '../../i18n';
 
 /* A LoRaWAN meter's fields in the device dialogs (docs/lorawan.md): its DevEUI and its decoder. */
 
@@ -14,8 +13,7 @@ export const devEuiOf = (text: string | undefined): string | null => {
 
 /** The DevEUI and decoder fields; in a replacement, the new device's, and whether the old one's moves with it. */
 export function LorawanFields({ replacing }: { replacing?: MasterDevice }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+  const { t, i18n } = useTranslation();
   const decoders = useLorawanDecoders();
   const keep = Form.useWatch('keepDevEui');
   const devEuiRule = {
@@ -25,7 +23,10 @@ export function LorawanFields({ replacing }: { replacing?: MasterDevice }) {
     },
   };
   const decoderOptions = [
-    ...(decoders.data ?? []).map((d) => ({ value: d.Id, label: language === 'en' ? d.Name : d.NameLt })),
+    ...(decoders.data ?? []).map((d) => ({
+      value: d.Id,
+      label: i18n.exists(`lorawan.decoders.${d.Id}`) ? t(`lorawan.decoders.${d.Id}`) : d.Name,
+    })),
     { value: LNS_MAPPING_DECODER, label: t('masterData.device.decoderMapping') },
   ];
   return (
