@@ -37,7 +37,10 @@ export const MAX_PATH_STEPS = 16;
 const MAX_VALUES = 100;
 const MAX_DEPTH = 8;
 const MAX_TEXT = 200;
-/** Object members looked at while collecting values, however big the object. */
+/**
+ * Object members looked at while collecting values. JavaScript still lists a huge object's keys
+ * whole once (for…in): the LNS endpoints' body limit bounds that.
+ */
 const MAX_VISITS = 10_000;
 /** Unix seconds the meter's time may be: 2000-01-01 … 2100-01-01 (a number outside is no time in seconds). */
 const FIRST_SECOND = 946_684_800;

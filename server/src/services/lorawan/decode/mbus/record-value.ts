@@ -5,8 +5,15 @@
 
 import { clean, scaled } from '../types.js';
 import type { RawValue } from './data-field.js';
-import type { RecordValue } from './records.js';
 import type { VifInfo } from './vif-table.js';
+
+/** A record's value in the unit its VIF names (energy_kwh in kWh, …). */
+export type RecordValue =
+  | { kind: 'number'; value: number }
+  | { kind: 'text'; value: string }
+  | { kind: 'hex'; value: string }
+  | { kind: 'none' }
+  | { kind: 'invalid'; reason: string };
 
 /** Digits past this many are more than a double holds exactly: no measured value has them. */
 const MAX_DIGITS = 15;

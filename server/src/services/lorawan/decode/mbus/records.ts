@@ -9,7 +9,7 @@
 
 import { type Coding, DATA_FIELDS, lvarLength, readBcd, readInt, readReal, readVariable, toHex } from './data-field.js';
 import { readDateType } from './date-types.js';
-import { toRecordValue } from './record-value.js';
+import { type RecordValue, toRecordValue } from './record-value.js';
 import {
   extensionFb,
   extensionFd,
@@ -20,16 +20,10 @@ import {
   type VifInfo,
 } from './vif-table.js';
 
+export type { RecordValue };
+
 export type MbusFunction = 'instantaneous' | 'maximum' | 'minimum' | 'error';
 const FUNCTIONS: readonly MbusFunction[] = ['instantaneous', 'maximum', 'minimum', 'error'];
-
-/** A record's value in the unit its VIF names (energy_kwh in kWh, …). */
-export type RecordValue =
-  | { kind: 'number'; value: number }
-  | { kind: 'text'; value: string }
-  | { kind: 'hex'; value: string }
-  | { kind: 'none' }
-  | { kind: 'invalid'; reason: string };
 
 export interface MbusRecord {
   /** Where its DIF is in the payload. */
