@@ -204,7 +204,7 @@ interface Word {
   y1: number;
 }
 /** A word as pdftotext -bbox writes it in its XHTML: the five entities back to their characters. */
-const unescape = (w: string) =>
+const decodeEntities = (w: string) =>
   w.replace(/&(#39|apos|quot|lt|gt|amp);/g, (_, e: string) =>
     e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : "'",
   );
@@ -213,7 +213,7 @@ const wordsOf = (file: string): Word[] =>
     ...execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }).matchAll(
       /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
     ),
-  ].map((m) => ({ text: unescape(m[5]!), x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]! }));
+  ].map((m) => ({ text: decodeEntities(m[5]!), x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]! }));
 
 /** The first page as RGB pixels (pdftoppm's PPM, P6). */
 function raster(file: string) {

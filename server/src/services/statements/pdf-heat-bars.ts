@@ -115,7 +115,7 @@ export function drawHeatBars(
   lang: Lang,
   top: number,
 ): number {
-  if (!b || b.Status !== 'split') return top;
+  if (b?.Status !== 'split') return top;
   const ht = HT[lang];
   const width = doc.page.width - 100;
   const method = T[lang].methodNames[b.Method as keyof (typeof T)[Lang]['methodNames']] ?? b.Method;

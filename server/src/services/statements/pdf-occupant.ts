@@ -1,7 +1,7 @@
 import type { FlatStatement, OccupancyStatement, StatementFigure } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
 import { drawOccupantHeatBar } from './pdf-heat-bars.js';
-import { fig, fmt, type Lang, lateNotes, overdueNotes, T } from './pdf-texts.js';
+import { fig, type Lang, lateNotes, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * An occupant's page of a flat with a move in the month (docs/occupancies.md): the occupant, their
