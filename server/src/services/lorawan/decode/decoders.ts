@@ -14,6 +14,7 @@ export const MAX_PAYLOAD_BYTES = 242;
 
 export interface BuiltInDecoder {
   id: string;
+  /** The product's name, the same in every language; the screens say the meter type in theirs. */
   name: string;
   meterType: 'heat' | 'water';
   fPorts: readonly number[];
@@ -23,14 +24,14 @@ export interface BuiltInDecoder {
 export const BUILT_IN_DECODERS = [
   {
     id: 'elvaco-cmi41xx',
-    name: 'Elvaco CMi41xx (M-Bus heat meter module)',
+    name: 'Elvaco CMi41xx',
     meterType: 'heat',
     fPorts: [2],
     registerUnit: 'kWh',
   },
   {
     id: 'axioma-qalcosonic-w1',
-    name: 'Axioma Qalcosonic W1 (enhanced 24h payload)',
+    name: 'Axioma Qalcosonic W1',
     meterType: 'water',
     fPorts: [100],
     registerUnit: 'm3',

@@ -95,7 +95,7 @@ describe('Elvaco CMi41xx', () => {
     expect(r).toMatchObject({
       ok: true,
       register: { value: 2616752 },
-      problems: ['flow_temperature_c (byte 7): bcd-hex-digit'],
+      problems: [{ field: 'flow_temperature_c', reason: 'bcd-hex-digit', offset: 7 }],
     });
     if (r.ok) expect(r.values.flow_temperature_c).toBeUndefined();
   });

@@ -121,7 +121,7 @@ describe('applyFieldMapping', () => {
       register: { value: 1, unit: 'm3' },
       values: { total: 1 },
       alarms: [],
-      problems: ["t: missing, the LNS's time stands"],
+      problems: [{ field: 't', reason: 'time-field-missing' }],
     });
   });
 

@@ -7,7 +7,7 @@
  */
 
 import { parseTime } from '../../time.js';
-import { clean, type DecodeResult, type RegisterUnit, undecoded } from './types.js';
+import { clean, type DecodeResult, type Problem, type RegisterUnit, undecoded } from './types.js';
 
 /** The units an operator may say a field is in, and what they become. */
 export const MAPPING_UNITS = {
@@ -133,11 +133,12 @@ export function applyFieldMapping(object: unknown, mapping: FieldMapping): Decod
   const { unit, factor } = MAPPING_UNITS[mapping.unit];
   const value = clean(field.value * mapping.scale * factor);
   if (!Number.isFinite(value)) return undecoded('register-invalid', `${mapping.registerField} scaled is out of range`);
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   let time: Date | undefined;
   if (mapping.timeField !== undefined) {
     const t = at(object, mapping.timeField);
-    if (!t.found) problems.push(`${mapping.timeField}: missing, the LNS's time stands`);
+    // The payload has no time of its own: the LNS's event time stands, as for any payload without one.
+    if (!t.found) problems.push({ field: mapping.timeField, reason: 'time-field-missing' });
     else {
       time = meterTime(t.value);
       if (!time)

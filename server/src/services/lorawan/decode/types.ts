@@ -34,8 +34,31 @@ export interface Decoded {
   /** Alarm flags in the wmbusmeters vocabulary (LEAK, BURST, BACKFLOW, LOW_BATTERY, …); empty = none. */
   alarms: string[];
   history?: HistoryEntry[];
-  /** Parts of the payload left out, each with its reason ("record 4: bcd-hex-digit"); empty = none. */
-  problems: string[];
+  /** Parts of the payload left out, each with its reason; empty = none. */
+  problems: Problem[];
+}
+
+/**
+ * Why a part of a payload was left out while the rest decoded. Stable codes, as the undecoded
+ * reasons are: screens translate them.
+ */
+export const PROBLEM_REASONS = [
+  'bcd-hex-digit',
+  'bcd-negative-identification',
+  'real-not-finite',
+  'integer-out-of-range',
+  'date-coding',
+  'date-invalid',
+  'time-field-missing',
+] as const;
+export type ProblemReason = (typeof PROBLEM_REASONS)[number];
+
+export interface Problem {
+  /** The value's name (flow_temperature_c) or the mapping's field path. */
+  field: string;
+  reason: ProblemReason;
+  /** Where the record starts in the payload (M-Bus records). */
+  offset?: number;
 }
 
 /**

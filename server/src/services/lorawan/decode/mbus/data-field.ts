@@ -5,6 +5,8 @@
  * variable length coding starts with its LVAR byte (docs/lorawan.md, "Decoding").
  */
 
+import type { ProblemReason } from '../types.js';
+
 export type Coding = 'none' | 'int' | 'real' | 'bcd' | 'variable' | 'selection' | 'special';
 
 /** The coding and data length of each DIF data field nibble (0x0–0xF). */
@@ -28,14 +30,7 @@ export const DATA_FIELDS: readonly { coding: Coding; length: number }[] = [
 ];
 
 /** Why one record's value is unusable; the records after it still decode. */
-export type InvalidReason =
-  | 'bcd-hex-digit'
-  | 'bcd-negative-identification'
-  | 'real-not-finite'
-  | 'integer-out-of-range'
-  | 'lvar-reserved'
-  | 'date-coding'
-  | 'date-invalid';
+export type InvalidReason = Exclude<ProblemReason, 'time-field-missing'>;
 
 /** A raw number read from the data field, before the VIF gives it a unit and a scale. */
 export type RawValue =

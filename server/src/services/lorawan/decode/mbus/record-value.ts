@@ -4,7 +4,7 @@
  */
 
 import { clean, scaled } from '../types.js';
-import type { RawValue } from './data-field.js';
+import type { InvalidReason, RawValue } from './data-field.js';
 import type { VifInfo } from './vif-table.js';
 
 /** A record's value in the unit its VIF names (energy_kwh in kWh, …). */
@@ -13,7 +13,7 @@ export type RecordValue =
   | { kind: 'text'; value: string }
   | { kind: 'hex'; value: string }
   | { kind: 'none' }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: InvalidReason };
 
 /** Digits past this many are more than a double holds exactly: no measured value has them. */
 const MAX_DIGITS = 15;

@@ -68,13 +68,17 @@ describe('data field: each length and form', () => {
     expect(parsed.error).toBeUndefined();
     expect(parsed.records[0]!.value).toEqual({ kind: 'invalid', reason: 'bcd-hex-digit' });
     expect(parsed.records[1]!.value).toEqual(num(0.021 * 1000));
-    expect(namedValues(parsed).problems).toEqual(['volume_m3 (byte 0): bcd-hex-digit']);
+    expect(namedValues(parsed).problems).toEqual([{ field: 'volume_m3', reason: 'bcd-hex-digit', offset: 0 }]);
   });
 
   it('32-bit real, read as the float it is', () => {
     expect(decoded('05 5b 0000fe42')).toEqual(num(127)); // flow temperature, 1 °C
     expect(decoded('05 5a cdcccc3d')).toEqual(num(0.01)); // 0.1f × 0.1 °C
     expect(decoded('05 5b 0000c07f')).toEqual({ kind: 'invalid', reason: 'real-not-finite' });
+    // A Node Buffer (what base64 decoding gives) sits at an offset in a shared pool.
+    const pooled = Buffer.from('ff055b0000fe42', 'hex').subarray(1);
+    expect(pooled.byteOffset).toBeGreaterThan(0);
+    expect(parseRecords(pooled).records[0]!.value).toEqual(num(127));
   });
 
   it('no data and selection for readout have no value', () => {

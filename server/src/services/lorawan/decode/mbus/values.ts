@@ -5,6 +5,7 @@
  * same name gets _2, _3 …  Unusable values become problems with their reason.
  */
 
+import type { Problem } from '../types.js';
 import type { MbusRecord, MbusRecords } from './records.js';
 
 const FUNCTION_SUFFIX = { instantaneous: '', maximum: '_max', minimum: '_min', error: '_error' } as const;
@@ -24,14 +25,14 @@ export const isCurrent = (r: MbusRecord): boolean =>
 
 export interface NamedValues {
   values: Record<string, number | string>;
-  problems: string[];
+  problems: Problem[];
   /** The name each record got, in the order of `records`. */
   names: string[];
 }
 
 export function namedValues(parsed: MbusRecords): NamedValues {
   const values: Record<string, number | string> = {};
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const names: string[] = [];
   const seen = new Map<string, number>();
   for (const r of parsed.records) {
@@ -40,7 +41,7 @@ export function namedValues(parsed: MbusRecords): NamedValues {
     seen.set(base, count);
     const name = count === 1 ? base : `${base}_${count}`;
     names.push(name);
-    if (r.value.kind === 'invalid') problems.push(`${name} (byte ${r.offset}): ${r.value.reason}`);
+    if (r.value.kind === 'invalid') problems.push({ field: name, reason: r.value.reason, offset: r.offset });
     else if (r.value.kind !== 'none') values[name] = r.value.value;
   }
   if (parsed.manufacturerData) values.manufacturer_data = parsed.manufacturerData.hex;
