@@ -48,7 +48,11 @@ const timeOf = (p: number, n: number) => new Date(Date.UTC(2026, 9, 1 + p * 5) +
 const devEui = (d: number) => `A8B2E00000${d.toString(16).toUpperCase().padStart(6, '0')}`;
 
 /** Request n of path p: meter n % DEVICES, value n litres (n / 1000 m³), at its time. */
-function request(p: number, n: number, keys: { collector: string; lns: string }) {
+function request(
+  p: number,
+  n: number,
+  keys: { collector: string; lns: string },
+): { url: string; headers: Record<string, string>; body: string | Blob } {
   const d = n % DEVICES;
   const at = timeOf(p, n);
   if (p === 0)
@@ -81,7 +85,7 @@ function request(p: number, n: number, keys: { collector: string; lns: string })
     : {
         url: '/api/lorawan/chirpstack?event=up',
         headers: { 'content-type': 'application/octet-stream', 'x-rodmenys-key': keys.lns },
-        body: chirpstackUplinkProtobuf(spec),
+        body: new Blob([new Uint8Array(chirpstackUplinkProtobuf(spec))]),
       };
 }
 
