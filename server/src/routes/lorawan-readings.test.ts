@@ -11,6 +11,7 @@ import {
 } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { w1Payload } from '../demo/seed/lorawan.js';
+import { checkUndecoded } from '../services/collectors/undecoded.js';
 import { validate } from '../services/data-quality/validate.js';
 import {
   chirpstackUplinkJson,
@@ -208,6 +209,31 @@ describe(`LoRaWAN uplinks become readings (${dbKind()})`, () => {
     const health = await inject(t.app, getLorawanDeviceHealth, { token: operator, params: { id: m.id } });
     expect(health.body.ClockFlag).toBe('skew');
     expect(health.body.Uplinks[0]!.MeterTime).toMatch(/^2001-01-0[12]/);
+  });
+
+  it('opens METER_UNDECODED for a meter heard for a day without a reading, naming its connection', async () => {
+    const m = await meter('Qalcosonic W1', DEVICE_TYPE.coldWaterMeter);
+    const now = new Date();
+    for (const [i, hoursAgo] of [30, 12, 1].entries()) {
+      const at = new Date(now.getTime() - hoursAgo * 3_600_000);
+      // 50 bytes: a W1 payload one byte short.
+      const res = await send('tts', {
+        devEui: m.devEui,
+        fCnt: i + 1,
+        fPort: 100,
+        payload: w1Payload(at, 1000, Array(23).fill(0)).subarray(0, 50),
+        time: at.toISOString(),
+      });
+      expect([res.body.Outcome, res.body.Reason]).toEqual(['stored', 'wrong-length']);
+    }
+    await t.db.transaction((tx) => checkUndecoded(tx, now, 24));
+    const { rows } = await t.db.query<{ rule: string; collector_id: number | null; evidence: { heardBy: string[] } }>(
+      "SELECT rule, collector_id, evidence FROM anomaly WHERE device_id = $1 AND state <> 'resolved'",
+      [m.id],
+    );
+    expect(rows.map((r) => [r.rule, r.collector_id, r.evidence.heardBy])).toEqual([
+      ['METER_UNDECODED', null, ['LNS tts']],
+    ]);
   });
 
   it("reads a model's LNS-decoded object through its field mapping", async () => {

@@ -11,6 +11,7 @@ import {
   listLnsConnections,
   listLorawanDevices,
   listLorawanUnmatched,
+  replaceDevice,
   rotateLnsConnectionKey,
   updateDevice,
 } from '@rodmenys/contract';
@@ -120,6 +121,14 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     const kind = await postJson('up', chirpstackUplinkJson(spec()), tts.key);
     expect([kind.status, kind.error.code]).toEqual([403, 'lnsKindMismatch']);
     expect(await count('lorawan_uplink')).toBe(before);
+    // A connection key is no user's token and no collector key: it reaches only the LNS endpoints.
+    const asUser = await inject(t.app, listLnsConnections, { token: chirpstack.key });
+    expect(asUser.status).toBe(401);
+    const asCollector = await injectUrl(t.app, 'POST', '/api/ingest/wmbusmeters', {
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'x-collector-key': chirpstack.key },
+    });
+    expect(asCollector.status).toBe(401);
   });
 
   it('takes a ChirpStack JSON uplink of a known DevEUI, once', async () => {
@@ -273,6 +282,42 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     }
     const taken = await inject(t.app, updateDevice, { token: operator, params: { id: later }, body: { devEui: EUI } });
     expect([taken.status, taken.error.code]).toEqual([409, 'devEuiTaken']);
+  });
+
+  it('moves the DevEUI to the new device of a replacement only when the operator says so', async () => {
+    const both = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: later },
+      body: {
+        replacedAt: '2026-11-22T09:00:00Z',
+        finalReading: 1,
+        newDeviceCode: 'W1-NEW-1',
+        initialReading: 0,
+        keepDevEui: true,
+        newDevEui: '70B3D5E75E00A0FF',
+      },
+    });
+    expect([both.status, both.error.code]).toEqual([400, 'devEuiBothGiven']);
+    const kept = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: later },
+      body: {
+        replacedAt: '2026-11-22T09:00:00Z',
+        finalReading: 1,
+        newDeviceCode: 'W1-NEW-1',
+        initialReading: 0,
+        keepDevEui: true,
+      },
+    });
+    expect(kept.status).toBe(201);
+    expect([kept.body.Old.DevEui, kept.body.New.DevEui]).toEqual([null, EUI_LATER]);
+    // Without saying so, the new device has none and the old keeps its own.
+    const plain = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: kept.body.New.DeviceId },
+      body: { replacedAt: '2026-11-23T09:00:00Z', finalReading: 2, newDeviceCode: 'W1-NEW-2', initialReading: 0 },
+    });
+    expect([plain.status, plain.body.Old.DevEui, plain.body.New.DevEui]).toEqual([201, EUI_LATER, null]);
   });
 
   it('refuses hostile bodies with a 400 naming the fault, never a 500', async () => {
