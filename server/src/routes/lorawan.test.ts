@@ -14,6 +14,7 @@ import {
   replaceDevice,
   rotateLnsConnectionKey,
   updateDevice,
+  updateLnsConnection,
 } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -52,6 +53,8 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
   let tts: { id: number; key: string };
   let device: number;
   let later: number;
+  let buildingId: number;
+  let elsewhereId: number;
 
   const count = async (sql: string) =>
     (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`)).rows[0]!.n;
@@ -69,6 +72,8 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Savanorių pr.', number: '45' });
     const elsewhere = await makeBuilding(t.db, { city: 'Vilnius', street: 'Žirmūnų g.', number: '1' });
     const flat = await makeFlat(t.db, building);
+    buildingId = building.id;
+    elsewhereId = elsewhere.id;
     device = await makeDevice(t.db, building.id, { code: '69493571', typeId: DEVICE_TYPE.buildingHeatMeter });
     later = await makeDevice(t.db, flat, { code: 'W1-LATER', typeId: DEVICE_TYPE.coldWaterMeter });
     const tts1 = await makeDevice(t.db, flat, { code: 'W1-TTS', typeId: DEVICE_TYPE.coldWaterMeter });
@@ -259,11 +264,25 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     expect([set.status, set.body.DevEui]).toEqual([200, EUI_LATER]);
     const after = await inject(t.app, listLorawanUnmatched, { token: operator });
     expect(after.body.Data.map((u) => u.DevEui)).toEqual([EUI_ELSEWHERE]);
+    const sameBuildings = await inject(t.app, updateLnsConnection, {
+      token: operator,
+      params: { id: chirpstack.id },
+      body: { name: 'ChirpStack Kaunas' },
+    });
+    expect(sameBuildings.status).toBe(200);
     const own = await t.db.query('SELECT 1 FROM lorawan_uplink WHERE dev_eui = $1 AND device_id = $2', [
       EUI_LATER,
       later,
     ]);
     expect(own.rowCount).toBe(1);
+    // The other building's DevEUI is taken in once the connection serves that building too.
+    const widened = await inject(t.app, updateLnsConnection, {
+      token: operator,
+      params: { id: chirpstack.id },
+      body: { locationIds: [buildingId, elsewhereId] },
+    });
+    expect(widened.status).toBe(200);
+    expect((await inject(t.app, listLorawanUnmatched, { token: operator })).body.Total).toBe(0);
     const list = await inject(t.app, listLorawanDevices, { token: operator, query: { search: '70b3d5e75e00a00' } });
     expect(list.body.Data.map((d) => d.DevEui).sort()).toEqual([EUI, EUI_TTS, EUI_ELSEWHERE, EUI_LATER].sort());
   });
