@@ -94,6 +94,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
       CounterCode: `C-BHM-${b}`,
       DeviceDescription: 'Įvadas',
       Model: 'Multical 603',
+      DevEui: '',
       RatingFactor: '',
       InstalledAt: '2024-09-01',
     });
@@ -120,6 +121,7 @@ function registerRows(devices: number): Record<RegisterColumn, string>[] {
           CounterCode: `C-${code}`,
           DeviceDescription: d <= 4 ? `Kambarys ${d}` : 'Vonia',
           Model: d <= 4 ? 'Q caloric 5.5' : 'Minomess',
+          DevEui: '',
           RatingFactor: d <= 4 ? `${(0.5 + ((b + f + d) % 20) / 10).toFixed(2).replace('.', ',')}` : '',
           InstalledAt: '2024-09-01',
         });

@@ -204,5 +204,10 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<DemoSu
   });
   // A building on LoRaWAN, fed through the LNS endpoints' own code after the rest is committed (seed/lorawan.ts).
   const lorawan = await seedLorawanDemo(db, now);
-  return { ...summary, ...(lorawan ? { lorawan } : {}), ms: Math.round(performance.now() - started) };
+  return {
+    ...summary,
+    readings: summary.readings + (lorawan?.readings ?? 0),
+    ...(lorawan ? { lorawan } : {}),
+    ms: Math.round(performance.now() - started),
+  };
 }

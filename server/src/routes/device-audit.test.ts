@@ -18,6 +18,8 @@ import { makeBuilding, makeFlat, makeSignedIn, type SignedIn } from '../test/fac
 /** Every key a device's audit entry has, whichever screen made the change (docs/master-data.md, "The audit log"). */
 const DEVICE_AUDIT_KEYS = [
   'CounterCode',
+  'Decoder',
+  'DevEui',
   'DeviceCode',
   'DeviceDescription',
   'DeviceTypeId',

@@ -11,8 +11,10 @@ import {
   listLnsConnections,
   listLorawanDevices,
   listLorawanUnmatched,
+  replaceDevice,
   rotateLnsConnectionKey,
   updateDevice,
+  updateLnsConnection,
 } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -51,6 +53,8 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
   let tts: { id: number; key: string };
   let device: number;
   let later: number;
+  let buildingId: number;
+  let elsewhereId: number;
 
   const count = async (sql: string) =>
     (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`)).rows[0]!.n;
@@ -68,6 +72,8 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     const building = await makeBuilding(t.db, { city: 'Kaunas', street: 'Savanorių pr.', number: '45' });
     const elsewhere = await makeBuilding(t.db, { city: 'Vilnius', street: 'Žirmūnų g.', number: '1' });
     const flat = await makeFlat(t.db, building);
+    buildingId = building.id;
+    elsewhereId = elsewhere.id;
     device = await makeDevice(t.db, building.id, { code: '69493571', typeId: DEVICE_TYPE.buildingHeatMeter });
     later = await makeDevice(t.db, flat, { code: 'W1-LATER', typeId: DEVICE_TYPE.coldWaterMeter });
     const tts1 = await makeDevice(t.db, flat, { code: 'W1-TTS', typeId: DEVICE_TYPE.coldWaterMeter });
@@ -120,6 +126,14 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     const kind = await postJson('up', chirpstackUplinkJson(spec()), tts.key);
     expect([kind.status, kind.error.code]).toEqual([403, 'lnsKindMismatch']);
     expect(await count('lorawan_uplink')).toBe(before);
+    // A connection key is no user's token and no collector key: it reaches only the LNS endpoints.
+    const asUser = await inject(t.app, listLnsConnections, { token: chirpstack.key });
+    expect(asUser.status).toBe(401);
+    const asCollector = await injectUrl(t.app, 'POST', '/api/ingest/wmbusmeters', {
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'x-collector-key': chirpstack.key },
+    });
+    expect(asCollector.status).toBe(401);
   });
 
   it('takes a ChirpStack JSON uplink of a known DevEUI, once', async () => {
@@ -250,11 +264,25 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     expect([set.status, set.body.DevEui]).toEqual([200, EUI_LATER]);
     const after = await inject(t.app, listLorawanUnmatched, { token: operator });
     expect(after.body.Data.map((u) => u.DevEui)).toEqual([EUI_ELSEWHERE]);
+    const sameBuildings = await inject(t.app, updateLnsConnection, {
+      token: operator,
+      params: { id: chirpstack.id },
+      body: { name: 'ChirpStack Kaunas' },
+    });
+    expect(sameBuildings.status).toBe(200);
     const own = await t.db.query('SELECT 1 FROM lorawan_uplink WHERE dev_eui = $1 AND device_id = $2', [
       EUI_LATER,
       later,
     ]);
     expect(own.rowCount).toBe(1);
+    // The other building's DevEUI is taken in once the connection serves that building too.
+    const widened = await inject(t.app, updateLnsConnection, {
+      token: operator,
+      params: { id: chirpstack.id },
+      body: { locationIds: [buildingId, elsewhereId] },
+    });
+    expect(widened.status).toBe(200);
+    expect((await inject(t.app, listLorawanUnmatched, { token: operator })).body.Total).toBe(0);
     const list = await inject(t.app, listLorawanDevices, { token: operator, query: { search: '70b3d5e75e00a00' } });
     expect(list.body.Data.map((d) => d.DevEui).sort()).toEqual([EUI, EUI_TTS, EUI_ELSEWHERE, EUI_LATER].sort());
   });
@@ -273,6 +301,42 @@ describe(`LoRaWAN: connections and the LNS endpoints (${dbKind()})`, () => {
     }
     const taken = await inject(t.app, updateDevice, { token: operator, params: { id: later }, body: { devEui: EUI } });
     expect([taken.status, taken.error.code]).toEqual([409, 'devEuiTaken']);
+  });
+
+  it('moves the DevEUI to the new device of a replacement only when the operator says so', async () => {
+    const both = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: later },
+      body: {
+        replacedAt: '2026-11-22T09:00:00Z',
+        finalReading: 1,
+        newDeviceCode: 'W1-NEW-1',
+        initialReading: 0,
+        keepDevEui: true,
+        newDevEui: '70B3D5E75E00A0FF',
+      },
+    });
+    expect([both.status, both.error.code]).toEqual([400, 'devEuiBothGiven']);
+    const kept = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: later },
+      body: {
+        replacedAt: '2026-11-22T09:00:00Z',
+        finalReading: 1,
+        newDeviceCode: 'W1-NEW-1',
+        initialReading: 0,
+        keepDevEui: true,
+      },
+    });
+    expect(kept.status).toBe(201);
+    expect([kept.body.Old.DevEui, kept.body.New.DevEui]).toEqual([null, EUI_LATER]);
+    // Without saying so, the new device has none and the old keeps its own.
+    const plain = await inject(t.app, replaceDevice, {
+      token: operator,
+      params: { id: kept.body.New.DeviceId },
+      body: { replacedAt: '2026-11-23T09:00:00Z', finalReading: 2, newDeviceCode: 'W1-NEW-2', initialReading: 0 },
+    });
+    expect([plain.status, plain.body.Old.DevEui, plain.body.New.DevEui]).toEqual([201, EUI_LATER, null]);
   });
 
   it('refuses hostile bodies with a 400 naming the fault, never a 500', async () => {

@@ -28,6 +28,7 @@ import * as health from '../services/lorawan/health.js';
 import { ingestLnsEvent } from '../services/lorawan/ingest.js';
 import * as mappings from '../services/lorawan/mappings.js';
 import { readTts } from '../services/lorawan/tts.js';
+import { writeIntoMonths } from '../services/partitions/partitions.js';
 import { defineRoute } from './define.js';
 
 /** LoRaWAN (docs/lorawan.md): the LNS endpoints, connections, health, mappings. */
@@ -75,7 +76,7 @@ async function operatorEndpoints(app: FastifyInstance) {
   );
   defineRoute(app, getLnsConnection, ({ db, params }) => connections.getConnection(db, params.id));
   defineRoute(app, updateLnsConnection, ({ db, params, body, caller }) =>
-    db.transaction((tx) => connections.updateConnection(tx, params.id, body, caller)),
+    writeIntoMonths(db, () => db.transaction((tx) => connections.updateConnection(tx, params.id, body, caller))),
   );
   defineRoute(app, deleteLnsConnection, ({ db, params, caller }) =>
     db.transaction((tx) => connections.deleteConnection(tx, params.id, caller)),

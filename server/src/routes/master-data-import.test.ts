@@ -162,6 +162,9 @@ describe(`POST /api/masterData/register/preview and /apply (${dbKind()})`, () =>
       VerifiedOn: null,
       ReadMethod: null,
       Role: null,
+      // A LoRaWAN meter's DevEUI and decoder (docs/lorawan.md): none.
+      DevEui: null,
+      Decoder: null,
     });
   });
 

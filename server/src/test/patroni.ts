@@ -6,13 +6,17 @@ import path from 'node:path';
 import pg from 'pg';
 import { parse, stringify } from 'yaml';
 import { freePort } from './built-server.js';
+import { childrenOf, serversUp } from './cluster-probes.js';
 
 // The failover profile of deploy/failover/ started for a test (docs/operations.md, "Failover"): one
 // etcd member, three PostgreSQL nodes under Patroni and HAProxy, in a temp folder on free ports of
 // 127.0.0.1, each from the deploy file itself with only its addresses, folders and passwords (trust
-// on 127.0.0.1) replaced. As root, Patroni and PostgreSQL run as the `postgres` system user.
+// on 127.0.0.1) replaced. As root, Patroni and PostgreSQL run as the `postgres` system user. The DCS
+// section is the deploy file's own (`etcd`, the v2 API, or `etcd3`): etcd serves both.
 
-const DEPLOY = path.resolve(import.meta.dirname, '../../../deploy/failover');
+// FAILOVER_PROFILE: another folder of the same files, e.g. an earlier commit's deploy/failover/ to
+// run the lane against it (`git archive <commit> deploy/failover | tar x -C /tmp/old`).
+const DEPLOY = process.env.FAILOVER_PROFILE || path.resolve(import.meta.dirname, '../../../deploy/failover');
 export const PATRONI = process.env.PATRONI_BIN || '/usr/bin/patroni';
 export const ETCD = process.env.ETCD_BIN || '/usr/bin/etcd';
 const HAPROXY = process.env.HAPROXY_BIN || '/usr/sbin/haproxy';
@@ -53,6 +57,19 @@ export interface PatroniCluster {
   primary(): Promise<PatroniNode | undefined>;
   /** SIGKILL to the node's postmaster; returns its pid. */
   killPostgres(node: PatroniNode): number;
+  /** SIGKILL to the node's Patroni alone (its PostgreSQL runs on, unwatched). */
+  killPatroni(node: PatroniNode): Promise<void>;
+  /** Starts the node's Patroni again (what systemd's `Restart=on-failure` does). */
+  startPatroni(node: PatroniNode): void;
+  /**
+   * SIGSTOP to every PostgreSQL process of the node, and `patroniAfterMs` later to its Patroni (a
+   * stalled disk, then the whole VM paused): given a loop_wait or more, Patroni is caught in the
+   * middle of its cycle, waiting for PostgreSQL after it read the cluster's state. Resolves to a
+   * function that sends them all SIGCONT.
+   */
+  freeze(node: PatroniNode, patroniAfterMs: number): Promise<() => void>;
+  /** The servers HAProxy has up behind its writer port now (its stats socket's `show stat`). */
+  writersUp(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -98,10 +115,13 @@ export async function startPatroniCluster({
   bin,
   archive = false,
   env = {},
+  timings,
 }: {
   bin: string;
   archive?: boolean;
   env?: Record<string, string>;
+  /** Overrides the deploy file's `ttl`, `loop_wait` and `retry_timeout` (shorter: a faster lane). */
+  timings?: { ttl: number; loop_wait: number; retry_timeout: number };
 }): Promise<PatroniCluster> {
   for (const f of [PATRONI, ETCD, HAPROXY]) {
     if (!existsSync(f)) throw new Error(`${f} not found: apt-get install -y patroni etcd-server haproxy`);
@@ -112,7 +132,10 @@ export async function startPatroniCluster({
   const children: ChildProcess[] = [];
   const nodes: PatroniNode[] = [];
   const dataDirs: string[] = [];
+  /** SIGCONT for the processes a test froze and has not woken yet (a stopped process ignores the rest). */
+  const thaws = new Set<() => void>();
   const killAllSync = () => {
+    for (const thaw of thaws) thaw();
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     for (const data of dataDirs) {
       if (!existsSync(path.join(data, 'postmaster.pid'))) continue;
@@ -151,10 +174,25 @@ export async function startPatroniCluster({
       `--listen-peer-urls=http://127.0.0.1:${peer}`,
       `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
       `--initial-cluster=test=http://127.0.0.1:${peer}`,
+      // As deploy/failover/etcd.env: Patroni's `etcd` section speaks the v2 API.
+      '--enable-v2=true',
     ]);
     await waitUntil('etcd', async () => (await status(`http://127.0.0.1:${client}/health`)) === 200, 30_000, etcd.log);
 
     const template = parse(readFileSync(path.join(DEPLOY, 'patroni.yml'), 'utf8'));
+    const dcsSection = 'etcd' in template ? 'etcd' : 'etcd3';
+    const patroniProcesses = new Map<string, ChildProcess>();
+    const patroniLogs = new Map<string, string>();
+    const startPatroni = (name: string, file: string) => {
+      // One log per node across restarts.
+      const before = patroniLogs.get(name) ?? '';
+      const patroni = daemon(PATRONI, [file], { asPostgres: true, env });
+      patroniProcesses.set(name, patroni.child);
+      patroniLogs.set(name, before);
+      patroni.child.stdout?.on('data', (c) => patroniLogs.set(name, (patroniLogs.get(name)! + c).slice(-200_000)));
+      patroni.child.stderr?.on('data', (c) => patroniLogs.set(name, (patroniLogs.get(name)! + c).slice(-200_000)));
+    };
+    const configFiles = new Map<string, string>();
     for (let i = 1; i <= 3; i++) {
       const [pgPort, apiPort] = [await freePort(), await freePort()];
       const home = path.join(dir, `pg${i}`);
@@ -163,12 +201,16 @@ export async function startPatroniCluster({
       const config = structuredClone(template);
       config.name = `pg${i}`;
       config.restapi = { listen: `127.0.0.1:${apiPort}`, connect_address: `127.0.0.1:${apiPort}` };
-      config.etcd3 = { hosts: `127.0.0.1:${client}` };
+      config[dcsSection] = { hosts: `127.0.0.1:${client}` };
+      // All three nodes share this one machine: a watchdog that fired on a frozen node would reset
+      // the whole machine, the test with it. deploy/failover/patroni.yml keeps it (`automatic`).
+      config.watchdog = { mode: 'off' };
       config.bootstrap.pg_hba = [
         'local all all trust',
         'host replication all 127.0.0.1/32 trust',
         'host all all 127.0.0.1/32 trust',
       ];
+      Object.assign(config.bootstrap.dcs, timings);
       const parameters = config.bootstrap.dcs.postgresql.parameters;
       if (!archive) {
         parameters.archive_mode = 'off';
@@ -191,8 +233,15 @@ export async function startPatroniCluster({
       writeFileSync(file, stringify(config));
       if (owner) chownSync(file, owner.uid, owner.gid);
       dataDirs.push(config.postgresql.data_dir);
-      const patroni = daemon(PATRONI, [file], { asPostgres: true, env });
-      nodes.push({ name: `pg${i}`, pgPort, apiPort, dataDir: config.postgresql.data_dir, log: patroni.log });
+      configFiles.set(`pg${i}`, file);
+      startPatroni(`pg${i}`, file);
+      nodes.push({
+        name: `pg${i}`,
+        pgPort,
+        apiPort,
+        dataDir: config.postgresql.data_dir,
+        log: () => patroniLogs.get(`pg${i}`) ?? '',
+      });
     }
     const members = async (): Promise<Member[]> => {
       for (const node of nodes) {
@@ -229,7 +278,8 @@ export async function startPatroniCluster({
         return `server ${name} 127.0.0.1:${node.pgPort} ${rest} check port ${node.apiPort}`;
       });
     const cfg = path.join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig);
+    const statsSocket = path.join(dir, 'haproxy.sock');
+    writeFileSync(cfg, haproxyConfig.replace(/stats socket \S+/, `stats socket ${statsSocket}`));
     execFileSync(HAPROXY, ['-c', '-q', '-f', cfg]);
     const haproxy = daemon(HAPROXY, ['-db', '-f', cfg]);
     await waitUntil('HAProxy', () => canConnect(writer), 10_000, haproxy.log);
@@ -272,14 +322,52 @@ export async function startPatroniCluster({
         process.kill(pid, 'SIGKILL');
         return pid;
       },
+      async killPatroni(node) {
+        const child = patroniProcesses.get(node.name)!;
+        const exit = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exit;
+      },
+      startPatroni(node) {
+        startPatroni(node.name, configFiles.get(node.name)!);
+      },
+      async freeze(node, patroniAfterMs) {
+        const postmaster = Number(readFileSync(path.join(node.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        const pids = [postmaster];
+        const thaw = () => {
+          thaws.delete(thaw);
+          for (const pid of pids) {
+            try {
+              process.kill(pid, 'SIGCONT');
+            } catch {}
+          }
+        };
+        thaws.add(thaw);
+        // The postmaster first (it forks no more), then its children.
+        process.kill(postmaster, 'SIGSTOP');
+        for (const pid of childrenOf(postmaster)) {
+          try {
+            process.kill(pid, 'SIGSTOP');
+            pids.push(pid);
+          } catch {}
+        }
+        await sleep(patroniAfterMs);
+        const patroni = patroniProcesses.get(node.name)!.pid!;
+        process.kill(patroni, 'SIGSTOP');
+        pids.push(patroni);
+        return thaw;
+      },
+      writersUp: () => serversUp(statsSocket, 'primary'),
       async stop() {
         process.off('exit', killAllSync);
+        for (const thaw of thaws) thaw();
         const exits = children.map((c) =>
-          c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve(),
+          c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve(),
         );
         // Patroni stops its PostgreSQL on SIGTERM; etcd and HAProxy go last.
-        for (const c of children.slice(1, 4)) c.kill('SIGTERM');
-        await Promise.race([Promise.all(exits.slice(1, 4)), sleep(30_000)]);
+        const patronis = [...patroniProcesses.values()].filter((c) => c.exitCode === null && c.signalCode === null);
+        for (const c of patronis) c.kill('SIGTERM');
+        await Promise.race([Promise.all(patronis.map((c) => new Promise((r) => c.once('exit', r)))), sleep(30_000)]);
         killAllSync();
         await Promise.race([Promise.all(exits), sleep(5_000)]);
       },

@@ -24,6 +24,8 @@ export interface LorawanDemo {
   connections: number;
   devices: number;
   uplinks: number;
+  /** Readings the uplinks gave. */
+  readings: number;
 }
 
 /** A W1 enhanced payload: frame 1, the meter's clock, status, log volume (litres) and 23 hourly deltas. */
@@ -133,6 +135,7 @@ export async function seedLorawanDemo(db: Db, now: Date): Promise<LorawanDemo | 
       ).rows[0]?.v ?? 0,
     );
   let uplinks = 0;
+  let readings = 0;
   const start = Math.floor(now.getTime() / DAY) * DAY - DAYS * DAY;
   for (let day = 0; day < DAYS; day++) {
     const at = new Date(start + day * DAY + 6 * 3_600_000);
@@ -153,7 +156,7 @@ export async function seedLorawanDemo(db: Db, now: Date): Promise<LorawanDemo | 
       };
       const body = JSON.stringify(ttsUplink(spec));
       // Sent twice, as an LNS retries: the second stores nothing.
-      for (let k = 0; k < 2; k++) await ingestLnsEvent(db, ttsCaller, readTts(body));
+      for (let k = 0; k < 2; k++) if ((await ingestLnsEvent(db, ttsCaller, readTts(body))).Reading) readings++;
       uplinks++;
     }
     const spec = {
@@ -173,7 +176,7 @@ export async function seedLorawanDemo(db: Db, now: Date): Promise<LorawanDemo | 
       day % 2
         ? readChirpstack('up', chirpstackUplinkProtobuf(spec))
         : readChirpstack('up', JSON.stringify(chirpstackUplinkJson(spec)));
-    await ingestLnsEvent(db, csCaller, event);
+    if ((await ingestLnsEvent(db, csCaller, event)).Reading) readings++;
     uplinks++;
   }
   await ingestLnsEvent(
@@ -181,5 +184,5 @@ export async function seedLorawanDemo(db: Db, now: Date): Promise<LorawanDemo | 
     csCaller,
     readChirpstack('status', JSON.stringify({ deviceInfo: { devEui: heatEui }, margin: 9, batteryLevel: 92 })),
   );
-  return { buildingId, connections: 2, devices: w1.length + 1, uplinks };
+  return { buildingId, connections: 2, devices: w1.length + 1, uplinks, readings };
 }

@@ -80,8 +80,8 @@ export interface DemoSummary {
   accounts: readonly DemoAccount[];
   password: string;
   ms: number;
-  /** The building on LoRaWAN (docs/lorawan.md, "In the demo"), when the demo has one. */
-  lorawan?: { buildingId: number; connections: number; devices: number; uplinks: number };
+  /** The building on LoRaWAN (docs/lorawan.md, "In the demo"), when there is one; its readings are in `readings` too. */
+  lorawan?: { buildingId: number; connections: number; devices: number; uplinks: number; readings: number };
 }
 
 /** The summary and the demo accounts, as the CLI and the server print them. */

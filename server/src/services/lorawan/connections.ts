@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type LnsConnection, type LnsConnectionWithKey, type LnsKind, LOCATION_LEVEL } from '@rodmenys/contract';
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
+import { adoptWaitingUplinks } from './device-eui.js';
 
 /**
  * Network-server connections (docs/lorawan.md, "Connections"): as collector keys
@@ -111,9 +112,9 @@ export async function createConnection(
   return { ...created, Key: key };
 }
 
-/** Renames a connection or replaces its buildings. Pass a transaction. */
+/** Renames a connection or replaces its buildings. Pass a transaction (in writeIntoMonths: waiting uplinks may become readings). */
 export async function updateConnection(
-  tx: Queryable,
+  tx: Tx,
   id: number,
   input: { name?: string; locationIds?: number[] },
   actor: Actor,
@@ -128,7 +129,19 @@ export async function updateConnection(
     if (taken.length) throw conflict('lnsConnectionNameTaken', { name });
     await tx.query('UPDATE lns_connection SET name = $2 WHERE id = $1', [id, name]);
   }
-  if (input.locationIds !== undefined) await setLocations(tx, id, input.locationIds);
+  if (input.locationIds !== undefined) {
+    await setLocations(tx, id, input.locationIds);
+    // Devices of its new buildings whose uplinks it delivered before, waiting in the inbox, take them in.
+    const { rows: waiting } = await tx.query<{ id: number }>(
+      `SELECT DISTINCT d.id FROM lorawan_uplink u JOIN device d ON d.dev_eui = u.dev_eui
+        WHERE u.connection_id = $1 AND u.device_id IS NULL ORDER BY d.id`,
+      [id],
+    );
+    await adoptWaitingUplinks(
+      tx,
+      waiting.map((r) => r.id),
+    );
+  }
   const after = await getConnection(tx, id);
   await audit(tx, actor, 'lnsConnection.update', before, after);
   return after;

@@ -4,6 +4,7 @@ import {
   LNS_MAPPING_DECODER,
   type LorawanDecoderInfo,
 } from '@rodmenys/contract';
+import { applyFieldMapping, BUILT_IN_DECODERS, decodeUplink, type MappingUnit } from './decode/index.js';
 
 /**
  * What the ingest needs of the payload decoders (docs/lorawan.md, "Decoding"): a register in
@@ -21,7 +22,7 @@ export type DecodeResult =
       register: Register;
       values: Record<string, number | string>;
       alarms: string[];
-      problems?: string[];
+      problems?: unknown[];
     }
   | { ok: false; reason: string; detail?: string };
 
@@ -39,11 +40,18 @@ export interface Decoders {
   applyFieldMapping(object: unknown, mapping: FieldMapping): DecodeResult;
 }
 
-/** Until the built-in decoders are part of the product, every payload stays undecoded with this reason. */
+/** The product's decoders (decode/): pure functions of the payload or the LNS's object. */
 export const DECODERS: Decoders = {
-  list: [],
-  decodeUplink: () => ({ ok: false, reason: 'unknown-decoder' }),
-  applyFieldMapping: () => ({ ok: false, reason: 'mapping-invalid' }),
+  list: BUILT_IN_DECODERS.map((d) => ({
+    Id: d.id,
+    Name: d.name,
+    MeterType: d.meterType,
+    FPorts: [...d.fPorts],
+    RegisterUnit: d.registerUnit,
+  })),
+  decodeUplink,
+  // A stored mapping's unit is one of MAPPING_UNITS (migration 320 checks it).
+  applyFieldMapping: (object, m) => applyFieldMapping(object, { ...m, unit: m.unit as MappingUnit }),
 };
 
 /** The unit a device type's readings are in. */

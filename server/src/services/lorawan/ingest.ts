@@ -3,7 +3,6 @@ import type { Db, Queryable } from '../../db/db.js';
 import { requireMonthPartitions, writeIntoMonths } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { parseTime } from '../time.js';
-import type { LnsCaller } from './connections.js';
 import { DECODERS, type DecodeResult, type Decoders, decodeFor, type FieldMapping } from './decoding.js';
 import { isUplink, type LnsEvent, type OtherEvent, type UplinkEvent } from './envelopes.js';
 
@@ -206,7 +205,8 @@ async function storeUplink(
 /** Takes in one event of an authenticated connection. */
 export async function ingestLnsEvent(
   db: Db,
-  connection: LnsCaller,
+  /** The authenticated connection (its key's). */
+  connection: { id: number },
   event: LnsEvent,
   decoders: Decoders = DECODERS,
 ): Promise<LnsEventResult> {

@@ -224,25 +224,28 @@ describe(`statements by a building's heat method (${dbKind()})`, () => {
       for await (const c of renderBuildingPdf(st, 'en')) chunks.push(Buffer.from(c as Uint8Array));
       writeFileSync(file, Buffer.concat(chunks));
       const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      // The balance and the flat's parts are drawn as bars, their legends side by side (docs/statements.md).
+      const bars = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
       const p = heating(st[1]!).HeatParts!;
       const en = (v: number) => v.toLocaleString('en-GB', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-      expect(text).toContain(`Your flat: heating ${en(p.Space)} kWh`);
-      expect(text).toContain(`assigned (minimum) ${en(p.Assigned)}`);
-      expect(text).toContain(`input ${en(9870.5)} kWh = hot water ${en(balance.HotWaterKwh!)}`);
+      expect(bars).toContain(`Your flat: ${en(p.Total)} kWh, the whole bar`);
+      expect(bars).toContain(`8 assigned (minimum) ${en(p.Assigned)}`);
+      expect(bars).toContain(`The building's input: ${en(9870.5)} kWh, the whole bar`);
+      expect(bars).toContain(`1 hot water ${en(balance.HotWaterKwh!)}`);
       // The parameters that produced the figures: the building's, then flat 2's and flat 5's own.
       const params =
         'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · ' +
         'season 2026-10-15 – … · common 5 % · base 30 % · k_min 0.5';
       expect(text).toContain(`${params} · this flat: position factor 1, circulation by the norm.`);
       expect(text).toContain(`${params} · this flat: position factor 1, circulation 160 kWh.`);
-      expect(text).toContain('Building balance (method norm from 2026-10)');
+      expect(text).toContain("Heat split by the building's method (norm from 2026-10).");
       // In Lithuanian the method is named in Lithuanian, not by its code.
       const lt = path.join(dir, 'statements-lt.pdf');
       const ltChunks: Buffer[] = [];
       for await (const c of renderBuildingPdf(st, 'lt')) ltChunks.push(Buffer.from(c as Uint8Array));
       writeFileSync(lt, Buffer.concat(ltChunks));
       const ltText = execFileSync('pdftotext', [lt, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-      expect(ltText).toContain('Pastato balansas (metodas norma nuo 2026-10)');
+      expect(ltText).toContain('Šiluma padalyta pagal pastato metodą (norma nuo 2026-10).');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -179,12 +179,19 @@ describe(`an occupant's heat parts by the building's method (${dbKind()})`, () =
         chunks.push(Buffer.from(c as Uint8Array));
       const file = path.join(dir, 'occupant.pdf');
       writeFileSync(file, Buffer.concat(chunks));
-      const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      // The occupant's parts drawn as a bar, its legend each part's number, name and value (docs/statements.md).
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
       const f = (v: number) => v.toLocaleString('en-GB', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
       const q = parts[1]!;
-      expect(text).toContain(
-        `Your part: heating ${f(q.Space)} kWh (by consumption ${f(q.Consumption)}, base ${f(q.Base)}, common areas ${f(q.Common)}), hot-water heat ${f(q.HotWater)}, circulation ${f(q.Circulation)}; in all ${f(q.Total)} kWh.`,
-      );
+      expect(text).toContain(`Your part by the building's method: ${f(q.Total)} kWh of heat in all, the whole bar`);
+      for (const part of [
+        `1 hot-water heat ${f(q.HotWater)}`,
+        `2 circulation ${f(q.Circulation)}`,
+        `3 common areas ${f(q.Common)}`,
+        `6 base ${f(q.Base)}`,
+        `7 by consumption ${f(q.Consumption)}`,
+      ])
+        expect(text).toContain(part);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,12 +1,13 @@
 import type { FlatStatement, StatementKind, StatementKindFigures, StatementRow } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
+import { drawHeatBars } from './pdf-heat-bars.js';
 import { parametersNote } from './pdf-parameters.js';
 import { fig, fmt, fmtPlain, type Lang, lateNotes, MARKED, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * One flat's page of the statements PDF (docs/statements.md), drawn with pdfkit top down: the
- * header, the figures table, the notes, this month's bars and the last 13 months' bars; and the
- * footer. Each step takes the y it starts at and returns the y below it.
+ * header, the figures table, the notes, the heat balance's bars (pdf-heat-bars.ts), this month's bars
+ * and the last 13 months' bars; and the footer. Each step takes the y it starts at and returns the y below it.
  */
 
 type Doc = PDFKit.PDFDocument;
@@ -100,48 +101,32 @@ function drawTable(doc: Doc, r: StatementRow, lang: Lang, top: number): number {
   return y + 6;
 }
 
-/** The building's balance by its heat method and the flat's parts (docs/heat-method.md). */
+/**
+ * The notes beside the building's balance by its heat method (docs/heat-method.md): the parameters
+ * and the hot water's losses. The balance and the flat's parts are drawn as bars (pdf-heat-bars.ts).
+ */
 function methodNotes(k: StatementKindFigures, lang: Lang): string[] {
   const t = T[lang];
   const b = k.HeatBalance;
   if (!b) return [];
   const f = (v: number | null) => fmt(v, lang);
   const notes: string[] = [];
-  const parts = [
-    b.HotWaterKwh,
-    b.CirculationKwh,
-    b.CommonKwh,
-    b.NoDeviceKwh,
-    b.HeatMeterKwh,
-    b.BaseKwh,
-    b.ConsumptionKwh,
-  ];
-  if (b.Status === 'split')
-    notes.push(
-      t.heatBalance(
-        t.methodNames[b.Method as keyof typeof t.methodNames] ?? b.Method,
-        b.ValidFrom,
-        parts.map((v, i) => `${t.balanceParts[i]} ${f(v)}`),
-        f(b.InputKwh),
-      ),
-    );
   const parameters = parametersNote(b, lang);
   if (parameters) notes.push(parameters);
   if (b.HotWaterM3 !== null && b.HotWaterLossesM3 !== null)
     notes.push(t.losses(f(b.HotWaterM3), f(b.HotWaterLossesM3)));
-  const p = k.HeatParts;
-  if (p) {
-    const own = [p.Consumption, p.Base, p.Common, p.NoDevice, p.HeatMeter, p.Assigned];
-    const named = own.flatMap((v, i) => (v ? [`${t.flatPartNames[i]} ${f(v)}`] : []));
-    notes.push(t.flatParts(named, f(p.Space), f(p.HotWater), f(p.Circulation), f(p.Total)));
-  }
   return notes;
 }
 
 /** The building line of allocators' kWh: the meter, what was subtracted for which flats, E; and the method. */
 function kwhNotes(k: StatementKindFigures, lang: Lang): string[] {
   const t = T[lang];
-  if (k.HeatBalance) return [...(k.KwhMethod ? [t.methods[k.KwhMethod]('')] : []), ...methodNotes(k, lang)];
+  // A month split by the method: its bars say how kWh were found (pdf-heat-bars.ts); otherwise the note says why not.
+  if (k.HeatBalance)
+    return [
+      ...(k.KwhMethod && k.HeatBalance.Status !== 'split' ? [t.methods[k.KwhMethod]('')] : []),
+      ...methodNotes(k, lang),
+    ];
   if (!k.KwhMethod) return [];
   const line = k.BuildingLine;
   const f = (v: number | null) => fmt(v, lang);
@@ -281,10 +266,9 @@ function drawLegend(doc: Doc, lang: Lang, y: number): void {
 }
 
 /** One kind's 13 months as bars; the same month last year and this month stand out. */
-function drawHistoryRow(doc: Doc, h: FlatStatement['History'][number], lang: Lang, y: number): void {
+function drawHistoryRow(doc: Doc, h: FlatStatement['History'][number], lang: Lang, y: number, histH: number): void {
   const t = T[lang];
   const width = contentWidth(doc);
-  const histH = 50;
   const max = Math.max(1e-9, ...h.Months.map((m) => Math.max(0, m.Value ?? 0)));
   doc
     .font('regular')
@@ -325,16 +309,22 @@ function drawHistoryRow(doc: Doc, h: FlatStatement['History'][number], lang: Lan
   });
 }
 
-/** The last 13 months per kind, as many as fit on the page. */
+/**
+ * The last 13 months per kind, as many as fit on the page: bars 50 pt high, lower (down to 36 pt)
+ * where that lets every kind's row fit (a page with the heat balance's bars above).
+ */
 function drawHistory(doc: Doc, s: FlatStatement, lang: Lang, top: number): void {
   doc.font('bold').fontSize(10).fillColor('#000').text(T[lang].chartHistory, LEFT, top);
   drawLegend(doc, lang, top + 14);
   let y = top + 30;
+  const bottom = doc.page.height - 50;
+  // A row takes its bars, 18 pt of month labels and gap; the last row needs 10 pt of labels only.
+  const histH = Math.max(36, Math.min(50, (bottom - y + 8) / Math.max(1, s.History.length) - 18));
   for (const h of s.History) {
-    // A row (its bars and month labels, 60 pt) only where it ends above the footer.
-    if (y + 60 > doc.page.height - 50) break;
-    drawHistoryRow(doc, h, lang, y);
-    y += 50 + 18;
+    // A row (its bars and month labels) only where it ends above the footer.
+    if (y + histH + 10 > bottom) break;
+    drawHistoryRow(doc, h, lang, y, histH);
+    y += histH + 18;
   }
 }
 
@@ -347,6 +337,7 @@ export function drawPage(doc: Doc, s: FlatStatement, lang: Lang): void {
   }
   y = drawTable(doc, s.Row, lang, y);
   y = drawNotes(doc, s, lang, y);
+  for (const k of s.Row.Kinds) y = drawHeatBars(doc, k.HeatBalance, k.HeatParts, lang, y);
   y = drawYearBars(doc, s.Row, lang, y);
   drawHistory(doc, s, lang, y);
 }

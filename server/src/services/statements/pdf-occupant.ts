@@ -1,6 +1,7 @@
-import type { FlatStatement, OccupancyKindFigures, OccupancyStatement, StatementFigure } from '@rodmenys/contract';
+import type { FlatStatement, OccupancyStatement, StatementFigure } from '@rodmenys/contract';
 import { monthName } from '../month-name.js';
-import { fig, fmt, type Lang, lateNotes, overdueNotes, T } from './pdf-texts.js';
+import { drawOccupantHeatBar } from './pdf-heat-bars.js';
+import { fig, type Lang, lateNotes, overdueNotes, T } from './pdf-texts.js';
 
 /*
  * An occupant's page of a flat with a move in the month (docs/occupancies.md): the occupant, their
@@ -17,27 +18,14 @@ const OT = {
     days: (from: string, till: string, days: number) => `Laikotarpis: ${from} – ${till} (${days} d.)`,
     noComparison: 'nerodoma: tuo metu bute gyveno kitas gyventojas',
     kind: 'Rūšis',
-    parts: (text: string) => `Jūsų dalis: ${text.replace(/^Jūsų butas: /, '')}`,
   },
   en: {
     occupant: (name: string, code: string) => `Occupant: ${name} (account ${code})`,
     days: (from: string, till: string, days: number) => `Days: ${from} – ${till} (${days} days)`,
     noComparison: 'not shown: the flat had another occupant then',
     kind: 'Kind',
-    parts: (text: string) => `Your part: ${text.replace(/^Your flat: /, '')}`,
   },
 } as const;
-
-/** The occupant's heat parts by the building's method (docs/heat-method.md, "Occupants"). */
-function occupantParts(k: OccupancyKindFigures, lang: Lang): string[] {
-  const t = T[lang];
-  const p = k.HeatParts;
-  if (!p) return [];
-  const f = (v: number) => fmt(v, lang);
-  const own = [p.Consumption, p.Base, p.Common, p.NoDevice, p.HeatMeter, p.Assigned];
-  const named = own.flatMap((v, i) => (v ? [`${t.flatPartNames[i]} ${f(v)}`] : []));
-  return [OT[lang].parts(t.flatParts(named, f(p.Space), f(p.HotWater), f(p.Circulation), f(p.Total)))];
-}
 
 /** One occupant's page: the flat's address, the occupant and their days, their figures per kind. */
 export function drawOccupantPage(doc: Doc, s: FlatStatement, o: OccupancyStatement, lang: Lang): void {
@@ -76,12 +64,10 @@ export function drawOccupantPage(doc: Doc, s: FlatStatement, o: OccupancyStateme
     }
     y += 8;
   }
+  // The occupant's heat parts by the building's method (docs/heat-method.md, "Occupants"), as a bar.
+  for (const k of o.Kinds) if (k.HeatParts) y = drawOccupantHeatBar(doc, k.HeatParts, lang, y + 4);
   doc.font('regular').fontSize(8).fillColor('#444');
-  for (const note of [
-    ...o.Kinds.flatMap((k) => occupantParts(k, lang)),
-    ...overdueNotes(o.Kinds, lang),
-    ...lateNotes(o.Kinds, lang),
-  ]) {
+  for (const note of [...overdueNotes(o.Kinds, lang), ...lateNotes(o.Kinds, lang)]) {
     doc.text(note, LEFT, y + 4, { width });
     y = doc.y;
   }

@@ -34,28 +34,7 @@ export const T = {
     },
     /** The heat method's hot-water mode as the balance line names it. */
     methodNames: { norm: 'norma', meter: 'karšto vandens skaitiklis', formulaDE: 'įvertis pagal HeizkostenV' },
-    heatBalance: (method: string, from: string, parts: string[], input: string) =>
-      `Pastato balansas (metodas ${method} nuo ${from}): įvadas ${input} kWh = ${parts.join(' + ')} kWh.`,
-    balanceParts: [
-      'karštas vanduo',
-      'cirkuliacija',
-      'bendros patalpos',
-      'butai be prietaiso',
-      'butų šilumos skaitikliai',
-      'bazinė dalis',
-      'pagal suvartojimą',
-    ],
     losses: (v: string, l: string) => `Karštas vanduo: pastate ${v} m³, nuostoliai ${l} m³.`,
-    flatParts: (parts: string[], space: string, hot: string, circ: string, total: string) =>
-      `Jūsų butas: šildymas ${space} kWh (${parts.join(', ')}), karšto vandens šiluma ${hot}, cirkuliacija ${circ}; iš viso ${total} kWh.`,
-    flatPartNames: [
-      'pagal suvartojimą',
-      'bazinė',
-      'bendros patalpos',
-      'be prietaiso (pagal plotą)',
-      'šilumos skaitiklis',
-      'priskirta (minimumas)',
-    ],
     buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
       `Pastato šilumos skaitiklis ${meter} kWh − butai su savo šilumos skaitikliais ${subtracted} kWh (${flats}) = E ${e} kWh.`,
     buildingLineNoFlats: (meter: string) =>
@@ -119,28 +98,7 @@ export const T = {
         "No kWh: by the building's method this month does not balance (a part would be negative).",
     },
     methodNames: { norm: 'norm', meter: 'hot-water meter', formulaDE: 'HeizkostenV estimate' },
-    heatBalance: (method: string, from: string, parts: string[], input: string) =>
-      `Building balance (method ${method} from ${from}): input ${input} kWh = ${parts.join(' + ')} kWh.`,
-    balanceParts: [
-      'hot water',
-      'circulation',
-      'common areas',
-      'flats without a device',
-      'flat heat meters',
-      'base part',
-      'by consumption',
-    ],
     losses: (v: string, l: string) => `Hot water: ${v} m³ in the building, losses ${l} m³.`,
-    flatParts: (parts: string[], space: string, hot: string, circ: string, total: string) =>
-      `Your flat: heating ${space} kWh (${parts.join(', ')}), hot-water heat ${hot}, circulation ${circ}; in all ${total} kWh.`,
-    flatPartNames: [
-      'by consumption',
-      'base',
-      'common areas',
-      'no device (by area)',
-      'heat meter',
-      'assigned (minimum)',
-    ],
     buildingLine: (meter: string, subtracted: string, flats: string, e: string) =>
       `Building heat meter ${meter} kWh − flats with their own heat meter ${subtracted} kWh (${flats}) = E ${e} kWh.`,
     buildingLineNoFlats: (meter: string) =>

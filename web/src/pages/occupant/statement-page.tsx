@@ -10,7 +10,7 @@ import { ChartLegend } from '../../components/chart-legend';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { formatDecimal, formatNumber, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
-import { heatPartsValues } from '../statements/heat-notes';
+import { HeatPartsBar } from '../statements/heat-bars';
 import { DIGITS, formatFigure, KIND_COLORS, overdueDevicesText } from '../statements/statement-format';
 import { formatDay, occupantAddress } from './occupant-format';
 import { usePageTitle } from './page-title';
@@ -195,9 +195,13 @@ function KindCard({ k, history }: { k: OccupancyKindFigures; history: OccupantSt
       </dl>
       <Typography.Paragraph style={{ marginTop: 12 }}>{kindExplanation(k, t, language)}</Typography.Paragraph>
       {k.HeatParts && (
-        <Typography.Paragraph>
-          {t('occupant.explain.heatParts', heatPartsValues(k.HeatParts, t, language))}
-        </Typography.Paragraph>
+        <>
+          <HeatPartsBar
+            p={k.HeatParts}
+            title={t('occupant.explain.heatBar', { total: formatDecimal(k.HeatParts.Total, language, 3) })}
+          />
+          <Typography.Paragraph>{t('occupant.explain.heatPartsSplit')}</Typography.Paragraph>
+        </>
       )}
       {k.Overdue.length > 0 && (
         <Typography.Paragraph>

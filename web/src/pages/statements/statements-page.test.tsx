@@ -221,14 +221,27 @@ describe('the Statements page', { timeout: 90_000 }, () => {
     const api = server([], heated);
     await render(<StatementsPage />, { route: `/statements?month=${MONTH}`, language: 'en' });
     const balances = await screen.findByTestId('building-balances');
-    // One line per building, however many of its flats are shown.
+    // One bar per building, however many of its flats are shown: its seven parts named with their values.
     expect(balances.children.length).toBe(1);
-    expect(balances.textContent).toBe(
-      'Architektų g. 3: Building balance (method norm from 2026-10): input 9,870.5 kWh = hot water 938.4 + ' +
-        'circulation 1,251.682 + common areas 384.021 + flats without a device 1,185.335 + flat heat meters 820 + ' +
-        'base part 1,587.319 + by consumption 3,703.743 kWh.' +
-        // The parameters that produced it: the building's (each flat's own are on its statement).
-        'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · ' +
+    const bar = within(balances).getByRole('figure', {
+      name: 'Architektų g. 3: Building balance (method norm from 2026-10): input 9,870.5 kWh, the whole bar',
+    });
+    expect(
+      within(bar)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '1hot water 938.4 kWh (9.5 %)',
+      '2circulation 1,251.682 kWh (12.7 %)',
+      '3common areas 384.021 kWh (3.9 %)',
+      '4flats without a device 1,185.335 kWh (12 %)',
+      '5flat heat meters 820 kWh (8.3 %)',
+      '6base part 1,587.319 kWh (16.1 %)',
+      '7by consumption 3,703.743 kWh (37.5 %)',
+    ]);
+    // The parameters that produced it: the building's (each flat's own are on its statement).
+    expect(balances.textContent).toContain(
+      'Parameters of the version from 2026-10: q 51 kWh/m³ · circulation 80 kWh per flat · ' +
         'season 2026-10-15 – … · common 5 % · base 30 % · k_min 0.5.',
     );
     // The manager's one building is chosen: its method, to read (no editing).

@@ -1,10 +1,13 @@
 import type { MonthStretch } from './periods.js';
+import { workingOf } from './space.js';
 import type { HeatMethod, SplitFlat, UnbalancedReason } from './types.js';
 
 /*
  * Step 1 of the split (docs/heat-method.md): per stretch of the month, the heat that warmed the hot
  * water (Q_hw), the circulation loss (Q_circ) and what is left for space heating (S, 0 outside the
- * season); then Q_hw and Q_circ per flat. Exact amounts; rounding comes last.
+ * season); then Q_hw and Q_circ per flat. Exact amounts; rounding comes last. In a month without
+ * season days the flats' heat meters' kWh (`taken`) come out of the input before the circulation
+ * (with formulaDE before the hot water); only more than the input less Q_hw is unbalanced.
  */
 
 /** A stretch with the input's energy in it. */
@@ -35,13 +38,18 @@ interface StretchAmounts {
 
 const equally = (total: number, n: number) => Array.from({ length: n }, () => total / n);
 const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
+/** An amount that is below 0 by more than the float arithmetic's noise on `scale`. */
+const belowZero = (x: number, scale: number) => x < -1e-9 * Math.max(1, scale);
 
 /** Norm: Q_hw = q × V; in the season each flat's circulation norm prorated, outside it the remainder. */
-function normStretch(m: HeatMethod, flats: readonly SplitFlat[], s: Stretch, share: number, v: number) {
+function normStretch(m: HeatMethod, flats: readonly SplitFlat[], s: Stretch, share: number, v: number, taken: number) {
   const hotWater = m.kwhPerM3 * v * share;
   if (s.inputKwh < hotWater) return 'hotWaterAboveInput' as const;
-  if (!s.inSeason)
-    return { hotWater, circulation: equally(s.inputKwh - hotWater, flats.length), space: 0 } as StretchAmounts;
+  if (!s.inSeason) {
+    const rest = s.inputKwh - hotWater - taken;
+    if (belowZero(rest, s.inputKwh)) return 'heatMetersAboveSpace' as const;
+    return { hotWater, circulation: equally(Math.max(0, rest), flats.length), space: 0 } as StretchAmounts;
+  }
   const circulation = flats.map((f) => (f.circulationClass ?? m.circulationNorm) * share);
   const space = s.inputKwh - hotWater - sum(circulation);
   if (space < 0) return 'circulationAboveInput' as const;
@@ -49,22 +57,24 @@ function normStretch(m: HeatMethod, flats: readonly SplitFlat[], s: Stretch, sha
 }
 
 /** Meter: the hot-water heat meter measures Q_hw + Q_circ; the rest of the input is space heating (or circulation outside the season). */
-function meterStretch(m: HeatMethod, n: number, s: Stretch, share: number, v: number, meterKwh: number) {
+function meterStretch(m: HeatMethod, n: number, s: Stretch, share: number, v: number, meterKwh: number, taken: number) {
   const hotWater = m.kwhPerM3 * v * share;
   const meter = meterKwh * share;
   if (meter < hotWater) return 'hotWaterAboveMeter' as const;
   if (s.inputKwh < meter) return 'meterAboveInput' as const;
   const rest = s.inputKwh - meter;
-  const circulation = meter - hotWater + (s.inSeason ? 0 : rest);
+  const circulation = meter - hotWater + (s.inSeason ? 0 : rest - taken);
+  if (belowZero(circulation, s.inputKwh)) return 'heatMetersAboveSpace' as const;
   return { hotWater, circulation: equally(circulation, n), space: s.inSeason ? rest : 0 } as StretchAmounts;
 }
 
 /** formulaDE: Q_hw by the estimate (circulation included); outside the season all the input is hot water. */
-function formulaStretch(m: HeatMethod, n: number, s: Stretch, share: number, v: number) {
+function formulaStretch(m: HeatMethod, n: number, s: Stretch, share: number, v: number, taken: number) {
   const estimate = formulaKwhPerM3(m) * v * share;
   if (s.inputKwh < estimate) return 'hotWaterAboveInput' as const;
-  const hotWater = s.inSeason ? estimate : s.inputKwh;
-  return { hotWater, circulation: equally(0, n), space: s.inputKwh - hotWater } as StretchAmounts;
+  if (!s.inSeason && belowZero(s.inputKwh - estimate - taken, s.inputKwh)) return 'heatMetersAboveSpace' as const;
+  const hotWater = s.inSeason ? estimate : Math.max(estimate, s.inputKwh - taken);
+  return { hotWater, circulation: equally(0, n), space: s.inSeason ? s.inputKwh - hotWater : 0 } as StretchAmounts;
 }
 
 /**
@@ -80,6 +90,9 @@ export function energyOf(
   meterKwh: number | null,
 ): Energy | UnbalancedReason {
   const days = sum(stretches.map((s) => s.days));
+  // A month without season days: the flats' heat meters' kWh are taken from its one stretch.
+  const summer = !stretches.some((s) => s.inSeason);
+  const taken = summer ? sum(flats.map((f) => (workingOf(f) === 'energy' ? f.kwh! : 0))) : 0;
   let hotWater = 0;
   let space = 0;
   const flatCirculation = flats.map(() => 0);
@@ -87,10 +100,10 @@ export function energyOf(
     const share = s.days / days;
     const a =
       m.hotWaterHeat === 'norm'
-        ? normStretch(m, flats, s, share, v)
+        ? normStretch(m, flats, s, share, v, taken)
         : m.hotWaterHeat === 'meter'
-          ? meterStretch(m, flats.length, s, share, v, meterKwh ?? 0)
-          : formulaStretch(m, flats.length, s, share, v);
+          ? meterStretch(m, flats.length, s, share, v, meterKwh ?? 0, taken)
+          : formulaStretch(m, flats.length, s, share, v, taken);
     if (typeof a === 'string') return a;
     hotWater += a.hotWater;
     space += a.space;

@@ -1,20 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { splitBuildingMonth } from './split.js';
-import type { FlatParts, HeatMethod, SplitFlat } from './types.js';
+import type { FlatParts, HeatMethod, SplitFlat, SplitResult } from './types.js';
 
 /*
- * docs/heat-method.md's worked example is this test's data: the method, the building's month and
+ * docs/heat-method.md's worked examples are this test's data: the method, the building's month and
  * the flats are read from the chapter's tables, split, and every number of its answer tables is
- * compared. A change of the rule or of the chapter that makes them disagree fails here.
+ * compared. A change of the rule or of the chapter that makes them disagree fails here. Each
+ * example's tables are marked `<!-- example:name -->` (October), `minimum:` and `summer:`.
  */
 
 const doc = readFileSync(new URL('../../../../../docs/heat-method.md', import.meta.url), 'utf8');
 
 /** The rows of the Markdown table after `<!-- example:name -->`, cells trimmed, header and rule dropped. */
-function table(name: string): string[][] {
-  const at = doc.indexOf(`<!-- example:${name} -->`);
-  if (at < 0) throw new Error(`no table ${name}`);
+function table(name: string, example = 'example'): string[][] {
+  const at = doc.indexOf(`<!-- ${example}:${name} -->`);
+  if (at < 0) throw new Error(`no table ${example}:${name}`);
   const lines = doc.slice(at).split('\n').slice(1);
   const rows = lines.slice(
     0,
@@ -36,8 +37,8 @@ const value = (rows: string[][], key: string) => {
   return row[1]!;
 };
 
-function example() {
-  const p = table('method');
+function example(of = 'example') {
+  const p = table('method', of);
   const method: HeatMethod = {
     hotWaterHeat: value(p, 'hotWaterHeat') as HeatMethod['hotWaterHeat'],
     kwhPerM3: num(value(p, 'kwhPerM3'))!,
@@ -49,8 +50,8 @@ function example() {
     baseShare: num(value(p, 'baseShare'))! / 100,
     minimumShare: num(value(p, 'minimumShare'))!,
   };
-  const b = table('month');
-  const flats: SplitFlat[] = table('flats').map((r) => ({
+  const b = table('month', of);
+  const flats: SplitFlat[] = table('flats', of).map((r) => ({
     id: num(r[0]!)!,
     area: num(r[1]!),
     heating: r[2] === 'allocators' ? 'allocator' : r[2] === 'heat meter' ? 'energy' : null,
@@ -61,18 +62,38 @@ function example() {
     circulationClass: num(r[6]!),
   }));
   const seasonStart = method.seasons[0]!.from;
+  const month = value(b, 'month');
+  const row = (key: string) => b.find((r) => r[0] === key)?.[1];
+  const upTo = row(`input meter up to ${seasonStart}, kWh`);
+  const hotWaterInput = row('hot-water input meter, m³');
   return {
     method,
     input: {
-      month: value(b, 'month'),
+      month,
       inputKwh: num(value(b, 'input meter, kWh')),
-      inputUpTo: new Map([[seasonStart, num(value(b, `input meter up to ${seasonStart}, kWh`))]]),
-      hotWaterInput: { m3: num(value(b, 'hot-water input meter, m³')) },
+      inputUpTo: new Map(upTo === undefined ? [] : [[seasonStart, num(upTo)]]),
+      hotWaterInput: hotWaterInput === undefined ? null : { m3: num(hotWaterInput) },
       hotWaterHeatMeter: null,
       flats,
     },
   };
 }
+
+/** An example's building parts and each flat's parts, as its tables say, against the split's answer. */
+function expectAnswer(r: SplitResult, of: string) {
+  expect(r.status).toBe('split');
+  const parts = table('parts', of);
+  for (const [k, v] of Object.entries(r.parts!)) expect([k, num(value(parts, k))]).toEqual([k, v]);
+  expect(num(value(parts, 'input'))).toBe(r.inputKwh);
+  const answer = table('answer', of);
+  expect(answer.map((row) => num(row[0]!))).toEqual(r.flats!.map((f) => f.id));
+  for (const [i, row] of answer.entries())
+    expect(Object.fromEntries(FLAT_COLUMNS.map((c, k) => [c, num(row[k + 1]!)]))).toEqual(
+      Object.fromEntries(FLAT_COLUMNS.map((c) => [c, r.flats![i]![c]])),
+    );
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 const FLAT_COLUMNS: Array<keyof FlatParts> = [
   'hotWater',
@@ -87,14 +108,11 @@ const FLAT_COLUMNS: Array<keyof FlatParts> = [
   'total',
 ];
 
-describe('docs/heat-method.md, the worked example', () => {
-  it('every number of its answer is what the split computes', () => {
+describe('docs/heat-method.md, the worked examples', () => {
+  it('October, every step: every number of its answer is what the split computes', () => {
     const { method, input } = example();
     const r = splitBuildingMonth(method, input);
-    expect(r.status).toBe('split');
-    const parts = table('parts');
-    for (const [k, v] of Object.entries(r.parts!)) expect([k, num(value(parts, k))]).toEqual([k, v]);
-    expect(num(value(parts, 'input'))).toBe(r.inputKwh);
+    expectAnswer(r, 'example');
     const balance = table('balance');
     expect(num(value(balance, 'hot water, flats, m³'))).toBe(
       Math.round(input.flats.reduce((a, f) => a + f.hotWaterM3!, 0) * 1000) / 1000,
@@ -105,8 +123,7 @@ describe('docs/heat-method.md, the worked example', () => {
     );
     // The steps, derived again from the rule's formulas and checked against the parts.
     const steps = table('steps').map((row) => num(row[1]!));
-    const r3 = (x: number) => Math.round(x * 1000) / 1000;
-    const qhw = method.kwhPerM3 * input.hotWaterInput.m3!;
+    const qhw = method.kwhPerM3 * input.hotWaterInput!.m3!;
     const before = input.inputUpTo.get('2026-10-15')!;
     const s = input.inputKwh! - before - (qhw * 17) / 31 - ((4 * 80 + 160) * 17) / 31;
     const average = ((1 - method.commonShare) * s) / input.flats.reduce((a, f) => a + f.area!, 0);
@@ -127,11 +144,40 @@ describe('docs/heat-method.md, the worked example', () => {
     const p = r.parts!;
     expect(r3(s)).toBe(r3(p.common + p.noDevice + p.heatMeter + p.base + p.consumption));
     expect(r3(flat2.base + flat2.consumption + flat2.assigned)).toBe(r3(method.minimumShare * average * 48.5));
-    const answer = table('answer');
-    expect(answer.map((row) => num(row[0]!))).toEqual(r.flats!.map((f) => f.id));
-    for (const [i, row] of answer.entries())
-      expect(Object.fromEntries(FLAT_COLUMNS.map((c, k) => [c, num(row[k + 1]!)]))).toEqual(
-        Object.fromEntries(FLAT_COLUMNS.map((c) => [c, r.flats![i]![c]])),
-      );
+  });
+
+  it('the minimum where every flat has a heat meter: the average leaves the remainder out', () => {
+    const { method, input } = example('minimum');
+    const r = splitBuildingMonth(method, input);
+    expectAnswer(r, 'minimum');
+    // The steps, derived again from the rule's formulas.
+    const area = input.flats.reduce((a, f) => a + f.area!, 0);
+    const circulation = input.flats.length * method.circulationNorm;
+    const s = input.inputKwh! - circulation;
+    const common = method.commonShare * s;
+    const h = input.flats.reduce((a, f) => a + f.kwh!, 0);
+    const rest = s - common - h;
+    const average = (s - common - rest) / area;
+    const line = method.minimumShare * average * input.flats[0]!.area!;
+    const raise = line - input.flats[0]!.kwh!;
+    expect(table('steps', 'minimum').map((row) => num(row[1]!))).toEqual(
+      [circulation, s, common, h, rest, average, line, raise, common + rest - raise].map(r3),
+    );
+    expect(r.flats![0]!.assigned).toBe(r3(raise));
+    expect(r3(r.parts!.common)).toBe(r3(common + rest));
+  });
+
+  it('a flat heat meter in July: its kWh taken before the circulation; a flat without area splits', () => {
+    const { method, input } = example('summer');
+    expect(input.flats[2]!.area).toBeNull();
+    const r = splitBuildingMonth(method, input);
+    expectAnswer(r, 'summer');
+    const v = input.flats.reduce((a, f) => a + f.hotWaterM3!, 0);
+    const qhw = method.kwhPerM3 * v;
+    const meters = input.flats.reduce((a, f) => a + (f.kwh ?? 0), 0);
+    const circulation = input.inputKwh! - qhw - meters;
+    expect(table('steps', 'summer').map((row) => num(row[1]!))).toEqual(
+      [qhw, meters, circulation, circulation / 3].map(r3),
+    );
   });
 });

@@ -16,7 +16,10 @@ export interface Space {
   heatMeter: number[];
   base: number[];
   consumption: number[];
-  /** The building's average per m²: (S − common) / all flats' area. */
+  /**
+   * The minimum rule's average per m²: the flats' space heating without common, over all flats'
+   * area, i.e. (S − common − step 4's remainder) / area (docs/heat-method.md, step 6).
+   */
   averagePerM2: number;
   /** Per flat: allocators or a heat meter with a value in the month (a device flat). */
   working: ('allocator' | 'energy' | null)[];
@@ -49,7 +52,6 @@ export function spaceOf(m: HeatMethod, flats: readonly SplitFlat[], s: number): 
   const common = byWeight(m.commonShare * s, area, all);
   const afterCommon = s - sum(common);
   const allArea = sum(area);
-  const averagePerM2 = allArea > 0 ? afterCommon / allArea : 0;
   const noDevice = byWeight(afterCommon, area, all).map((x, i) => (working[i] === null ? x : 0));
   const heatMeter = flats.map((f, i) => (working[i] === 'energy' ? f.kwh! : 0));
   let rest = afterCommon - sum(noDevice) - sum(heatMeter);
@@ -58,8 +60,10 @@ export function spaceOf(m: HeatMethod, flats: readonly SplitFlat[], s: number): 
   const alloc = working.map((w) => w === 'allocator');
   const zero = flats.map(() => 0);
   if (!alloc.some(Boolean)) {
-    // Only heat-meter flats (and flats without a device) left: the rest is common needs.
+    // Only heat-meter flats (and flats without a device) left: the rest is common needs, so the
+    // minimum's average leaves it out with the common part.
     const commonRest = byWeight(rest, area, all);
+    const averagePerM2 = allArea > 0 ? (afterCommon - rest) / allArea : 0;
     return {
       common: common.map((c, i) => c + commonRest[i]!),
       commonRest,
@@ -77,5 +81,27 @@ export function spaceOf(m: HeatMethod, flats: readonly SplitFlat[], s: number): 
   const baseShare = keySum > 0 ? m.baseShare : 1;
   const base = byWeight(baseShare * rest, area, alloc);
   const consumption = keySum > 0 ? byWeight(rest - sum(base), key, alloc) : zero;
+  const averagePerM2 = allArea > 0 ? afterCommon / allArea : 0;
   return { common, commonRest: zero, noDevice, heatMeter, base, consumption, averagePerM2, working };
+}
+
+/**
+ * A month without season days: no space heating, so no common, no-device or allocator part and no
+ * minimum; a flat heat meter's kWh (a towel rail, a radiator left on) are its heat-meter part, taken
+ * from the input before the circulation (energy.ts).
+ */
+export function summerSpace(flats: readonly SplitFlat[]): Space {
+  const working = flats.map(workingOf);
+  // Each its own array: the minimum rule changes its pools in place.
+  const zero = () => flats.map(() => 0);
+  return {
+    common: zero(),
+    commonRest: zero(),
+    noDevice: zero(),
+    heatMeter: flats.map((f, i) => (working[i] === 'energy' ? f.kwh! : 0)),
+    base: zero(),
+    consumption: zero(),
+    averagePerM2: 0,
+    working,
+  };
 }

@@ -161,10 +161,11 @@ describe('splitBuildingMonth: the minimum rule', () => {
     const b = building({ flats: meters });
     const m = { circulationNorm: 0 };
     expect(col(splitBuildingMonth(method(m), b), 'common')).toEqual([1000, 1000]);
+    // The average leaves the remainder (2,000) out: (10,000 − 2,000) / 100 m² = 80, the line 0.8 × 80 × 50 = 3,200.
     const r = splitBuildingMonth(method({ ...m, minimumShare: 0.8 }), b);
-    expect(col(r, 'assigned')).toEqual([1000, 0]);
-    expect(col(r, 'common')).toEqual([500, 500]);
-    expect(col(r, 'space')).toEqual([4500, 5500]);
+    expect(col(r, 'assigned')).toEqual([200, 0]);
+    expect(col(r, 'common')).toEqual([900, 900]);
+    expect(col(r, 'space')).toEqual([4100, 5900]);
     expect(r.parts).toMatchObject({ common: 2000, heatMeter: 8000 });
   });
 

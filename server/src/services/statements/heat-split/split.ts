@@ -2,7 +2,7 @@ import { energyOf, type Stretch } from './energy.js';
 import { applyMinimum } from './minimum.js';
 import { monthStretches } from './periods.js';
 import { roundParts } from './rounding.js';
-import { spaceOf } from './space.js';
+import { spaceOf, summerSpace } from './space.js';
 import type { HeatMethod, SplitInput, SplitPeriod, SplitResult, UnbalancedReason } from './types.js';
 
 /*
@@ -15,15 +15,15 @@ import type { HeatMethod, SplitInput, SplitPeriod, SplitResult, UnbalancedReason
 
 const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
 
-/** The values the split needs that are missing, named. */
-function missingOf(m: HeatMethod, input: SplitInput, days: readonly string[]): string[] {
+/** The values the split needs that are missing, named; a floor area only in a month with season days (a key there only). */
+function missingOf(m: HeatMethod, input: SplitInput, days: readonly string[], season: boolean): string[] {
   const out: string[] = [];
   if (input.flats.length === 0) out.push('flats');
   if (input.inputKwh === null) out.push('input');
   for (const d of days) if ((input.inputUpTo.get(d) ?? null) === null) out.push(`inputAt:${d}`);
   if (input.hotWaterInput && input.hotWaterInput.m3 === null) out.push('hotWaterInput');
   for (const f of input.flats) {
-    if (f.area === null) out.push(`area:${f.id}`);
+    if (season && f.area === null) out.push(`area:${f.id}`);
     if (f.hotWaterM3 === null) out.push(`hotWaterM3:${f.id}`);
   }
   if (m.hotWaterHeat === 'meter' && (input.hotWaterHeatMeter?.kwh ?? null) === null) out.push('hotWaterHeatMeter');
@@ -44,7 +44,7 @@ function anyNegative(input: SplitInput, stretches: readonly Stretch[]): boolean 
     input.hotWaterInput?.m3 ?? 0,
     input.hotWaterHeatMeter?.kwh ?? 0,
     ...stretches.map((s) => s.inputKwh),
-    ...input.flats.flatMap((f) => [f.hotWaterM3!, f.qrad ?? 0, f.kwh ?? 0, f.area!, f.positionFactor]),
+    ...input.flats.flatMap((f) => [f.hotWaterM3!, f.qrad ?? 0, f.kwh ?? 0, f.area ?? 0, f.positionFactor]),
   ];
   return values.some((v) => v < 0);
 }
@@ -54,10 +54,12 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 /** Splits one building's month by its method; parts add up to the input to the thousandth. */
 export function splitBuildingMonth(m: HeatMethod, input: SplitInput): SplitResult {
   const list = monthStretches(input.month, m.seasons);
+  const season = list.some((s) => s.inSeason);
   const missing = missingOf(
     m,
     input,
     list.filter((s) => !s.first).map((s) => s.from),
+    season,
   );
   const flatsM3 = sum(input.flats.map((f) => f.hotWaterM3 ?? 0));
   const v = input.hotWaterInput ? input.hotWaterInput.m3 : missing.length ? null : flatsM3;
@@ -82,9 +84,10 @@ export function splitBuildingMonth(m: HeatMethod, input: SplitInput): SplitResul
   const flatM3 = input.flats.map((f) => f.hotWaterM3!);
   const energy = energyOf(m, input.flats, stretches, v!, flatM3, input.hotWaterHeatMeter?.kwh ?? null);
   if (typeof energy === 'string') return unbalanced(energy);
-  const space = spaceOf(m, input.flats, energy.space);
+  // Without season days there is no space heating: the heat meters' kWh only, and no minimum.
+  const space = season ? spaceOf(m, input.flats, energy.space) : summerSpace(input.flats);
   if (typeof space === 'string') return unbalanced(space);
-  const minimum = applyMinimum(m.minimumShare, input.flats, space);
+  const minimum = applyMinimum(season ? m.minimumShare : 0, input.flats, space);
   if (!minimum) return unbalanced('minimumNotCovered');
   const booked = (part: number[], p: 'consumption' | 'common') =>
     minimum.from === p ? part.map((x, i) => x + minimum.assigned[i]!) : part;
