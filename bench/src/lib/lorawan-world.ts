@@ -102,8 +102,8 @@ export interface World {
 /**
  * Seeds the world: `perSet` W1 meters in each of the sets A and B, `warmup` in set C, one flat
  * each, 40 flats a building (more when it would take over 1,000 buildings, a connection's
- * limit), one ChirpStack connection serving every building; `wmbusDevices` wmbusmeters devices
- * and a collector key.
+ * limit), one ChirpStack connection serving those buildings; `wmbusDevices` wmbusmeters devices
+ * (allocators, heat and water meters) in flats of further buildings, and a collector key.
  */
 export async function seedWorld(
   db: Queryable,
@@ -117,9 +117,12 @@ export async function seedWorld(
   ];
   const perBuilding = Math.max(40, Math.ceil(meters.length / 1000));
   const buildings = Math.ceil(meters.length / perBuilding);
+  // The wmbusmeters devices in flats of buildings of their own, after the LoRaWAN ones.
+  const flatCount = buildings * perBuilding + sizes.wmbusDevices;
+  const allBuildings = Math.ceil(flatCount / perBuilding);
   const locs = [
-    ...Array.from({ length: buildings }, (_, b) => ({ names: [...street.names, String(b + 1)] })),
-    ...meters.map((_, n) => ({
+    ...Array.from({ length: allBuildings }, (_, b) => ({ names: [...street.names, String(b + 1)] })),
+    ...Array.from({ length: flatCount }, (_, n) => ({
       names: [...street.names, String(Math.floor(n / perBuilding) + 1), `${(n % perBuilding) + 1}`],
       flatOrder: (n % perBuilding) + 1,
     })),
@@ -129,14 +132,14 @@ export async function seedWorld(
   );
   const { sql, params } = locationInsert(placed);
   await db.query(sql, params);
-  const flats = placed.slice(buildings).map((p) => p.id);
+  const flats = placed.slice(allBuildings).map((p) => p.id);
   await db.query(
     `INSERT INTO device (device_type_id, location_id, device_code, dev_eui, model, decoder)
      SELECT $1, f, c, e, 'Qalcosonic W1', 'axioma-qalcosonic-w1'
        FROM unnest($2::int[], $3::text[], $4::text[]) AS t(f, c, e)`,
     [
       DEVICE_TYPE.coldWaterMeter,
-      flats,
+      flats.slice(0, meters.length),
       meters.map((m) => serialOf(m.set, m.i)),
       meters.map((m) => devEuiOf(m.set, m.i)),
     ],
@@ -148,8 +151,8 @@ export async function seedWorld(
   );
   await db.query(
     `INSERT INTO device (device_type_id, location_id, device_code)
-     SELECT ($1::int[])[d % 3 + 1], $2, $3 || d FROM generate_series(0, $4 - 1) d`,
-    [TELEGRAM_KINDS.map((k) => k.type), street.id, WMBUS_PREFIX, sizes.wmbusDevices],
+     SELECT ($1::int[])[d % 3 + 1], ($2::int[])[d + 1], $3 || d FROM generate_series(0, $4 - 1) d`,
+    [TELEGRAM_KINDS.map((k) => k.type), flats.slice(buildings * perBuilding), WMBUS_PREFIX, sizes.wmbusDevices],
   );
   const collectorKey = (await createCollectorKey(db, 'bench', null)).Key;
   return { lnsKey: connection.Key, collectorKey, buildings };

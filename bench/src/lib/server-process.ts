@@ -37,9 +37,12 @@ export function startServerProcess(options: { databaseUrl?: string; dataDir: str
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
+    // After the start, the server's log (LOG_LEVEL warn: its warnings and errors) goes to our stderr.
+    let ready = false;
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('Rodmenys is running'))
+      if (!ready && out.includes('Rodmenys is running')) {
+        ready = true;
         resolve({
           child,
           origin: `http://127.0.0.1:${port}`,
@@ -48,6 +51,7 @@ export function startServerProcess(options: { databaseUrl?: string; dataDir: str
             await exited;
           },
         });
+      } else if (ready) process.stderr.write(c);
     });
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });

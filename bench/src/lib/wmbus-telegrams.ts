@@ -52,13 +52,24 @@ export const TELEGRAM_KINDS = [
   },
 ] as const;
 
-/** Telegrams `from`…`from + count - 1` of devices `${prefix}0`…, as one collector batch. */
-export function telegramLines(from: number, count: number, devices: number, prefix = 'M'): string {
+/**
+ * Telegrams `from`…`from + count - 1` of devices `${prefix}0`…, as one collector batch. Telegram n is
+ * device n % devices's telegram number n / devices (its round); `value` gives the number its driver's
+ * values are made of (default n, as bench:ingest has always sent).
+ */
+export function telegramLines(
+  from: number,
+  count: number,
+  devices: number,
+  prefix = 'M',
+  value: (n: number, device: number, round: number) => number = (n) => n,
+): string {
   const lines: string[] = [];
   for (let n = from; n < from + count; n++) {
     const d = n % devices;
-    const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(n / devices) * 60_000 + d).toISOString();
-    lines.push(JSON.stringify({ ...TELEGRAM_KINDS[d % 3]!.json(`${prefix}${d}`, n), timestamp: ts }));
+    const round = Math.floor(n / devices);
+    const ts = new Date(Date.UTC(2026, 0, 1) + round * 60_000 + d).toISOString();
+    lines.push(JSON.stringify({ ...TELEGRAM_KINDS[d % 3]!.json(`${prefix}${d}`, value(n, d, round)), timestamp: ts }));
   }
   return lines.join('\n');
 }
