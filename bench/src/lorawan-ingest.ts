@@ -51,7 +51,7 @@ const SENDERS = 16;
 const BATCH = 1_000;
 const COLLECTORS = 2;
 const WMBUS_DEVICES = 1_000;
-/** The aim (issue 45): at least this many uplinks per second on PostgreSQL on this machine. */
+/** The aim (docs/lorawan.md, "Throughput"): at least this many uplinks per second on PostgreSQL on this machine. */
 const AIM = 2_000;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((e) => e.trim());
 const TIME_ZONE = 'Europe/Vilnius';
