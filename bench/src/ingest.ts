@@ -12,7 +12,6 @@
  * BENCH_TELEGRAMS and BENCH_CSV_ROWS override the sizes for a quick run;
  * BENCH_SERVER_NODE_ARGS passes options to the server's node (e.g. --cpu-prof).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,8 +23,10 @@ import { importCsv } from '@rodmenys/server/services/ingest/import-csv.js';
 import { procCpuMs } from './lib/cpu.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
+import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { envInt } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
+import { telegramLines } from './lib/wmbus-telegrams.js';
 
 const TELEGRAMS = envInt('BENCH_TELEGRAMS', 200_000);
 const CSV_ROWS = envInt('BENCH_CSV_ROWS', 1_000_000);
@@ -37,66 +38,7 @@ const CLIENTS = 2;
  * fsync and synchronous_commit stay on. BENCH_PG_DEFAULTS=1 runs with the defaults.
  */
 const POSTGRES_SETTINGS: Record<string, string> = process.env.BENCH_PG_DEFAULTS ? {} : { shared_buffers: "'1GB'" };
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const log = (message: string) => console.error(`[bench:ingest] ${message}`);
-
-/** Device d: an allocator, a heat meter or a water meter, with the JSON its driver prints. */
-const KINDS = [
-  {
-    type: 1,
-    json: (id: string, n: number) => ({
-      _: 'telegram',
-      media: 'heat cost allocation',
-      meter: 'qcaloric',
-      name: 'hca',
-      id,
-      status: 'OK',
-      current_consumption_hca: n % 5000,
-      set_date: '2025-12-31',
-      consumption_at_set_date_hca: 1234,
-      error_date: '',
-      device_datetime: '2026-01-20 11:32',
-    }),
-  },
-  {
-    type: 2,
-    json: (id: string, n: number) => ({
-      _: 'telegram',
-      media: 'heat',
-      meter: 'kamheat',
-      name: 'hm',
-      id,
-      status: 'OK',
-      total_energy_consumption_kwh: n / 9,
-      total_volume_m3: n / 1000,
-      target_date: '2026-01-01',
-      target_energy_kwh: 4.7,
-      meter_date: '2026-01-20',
-    }),
-  },
-  {
-    type: 3,
-    json: (id: string, n: number) => ({
-      _: 'telegram',
-      media: 'water',
-      meter: 'iperl',
-      name: 'cw',
-      id,
-      total_m3: n / 1000,
-      max_flow_m3h: 0,
-    }),
-  },
-] as const;
-
-function telegramLines(from: number, count: number): string {
-  const lines: string[] = [];
-  for (let n = from; n < from + count; n++) {
-    const d = n % DEVICES;
-    const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(n / DEVICES) * 60_000 + d).toISOString();
-    lines.push(JSON.stringify({ ...KINDS[d % 3]!.json(`M${d}`, n), timestamp: ts }));
-  }
-  return lines.join('\n');
-}
 
 /**
  * CPU milliseconds so far of the server process and of every PostgreSQL process
@@ -118,38 +60,12 @@ async function cpuMeter(db: Db, serverPid: number | undefined) {
 /** CPU ms per 1,000 rows, as a table cell. */
 const perThousand = (ms: number, rows: number) => ((ms * 1000) / rows).toFixed(0);
 
-function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
-  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'server/dist/server.js'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DEMO_DATA: 'none',
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Rodmenys is running')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
-
 async function main() {
   log('starting PostgreSQL (durable: fsync on)');
   const cluster = await startPostgres({ durable: true, settings: POSTGRES_SETTINGS });
   const db = openPostgres(cluster.url, 'Europe/Vilnius');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-ingest-'));
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   try {
     await migrate(db);
     const version = (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!;
@@ -160,20 +76,19 @@ async function main() {
       [DEVICES],
     );
     const key = (await createCollectorKey(db, 'bench', null)).Key;
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    server = await startServer(cluster.url, port, dataDir);
-    const url = `http://127.0.0.1:${port}/api/ingest/wmbusmeters`;
+    server = await startServerProcess({ databaseUrl: cluster.url, dataDir });
+    const url = `${server.origin}/api/ingest/wmbusmeters`;
 
     const results: string[][] = [];
     let sent = 0;
     for (const size of [1_000, 10_000]) {
       const batches = Array.from({ length: Math.ceil(TELEGRAMS / size) }, (_, b) =>
-        telegramLines(sent + b * size, size),
+        telegramLines(sent + b * size, size, DEVICES),
       );
       sent += batches.length * size;
       let next = 0;
       let stored = 0;
-      const cpu = await cpuMeter(db, server.pid);
+      const cpu = await cpuMeter(db, server.child.pid);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
@@ -244,7 +159,7 @@ async function main() {
     );
     console.log('\nNode CPU: the server process (HTTP) or the importing process (CSV); PostgreSQL: all its processes.');
   } finally {
-    server?.kill('SIGTERM');
+    await server?.stop();
     await db.close();
     await cluster.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -37,8 +37,12 @@ const NO_OCCUPANT = {
   ConsentDate: '',
   ConsentChannel: '',
 };
-/** The devices' lifetime columns (docs/device-lifetime.md), role and the heat-method ones (docs/master-data.md), left empty. */
+/**
+ * The devices' lifetime columns (docs/device-lifetime.md), role, the heat-method ones (docs/master-data.md)
+ * and the LoRaWAN DevEUI (docs/lorawan.md), left empty.
+ */
 const NO_LIFETIME = {
+  DevEui: '',
   VerifiedOn: '',
   ReadMethod: '',
   DeviceRole: '',
