@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { applyDeclarations } from './apply.js';
 import { declaredDevice, declaredDevices } from './devices.js';
 import { openDoubtfulAnomaly } from './office/apply.js';
-import { DECLARATION_COLUMNS } from './rows.js';
+import { DECLARATION_COLUMNS, declaredAtSql } from './rows.js';
 import { currentWindow } from './window.js';
 
 /*
@@ -83,7 +83,7 @@ export async function declare(
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, occupant_session_id,
                                 entered_by, channel, photo_id, status, confirmed, plausible_max, previous_value)
-       VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       VALUES ($1, $2, $3, $4, ${declaredAtSql('$5')}, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
       [
         body.deviceId,
         who.occupancyId,

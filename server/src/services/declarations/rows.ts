@@ -21,4 +21,11 @@ export function countingSql(device: string, month: string): string {
      ORDER BY c.declared_at::date DESC, c.value DESC, c.declared_at DESC, c.id DESC LIMIT 1`;
 }
 
+/**
+ * A declaration's time as stored (SQL of a timestamptz parameter): to the second, the time of the reading it
+ * becomes, so that a declaration finds its reading by time (services/declarations/apply.ts, the previous value
+ * of devices.ts) whatever fraction of a second the request carried. Migration 305 holds every row to it.
+ */
+export const declaredAtSql = (param: string) => `date_trunc('second', ${param}::timestamptz)`;
+
 export type DeclarationRow = Declaration;
