@@ -28,10 +28,9 @@ export async function occupantDeclarations(
 
 /** One declaration in the contract's shape. */
 export async function declarationById(db: Queryable, id: number): Promise<Declaration> {
-  const { rows } = await db.query<Declaration>(
-    `SELECT ${DECLARATION_COLUMNS} FROM declaration x LEFT JOIN app_user eu ON eu.id = x.entered_by WHERE x.id = $1`,
-    [id],
-  );
+  const { rows } = await db.query<Declaration>(`SELECT ${DECLARATION_COLUMNS} FROM declaration x WHERE x.id = $1`, [
+    id,
+  ]);
   if (!rows[0]) throw notFound();
   return rows[0];
 }

@@ -1,12 +1,13 @@
 import type { Declaration } from '@rodmenys/contract';
 
 /**
- * A declaration as the contract shows it, from `declaration x` (and its `month`'s counting
- * declaration, COUNTING_SQL); the entering user's name by a join on `app_user eu`.
+ * A declaration as the occupant is shown it, from `declaration x` (and its `month`'s counting
+ * declaration, COUNTING_SQL). Never the back-office user who entered it: no account's name is shown
+ * to an occupant (docs/security.md, "Names of accounts"); the channel says it was a phone call.
  */
 export const DECLARATION_COLUMNS = `x.id AS "Id", x.device_id AS "DeviceId", x.occupancy_id AS "OccupancyId",
   x.location_id AS "LocationId", x.value::float8 AS "Value", iso(x.declared_at) AS "DeclaredAt",
-  to_char(x.month, 'YYYY-MM') AS "Month", x.channel AS "Channel", eu.username AS "EnteredBy",
+  to_char(x.month, 'YYYY-MM') AS "Month", x.channel AS "Channel", NULL::text AS "EnteredBy",
   x.photo_id AS "PhotoId", x.status AS "Status", x.reason AS "Reason", x.confirmed AS "Confirmed",
   x.previous_value::float8 AS "PreviousValue", x.plausible_max::float8 AS "PlausibleMax",
   x.id = (${countingSql('x.device_id', 'x.month')}) AS "Counts"`;
