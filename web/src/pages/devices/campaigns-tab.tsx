@@ -257,7 +257,7 @@ function CampaignList({ onOpen }: { onOpen: (id: number) => void }) {
             ),
           },
           { title: t('campaigns.started'), dataIndex: 'StartedOn' },
-          { title: t('campaigns.createdBy'), dataIndex: 'CreatedBy' },
+          { title: t('campaigns.createdBy'), dataIndex: 'CreatedBy', render: (by: string | null) => by ?? '–' },
           { title: t('campaigns.buildings'), dataIndex: 'BuildingCount', align: 'right' },
           { title: t('campaigns.planned'), key: 'planned', align: 'right', render: (_, c) => c.Counts.Planned },
           { title: t('campaigns.done'), key: 'done', align: 'right', render: (_, c) => c.Counts.Done },
