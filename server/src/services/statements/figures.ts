@@ -71,30 +71,23 @@ async function compute(
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
   const computed = withHistory ? months : [months[0]!, months[11]!, month];
-  const parts = await loadParts(
-    db,
-    flats.map((f) => f.flat_id),
-    computed,
-    months[0]!,
-    month,
-  );
-  const degreeDays = await loadDegreeDays(db, flats, month, months[0]!);
+  const flatIds = flats.map((f) => f.flat_id);
   const buildings = byBuilding(flats);
+  // The reads are independent of each other: on a pool they run side by side (docs/statements.md,
+  // "Figures of many flats"); in a transaction they queue on its one connection.
+  const [parts, degreeDays, methods, overdue, late] = await Promise.all([
+    loadParts(db, flatIds, computed, months[0]!, month),
+    loadDegreeDays(db, flats, month, months[0]!),
+    // The buildings' heat methods (docs/heat-method.md), each month by its own version.
+    heatMethodsOf(db, [...buildings.keys()]).then(async (versions) => ({
+      versions,
+      upTo: await seasonDayEnergy(db, versions, computed),
+    })),
+    loadOverdue(db, flatIds, month),
+    loadLateDeclarations(db, flatIds, month),
+  ]);
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProcOf(parts, f.flat_id)]));
-  // The buildings' heat methods (docs/heat-method.md), each month by its own version.
-  const versions = await heatMethodsOf(db, [...buildings.keys()]);
-  const upTo = await seasonDayEnergy(db, versions, computed);
-  const kwh = kwhByBuilding(parts, buildings, heating, computed, { versions, upTo });
-  const overdue = await loadOverdue(
-    db,
-    flats.map((f) => f.flat_id),
-    month,
-  );
-  const late = await loadLateDeclarations(
-    db,
-    flats.map((f) => f.flat_id),
-    month,
-  );
+  const kwh = kwhByBuilding(parts, buildings, heating, computed, methods);
   const ctx: FigureContext = { month, months, parts, heating, kwh, overdue, late };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
