@@ -61,6 +61,20 @@ async function loadDegreeDays(db: Queryable, flats: readonly BuildingFlat[], mon
   return (city: number | null) => ({ current: of(city, month), lastYear: of(city, lastYear) });
 }
 
+/**
+ * Independent reads: on the database's pool side by side, each on a connection of its own (docs/statements.md,
+ * "Figures of many flats"); in a transaction one after the other on its one connection.
+ */
+async function readAll<T extends readonly (() => Promise<unknown>)[]>(
+  db: Queryable,
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  if ('transaction' in db) return Promise.all(reads.map((r) => r())) as never;
+  const out: unknown[] = [];
+  for (const r of reads) out.push(await r());
+  return out as never;
+}
+
 async function compute(
   db: Queryable,
   month: string,
@@ -73,19 +87,17 @@ async function compute(
   const computed = withHistory ? months : [months[0]!, months[11]!, month];
   const flatIds = flats.map((f) => f.flat_id);
   const buildings = byBuilding(flats);
-  // The reads are independent of each other: on a pool they run side by side (docs/statements.md,
-  // "Figures of many flats"); in a transaction they queue on its one connection.
-  const [parts, degreeDays, methods, overdue, late] = await Promise.all([
-    loadParts(db, flatIds, computed, months[0]!, month),
-    loadDegreeDays(db, flats, month, months[0]!),
+  const [parts, degreeDays, methods, overdue, late] = await readAll(db, [
+    () => loadParts(db, flatIds, computed, months[0]!, month),
+    () => loadDegreeDays(db, flats, month, months[0]!),
     // The buildings' heat methods (docs/heat-method.md), each month by its own version.
-    heatMethodsOf(db, [...buildings.keys()]).then(async (versions) => ({
-      versions,
-      upTo: await seasonDayEnergy(db, versions, computed),
-    })),
-    loadOverdue(db, flatIds, month),
-    loadLateDeclarations(db, flatIds, month),
-  ]);
+    async () => {
+      const versions = await heatMethodsOf(db, [...buildings.keys()]);
+      return { versions, upTo: await seasonDayEnergy(db, versions, computed) };
+    },
+    () => loadOverdue(db, flatIds, month),
+    () => loadLateDeclarations(db, flatIds, month),
+  ] as const);
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProcOf(parts, f.flat_id)]));
   const kwh = kwhByBuilding(parts, buildings, heating, computed, methods);
   const ctx: FigureContext = { month, months, parts, heating, kwh, overdue, late };
