@@ -2,16 +2,20 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { heatMethodsOf } from '@rodmenys/server/services/heat-methods/heat-methods.js';
+import { buildingAverages } from '@rodmenys/server/services/statements/averages.js';
+import type { FigureContext } from '@rodmenys/server/services/statements/cells.js';
 import { seasonDayEnergy } from '@rodmenys/server/services/statements/heat-split/season-values.js';
+import { heatingProcOf, kwhByBuilding } from '@rodmenys/server/services/statements/kwh.js';
+import { loadLateDeclarations } from '@rodmenys/server/services/statements/late-declarations.js';
 import { statementMonths } from '@rodmenys/server/services/statements/months.js';
-import { buildingAverages } from './averages.js';
-import type { FigureContext } from './cells.js';
+import { loadParts } from '@rodmenys/server/services/statements/parts.js';
+import {
+  type BuildingFlat,
+  type FlatSelection,
+  loadBuildingFlats,
+} from '@rodmenys/server/services/statements/selection.js';
 import { flatStatementOf } from './flat-figures.js';
-import { heatingProcOf, kwhByBuilding } from './kwh.js';
-import { loadLateDeclarations } from './late-declarations.js';
 import { loadOverdue } from './overdue.js';
-import { loadParts } from './parts.js';
-import { type BuildingFlat, type FlatSelection, loadBuildingFlats } from './selection.js';
 
 /*
  * The figures of a month's statements, computed now from the month-end values (docs/statements.md):
@@ -21,7 +25,7 @@ import { type BuildingFlat, type FlatSelection, loadBuildingFlats } from './sele
  */
 
 export { statementMonths } from '@rodmenys/server/services/statements/months.js';
-export type { FlatSelection } from './selection.js';
+export type { FlatSelection } from '@rodmenys/server/services/statements/selection.js';
 
 /**
  * The statements of the selected flats for month M, computed now from the month-end values
@@ -96,7 +100,16 @@ async function compute(
     flats.map((f) => f.flat_id),
     month,
   );
-  const ctx: FigureContext = { month, months, parts, heating, kwh, overdue, late };
+  // The frozen overdue.ts's class: the same members as the live one's, which FigureContext names.
+  const ctx: FigureContext = {
+    month,
+    months,
+    parts,
+    heating,
+    kwh,
+    overdue: overdue as unknown as FigureContext['overdue'],
+    late,
+  };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));
 }

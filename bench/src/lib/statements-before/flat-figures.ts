@@ -11,11 +11,17 @@ import {
   type StatementOverdueDevice,
   type StatementRow,
 } from '@rodmenys/contract';
+import { averageKey, type BuildingAverage } from '@rodmenys/server/services/statements/averages.js';
+import {
+  type Cell,
+  type FigureContext,
+  figureOf,
+  flatCell,
+  round3,
+} from '@rodmenys/server/services/statements/cells.js';
 import { parametersOf } from '@rodmenys/server/services/statements/heat-split/from-parts.js';
-import { averageKey, type BuildingAverage } from './averages.js';
-import { type Cell, type FigureContext, figureOf, flatCell, round3 } from './cells.js';
-import { kwhKey } from './kwh.js';
-import type { BuildingFlat } from './selection.js';
+import { kwhKey } from '@rodmenys/server/services/statements/kwh.js';
+import type { BuildingFlat } from '@rodmenys/server/services/statements/selection.js';
 
 /* One flat's statement from the figure context: per kind its figures, markers and history. */
 

@@ -12,10 +12,10 @@ import { badRequest } from '@rodmenys/server/errors.js';
 import { recordAudit } from '@rodmenys/server/services/audit/record-audit.js';
 import type { Caller } from '@rodmenys/server/services/auth/caller.js';
 import { buildingIdOf } from '@rodmenys/server/services/sql.js';
-import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
+import { splitChanges, statementChanges, storedOccupancies } from '@rodmenys/server/services/statements/difference.js';
+import { parameterChanges } from '@rodmenys/server/services/statements/parameter-changes.js';
 import { computeStatements } from './figures.js';
 import type { PublicationFollower } from './followers.js';
-import { parameterChanges } from './parameter-changes.js';
 import { storedStatement } from './snapshots.js';
 
 /* Publishing a month (docs/statements.md): per building a new version with its flats' snapshots. */

@@ -17,8 +17,8 @@ import {
 } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { type Account, accountsAt } from '@rodmenys/server/services/billing/account.js';
+import { splitMoves } from '@rodmenys/server/services/statements/occupancy-figures.js';
 import { computeRows } from './figures.js';
-import { splitMoves } from './occupancy-figures.js';
 
 /** A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order). */
 export function billingRow(

@@ -2,8 +2,13 @@
 import type { FlatStatement, StatementPublication, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { notFound } from '@rodmenys/server/errors.js';
+import {
+  type FlatSelection,
+  inAddressOrder,
+  type PublishedFlat,
+  selectPublishedFlats,
+} from '@rodmenys/server/services/statements/selection.js';
 import { computeRows, computeStatements } from './figures.js';
-import { type FlatSelection, inAddressOrder, type PublishedFlat, selectPublishedFlats } from './selection.js';
 
 /*
  * The statements as shown (docs/statements.md): a flat of a published building as it was
