@@ -11,12 +11,12 @@
  * flats" (lib/statements-figures-before.ts). Then a flat's statement, the heat methods
  * (lib/heat-methods.ts, docs/heat-method.md), and publishing the month for every device;
  * on a PostgreSQL server, and one building on PGlite. The PDF's: bench:statements-pdf.
- * Issue 44 (docs/benchmarks.md, "Statements: the figures of every flat and publishing"): the figures of one
- * building and of every flat (after the heat methods) and publishing are also run by the path before it
- * (lib/statements-before/, a frozen copy), compared flat by flat and part by part and row by row (FAILED and
+ * Against the path at commit 56f68cb (docs/benchmarks.md, "Statements: every flat and publishing"): the
+ * figures of one building and of every flat (after the heat methods) and publishing are also run by that
+ * path (lib/statements-before/, a frozen copy), compared flat by flat and part by part and row by row (FAILED and
  * exit 1 on any difference), with the aims printed beside the figures (a run above one says so).
  *   npm run bench:statements -w bench (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT);
- *   smaller: BENCH_FLATS=1000 BENCH_DEVICES=1000 BENCH_READINGS=1000000
+ *   smaller: BENCH_FLATS=300 BENCH_DEVICES=300 BENCH_READINGS=300000
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -200,7 +200,7 @@ async function run(
       const text = await get(url);
       const other = JSON.parse(await get(before)) as Figures;
       const checked = check(JSON.parse(text) as Figures, other, moved);
-      // The path before issue 44 must answer exactly the same, flat by flat and part by part.
+      // The path before (commit 56f68cb) must answer exactly the same, flat by flat and part by part.
       if (baseline === 'figures-44') checked.failures = figuresDifferences(JSON.parse(text) as Figures, other);
       failures.push(...checked.failures.map((f) => `${database}, ${baseline}: ${f}`));
       const wall: [number[], number[]] = [[], []];
@@ -243,7 +243,7 @@ async function run(
     );
     add('the same, flat-only (before the per-occupancy split)', b1.before, '-', `${b1.agree}, ${cpuNote(b1.cpu[1]!)}`);
     const b44 = await both(one, 'figures-44', RUNS);
-    add('the same, by the path before issue 44', b44.before, '-', `${b44.agree}, ${cpuNote(b44.cpu[1]!)}`);
+    add('the same, by the path before (56f68cb)', b44.before, '-', `${b44.agree}, ${cpuNote(b44.cpu[1]!)}`);
     const b0 = await both(one, 'figures-before', RUNS);
     add('the same, by the path before "Figures of many flats"', b0.before, '-', `${b0.agree}, ${cpuNote(b0.cpu[1]!)}`);
     const { rows: flat } = await db.query<{ id: number }>(
@@ -266,7 +266,7 @@ async function run(
         '1 s, CPU 0.8 s',
         `${size}, ${cpuNote(all.cpu[0]!)}; ${met}`,
       );
-      add('the same, by the path before issue 44', all.before, '-', `${all.agree}, ${cpuNote(all.cpu[1]!)}`);
+      add('the same, by the path before (56f68cb)', all.before, '-', `${all.agree}, ${cpuNote(all.cpu[1]!)}`);
       const flatOnly = await both(every, 'figures-flat-only', 1);
       add('the same, flat-only (before the per-occupancy split)', flatOnly.before, '-', flatOnly.agree);
     }

@@ -1,7 +1,7 @@
 import type { FlatOccupancyStatement, StatementRow } from '@rodmenys/contract';
 
 /*
- * bench:statements' comparison of the figures with the path before issue 44 (lib/statements-before/, a frozen
+ * bench:statements' comparison of the figures with the path before (56f68cb) (lib/statements-before/, a frozen
  * copy): flat by flat, kind by kind (its figures, heat parts and markers), occupant by occupant; and the aims
  * of docs/benchmarks.md, printed beside each figure with the machine's load.
  */

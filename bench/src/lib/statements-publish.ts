@@ -12,7 +12,7 @@ import { median, summarise, type Timing, timed } from './stats.js';
 /*
  * bench:statements' publishing step (docs/benchmarks.md): every building's first version, publishing again
  * with nothing changed (every follower: the billing export compared), and again after a month-end value and a
- * reading's time moved; each by the path before issue 44 (lib/statements-before/) and by the path now, from
+ * reading's time moved; each by the path before (commit 56f68cb: lib/statements-before/) and by the path now, from
  * the same database (rolled back), and what both wrote compared row by row; the path now over HTTP too.
  */
 

@@ -266,7 +266,11 @@ describe(`statements over HTTP: scope, PDF, publication e-mail (${dbKind()})`, (
 
   it('a month that has not ended cannot be published, and says so by the field', async () => {
     // This month where the product keeps time (not a fixed month: one that has ended by the day the test runs would publish).
-    const thisMonth = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vilnius', year: 'numeric', month: '2-digit' })
+    const thisMonth = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/Vilnius',
+      year: 'numeric',
+      month: '2-digit',
+    })
       .format(new Date())
       .slice(0, 7);
     for (const month of [thisMonth, '2099-01']) {

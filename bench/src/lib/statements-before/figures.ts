@@ -1,4 +1,4 @@
-// Frozen copy of server/src/services/statements/figures.ts at commit 56f68cb (before issue 44), for bench:statements only.
+// Frozen copy of server/src/services/statements/figures.ts at commit 56f68cb, for bench:statements only.
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { heatMethodsOf } from '@rodmenys/server/services/heat-methods/heat-methods.js';

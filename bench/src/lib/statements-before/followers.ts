@@ -1,4 +1,4 @@
-// Frozen copy of server/src/services/statements/followers.ts at commit 56f68cb (before issue 44), for bench:statements only.
+// Frozen copy of server/src/services/statements/followers.ts at commit 56f68cb, for bench:statements only.
 import type { StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 

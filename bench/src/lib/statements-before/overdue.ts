@@ -1,4 +1,4 @@
-// Frozen copy of server/src/services/statements/overdue.ts at commit 56f68cb (before issue 44), for bench:statements only.
+// Frozen copy of server/src/services/statements/overdue.ts at commit 56f68cb, for bench:statements only.
 import { DEVICE_TYPES, LOCATION_LEVEL, type StatementOverdueDevice } from '@rodmenys/contract';
 import type { Queryable } from '@rodmenys/server/db/db.js';
 import { buildingIdOf } from '@rodmenys/server/services/sql.js';

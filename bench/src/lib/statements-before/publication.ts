@@ -1,4 +1,4 @@
-// Frozen copy of server/src/publication.ts at commit 56f68cb (before issue 44), for bench:statements only.
+// Frozen copy of server/src/publication.ts at commit 56f68cb, for bench:statements only.
 import { queueBillingNotices } from '@rodmenys/server/services/billing/receivers.js';
 import { queueOccupantDeliveries } from '@rodmenys/server/services/deliveries/queue.js';
 import type { PublicationFollower } from './followers.js';

@@ -1,4 +1,4 @@
-// Frozen copy of server/src/services/statements/rows-json.ts at commit 56f68cb (before issue 44), for bench:statements only.
+// Frozen copy of server/src/services/statements/rows-json.ts at commit 56f68cb, for bench:statements only.
 import type {
   FlatOccupancyStatement,
   OccupancyKindFigures,
