@@ -75,10 +75,12 @@ export function SplitBar({
               {p.pattern}
             </span>
             <span className="split-bar-label">{p.label}</span>{' '}
-            <span className="split-bar-value">
-              {formatDecimal(p.value, language, 3)} {unit}
-            </span>{' '}
-            <span className="split-bar-share">({percent(share[i]!)})</span>
+            <span className="split-bar-figures">
+              <span className="split-bar-value">
+                {formatDecimal(p.value, language, 3)} {unit}
+              </span>{' '}
+              <span className="split-bar-share">({percent(share[i]!)})</span>
+            </span>
           </li>
         ))}
       </ul>
