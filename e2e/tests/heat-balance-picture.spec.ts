@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import {
   getStatementFigures,
+  HEAT_BAR_PARTS,
   type StatementHeatBalance,
   type StatementHeatParts,
   type StatementRow,
@@ -25,27 +26,6 @@ import {
 
 const month = lastMonth();
 const heating = (r: StatementRow) => r.Kinds.find((k) => k.Kind === 'heating');
-
-/** The building's parts in the bar's order: the text key, the field, the number. */
-const BUILDING = [
-  ['hotWater', 'HotWaterKwh', 1],
-  ['circulation', 'CirculationKwh', 2],
-  ['common', 'CommonKwh', 3],
-  ['noDevice', 'NoDeviceKwh', 4],
-  ['heatMeter', 'HeatMeterKwh', 5],
-  ['base', 'BaseKwh', 6],
-  ['consumption', 'ConsumptionKwh', 7],
-] as const;
-const FLAT = [
-  ['hotWater', 'HotWater', 1],
-  ['circulation', 'Circulation', 2],
-  ['common', 'Common', 3],
-  ['noDevice', 'NoDevice', 4],
-  ['heatMeter', 'HeatMeter', 5],
-  ['base', 'Base', 6],
-  ['consumption', 'Consumption', 7],
-  ['assigned', 'Assigned', 8],
-] as const;
 
 /** A number as the screens write it in the language (up to `digits` decimals). */
 const num = (v: number, language: Language, digits: number) =>
@@ -77,18 +57,19 @@ function legend(parts: { label: string; value: number; n: number }[], language: 
   );
 }
 
+/** The building's seven parts in the bar's order, each with its number. */
 function buildingParts(b: StatementHeatBalance, language: Language) {
   const t = TEXTS[language].statements;
-  return BUILDING.map(([key, field, n]) => ({ key, label: t.balanceParts[key], value: b[field] ?? 0, n }));
+  return HEAT_BAR_PARTS.flatMap((x, i) =>
+    x.Balance ? [{ key: x.Name, label: t.balanceParts[x.Name], value: b[x.Balance] ?? 0, n: i + 1 }] : [],
+  );
 }
+/** A flat's parts (those it has none of left out) in the same order and with the same numbers. */
 function flatParts(p: StatementHeatParts, language: Language) {
   const t = TEXTS[language].statements;
-  return FLAT.filter(([, field]) => p[field] !== 0).map(([key, field, n]) => ({
-    key,
-    label: t.flatPartNames[key],
-    value: p[field],
-    n,
-  }));
+  return HEAT_BAR_PARTS.flatMap((x, i) =>
+    p[x.Flat] !== 0 ? [{ key: x.Name, label: t.flatPartNames[x.Name], value: p[x.Flat], n: i + 1 }] : [],
+  );
 }
 
 /**
