@@ -190,3 +190,17 @@ export async function silentMeter(): Promise<string> {
     .toBe(true);
   return serial;
 }
+
+/** The Statements page of `month` with the building `title` ("Street No.") chosen in the picker, keyboard only. */
+export async function openStatements(page: Page, t: (typeof TEXTS)[Language], title: string, month: string) {
+  await page.goto(`/statements?month=${month}`);
+  await expect(page.getByRole('heading', { level: 1, name: t.nav.statements })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(t.statements.buildings).focus();
+  await page.keyboard.type(title);
+  const active = page.locator('.ant-select-tree-treenode-active');
+  for (let i = 0; i < 20 && (await active.innerText()).trim() !== title; i++) await page.keyboard.press('ArrowDown');
+  await expect(active).toHaveText(title);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+}
