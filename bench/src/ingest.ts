@@ -12,7 +12,7 @@
  * BENCH_TELEGRAMS and BENCH_CSV_ROWS override the sizes for a quick run;
  * BENCH_SERVER_NODE_ARGS passes options to the server's node (e.g. --cpu-prof).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { createCollectorKey } from '@rodmenys/server/services/ingest/collector-keys.js';
 import { importCsv } from '@rodmenys/server/services/ingest/import-csv.js';
+import { startBuiltServer } from './lib/built-server.js';
 import { procCpuMs } from './lib/cpu.js';
 import { machineInfo } from './lib/machine.js';
 import { startPostgres } from './lib/postgres.js';
@@ -37,7 +38,6 @@ const CLIENTS = 2;
  * fsync and synchronous_commit stay on. BENCH_PG_DEFAULTS=1 runs with the defaults.
  */
 const POSTGRES_SETTINGS: Record<string, string> = process.env.BENCH_PG_DEFAULTS ? {} : { shared_buffers: "'1GB'" };
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const log = (message: string) => console.error(`[bench:ingest] ${message}`);
 
 /** Device d: an allocator, a heat meter or a water meter, with the JSON its driver prints. */
@@ -121,9 +121,8 @@ const perThousand = (ms: number, rows: number) => ((ms * 1000) / rows).toFixed(0
 function startServer(databaseUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
   // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'server/dist/server.js'], {
-    cwd: ROOT,
-    env: {
+  return startBuiltServer(
+    {
       ...process.env,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
@@ -132,16 +131,8 @@ function startServer(databaseUrl: string, port: number, dataDir: string): Promis
       WEB_DIR: '',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Rodmenys is running')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
+    nodeArgs,
+  );
 }
 
 async function main() {
