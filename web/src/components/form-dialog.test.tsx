@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form, Input } from 'antd';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/call';
 import { render } from '../test/render';
@@ -121,5 +122,34 @@ describe('a refusal in an edit dialog', { timeout: 90_000 }, () => {
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Nežinoma vieta');
+  });
+});
+
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Pervadinti
+      </button>
+      {open && <Reason onSave={async () => undefined} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+// docs/accessibility.md, "Keyboard": a dialog that closes gives the focus back to what opened it.
+describe('an edit dialog that closes', { timeout: 90_000 }, () => {
+  it('gives the focus back to the button that opened it, on Cancel and after a save', async () => {
+    await render(<Opener />);
+    const opener = screen.getByRole('button', { name: 'Pervadinti' });
+    for (const button of ['Atšaukti', 'Išsaugoti']) {
+      opener.focus();
+      await userEvent.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText('Priežastis'), 'sugedo');
+      await userEvent.click(within(dialog).getByRole('button', { name: button }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(document.activeElement).toBe(opener));
+    }
   });
 });

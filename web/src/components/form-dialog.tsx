@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
 import { useErrorText } from './load-error';
-import { STATIC_MODAL } from './modal-host';
+import { type DialogClose, STATIC_MODAL, useDialogClose } from './modal-host';
 
 /** A server field name (`day`, `devices.2.code`) as a form name path (`['devices', 2, 'code']`). */
 const pathOf = (field: string): (string | number)[] =>
@@ -49,8 +49,13 @@ interface FormDialogProps<V> {
   form: FormInstance<V>;
   /** Saves the values; a thrown error is shown in the dialog, which stays open with what was typed. */
   onSave: (values: V) => Promise<unknown>;
-  /** Closes the dialog: `saved` false on Cancel, true after a save (a caller may then move the focus on). */
+  /**
+   * The dialog has closed: `saved` false on Cancel, true after a save. It is called once the dialog has
+   * animated out and given the focus back to the control that opened it; a caller may then move it on.
+   */
   onClose: (saved: boolean) => void;
+  /** The dialog's closing, when its own controls close it too (`useDialogClose(onClose)`); else its own. */
+  closing?: DialogClose<boolean>;
   /** The save is under way (Save shows it). */
   pending: boolean;
   /** The form's own props (layout, initial values, label columns). */
@@ -87,16 +92,19 @@ export function FormDialog<V>({
   footer,
   width,
   fields,
+  closing,
   children,
 }: FormDialogProps<V>) {
   const { t } = useTranslation();
+  const own = useDialogClose(onClose);
+  const { close, modalProps } = closing ?? own;
   const errorText = useErrorText();
   const [serverError, setServerError] = useState<string | null>(null);
   const save = async (values: V) => {
     setServerError(null);
     try {
       await onSave(values);
-      onClose(true);
+      close(true);
     } catch (error) {
       setServerError(placeRefusal(form, error, errorText(error), fields));
     }
@@ -104,13 +112,13 @@ export function FormDialog<V>({
   const atField = typeof children === 'function';
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={title}
       okText={okText ?? t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
-      onCancel={() => onClose(false)}
+      onCancel={() => close(false)}
       confirmLoading={pending}
       footer={footer}
       width={width}
