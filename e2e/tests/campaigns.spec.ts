@@ -33,7 +33,7 @@ test.describe('exchange campaigns', () => {
       await signInAs(page, 'operator', language);
       await tabTo(page, page.getByRole('navigation').getByRole('link', { name: t.nav.devices }));
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('heading', { level: 1, name: t.lifetime.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: t.nav.devices })).toBeVisible();
       await screenReady(page);
 
       // Two due devices selected by keyboard, then "New campaign".
@@ -78,7 +78,7 @@ test.describe('exchange campaigns', () => {
       await expect(panel.getByText(`${c.visit}: 2030-03-05 09:00–12:00`)).toBeVisible();
 
       // A visit without access to the first device.
-      await tabTo(page, page.getByRole('button', { name: fill(c.recordNoAccessOf, { serial: first!.DeviceCode }) }));
+      await tabTo(page, page.getByRole('button', { name: fill(c.recordNoAccessNamed, { serial: first!.DeviceCode }) }));
       await page.keyboard.press('Enter');
       dialog = page.getByRole('dialog');
       await dialogSettled(page, dialog);

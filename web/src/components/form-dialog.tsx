@@ -1,8 +1,9 @@
 import { Alert, Form, type FormInstance, type FormProps, Modal, type ModalProps } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
+import { translateServerError } from '../api/error-text';
 import { useErrorText } from './load-error';
 import { type DialogClose, STATIC_MODAL, useDialogClose } from './modal-host';
 
@@ -20,6 +21,7 @@ export function placeRefusal<V>(
   error: unknown,
   text: string,
   fields: Record<string, NamePath> = {},
+  labelOf?: (name: (string | number)[]) => string | undefined,
 ): string | null {
   if (!(error instanceof ApiError) || !error.errors?.length) return text;
   const registered: string[] = [];
@@ -32,7 +34,10 @@ export function placeRefusal<V>(
   for (const e of error.errors) {
     const mapped = fields[e.field] ?? pathOf(e.field);
     const name = Array.isArray(mapped) ? mapped : [mapped];
-    if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [e.message] });
+    // Said at its field, the field is named as its label names it (one name per thing: "Rodmuo", not "Reikšmė").
+    const label = labelOf?.(name);
+    const message = label && e.code ? translateServerError(e, e.message, label) : e.message;
+    if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [message] });
     else rest.push(e.message);
   }
   if (placed.length) {
@@ -100,13 +105,19 @@ export function FormDialog<V>({
   const { close, modalProps } = closing ?? own;
   const errorText = useErrorText();
   const [serverError, setServerError] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  // A field's label in the dialog (antd's field id: the form's name, then the path, joined by "_").
+  const labelOf = (name: (string | number)[]) => {
+    const id = [...(formProps?.name ? [formProps.name] : []), ...name].join('_');
+    return box.current?.querySelector(`label[for="${CSS.escape(id)}"]`)?.textContent?.trim() || undefined;
+  };
   const save = async (values: V) => {
     setServerError(null);
     try {
       await onSave(values);
       close(true);
     } catch (error) {
-      setServerError(placeRefusal(form, error, errorText(error), fields));
+      setServerError(placeRefusal(form, error, errorText(error), fields, labelOf));
     }
   };
   const atField = typeof children === 'function';
@@ -127,22 +138,24 @@ export function FormDialog<V>({
       {serverError && !atField && (
         <Alert type="error" showIcon role="alert" title={serverError} style={{ marginBottom: 12 }} />
       )}
-      <Form<V>
-        form={form}
-        layout="vertical"
-        {...formProps}
-        onValuesChange={(changed, all) => {
-          // A changed field drops the server's mark (its own rules check it again).
-          const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
-          if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
-          // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
-          setServerError(null);
-          formProps?.onValuesChange?.(changed, all);
-        }}
-        onFinish={(values) => void save(values)}
-      >
-        {atField ? children(serverError) : children}
-      </Form>
+      <div ref={box}>
+        <Form<V>
+          form={form}
+          layout="vertical"
+          {...formProps}
+          onValuesChange={(changed, all) => {
+            // A changed field drops the server's mark (its own rules check it again).
+            const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
+            if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
+            // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
+            setServerError(null);
+            formProps?.onValuesChange?.(changed, all);
+          }}
+          onFinish={(values) => void save(values)}
+        >
+          {atField ? children(serverError) : children}
+        </Form>
+      </div>
     </Modal>
   );
 }

@@ -242,10 +242,11 @@ export default function DevicesPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState('due');
   const [campaignId, setCampaignId] = useState<number | null>(null);
+  const [createdId, setCreatedId] = useState<number | null>(null);
   return (
     <>
       <Typography.Title level={1} className="page-title">
-        {t('lifetime.title')}
+        {t('nav.devices')}
       </Typography.Title>
       <Tabs
         activeKey={tab}
@@ -258,6 +259,7 @@ export default function DevicesPage() {
               <DueTab
                 onCreated={(id) => {
                   setCampaignId(id);
+                  setCreatedId(id);
                   setTab('campaigns');
                 }}
               />
@@ -268,7 +270,7 @@ export default function DevicesPage() {
           {
             key: 'campaigns',
             label: t('campaigns.tab'),
-            children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} />,
+            children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} createdId={createdId} />,
           },
           { key: 'declarations', label: t('declarationsOffice.tab'), children: <DeclarationsTab /> },
         ]}
