@@ -153,3 +153,43 @@ describe('an edit dialog that closes', { timeout: 90_000 }, () => {
     }
   });
 });
+
+function Reading({ onSave }: { onSave: (v: { value: number }) => Promise<unknown> }) {
+  const [form] = Form.useForm<{ value: number }>();
+  return (
+    <FormDialog title="Skambutis" form={form} onSave={onSave} onClose={() => undefined} pending={false}>
+      <Form.Item name="value" label="Rodmuo">
+        <Input />
+      </Form.Item>
+    </FormDialog>
+  );
+}
+
+// docs/accessibility.md, "One name per thing": a refusal at a field names it by its label, its numbers in the language.
+describe('a refusal said at a field', { timeout: 90_000 }, () => {
+  for (const [language, said] of [
+    ['lt', 'Rodmuo: reikšmė mažesnė už ankstesnę (111,908)'],
+    ['en', 'Rodmuo is below the previous value 111.908'],
+  ] as const) {
+    it(`names the field as its label does and writes the number as the language does (${language})`, async () => {
+      const body = {
+        code: 'declarationBelowPrevious',
+        params: { field: 'value', previous: '111.908' },
+        message: 'value is below the previous value 111.908',
+        errors: [
+          {
+            field: 'value',
+            code: 'declarationBelowPrevious',
+            params: { field: 'value', previous: '111.908' },
+            message: 'value is below the previous value 111.908',
+          },
+        ],
+      };
+      await render(<Reading onSave={() => Promise.reject(ApiError.fromBody(400, body))} />, { language });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.click(within(dialog).getByRole('button', { name: language === 'lt' ? 'Išsaugoti' : 'Save' }));
+      const field = within(dialog).getByLabelText('Rodmuo');
+      await waitFor(() => expect(dialog.querySelector(`#${field.id}_help`)?.textContent).toBe(said));
+    });
+  }
+});

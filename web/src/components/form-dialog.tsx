@@ -3,7 +3,7 @@ import type { NamePath } from 'antd/es/form/interface';
 import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
-import { translateServerError } from '../api/error-text';
+import { fieldLabel, translateServerError } from '../api/error-text';
 import { useErrorText } from './load-error';
 import { type DialogClose, STATIC_MODAL, useDialogClose } from './modal-host';
 
@@ -36,7 +36,8 @@ export function placeRefusal<V>(
     const name = Array.isArray(mapped) ? mapped : [mapped];
     // Said at its field, the field is named as its label names it (one name per thing: "Rodmuo", not "Reikšmė").
     const label = labelOf?.(name);
-    const message = label && e.code ? translateServerError(e, e.message, label) : e.message;
+    const message =
+      label && e.code && label !== fieldLabel(e.field) ? translateServerError(e, e.message, label) : e.message;
     if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [message] });
     else rest.push(e.message);
   }
@@ -109,7 +110,8 @@ export function FormDialog<V>({
   // A field's label in the dialog (antd's field id: the form's name, then the path, joined by "_").
   const labelOf = (name: (string | number)[]) => {
     const id = [...(formProps?.name ? [formProps.name] : []), ...name].join('_');
-    return box.current?.querySelector(`label[for="${CSS.escape(id)}"]`)?.textContent?.trim() || undefined;
+    const selector = `label[for="${id.replace(/["\\]/g, '\\$&')}"]`;
+    return box.current?.querySelector(selector)?.textContent?.trim() || undefined;
   };
   const save = async (values: V) => {
     setServerError(null);
