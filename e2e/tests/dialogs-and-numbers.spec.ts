@@ -12,26 +12,25 @@ import {
   listDeclarationDevices,
   listDeclarations,
 } from '@rodmenys/contract';
-import { api, DEMO, expect, session, tabTo, test } from './fixtures';
+import { api, DEMO, expect, session, test } from './fixtures';
 import {
   dialogSettled,
-  type Language,
+  fill,
   lastMonth,
+  openBuilding,
   openFirstFlat,
   SCREENS,
   screenReady,
   seriousViolations,
   settle,
   signInAs,
+  startCampaign,
   TEXTS,
 } from './screens';
 
 // The screens as people use them (docs/accessibility.md): a number outside its range refused at its field
 // and nothing saved; the focus after a dialog closes; axe on the campaign and the publish dialog; numbers in
 // the server's messages in the UI language; one name per thing; Statements drawn before its rows arrive.
-
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/{{(\w+)}}/g, (_, k: string) => String(values[k]));
 
 /** The element that has the focus, as text for a failure message: its tag, name and text. */
 const focused = (page: Page) =>
@@ -78,20 +77,6 @@ async function heatMethodBuilding(token: string) {
     }
   }
   throw new Error('no demo building under a heat method');
-}
-
-async function openBuilding(page: Page, t: (typeof TEXTS)[Language], b: { path: string; title: string }) {
-  await page.goto('/masterData');
-  await page.getByRole('tab', { name: t.masterData.tabTree }).click();
-  await page.getByRole('combobox', { name: t.masterData.search.label }).focus();
-  await page.keyboard.type(b.title);
-  const wanted = `${t.masterData.search.building}: ${b.path}`;
-  const active = page.locator('.ant-select-item-option-active');
-  await expect(page.locator('.ant-select-item-option', { hasText: wanted }).first()).toBeVisible();
-  for (let i = 0; i < 20 && !(await active.textContent())?.startsWith(wanted); i++)
-    await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page.getByText(t.masterData.heatMethod.title, { exact: true })).toBeVisible();
 }
 
 async function retype(page: Page, field: Locator, value: string) {
@@ -290,14 +275,7 @@ test.describe('dialogs and number fields', () => {
         await signInAs(page, 'operator', language);
         await page.goto('/devices');
         await screenReady(page);
-        for (const row of [first!, second!]) {
-          await tabTo(page, page.getByRole('checkbox', { name: fill(c.selectRow, { serial: row.DeviceCode }) }));
-          await page.keyboard.press('Space');
-        }
-        await tabTo(page, page.getByRole('button', { name: fill(c.newCampaignCount, { count: 2 }) }));
-        await page.keyboard.press('Enter');
-        let dialog = page.getByRole('dialog');
-        await dialogSettled(page, dialog);
+        let dialog = await startCampaign(page, t, [first!.DeviceCode, second!.DeviceCode]);
         await page.keyboard.type(name);
         await page.keyboard.press('Enter');
         await expect(dialog).toBeHidden();

@@ -9,7 +9,16 @@ import {
   updateLocation,
 } from '@rodmenys/contract';
 import { api, DEMO, expect, session, test } from './fixtures';
-import { dialogSettled, figuresReady, type Language, lastMonth, seriousViolations, signInAs, TEXTS } from './screens';
+import {
+  dialogSettled,
+  figuresReady,
+  type Language,
+  lastMonth,
+  openBuilding,
+  seriousViolations,
+  signInAs,
+  TEXTS,
+} from './screens';
 
 // A building's heat method (docs/heat-method.md) set on Master data by keyboard, in both languages, and
 // what the Statements page then shows: the building's balance above its flats and a flat's parts.
@@ -58,21 +67,6 @@ async function pick(page: Page, field: Locator, label: string) {
 async function press(page: Page, target: Locator) {
   await target.focus();
   await page.keyboard.press('Enter');
-}
-
-/** Master data, the building found by the address search, keyboard only. */
-async function openBuilding(page: Page, t: (typeof TEXTS)[Language], b: { path: string; title: string }) {
-  await page.goto('/masterData');
-  await press(page, page.getByRole('tab', { name: t.masterData.tabTree }));
-  await page.getByRole('combobox', { name: t.masterData.search.label }).focus();
-  await page.keyboard.type(b.title);
-  const wanted = `${t.masterData.search.building}: ${b.path}`;
-  const active = page.locator('.ant-select-item-option-active');
-  await expect(page.locator('.ant-select-item-option', { hasText: wanted }).first()).toBeVisible();
-  for (let i = 0; i < 20 && !(await active.textContent())?.startsWith(wanted); i++)
-    await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page.getByText(t.masterData.heatMethod.title, { exact: true })).toBeVisible();
 }
 
 /** The Statements page of the month with the building chosen in the picker, keyboard only. */

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
 import { render } from '../test/render';
 import { FormDialog } from './form-dialog';
-import { NumberField, numberRefusal } from './number-field';
+import { NumberField, NumberFilter, numberRefusal } from './number-field';
 
 function Share({ onSave }: { onSave: (v: { share: number }) => Promise<unknown> }) {
   const [form] = Form.useForm<{ share: number }>();
@@ -62,5 +62,31 @@ describe('a number field with a range', { timeout: 90_000 }, () => {
     );
     for (const taken of [null, undefined, '', 0, 50, 12.5])
       expect(numberRefusal(taken, { min: 0, max: 50 }, lt, 'lt')).toBeNull();
+  });
+});
+
+describe('a number filter', { timeout: 90_000 }, () => {
+  it('is named by its label, refuses a value outside its range beside it and keeps the last one taken', async () => {
+    const onChange = vi.fn();
+    await render(
+      <NumberFilter
+        id="due-months"
+        label="Mėnesiai"
+        value={3}
+        onChange={onChange}
+        range={{ min: 0, max: 60, integer: true }}
+      />,
+    );
+    const field = screen.getByLabelText('Mėnesiai') as HTMLInputElement;
+    expect(field.id).toBe('due-months');
+    await userEvent.clear(field);
+    await userEvent.type(field, '61');
+    await userEvent.tab();
+    expect(field.value).toBe('61');
+    expect(await screen.findByText('Įveskite sveikąjį skaičių nuo 0 iki 60')).toBeTruthy();
+    expect(onChange).not.toHaveBeenCalledWith(61);
+    await userEvent.clear(field);
+    await userEvent.type(field, '12');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(12));
   });
 });

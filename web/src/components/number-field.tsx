@@ -107,20 +107,19 @@ export function NumberFilter({
   range: NumberRange;
 }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const rule = useNumberRule();
   const [form] = Form.useForm<{ value: number | null }>();
   return (
     <Form
       form={form}
-      name={id}
+      name={`${id}-form`}
       layout="inline"
       initialValues={{ value }}
-      onValuesChange={() =>
-        form
-          .validateFields()
-          .then((v) => typeof v.value === 'number' && onChange(v.value))
-          .catch(() => undefined)
-      }
+      // Applied only when taken (the field's own rules say why not, beside it).
+      onValuesChange={({ value: next }: { value?: number | null }) => {
+        if (typeof next === 'number' && numberRefusal(next, range, t, language) === null) onChange(next);
+      }}
       onFinish={() => undefined}
     >
       <Form.Item
@@ -128,6 +127,8 @@ export function NumberFilter({
         label={label}
         rules={[{ required: true, message: t('validation.aNumber') }, rule(range)]}
         style={{ marginInlineEnd: 0 }}
+        // The label names the input by its own id (the form would give it "<id>_value").
+        htmlFor={id}
       >
         <NumberInput id={id} style={{ width: 90 }} />
       </Form.Item>
