@@ -12,8 +12,8 @@ import { api, DEMO, expect, session, test } from './fixtures';
 import {
   dialogSettled,
   figuresReady,
-  type Language,
   lastMonth,
+  openBuilding,
   openStatements,
   seriousViolations,
   signInAs,
@@ -67,21 +67,6 @@ async function pick(page: Page, field: Locator, label: string) {
 async function press(page: Page, target: Locator) {
   await target.focus();
   await page.keyboard.press('Enter');
-}
-
-/** Master data, the building found by the address search, keyboard only. */
-async function openBuilding(page: Page, t: (typeof TEXTS)[Language], b: { path: string; title: string }) {
-  await page.goto('/masterData');
-  await press(page, page.getByRole('tab', { name: t.masterData.tabTree }));
-  await page.getByRole('combobox', { name: t.masterData.search.label }).focus();
-  await page.keyboard.type(b.title);
-  const wanted = `${t.masterData.search.building}: ${b.path}`;
-  const active = page.locator('.ant-select-item-option-active');
-  await expect(page.locator('.ant-select-item-option', { hasText: wanted }).first()).toBeVisible();
-  for (let i = 0; i < 20 && !(await active.textContent())?.startsWith(wanted); i++)
-    await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page.getByText(t.masterData.heatMethod.title, { exact: true })).toBeVisible();
 }
 
 test.describe('heat method', () => {

@@ -93,9 +93,11 @@ describe('a campaign (GET /campaigns/:id)', { timeout: 90_000 }, () => {
       screen.queryByRole('button', { name: fill(lt.campaigns.planOf, { address: 'Kaunas, Ąžuolų g. 1' }) }),
     ).toBeNull();
     // A done device has no button; the open one has.
-    expect(screen.queryByRole('button', { name: fill(lt.campaigns.recordNoAccessOf, { serial: 'CW-1' }) })).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: fill(lt.campaigns.recordNoAccessNamed, { serial: 'CW-1' }) }),
+    ).toBeNull();
     await userEvent.click(
-      screen.getByRole('button', { name: fill(lt.campaigns.recordNoAccessOf, { serial: 'CW-2' }) }),
+      screen.getByRole('button', { name: fill(lt.campaigns.recordNoAccessNamed, { serial: 'CW-2' }) }),
     );
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText(lt.campaigns.noAccessDay) as HTMLInputElement).value).toBe('2030-03-05');
