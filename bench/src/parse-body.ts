@@ -15,11 +15,12 @@
  *
  * BENCH_PARSE_RUNS sets the runs per cell (default 3; the table shows the median).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseTelegramBody } from '@rodmenys/server/services/ingest/parse-body.js';
+import { startBuiltServer } from './lib/built-server.js';
 import { machineInfo } from './lib/machine.js';
 import { parseTelegramBody as parseBefore } from './lib/parse-body-before.js';
 import { envInt, median } from './lib/stats.js';
@@ -90,21 +91,7 @@ async function heldFor(
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server/dist/server.js'], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Rodmenys is running')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
+const startServer = (env: NodeJS.ProcessEnv, port: number) => startBuiltServer({ ...env, PORT: String(port) });
 
 async function main() {
   const bodies: { name: string; text: string; bytes?: Uint8Array<ArrayBuffer> }[] = [

@@ -11,23 +11,25 @@
  * flats" (lib/statements-figures-before.ts). Then a flat's statement, the heat methods
  * (lib/heat-methods.ts, docs/heat-method.md), and publishing the month for every device;
  * on a PostgreSQL server, and one building on PGlite. The PDF's: bench:statements-pdf.
- *   npm run bench:statements -w bench (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT)
+ * Against the path at commit 56f68cb (docs/benchmarks.md, "Statements: every flat and publishing"): the
+ * figures of one building and of every flat (after the heat methods) and publishing are also run by that
+ * path (lib/statements-before/, a frozen copy), compared flat by flat and part by part and row by row (FAILED and
+ * exit 1 on any difference), with the aims printed beside the figures (a run above one says so).
+ *   npm run bench:statements -w bench (BENCH_DEVICES, BENCH_FLATS, BENCH_READINGS, BENCH_RUNS, BENCH_MOVES_PERCENT);
+ *   smaller: BENCH_FLATS=300 BENCH_DEVICES=300 BENCH_READINGS=300000
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { type FlatOccupancyStatement, GROUP, getStatementFigures, type StatementRow } from '@rodmenys/contract';
+import { getStatementFigures } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { PUBLICATION_FOLLOWERS } from '@rodmenys/server/publication.js';
 import { defineRoute } from '@rodmenys/server/routes/define.js';
-import type { Caller } from '@rodmenys/server/services/auth/caller.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { parseIdList } from '@rodmenys/server/services/id-list.js';
-import type { PublicationFollower } from '@rodmenys/server/services/statements/followers.js';
-import { publishStatements } from '@rodmenys/server/services/statements/publish.js';
+import { figuresOccupancies as occupanciesBefore44 } from '@rodmenys/server/services/statements/occupancy-figures.js';
 import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
 import { statementRows } from '@rodmenys/server/services/statements/snapshots.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
@@ -38,7 +40,11 @@ import { machineInfo } from './lib/machine.js';
 import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { startServer } from './lib/server.js';
+import { statementFiguresJson as jsonBefore44 } from './lib/statements-before/rows-json.js';
+import { statementRows as rowsBefore44 } from './lib/statements-before/snapshots.js';
+import { againstAim, type Figures, figuresDifferences } from './lib/statements-compare.js';
 import { statementFiguresBefore } from './lib/statements-figures-before.js';
+import { publishingRows } from './lib/statements-publish.js';
 import { envInt, fmtMs, measure, median, summarise, timed } from './lib/stats.js';
 import { formatTable } from './lib/table.js';
 
@@ -89,11 +95,6 @@ async function addMoves(db: Db, month: string): Promise<Set<number>> {
   return new Set(moved);
 }
 
-interface Figures {
-  Rows: StatementRow[];
-  Occupancies: FlatOccupancyStatement[];
-}
-
 /**
  * The answer against the flat-only baseline: every flat without a move must have the same row in
  * both, and each flat's occupants' parts must add up to its figure of the month (thousandths);
@@ -109,7 +110,7 @@ function check(after: Figures, baseline: Figures, moved: ReadonlySet<number>) {
     if (base.get(r.FlatId) !== JSON.stringify(r)) failures.push(`flat ${r.FlatId}: not the baseline's figures`);
   }
   if (base.size !== after.Rows.length) failures.push(`${after.Rows.length} rows, the baseline ${base.size}`);
-  const parts = new Map<number, FlatOccupancyStatement[]>();
+  const parts = new Map<number, Figures['Occupancies']>();
   for (const o of after.Occupancies) parts.set(o.FlatId, [...(parts.get(o.FlatId) ?? []), o]);
   let split = 0;
   for (const r of after.Rows) {
@@ -169,6 +170,10 @@ async function run(
           [],
         ),
       );
+      defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-44' }, async ({ query, db }) => {
+        const rows = await rowsBefore44(db, query.month, { scope: null, parents: parseIdList(query.locationParentId) });
+        return jsonBefore44(query.month, rows, await occupanciesBefore44(db, query.month, rows));
+      });
       defineRoute(app, { ...getStatementFigures, path: '/api/statements/figures-before' }, async ({ query, db }) => ({
         Month: query.month,
         Rows: await statementFiguresBefore(db, query.month, parseIdList(query.locationParentId)),
@@ -193,7 +198,10 @@ async function run(
     const both = async (url: string, baseline: string, runs: number) => {
       const before = url.replace('/statements/figures?', `/statements/${baseline}?`);
       const text = await get(url);
-      const checked = check(JSON.parse(text) as Figures, JSON.parse(await get(before)) as Figures, moved);
+      const other = JSON.parse(await get(before)) as Figures;
+      const checked = check(JSON.parse(text) as Figures, other, moved);
+      // The path before (commit 56f68cb) must answer exactly the same, flat by flat and part by part.
+      if (baseline === 'figures-44') checked.failures = figuresDifferences(JSON.parse(text) as Figures, other);
       failures.push(...checked.failures.map((f) => `${database}, ${baseline}: ${f}`));
       const wall: [number[], number[]] = [[], []];
       const cpu: [number[], number[]] = [[], []];
@@ -206,7 +214,9 @@ async function run(
       const parsed = JSON.parse(text) as Figures;
       const agree = checked.failures.length
         ? `FAILED: ${checked.failures.length} disagreements`
-        : `agrees on all ${checked.still.toLocaleString('en-US')} flats without a move`;
+        : baseline === 'figures-44'
+          ? `the same answer on every flat, kind, part, marker and occupant's part`
+          : `agrees on all ${checked.still.toLocaleString('en-US')} flats without a move`;
       return {
         text,
         rows: parsed.Rows.length,
@@ -228,10 +238,12 @@ async function run(
     add(
       'figures of one building over HTTP, per occupancy',
       b1.after,
-      '100 ms',
-      `${rowsNote(b1)}, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}`,
+      '50 ms',
+      `${rowsNote(b1)}, ${building.devices} devices, ${b1.text.length.toLocaleString('en-US')} B, ${cpuNote(b1.cpu[0]!)}; ${againstAim(b1.after.medianMs, 50)}`,
     );
     add('the same, flat-only (before the per-occupancy split)', b1.before, '-', `${b1.agree}, ${cpuNote(b1.cpu[1]!)}`);
+    const b44 = await both(one, 'figures-44', RUNS);
+    add('the same, by the path before (56f68cb)', b44.before, '-', `${b44.agree}, ${cpuNote(b44.cpu[1]!)}`);
     const b0 = await both(one, 'figures-before', RUNS);
     add('the same, by the path before "Figures of many flats"', b0.before, '-', `${b0.agree}, ${cpuNote(b0.cpu[1]!)}`);
     const { rows: flat } = await db.query<{ id: number }>(
@@ -240,94 +252,41 @@ async function run(
     );
     const tf = await measure(() => get(`/statements/flats/${flat[0]!.id}?month=${month}`), { warmup: 3, runs: RUNS });
     add("one flat's statement over HTTP (13 months, building averages)", tf, '-', `flat ${flat[0]!.id}`);
-    if (everything) {
-      const all = await both(
-        `/statements/figures?month=${month}`,
-        'figures-flat-only',
-        Math.max(5, Math.floor(RUNS / 2)),
-      );
-      const size = `${rowsNote(all)}, ${(all.text.length / 1e6).toFixed(1)} MB`;
-      add(
-        'figures of every flat over HTTP, per occupancy',
-        all.after,
-        '3 s for 5,000 flats',
-        `${size}, ${cpuNote(all.cpu[0]!)}`,
-      );
-      add(
-        'the same, flat-only (before the per-occupancy split)',
-        all.before,
-        '-',
-        `${all.agree}, ${cpuNote(all.cpu[1]!)}`,
-      );
-    }
     const every = everything ? `/statements/figures?month=${month}` : one;
+    // Half the buildings under a heat method (the rest "none"), then the aims' figures of every flat.
     await heatMethodRows(db, month, get, every, Math.min(RUNS, 5), add, failures);
-    const devices = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device WHERE removed_at IS NULL'))
-      .rows[0]!.n;
-    const publish = async () => {
+    if (everything) {
+      const runs = Math.max(5, Math.floor(RUNS / 2));
+      const all = await both(every, 'figures-44', runs);
+      const size = `${rowsNote(all)}, ${(all.text.length / 1e6).toFixed(1)} MB`;
+      const met = `${againstAim(all.after.medianMs, 1000)} (CPU: ${againstAim(all.cpu[0]!, 800)})`;
+      add(
+        'figures of every flat over HTTP, half the buildings by a heat method',
+        all.after,
+        '1 s, CPU 0.8 s',
+        `${size}, ${cpuNote(all.cpu[0]!)}; ${met}`,
+      );
+      add('the same, by the path before (56f68cb)', all.before, '-', `${all.agree}, ${cpuNote(all.cpu[1]!)}`);
+      const flatOnly = await both(every, 'figures-flat-only', 1);
+      add('the same, flat-only (before the per-occupancy split)', flatOnly.before, '-', flatOnly.agree);
+    }
+    const publish = async (body: { month: string }) => {
       const res = await fetch(`${server.api}/statements/publications`, {
         method: 'POST',
         headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ month }),
+        body: JSON.stringify(body),
       });
       if (!res.ok) throw new Error(`publish: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { Buildings: number; Flats: number; Changes: unknown[] };
+      return (await res.json()) as { Buildings: number; Flats: number };
     };
-    const p1 = await timed(publish);
-    add(
-      'publish the month, every building (first version)',
-      p1.ms,
-      '30 s',
-      `${p1.result.Buildings} buildings, ${p1.result.Flats} flats, ${devices} devices`,
-    );
-    const p2 = await timed(publish);
-    add(
-      'publish again (second version, difference computed)',
-      p2.ms,
-      '30 s',
-      `${p2.result.Changes.length} changed figures`,
-    );
-    // Publishing again with nothing changed, as the route does (every follower, so also the billing
-    // export's check whether its frozen rows would differ) and without that check (as before it),
-    // alternating: both must leave every building as it is, else FAILED.
-    const { rows: me } = await db.query<{ id: number; username: string }>(
-      "SELECT id, username FROM app_user WHERE username LIKE 'bench-%' ORDER BY id DESC LIMIT 1",
-    );
-    const caller: Caller = {
-      id: me[0]!.id,
-      groupId: GROUP.operator,
-      username: me[0]!.username,
-      scope: null,
-      token: { userId: me[0]!.id, jti: 'bench', expiresAt: new Date(Date.now() + 3_600_000), generation: 0 },
-    };
-    const withoutCheck = PUBLICATION_FOLLOWERS.map(({ differs: _differs, ...f }) => f);
-    const again = (followers: readonly PublicationFollower[]) => () =>
-      publishStatements(db, caller, month, null, false, followers);
-    const unchanged: [number[], number[]] = [[], []];
-    const answers = new Set<string>();
-    for (let i = 0; i < 3; i++)
-      for (const [k, followers] of [PUBLICATION_FOLLOWERS, withoutCheck].entries()) {
-        const r = await timed(again(followers));
-        unchanged[k]!.push(r.ms);
-        answers.add(JSON.stringify(r.result));
-        if (r.result.Buildings !== 0)
-          failures.push(`${database}: publishing again with nothing changed made ${r.result.Buildings} versions`);
-      }
-    if (answers.size !== 1) failures.push(`${database}: publishing again answered ${answers.size} different ways`);
-    add(
-      'publish again, nothing changed (every follower: the export compared)',
-      summarise(unchanged[0]),
-      '30 s',
-      `${p1.result.Buildings} buildings unchanged`,
-    );
-    add(
-      'the same, without the export compared (before)',
-      summarise(unchanged[1]),
-      '-',
-      answers.size === 1 ? 'same answer' : 'FAILED: different answers',
-    );
+    await publishingRows(database, db, month, publish, add, failures);
     const published = await measure(() => get(one), { warmup: 2, runs: RUNS });
-    add('figures of one building once published (snapshot)', published, '100 ms', `${b1.rows} flats`);
+    add(
+      'figures of one building once published (snapshot)',
+      published,
+      '50 ms',
+      `${b1.rows} flats; ${againstAim(published.medianMs, 50)}`,
+    );
   } finally {
     await server.close();
   }

@@ -1,16 +1,12 @@
 import { deleteCampaign, getDueDevices, listCampaigns } from '@rodmenys/contract';
 import { api, DEMO, expect, session, tabTo, test } from './fixtures';
-import { dialogSettled, screenReady, seriousViolations, settle, signInAs, TEXTS } from './screens';
+import { dialogSettled, fill, screenReady, seriousViolations, settle, signInAs, startCampaign, TEXTS } from './screens';
 
 // Exchange campaigns (docs/device-lifetime.md, "Exchange campaigns"): two devices selected on the
 // due list become a campaign, a building's visit day is planned and a visit without access
 // recorded, all by keyboard, in both languages; axe on the tab and every dialog.
 
 const NAMES = { lt: 'Vandens skaitiklių keitimas (e2e)', en: 'Water meter exchange (e2e)' } as const;
-
-/** A text of the UI with its placeholders filled. */
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/{{(\w+)}}/g, (_, k: string) => String(values[k]));
 
 test.describe('exchange campaigns', () => {
   test.afterAll(async () => {
@@ -33,18 +29,11 @@ test.describe('exchange campaigns', () => {
       await signInAs(page, 'operator', language);
       await tabTo(page, page.getByRole('navigation').getByRole('link', { name: t.nav.devices }));
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('heading', { level: 1, name: t.lifetime.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: t.nav.devices })).toBeVisible();
       await screenReady(page);
 
       // Two due devices selected by keyboard, then "New campaign".
-      for (const row of [first!, second!]) {
-        await tabTo(page, page.getByRole('checkbox', { name: fill(c.selectRow, { serial: row.DeviceCode }) }));
-        await page.keyboard.press('Space');
-      }
-      await tabTo(page, page.getByRole('button', { name: fill(c.newCampaignCount, { count: 2 }) }));
-      await page.keyboard.press('Enter');
-      let dialog = page.getByRole('dialog');
-      await dialogSettled(page, dialog);
+      let dialog = await startCampaign(page, t, [first!.DeviceCode, second!.DeviceCode]);
       expect(await seriousViolations(page, '.ant-modal')).toEqual([]);
       await page.keyboard.type(NAMES[language]);
       await tabTo(page, dialog.getByRole('button', { name: t.common.save }));
@@ -78,7 +67,7 @@ test.describe('exchange campaigns', () => {
       await expect(panel.getByText(`${c.visit}: 2030-03-05 09:00–12:00`)).toBeVisible();
 
       // A visit without access to the first device.
-      await tabTo(page, page.getByRole('button', { name: fill(c.recordNoAccessOf, { serial: first!.DeviceCode }) }));
+      await tabTo(page, page.getByRole('button', { name: fill(c.recordNoAccessNamed, { serial: first!.DeviceCode }) }));
       await page.keyboard.press('Enter');
       dialog = page.getByRole('dialog');
       await dialogSettled(page, dialog);

@@ -67,7 +67,7 @@ test.describe('declarations in the back office', () => {
       await signInAs(page, 'operator', language);
       await tabTo(page, page.getByRole('navigation').getByRole('link', { name: t.nav.devices }));
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('heading', { level: 1, name: t.lifetime.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: t.nav.devices })).toBeVisible();
       await screenReady(page);
       // The Declarations tab, by keyboard.
       await page.getByRole('tab', { name: t.lifetime.dueTab }).focus();

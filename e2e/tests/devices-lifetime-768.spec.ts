@@ -43,7 +43,7 @@ test.describe('devices over their lifetime at 768 px', () => {
       const t = TEXTS[language];
       await signInAs(page, 'operator', language);
       await page.goto('/devices');
-      await expect(page.getByRole('heading', { level: 1, name: t.lifetime.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: t.nav.devices })).toBeVisible();
       await screenReady(page);
 
       // The due list: its export and the fitter's work list reached by Tab.

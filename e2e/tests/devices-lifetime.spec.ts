@@ -33,7 +33,7 @@ test.describe('devices over their lifetime', () => {
       await signInAs(page, 'operator', language);
       await tabTo(page, page.getByRole('navigation').getByRole('link', { name: t.nav.devices }));
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('heading', { level: 1, name: t.lifetime.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: t.nav.devices })).toBeVisible();
       await screenReady(page);
 
       // The due list: the first due device of the demo, its bucket in the UI language.

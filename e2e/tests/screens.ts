@@ -10,7 +10,7 @@ import {
 } from '@rodmenys/contract';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import lt from '../../web/src/i18n/lt.json' with { type: 'json' };
-import { api, DEMO, EN, expect, LT, session } from './fixtures';
+import { api, DEMO, EN, expect, LT, session, tabTo } from './fixtures';
 
 export const TEXTS = { lt, en } as const;
 export type Language = keyof typeof TEXTS;
@@ -190,4 +190,52 @@ export async function silentMeter(): Promise<string> {
     )
     .toBe(true);
   return serial;
+}
+
+/** The Statements page of `month` with the building `title` ("Street No.") chosen in the picker, keyboard only. */
+export async function openStatements(page: Page, t: (typeof TEXTS)[Language], title: string, month: string) {
+  await page.goto(`/statements?month=${month}`);
+  await expect(page.getByRole('heading', { level: 1, name: t.nav.statements })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(t.statements.buildings).focus();
+  await page.keyboard.type(title);
+  const active = page.locator('.ant-select-tree-treenode-active');
+  for (let i = 0; i < 20 && (await active.innerText()).trim() !== title; i++) await page.keyboard.press('ArrowDown');
+  await expect(active).toHaveText(title);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+}
+
+/** A text of the UI with its placeholders filled. */
+export const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/{{(\w+)}}/g, (_, k: string) => String(values[k]));
+
+/** Devices' due list: the devices with these serials ticked by keyboard, then "New campaign" opens its dialog. */
+export async function startCampaign(page: Page, t: (typeof TEXTS)[Language], serials: string[]) {
+  const c = t.campaigns;
+  for (const serial of serials) {
+    await tabTo(page, page.getByRole('checkbox', { name: fill(c.selectRow, { serial }) }));
+    await page.keyboard.press('Space');
+  }
+  await tabTo(page, page.getByRole('button', { name: fill(c.newCampaignCount, { count: serials.length }) }));
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await dialogSettled(page, dialog);
+  return dialog;
+}
+
+/** Master data, the building found by the address search, keyboard only. */
+export async function openBuilding(page: Page, t: (typeof TEXTS)[Language], b: { path: string; title: string }) {
+  await page.goto('/masterData');
+  await page.getByRole('tab', { name: t.masterData.tabTree }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('combobox', { name: t.masterData.search.label }).focus();
+  await page.keyboard.type(b.title);
+  const wanted = `${t.masterData.search.building}: ${b.path}`;
+  const active = page.locator('.ant-select-item-option-active');
+  await expect(page.locator('.ant-select-item-option', { hasText: wanted }).first()).toBeVisible();
+  for (let i = 0; i < 20 && !(await active.textContent())?.startsWith(wanted); i++)
+    await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(t.masterData.heatMethod.title, { exact: true })).toBeVisible();
 }

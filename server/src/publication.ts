@@ -11,7 +11,7 @@ import type { PublicationFollower } from './services/statements/followers.js';
 export const PUBLICATION_FOLLOWERS: readonly PublicationFollower[] = [
   // The billing export of each version, frozen with it, and its receivers told (docs/integration.md).
   {
-    building: freezeBillingExport,
+    buildings: freezeBillingExport,
     differs: billingExportDiffers,
     published: async (tx, month, buildings) => {
       if (buildings.length) await queueBillingNotices(tx, month, buildings);

@@ -42,6 +42,16 @@ export const formatNumber = (v: number | null | undefined, language: string, dig
 export const formatDecimal = (v: number | null | undefined, language: string, maxDigits = 6) =>
   v === null || v === undefined ? '' : v.toLocaleString(language, { maximumFractionDigits: maxDigits });
 
+/**
+ * A number the server wrote into a message's text ("111.908": a previous reading, a maximum) as the UI
+ * language writes numbers ("111,908" in lt), every decimal kept; any other text (a serial, a day, a whole
+ * number, which may be a code) as it came.
+ */
+export const formatNumberText = (text: string, language: string) => {
+  const decimals = /^-?\d+\.(\d+)$/.exec(text)?.[1];
+  return decimals ? formatDecimal(Number(text), language, Math.min(decimals.length, 20)) : text;
+};
+
 /** The decimal separator number fields use in the UI language (a comma in lt). */
 export const decimalSeparator = (language: string) => (language === 'en' ? '.' : ',');
 

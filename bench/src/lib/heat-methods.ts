@@ -136,11 +136,11 @@ export async function heatMethodRows(
   const h = await heatMethodStep(db, month, get, url, runs);
   failures.push(...h.failures.map((f) => `heat method: ${f}`));
   const b = h.buildings;
-  add('the same figures, before any heat method (every flat with an area)', h.before, '1.5 s', `${h.flats} flats`);
+  add('the same figures, before any heat method (every flat with an area)', h.before, '1 s', `${h.flats} flats`);
   add(
     'the same, every other building by a heat method, the rest by a version "none"',
     h.after,
-    '1.5 s',
+    '1 s',
     `${h.withMethod} flats by a method (buildings: ${b.split} split, ${b.unbalanced} unbalanced ` +
       `${JSON.stringify(h.reasons)}, ` +
       `${b.incomplete} incomplete; ${h.raised} flats raised to the minimum); ` +

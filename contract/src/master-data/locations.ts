@@ -123,7 +123,9 @@ export const MomentParam = Type.String({
 /** The largest flat floor area accepted, m². */
 export const FLAT_AREA_MAX = 100_000;
 const ReadingValue = Type.Number({ minimum: 0, maximum: MAX_READING });
-const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: 999_999 });
+/** The largest rating factor of a device (the form refuses a larger one at its field too). */
+export const RATING_FACTOR_MAX = 999_999;
+const RatingFactor = Type.Number({ exclusiveMinimum: 0, maximum: RATING_FACTOR_MAX });
 /** A device model (trimmed; blank = none): any text, the known ones are DEVICE_MODELS. */
 const Model = Type.Optional(Nullable(Type.String({ maxLength: DEVICE_MODEL_MAX_LENGTH })));
 

@@ -165,6 +165,27 @@ export const StatementHeatParts = Type.Object({
 });
 export type StatementHeatParts = Static<typeof StatementHeatParts>;
 
+/**
+ * The parts of a building's heat balance and of a flat's heat in the order the pictures draw them,
+ * numbered from 1 (docs/statements.md, "The heat balance as a picture"): each with its field in
+ * `StatementHeatBalance` and in `StatementHeatParts`. The heat the minimum rule assigns is a flat's
+ * only: the building's balance has no part of it.
+ */
+export const HEAT_BAR_PARTS = [
+  { Name: 'hotWater', Balance: 'HotWaterKwh', Flat: 'HotWater' },
+  { Name: 'circulation', Balance: 'CirculationKwh', Flat: 'Circulation' },
+  { Name: 'common', Balance: 'CommonKwh', Flat: 'Common' },
+  { Name: 'noDevice', Balance: 'NoDeviceKwh', Flat: 'NoDevice' },
+  { Name: 'heatMeter', Balance: 'HeatMeterKwh', Flat: 'HeatMeter' },
+  { Name: 'base', Balance: 'BaseKwh', Flat: 'Base' },
+  { Name: 'consumption', Balance: 'ConsumptionKwh', Flat: 'Consumption' },
+  { Name: 'assigned', Balance: null, Flat: 'Assigned' },
+] as const satisfies readonly {
+  Name: string;
+  Balance: keyof StatementHeatBalance | null;
+  Flat: keyof StatementHeatParts;
+}[];
+
 /** A device feeding a figure that was past its due date in M (docs/device-lifetime.md, "Overdue figures"). */
 export const StatementOverdueDevice = Type.Object({
   DeviceId: Id,

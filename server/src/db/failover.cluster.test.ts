@@ -82,7 +82,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('losing the primary under Patroni (failover profile: kills and freezes)', () => {
   let cluster: PatroniCluster;
-  let db: Db;
+  let db: Db | undefined;
   let dataDir: string;
   let server: ChildProcess | undefined;
   let key: string;
@@ -92,12 +92,19 @@ describe('losing the primary under Patroni (failover profile: kills and freezes)
     const bin = findPostgresBin();
     if (!bin) throw new Error('PostgreSQL server binaries not found: apt-get install -y postgresql-15');
     cluster = await startPatroniCluster({ bin, timings: TIMINGS });
-    db = openPostgres(cluster.writerUrl, ZONE);
-    await migrate(db);
-    const flat = await makeFlat(db, await makeBuilding(db), { order: 1 });
-    for (let d = 0; d < DEVICES; d++) await makeDevice(db, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `F${d}` });
-    key = (await createCollectorKey(db, 'failover test', null)).Key;
-    user = await makeUser(db, { groupId: GROUP.operator });
+    const setup = openPostgres(cluster.writerUrl, ZONE);
+    try {
+      await migrate(setup);
+      const flat = await makeFlat(setup, await makeBuilding(setup), { order: 1 });
+      for (let d = 0; d < DEVICES; d++) {
+        await makeDevice(setup, flat, { typeId: DEVICE_TYPE.coldWaterMeter, code: `F${d}` });
+      }
+      key = (await createCollectorKey(setup, 'failover test', null)).Key;
+      user = await makeUser(setup, { groupId: GROUP.operator });
+    } finally {
+      // No connection of the test's own through the failovers: only the server's are under test.
+      await setup.close();
+    }
     dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-failover-'));
   }, 240_000);
 
@@ -296,6 +303,7 @@ describe('losing the primary under Patroni (failover profile: kills and freezes)
       await Promise.all(running);
     }
 
+    db = openPostgres(cluster.writerUrl, ZONE);
     const { rows } = await db.query<{ n: number; copies: number }>(
       `SELECT ((extract(epoch FROM ts) - extract(epoch FROM timestamptz '2026-01-01 00:00Z')) / 60)::int AS n,
               count(*)::int AS copies

@@ -120,8 +120,8 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     // An address but no consent: on paper.
     await makeOccupancy(t.db, id.flatA3!, { name: 'Petras Be Sutikimo', email: 'petras@example.lt' });
     await makeOccupancy(t.db, id.flatB1!, { name: 'Jonas Popierinis' });
-    operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
-    adminA = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [a] });
+    operator = await makeSignedIn(t.app, { groupId: GROUP.operator, firstName: 'Operatorė', lastName: 'Kampanijų' });
+    adminA = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [a], firstName: 'Adminas', lastName: 'Alfa' });
     adminC = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [c] });
     user = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [a] });
   }, 120_000);
@@ -266,6 +266,17 @@ describe(`exchange campaigns (${dbKind()})`, { timeout: 120_000 }, () => {
     expect(mine.Buildings.map((b) => b.BuildingId)).toEqual([id.a]);
     expect(mine.Counts).toEqual({ Planned: 3, Done: 2, NoAccess: 1, Open: 0 });
     expect(mine.Buildings[0]!.Devices[2]!.NoAccess.map((v) => v.Reason)).toEqual(['Nobody home']);
+    // Who created it (an operator) only to group 1 (docs/security.md, "Names of accounts"); who recorded
+    // the visit to group 1 and to that account itself.
+    expect(mine.CreatedBy).toBeNull();
+    expect((await inject(t.app, contract.listCampaigns, { token: adminA.token })).body[0]!.CreatedBy).toBeNull();
+    expect(mine.Buildings[0]!.Devices[2]!.NoAccess[0]!.RecordedBy).toBe('Adminas Alfa');
+    const operators = await detail(operator.token);
+    expect(operators.CreatedBy).toBe('Operatorė Kampanijų');
+    expect((await inject(t.app, contract.listCampaigns, { token: operator.token })).body[0]!.CreatedBy).toBe(
+      'Operatorė Kampanijų',
+    );
+    expect(operators.Buildings[0]!.Devices[2]!.NoAccess[0]!.RecordedBy).toBe('Adminas Alfa');
     // Another building of the campaign, and a group 2 account with no building of it.
     const elsewhere = await inject(t.app, contract.recordNoAccess, {
       params: { id: campaign.Id, deviceId: id.B1! },

@@ -36,6 +36,7 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
       from: query.from,
       till: query.till,
       scope: caller.scope,
+      reader: caller,
     }),
   );
   defineRoute(app, getUnmeasuredMonthEnds, async ({ caller, query, db }) =>
@@ -44,6 +45,7 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
       deviceTypeId: query.deviceTypeId,
       scope: await scopeFor(db, caller, query.userId),
       parents: parseIdList(query.locationParentId),
+      reader: caller,
     }),
   );
   defineRoute(app, setMonthEnd, ({ caller, params, body, db }) =>
@@ -54,7 +56,7 @@ export default async function dataQualityRoutes(app: FastifyInstance) {
     return { message: 'Removed' };
   });
   defineRoute(app, listAnomalies, async ({ caller, query, db }) =>
-    anomalies.listAnomalies(db, { ...query, scope: caller.scope }),
+    anomalies.listAnomalies(db, { ...query, scope: caller.scope }, caller),
   );
   defineRoute(app, countAnomalies, async ({ caller, query, db }) =>
     anomalies.countAnomalies(db, { ...query, scope: caller.scope }),

@@ -18,7 +18,7 @@ import { defineRoute } from './define.js';
 /** A flat's occupants and its moving-day values (docs/occupancies.md): read by whoever sees the flat, changed by group 1. */
 export default async function occupancyRoutes(app: FastifyInstance) {
   defineRoute(app, getFlatOccupancies, ({ caller, db, params }) =>
-    occupancies.getFlatOccupancies(db, caller.scope, params.id),
+    occupancies.getFlatOccupancies(db, caller.scope, params.id, caller),
   );
   defineRoute(app, recordMove, ({ caller, db, params, body }) => occupancies.recordMove(db, caller, params.id, body));
   defineRoute(app, updateOccupancy, ({ caller, db, params, body }) =>
@@ -41,6 +41,6 @@ export default async function occupancyRoutes(app: FastifyInstance) {
     return data;
   });
   defineRoute(app, getDeviceMoveValues, ({ caller, db, params }) =>
-    values.listDeviceMoveValues(db, caller.scope, params.deviceId),
+    values.listDeviceMoveValues(db, caller.scope, params.deviceId, caller),
   );
 }

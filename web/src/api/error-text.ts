@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@rodmenys/contract';
+import { formatNumberText } from '../format';
 import i18n from '../i18n';
 
 type Coded = { code?: string; params?: Record<string, string>; message?: string };
@@ -26,14 +27,21 @@ export function settingLabel(key: string): string {
 /**
  * A server error in the UI language: the translation of its code (`serverErrors.<code>`), with
  * a field name in its params shown by its label (`fields.<name>`) and a setting's key by its name
- * (`anomalies.settingNames.<key>`); the server's English message only when the code has no
+ * (`anomalies.settingNames.<key>`) (or by `label`, the field's label where the form shows it), a decimal
+ * number as the language writes it; the server's English message only when the code has no
  * translation (docs/ARCHITECTURE.md, "Errors").
  */
-export function translateServerError(error: Coded, fallback = ''): string {
+export function translateServerError(error: Coded, fallback = '', label?: string): string {
   const message = error.message || fallback;
   if (!error.code || !i18n.exists(`serverErrors.${error.code}`)) return message;
-  const params = { ...error.params };
-  if (params.field) params.field = fieldLabel(params.field);
+  // Numbers in the language's own writing (a decimal comma in lt), as every screen shows them.
+  const params = Object.fromEntries(
+    Object.entries(error.params ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? formatNumberText(v, i18n.language) : v,
+    ]),
+  );
+  if (params.field) params.field = label ?? fieldLabel(params.field);
   if (params.key) params.key = settingLabel(params.key);
   return i18n.t(`serverErrors.${error.code}`, params);
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form, Input } from 'antd';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/call';
 import { render } from '../test/render';
@@ -122,4 +123,73 @@ describe('a refusal in an edit dialog', { timeout: 90_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Nežinoma vieta');
   });
+});
+
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Pervadinti
+      </button>
+      {open && <Reason onSave={async () => undefined} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+// docs/accessibility.md, "Keyboard": a dialog that closes gives the focus back to what opened it.
+describe('an edit dialog that closes', { timeout: 90_000 }, () => {
+  it('gives the focus back to the button that opened it, on Cancel and after a save', async () => {
+    await render(<Opener />);
+    const opener = screen.getByRole('button', { name: 'Pervadinti' });
+    for (const button of ['Atšaukti', 'Išsaugoti']) {
+      opener.focus();
+      await userEvent.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText('Priežastis'), 'sugedo');
+      await userEvent.click(within(dialog).getByRole('button', { name: button }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(document.activeElement).toBe(opener));
+    }
+  });
+});
+
+function Reading({ onSave }: { onSave: (v: { value: number }) => Promise<unknown> }) {
+  const [form] = Form.useForm<{ value: number }>();
+  return (
+    <FormDialog title="Skambutis" form={form} onSave={onSave} onClose={() => undefined} pending={false}>
+      <Form.Item name="value" label="Rodmuo">
+        <Input />
+      </Form.Item>
+    </FormDialog>
+  );
+}
+
+// docs/accessibility.md, "One name per thing": a refusal at a field names it by its label, its numbers in the language.
+describe('a refusal said at a field', { timeout: 90_000 }, () => {
+  for (const [language, said] of [
+    ['lt', 'Rodmuo: reikšmė mažesnė už ankstesnę (111,908)'],
+    ['en', 'Rodmuo is below the previous value 111.908'],
+  ] as const) {
+    it(`names the field as its label does and writes the number as the language does (${language})`, async () => {
+      const body = {
+        code: 'declarationBelowPrevious',
+        params: { field: 'value', previous: '111.908' },
+        message: 'value is below the previous value 111.908',
+        errors: [
+          {
+            field: 'value',
+            code: 'declarationBelowPrevious',
+            params: { field: 'value', previous: '111.908' },
+            message: 'value is below the previous value 111.908',
+          },
+        ],
+      };
+      await render(<Reading onSave={() => Promise.reject(ApiError.fromBody(400, body))} />, { language });
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.click(within(dialog).getByRole('button', { name: language === 'lt' ? 'Išsaugoti' : 'Save' }));
+      const field = within(dialog).getByLabelText('Rodmuo');
+      await waitFor(() => expect(dialog.querySelector(`#${field.id}_help`)?.textContent).toBe(said));
+    });
+  }
 });

@@ -1,10 +1,11 @@
 import { Alert, Form, type FormInstance, type FormProps, Modal, type ModalProps } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/call';
+import { fieldLabel, translateServerError } from '../api/error-text';
 import { useErrorText } from './load-error';
-import { STATIC_MODAL } from './modal-host';
+import { type DialogClose, STATIC_MODAL, useDialogClose } from './modal-host';
 
 /** A server field name (`day`, `devices.2.code`) as a form name path (`['devices', 2, 'code']`). */
 const pathOf = (field: string): (string | number)[] =>
@@ -20,6 +21,7 @@ export function placeRefusal<V>(
   error: unknown,
   text: string,
   fields: Record<string, NamePath> = {},
+  labelOf?: (name: (string | number)[]) => string | undefined,
 ): string | null {
   if (!(error instanceof ApiError) || !error.errors?.length) return text;
   const registered: string[] = [];
@@ -32,7 +34,11 @@ export function placeRefusal<V>(
   for (const e of error.errors) {
     const mapped = fields[e.field] ?? pathOf(e.field);
     const name = Array.isArray(mapped) ? mapped : [mapped];
-    if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [e.message] });
+    // Said at its field, the field is named as its label names it (one name per thing: "Rodmuo", not "Reikšmė").
+    const label = labelOf?.(name);
+    const message =
+      label && e.code && label !== fieldLabel(e.field) ? translateServerError(e, e.message, label) : e.message;
+    if (registered.includes(JSON.stringify(name))) placed.push({ name, errors: [message] });
     else rest.push(e.message);
   }
   if (placed.length) {
@@ -49,8 +55,13 @@ interface FormDialogProps<V> {
   form: FormInstance<V>;
   /** Saves the values; a thrown error is shown in the dialog, which stays open with what was typed. */
   onSave: (values: V) => Promise<unknown>;
-  /** Closes the dialog: `saved` false on Cancel, true after a save (a caller may then move the focus on). */
+  /**
+   * The dialog has closed: `saved` false on Cancel, true after a save. It is called once the dialog has
+   * animated out and given the focus back to the control that opened it; a caller may then move it on.
+   */
   onClose: (saved: boolean) => void;
+  /** The dialog's closing, when its own controls close it too (`useDialogClose(onClose)`); else its own. */
+  closing?: DialogClose<boolean>;
   /** The save is under way (Save shows it). */
   pending: boolean;
   /** The form's own props (layout, initial values, label columns). */
@@ -87,30 +98,40 @@ export function FormDialog<V>({
   footer,
   width,
   fields,
+  closing,
   children,
 }: FormDialogProps<V>) {
   const { t } = useTranslation();
+  const own = useDialogClose(onClose);
+  const { close, modalProps } = closing ?? own;
   const errorText = useErrorText();
   const [serverError, setServerError] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  // A field's label in the dialog (antd's field id: the form's name, then the path, joined by "_").
+  const labelOf = (name: (string | number)[]) => {
+    const id = [...(formProps?.name ? [formProps.name] : []), ...name].join('_');
+    const selector = `label[for="${id.replace(/["\\]/g, '\\$&')}"]`;
+    return box.current?.querySelector(selector)?.textContent?.trim() || undefined;
+  };
   const save = async (values: V) => {
     setServerError(null);
     try {
       await onSave(values);
-      onClose(true);
+      close(true);
     } catch (error) {
-      setServerError(placeRefusal(form, error, errorText(error), fields));
+      setServerError(placeRefusal(form, error, errorText(error), fields, labelOf));
     }
   };
   const atField = typeof children === 'function';
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={title}
       okText={okText ?? t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
-      onCancel={() => onClose(false)}
+      onCancel={() => close(false)}
       confirmLoading={pending}
       footer={footer}
       width={width}
@@ -119,22 +140,24 @@ export function FormDialog<V>({
       {serverError && !atField && (
         <Alert type="error" showIcon role="alert" title={serverError} style={{ marginBottom: 12 }} />
       )}
-      <Form<V>
-        form={form}
-        layout="vertical"
-        {...formProps}
-        onValuesChange={(changed, all) => {
-          // A changed field drops the server's mark (its own rules check it again).
-          const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
-          if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
-          // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
-          setServerError(null);
-          formProps?.onValuesChange?.(changed, all);
-        }}
-        onFinish={(values) => void save(values)}
-      >
-        {atField ? children(serverError) : children}
-      </Form>
+      <div ref={box}>
+        <Form<V>
+          form={form}
+          layout="vertical"
+          {...formProps}
+          onValuesChange={(changed, all) => {
+            // A changed field drops the server's mark (its own rules check it again).
+            const names = Object.keys(changed as object).filter((n) => form.getFieldError(n as NamePath).length);
+            if (names.length) form.setFields(names.map((n) => ({ name: n as NamePath, errors: [] })));
+            // A refusal is of what was sent: once a field changes (emptied, retyped) it no longer stands.
+            setServerError(null);
+            formProps?.onValuesChange?.(changed, all);
+          }}
+          onFinish={(values) => void save(values)}
+        >
+          {atField ? children(serverError) : children}
+        </Form>
+      </div>
     </Modal>
   );
 }

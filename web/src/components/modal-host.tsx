@@ -1,6 +1,6 @@
 import type { ModalFuncProps } from 'antd';
 import { App } from 'antd';
-import { useCallback } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Every dialog of the app: static backdrop (a click outside does not close it), no keyboard close. */
@@ -32,4 +32,31 @@ export function useConfirm() {
       }),
     [modal, t],
   );
+}
+
+/** A dialog's closing (`useDialogClose`): whether it is open, how to close it, what its Modal takes. */
+export interface DialogClose<R> {
+  open: boolean;
+  close: (result: R) => void;
+  modalProps: { open: boolean; afterClose: () => void };
+}
+
+/**
+ * A dialog that its owner shows while it is wanted (`{editing && <Dialog onClose={…} />}`) and that
+ * closes as antd's own dialogs do: `close(result)` lets it animate out and give the focus back to the
+ * control that opened it, and only then tells the owner (`onClosed(result)`), which removes it and may
+ * move the focus on to what the dialog made. Removed at once instead, the dialog would take the focus
+ * with it to the page's body (docs/accessibility.md, "Keyboard"). Spread `modalProps` into the Modal.
+ */
+export function useDialogClose<R = void>(onClosed: (result: R) => void): DialogClose<R> {
+  const [open, setOpen] = useState(true);
+  const result = useRef<{ value: R } | null>(null);
+  const close = useCallback((value: R) => {
+    result.current ??= { value };
+    setOpen(false);
+  }, []);
+  const afterClose = () => {
+    if (result.current) onClosed(result.current.value);
+  };
+  return { open, close, modalProps: { open, afterClose } };
 }

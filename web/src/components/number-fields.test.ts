@@ -24,4 +24,19 @@ describe('number fields', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  // components/number-field.tsx: antd's min/max move a typed value into the range and precision rounds it,
+  // silently; a range is a rule of the form (NumberField, useNumberRule), so only that file draws InputNumber.
+  it("every number field is the app's NumberInput: no InputNumber elsewhere, none with min, max or precision", () => {
+    const found: string[] = [];
+    for (const file of sources(SRC)) {
+      const text = readFileSync(file, 'utf8');
+      const own = file.endsWith(path.join('components', 'number-field.tsx'));
+      for (const match of text.matchAll(/<InputNumber\b[^>]*?\/?>/gs)) {
+        const line = text.slice(0, match.index).split('\n').length;
+        if (!own || /\b(min|max|precision)=/.test(match[0])) found.push(`${path.relative(SRC, file)}:${line}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
 });

@@ -58,6 +58,22 @@ export function usePagerNames(): Pick<TablePaginationConfig, 'itemRender'> {
     itemRender: (_page, type, element: ReactNode) => {
       const name = names[type];
       if (!name || !isValidElement(element)) return element;
+      if (type === 'jump-prev' || type === 'jump-next') {
+        // The jumps are a link without an address inside a focusable list item: a name on either is an
+        // attribute their role does not take (axe: aria-prohibited-attr). Their text is the name, read
+        // from a hidden span; the arrows and the ellipsis are only drawn.
+        const link = element as ReactElement<{ children?: ReactNode }>;
+        return cloneElement(
+          link,
+          {},
+          <span key="drawn" aria-hidden="true">
+            {link.props.children}
+          </span>,
+          <span key="name" className="visually-hidden">
+            {name}
+          </span>,
+        );
+      }
       // The arrow keeps its look but not its own name ("left"): the button carries the name.
       const Arrow = type === 'prev' ? LeftOutlined : type === 'next' ? RightOutlined : null;
       return cloneElement(

@@ -74,11 +74,15 @@ export function SplitBar({
             <span aria-hidden="true" className="split-bar-key">
               {p.pattern}
             </span>
-            <span className="split-bar-label">{p.label}</span>{' '}
-            <span className="split-bar-value">
-              {formatDecimal(p.value, language, 3)} {unit}
-            </span>{' '}
-            <span className="split-bar-share">({percent(share[i]!)})</span>
+            <span>
+              <span className="split-bar-label">{p.label}</span>{' '}
+              <span className="split-bar-figures">
+                <span className="split-bar-value">
+                  {formatDecimal(p.value, language, 3)} {unit}
+                </span>{' '}
+                <span className="split-bar-share">({percent(share[i]!)})</span>
+              </span>
+            </span>
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import type { Language } from '@rodmenys/contract';
 import { type RenderResult, render as renderDom } from '@testing-library/react';
+import { ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '../api/query';
@@ -20,7 +21,10 @@ export interface RenderOptions {
  */
 export async function render(ui: ReactNode, options: RenderOptions = {}): Promise<RenderResult> {
   await changeLanguage(options.language ?? 'lt');
-  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [options.route ?? '/'] });
+  // jsdom draws no animation (no transition ever ends): antd's motion is off, so a dialog that closes is
+  // gone, and has told its owner, at once, as it is in a browser once its animation has ended.
+  const element = <ConfigProvider theme={{ token: { motion: false } }}>{ui}</ConfigProvider>;
+  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [options.route ?? '/'] });
   return renderDom(
     <AppProviders queryClient={createQueryClient()}>
       <RouterProvider router={router} />

@@ -5,6 +5,7 @@ import { applyDeclarations } from '../../services/declarations/apply.js';
 import { declaredDevice } from '../../services/declarations/devices.js';
 import { openDoubtfulAnomaly } from '../../services/declarations/office/apply.js';
 import { cleanPhoto, storePhoto } from '../../services/declarations/photo.js';
+import { declaredAtSql } from '../../services/declarations/rows.js';
 import { currentWindow } from '../../services/declarations/window.js';
 import type { DemoDeclared } from '../cases.js';
 import type { DemoHeat } from '../heat-methods.js';
@@ -188,7 +189,7 @@ export async function loadDeclared(
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, entered_by, channel,
                                 photo_id, status, confirmed, plausible_max, previous_value, caller_name)
-       VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       VALUES ($1, $2, $3, $4, ${declaredAtSql('$5')}, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
       [
         e.deviceId,
         occupant.id,

@@ -33,13 +33,14 @@ export function makers(w: World) {
     );
     return rows[0]!.id;
   };
-  /** An integration key on Alfa's first building, made for one revocation. */
+  /** An integration key on Alfa's first building, the operator's, made for one revocation. */
   const integrationKey = async () =>
     (
       await t.db.query<{ id: number }>(
-        `INSERT INTO integration_key (name, key_hash, prefix, location_ids, expires_at)
-         VALUES ($1, sha256(convert_to($1, 'UTF8')), 'rdm_live_matrix', ARRAY[$2::int], now() + interval '1 day') RETURNING id`,
-        [`matrix key ${++w.serial}`, ids.buildingA1],
+        `INSERT INTO integration_key (name, key_hash, prefix, location_ids, expires_at, created_by)
+         VALUES ($1, sha256(convert_to($1, 'UTF8')), 'rdm_live_matrix', ARRAY[$2::int], now() + interval '1 day', $3)
+         RETURNING id`,
+        [`matrix key ${++w.serial}`, ids.buildingA1, ids.g1_root],
       )
     ).rows[0]!.id;
   /** A webhook receiver, made for one switch-off. */
@@ -153,12 +154,12 @@ export function makers(w: World) {
     group2Alfa: ok,
     group1: ok,
   });
-  /** An exchange campaign over Alfa's first device (docs/device-lifetime.md), a new one per call. */
+  /** An exchange campaign over Alfa's first device (docs/device-lifetime.md) by the operator, a new one per call. */
   const campaign = async () => {
     const { rows } = await t.db.query<{ id: number }>(
-      `WITH c AS (INSERT INTO campaign (name) VALUES ($1) RETURNING id)
+      `WITH c AS (INSERT INTO campaign (name, created_by) VALUES ($1, $4) RETURNING id)
        INSERT INTO campaign_device (campaign_id, device_id, building_id) SELECT id, $2, $3 FROM c RETURNING campaign_id AS id`,
-      [`Campaign ${++w.serial}`, ids.deviceA1, ids.buildingA1],
+      [`Campaign ${++w.serial}`, ids.deviceA1, ids.buildingA1, ids.g1_root],
     );
     return rows[0]!.id;
   };

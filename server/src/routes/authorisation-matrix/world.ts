@@ -188,17 +188,25 @@ export function matrixWorld(): World {
       ['group2Beta', 'g2_beta', GROUP.admin, [ids.betaRegion!]],
       ['group1', 'g1_root', GROUP.operator, []],
     ];
+    // Each account's full name is a marker too: an account's name is shown only to whoever may see it
+    // (docs/security.md, "Names of accounts").
+    const lastName = (username: string) => `Pavarde-${username}`;
     for (const [role, username, groupId, rights] of users) {
-      const u = await makeSignedIn(t.app, { groupId, username, rights });
+      const u = await makeSignedIn(t.app, { groupId, username, rights, lastName: lastName(username) });
       tokens[role] = u.token;
       passwords[role] = { username, password: u.password };
       ids[username] = u.id;
-      addPart(`user:${username}`, [username], [u.id]);
+      addPart(`user:${username}`, [username, lastName(username)], [u.id]);
     }
     // A group 3 account in Beta, which nobody in Alfa may reach.
-    const beta = await makeSignedIn(t.app, { groupId: GROUP.user, username: 'g3_beta', rights: [ids.buildingB1!] });
+    const beta = await makeSignedIn(t.app, {
+      groupId: GROUP.user,
+      username: 'g3_beta',
+      rights: [ids.buildingB1!],
+      lastName: lastName('g3_beta'),
+    });
     ids.g3_beta = beta.id;
-    addPart('user:g3_beta', ['g3_beta'], [beta.id]);
+    addPart('user:g3_beta', ['g3_beta', lastName('g3_beta')], [beta.id]);
     // The fresh account registers itself, as anyone on the internet can.
     const registered = await inject(t.app, contract.register, {
       body: { firstName: 'Fresh', lastName: 'Self', username: 'fresh_self', password: 'password1' },

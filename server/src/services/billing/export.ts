@@ -68,8 +68,12 @@ export async function snapshotRows(db: Queryable, publicationId: number): Promis
   const { rows } = await db.query<{ rows: string }>('SELECT rows FROM billing_snapshot WHERE publication_id = $1', [
     publicationId,
   ]);
-  const frozen = rows[0] && (JSON.parse(rows[0].rows) as BillingRow[]);
-  return frozen?.map((r) =>
+  return rows[0] && parseSnapshotRows(rows[0].rows);
+}
+
+/** A billing snapshot's rows from its stored text (see snapshotRows). */
+export function parseSnapshotRows(text: string): BillingRow[] {
+  return (JSON.parse(text) as BillingRow[]).map((r) =>
     BILLING_COLUMNS.every((c) => c in r) ? r : billingRow({ ...r, Books: r.Books ?? r.Line === 'flat' }),
   );
 }

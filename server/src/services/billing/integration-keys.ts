@@ -11,6 +11,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
+import { accountNameSql } from '../users/account-scope.js';
 
 /** The key's characters after INTEGRATION_KEY_PREFIX that are kept in clear, to find it (and show it in the list). */
 const LOOKUP_CHARS = 8;
@@ -19,11 +20,12 @@ const LAST_USE_EVERY = "interval '5 minutes'";
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest();
 
-const COLUMNS = `k.id AS "Id", k.name AS "Name", k.prefix AS "Prefix",
+/** A key's columns; who created it as `reader` may see it (docs/security.md, "Names of accounts"). */
+const columns = (reader: Caller) => `k.id AS "Id", k.name AS "Name", k.prefix AS "Prefix",
   coalesce((SELECT json_agg(json_build_object('Id', l.id, 'Name', coalesce(nullif(concat_ws(', ', l.city, l.street, l.building, l.flat), ''), l.name)) ORDER BY l.id)
               FROM location l WHERE l.id = ANY (k.location_ids)), '[]') AS "Locations",
   true AS "ReadOnly", iso(k.expires_at) AS "ExpiresAt", iso(k.created_at) AS "CreatedAt",
-  (SELECT u.username FROM app_user u WHERE u.id = k.created_by) AS "CreatedBy",
+  (SELECT ${accountNameSql(reader, 'u')} FROM app_user u WHERE u.id = k.created_by) AS "CreatedBy",
   iso(k.last_used_at) AS "LastUsedAt", iso(k.revoked_at) AS "RevokedAt"`;
 
 /** Group 1 reaches every key; group 2 the keys whose subtrees all lie inside its scope (SQL over `k`). */
@@ -40,7 +42,7 @@ function requireManager(caller: Caller): void {
 export async function listIntegrationKeys(db: Queryable, caller: Caller): Promise<IntegrationKey[]> {
   requireManager(caller);
   const { rows } = await db.query<IntegrationKey>(
-    `SELECT ${COLUMNS} FROM integration_key k WHERE ${reachSql(caller, '$1')}
+    `SELECT ${columns(caller)} FROM integration_key k WHERE ${reachSql(caller, '$1')}
       ORDER BY k.revoked_at IS NOT NULL, k.expires_at < now(), k.created_at DESC, k.id DESC`,
     caller.scope === null ? [] : [caller.scope],
   );
@@ -79,7 +81,7 @@ export async function createIntegrationKey(
     const { rows } = await tx.query<IntegrationKey>(
       `WITH k AS (INSERT INTO integration_key (name, key_hash, prefix, location_ids, expires_at, created_by)
                   VALUES ($1, $2, $3, $4, ($5::date + 1)::timestamp::timestamptz, $6) RETURNING *)
-       SELECT ${COLUMNS} FROM k`,
+       SELECT ${columns(caller)} FROM k`,
       [
         input.name.trim(),
         hashKey(key),
@@ -110,7 +112,7 @@ export async function revokeIntegrationKey(db: Db, caller: Caller, id: number): 
       `WITH k AS (UPDATE integration_key k SET revoked_at = coalesce(revoked_at, now()),
                          revoked_by = coalesce(revoked_by, $2)
                    WHERE k.id = $1 AND ${reachSql(caller, '$3')} RETURNING *)
-       SELECT ${COLUMNS} FROM k`,
+       SELECT ${columns(caller)} FROM k`,
       caller.scope === null ? [id, caller.id] : [id, caller.id, caller.scope],
     );
     const key = rows[0];

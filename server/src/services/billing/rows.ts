@@ -15,17 +15,23 @@ import {
   type StatementRow,
 } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
+import { buildingIdOf } from '../sql.js';
 import { computeRows } from '../statements/figures.js';
 import { splitMoves } from '../statements/occupancy-figures.js';
 import { type Account, accountsAt } from './account.js';
 
-/** A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order). */
+/**
+ * A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order):
+ * `values`, else `base` (what rows of one flat share, given apart so it is not copied into each row's
+ * values first; the two name different members), else null (false for the flags).
+ */
 export function billingRow(
-  values: Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
+  values: Partial<BillingRow> & Partial<Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>>,
+  base?: Partial<BillingRow>,
 ): BillingRow {
   const row: Record<string, unknown> = {};
   for (const c of BILLING_COLUMNS)
-    row[c] = values[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
+    row[c] = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
   return row as BillingRow;
 }
 
@@ -42,6 +48,7 @@ interface DeviceLine {
   type: number;
   device_code: string;
   location_id: number;
+  building_id: number;
   is_building: boolean;
   /** A building-level role (docs/heat-method.md, "Devices"); null: none. */
   role: string | null;
@@ -67,11 +74,12 @@ const DEVICES_SQL = `WITH m AS (
            $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e
   ), dev AS (
     SELECT d.id, d.device_type_id AS type, d.role, d.device_code, d.rating_factor, d.installed_at, d.removed_at,
-           l.id AS location_id, l.level = ${LOCATION_LEVEL.building} AS is_building, l.flat_order, l.flat,
+           l.id AS location_id, ${buildingIdOf('l')} AS building_id, l.level = ${LOCATION_LEVEL.building} AS is_building,
+           l.flat_order, l.flat,
            coalesce(d.installed_at, '-infinity') < m.s AS from_start,
            coalesce(d.removed_at, 'infinity') >= m.e AS to_end, m.month, m.prev, m.s, m.e
       FROM m, location l JOIN device d ON d.location_id = l.id
-     WHERE (l.id = $1 OR (l.path @> ARRAY[$1::int] AND l.level = ${LOCATION_LEVEL.flat}))
+     WHERE (l.id = ANY ($1::int[]) OR (l.path && $1::int[] AND l.level = ${LOCATION_LEVEL.flat}))
        AND d.device_type_id IN (${DEVICE_TYPES.join(', ')})
        AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s
   ), v AS (
@@ -96,13 +104,13 @@ const DEVICES_SQL = `WITH m AS (
            AND r.ts >= coalesce(dev.installed_at, '-infinity')
          ORDER BY r.ts DESC LIMIT 1) fin ON true
   )
-  SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.is_building, v.rating_factor::float8 AS rating_factor,
+  SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.building_id, v.is_building, v.rating_factor::float8 AS rating_factor,
          v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
          v.ev::float8 AS end_value, iso(v.et) AS end_time, v.es AS end_source,
          (v.ev - v.sv)::float8 AS consumption,
          CASE WHEN v.type = ${DEVICE_TYPE.allocator} THEN round((v.ev - v.sv) * v.rating_factor, 3)::float8 END AS qrad
     FROM v
-   ORDER BY v.is_building, v.flat_order NULLS FIRST, v.flat, v.location_id, v.type, v.device_code`;
+   ORDER BY v.building_id, v.is_building, v.flat_order NULLS FIRST, v.flat, v.location_id, v.type, v.device_code`;
 
 const KIND_OF: Record<number, StatementKind> = {
   [DEVICE_TYPE.allocator]: 'heating',
@@ -140,12 +148,56 @@ export async function buildingRows(
   flats: readonly StatementRow[],
   stamp: Stamp,
 ): Promise<BillingRow[]> {
-  const { rows: devices } = await db.query<DeviceLine>(DEVICES_SQL, [buildingId, `${month}-01`]);
+  return (await buildingsRows(db, month, [{ buildingId, flats, stamp }])).get(buildingId) ?? [];
+}
+
+/** What buildingsRows needs of a building: the statements' rows of its flats and the stamp. */
+export interface BuildingRowsOf {
+  buildingId: number;
+  flats: readonly StatementRow[];
+  stamp: Stamp;
+}
+
+/**
+ * buildingRows of many buildings in three queries whatever their number (publishing every building:
+ * docs/statements.md, "Publishing"): their devices, their flats' accounts and the splits of their flats
+ * with a move (`splits`: already computed by the caller, as splitMoves answers them for these flats).
+ */
+export async function buildingsRows(
+  db: Queryable,
+  month: string,
+  buildings: readonly BuildingRowsOf[],
+  splits?: ReadonlyMap<number, OccupancyStatement[]>,
+): Promise<Map<number, BillingRow[]>> {
+  const out = new Map<number, BillingRow[]>();
+  if (!buildings.length) return out;
+  const all = buildings.flatMap((b) => b.flats);
+  const { rows } = await db.query<DeviceLine>(DEVICES_SQL, [buildings.map((b) => b.buildingId), `${month}-01`]);
   const accounts = await accountsAt(
     db,
-    flats.map((f) => f.FlatId),
+    all.map((f) => f.FlatId),
     month,
   );
+  const moves = splits ?? (await splitMoves(db, month, all));
+  const devices = new Map<number, DeviceLine[]>();
+  for (const d of rows) {
+    const list = devices.get(d.building_id);
+    if (list) list.push(d);
+    else devices.set(d.building_id, [d]);
+  }
+  for (const b of buildings)
+    out.set(b.buildingId, assemble(month, b, devices.get(b.buildingId) ?? [], accounts, moves));
+  return out;
+}
+
+/** One building's rows from its devices, its flats' accounts and the splits of its flats with a move. */
+function assemble(
+  month: string,
+  { buildingId, flats, stamp }: BuildingRowsOf,
+  devices: readonly DeviceLine[],
+  accounts: ReadonlyMap<number, Account>,
+  splits: ReadonlyMap<number, OccupancyStatement[]>,
+): BillingRow[] {
   const st = stampOf(stamp);
   // The devices overdue in the month, as the figures carry them (a published version: as frozen).
   const overdue = new Map(flats.flatMap((f) => f.Kinds.flatMap((k) => k.Overdue.map((d) => [d.DeviceId, d] as const))));
@@ -163,28 +215,30 @@ export async function buildingRows(
     AccountCode: account?.code ?? null,
     AccountName: account?.name ?? null,
   });
-  const deviceRow = (d: DeviceLine, flat: StatementRow | null, account: Account | undefined) =>
-    billingRow({
-      ...base('device', flat, account),
-      DeviceId: d.id,
-      DeviceCode: d.device_code,
-      DeviceTypeId: d.type,
-      Kind: KIND_OF[d.type] ?? null,
-      Unit: UNIT_OF[d.type] ?? null,
-      StartValue: d.start_value,
-      StartTime: d.start_time,
-      StartSource: d.start_source,
-      EndValue: d.end_value,
-      EndTime: d.end_time,
-      EndSource: d.end_source,
-      Consumption: d.consumption,
-      Units: d.type === DEVICE_TYPE.allocator ? d.consumption : null,
-      RatingFactor: d.type === DEVICE_TYPE.allocator ? d.rating_factor : null,
-      Qrad: d.qrad,
-      Partial: NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
-      Incomplete: d.start_value === null || d.end_value === null,
-      OverdueDevices: overdueOf([d]),
-    });
+  const deviceRow = (d: DeviceLine, rowBase: Partial<BillingRow>) =>
+    billingRow(
+      {
+        DeviceId: d.id,
+        DeviceCode: d.device_code,
+        DeviceTypeId: d.type,
+        Kind: KIND_OF[d.type] ?? null,
+        Unit: UNIT_OF[d.type] ?? null,
+        StartValue: d.start_value,
+        StartTime: d.start_time,
+        StartSource: d.start_source,
+        EndValue: d.end_value,
+        EndTime: d.end_time,
+        EndSource: d.end_source,
+        Consumption: d.consumption,
+        Units: d.type === DEVICE_TYPE.allocator ? d.consumption : null,
+        RatingFactor: d.type === DEVICE_TYPE.allocator ? d.rating_factor : null,
+        Qrad: d.qrad,
+        Partial: NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
+        Incomplete: d.start_value === null || d.end_value === null,
+        OverdueDevices: overdueOf([d]),
+      },
+      rowBase,
+    );
   const byFlat = new Map<number, DeviceLine[]>();
   for (const d of devices) {
     if (d.is_building) continue;
@@ -196,30 +250,33 @@ export async function buildingRows(
   const balance = flats.flatMap((f) => f.Kinds).find((k) => k.HeatBalance)?.HeatBalance ?? null;
   // The statements' building line (docs/statements.md), as every allocator flat of the building carries it.
   let line: StatementBuildingLine | null = null;
-  // Flats with more than one occupant in the month: their occupants' parts, as their statements split it.
-  const splits = await splitMoves(db, month, flats);
+  // Flats with more than one occupant in the month (`splits`): their occupants' parts, as their statements split it.
   for (const flat of flats) {
     const account = accounts.get(flat.FlatId);
     const split = splits.get(flat.FlatId);
-    for (const d of byFlat.get(flat.FlatId) ?? []) out.push(deviceRow(d, flat, account));
+    const deviceBase = base('device', flat, account);
+    const flatBase = base('flat', flat, account);
+    for (const d of byFlat.get(flat.FlatId) ?? []) out.push(deviceRow(d, deviceBase));
     for (const k of flat.Kinds) {
       if (k.BuildingLine) line = k.BuildingLine;
       out.push(
-        billingRow({
-          ...base('flat', flat, account),
-          Kind: k.Kind,
-          Unit: k.Unit,
-          Consumption: k.Current.Value,
-          Units: k.Units,
-          Qrad: k.Qrad,
-          KwhShare: k.KwhMethod && k.Unit === 'kWh' ? k.Current.Value : null,
-          KwhMethod: k.KwhMethod,
-          Partial: k.Current.Partial,
-          Incomplete: k.Current.Incomplete,
-          Books: !split,
-          ...heatPartColumns(k),
-          OverdueDevices: overdueText(k.Overdue),
-        }),
+        billingRow(
+          {
+            Kind: k.Kind,
+            Unit: k.Unit,
+            Consumption: k.Current.Value,
+            Units: k.Units,
+            Qrad: k.Qrad,
+            KwhShare: k.KwhMethod && k.Unit === 'kWh' ? k.Current.Value : null,
+            KwhMethod: k.KwhMethod,
+            Partial: k.Current.Partial,
+            Incomplete: k.Current.Incomplete,
+            Books: !split,
+            ...heatPartColumns(k),
+            OverdueDevices: overdueText(k.Overdue),
+          },
+          flatBase,
+        ),
       );
     }
     for (const o of split ?? []) out.push(...occupancyRows(o, flat, base));
@@ -227,7 +284,8 @@ export async function buildingRows(
   const meters = devices.filter((d) => d.is_building);
   const first = flats[0] ?? null;
   const place = { City: first?.City ?? null, Street: first?.Street ?? null, Building: first?.Building ?? null };
-  for (const d of meters) out.push({ ...deviceRow(d, null, undefined), ...place });
+  const meterBase = base('device', null, undefined);
+  for (const d of meters) out.push({ ...deviceRow(d, meterBase), ...place });
   // The building line is the input meter's: the devices of the hot water's roles are rows of their own.
   const inputs = meters.filter((d) => d.role === null);
   if (inputs.length) {

@@ -1,47 +1,78 @@
-import type { StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
-import { billingChanges, snapshotRows } from './export.js';
-import { buildingRows } from './rows.js';
+import { insertRows } from '../../db/insert-rows.js';
+import type { PublicationContext, PublishedBuilding, UnchangedBuilding } from '../statements/followers.js';
+import { billingChanges, parseSnapshotRows } from './export.js';
+import { buildingsRows } from './rows.js';
 
 /**
- * Freezes a building's billing export at its publication, in the publishing transaction: the rows as they are
- * now, stamped with the version and its time, kept as the exact JSON text (billing_snapshot), so that the
+ * Freezes the buildings' billing export at their publication, in the publishing transaction: the rows as they
+ * are now, stamped with the version and its time, kept as the exact JSON text (billing_snapshot), so that the
  * version exports the same bytes every time. `flats` are the statements' rows being published.
  */
 export async function freezeBillingExport(
   tx: Queryable,
-  p: {
-    publicationId: number;
-    month: string;
-    buildingId: number;
-    version: number;
-    publishedAt: string;
-    flats: readonly StatementRow[];
-  },
+  published: readonly PublishedBuilding[],
+  context: PublicationContext,
 ): Promise<void> {
-  const rows = await buildingRows(tx, p.month, p.buildingId, p.flats, {
-    Status: 'published',
-    Version: p.version,
-    PublishedAt: p.publishedAt,
-  });
-  await tx.query('INSERT INTO billing_snapshot (publication_id, rows, row_count) VALUES ($1, $2, $3)', [
-    p.publicationId,
-    JSON.stringify(rows),
-    rows.length,
-  ]);
+  if (!published.length) return;
+  const rows = await buildingsRows(
+    tx,
+    published[0]!.month,
+    published.map((p) => ({
+      buildingId: p.buildingId,
+      flats: p.flats,
+      stamp: { Status: 'published', Version: p.version, PublishedAt: p.publishedAt },
+    })),
+    context.splits,
+  );
+  const frozen = published.map((p) => rows.get(p.buildingId) ?? []);
+  await insertRows(
+    tx,
+    'INSERT INTO billing_snapshot (publication_id, rows, row_count) VALUES',
+    '(?::int, ?::text, ?::int)',
+    published.map((p, i) => [p.publicationId, JSON.stringify(frozen[i]), frozen[i]!.length]),
+  );
 }
 
 /**
- * Whether the building's export, frozen with its previous version, would differ if frozen now (a device's
+ * The buildings whose export, frozen with their previous version, would differ if frozen now (a device's
  * month-end value or time moved without changing a statement figure): publishing then makes a new version.
- * A version frozen before the export existed has nothing to compare with: it does not differ.
+ * The rows now are stamped as the frozen ones were, so the same rows are the same text and need not be
+ * parsed; any other text is compared row by row (billingChanges). A version frozen before the export existed
+ * has nothing to compare with: it does not differ.
  */
 export async function billingExportDiffers(
   tx: Queryable,
-  p: { previousPublicationId: number; month: string; buildingId: number; flats: readonly StatementRow[] },
-): Promise<boolean> {
-  const frozen = await snapshotRows(tx, p.previousPublicationId);
-  if (!frozen) return false;
-  const now = await buildingRows(tx, p.month, p.buildingId, p.flats, { Status: 'live' });
-  return billingChanges(frozen, now).length > 0;
+  buildings: readonly UnchangedBuilding[],
+  context: PublicationContext,
+): Promise<ReadonlySet<number>> {
+  const out = new Set<number>();
+  if (!buildings.length) return out;
+  const { rows: frozen } = await tx.query<{ id: number; version: number; at: string; rows: string }>(
+    `SELECT p.id, p.version, iso(p.published_at) AS at, s.rows FROM statement_publication p
+       JOIN billing_snapshot s ON s.publication_id = p.id WHERE p.id = ANY ($1::int[])`,
+    [buildings.map((b) => b.previousPublicationId)],
+  );
+  const byPublication = new Map(frozen.map((f) => [f.id, f]));
+  const compared = buildings.filter((b) => byPublication.has(b.previousPublicationId));
+  const now = await buildingsRows(
+    tx,
+    buildings[0]!.month,
+    compared.map((b) => {
+      const f = byPublication.get(b.previousPublicationId)!;
+      return {
+        buildingId: b.buildingId,
+        flats: b.flats,
+        stamp: { Status: 'published', Version: f.version, PublishedAt: f.at },
+      };
+    }),
+    context.splits,
+  );
+  for (const b of compared) {
+    const f = byPublication.get(b.previousPublicationId)!;
+    const rows = now.get(b.buildingId) ?? [];
+    if (JSON.stringify(rows) === f.rows) continue;
+    if (billingChanges(parseSnapshotRows(f.rows), rows).length > 0) out.add(b.buildingId);
+  }
+  return out;
 }

@@ -11,6 +11,7 @@ import { notFound } from '../../errors.js';
 import type { Caller } from '../auth/caller.js';
 import { assertLifetimeReader } from '../lifetime/due.js';
 import { buildingOrder, inScope } from '../sql.js';
+import { accountNameSql } from '../users/account-scope.js';
 
 /*
  * A campaign's progress (docs/device-lifetime.md, "Exchange campaigns"), read from the devices
@@ -73,15 +74,17 @@ interface CampaignRow {
   created_by: string | null;
 }
 
-const CAMPAIGN_SQL = `
+const FULL_NAME = `nullif(concat_ws(' ', u.first_name, u.last_name), '')`;
+/** The campaigns, with who created them as the caller may see it (docs/security.md, "Names of accounts"). */
+const campaignSql = (caller: Caller) => `
   SELECT c.id, c.name, to_char(c.started_on, 'YYYY-MM-DD') AS started_on,
-         nullif(concat_ws(' ', u.first_name, u.last_name), '') AS created_by
+         ${accountNameSql(caller, 'u', FULL_NAME)} AS created_by
     FROM campaign c LEFT JOIN app_user u ON u.id = c.created_by`;
 
-async function noAccessOf(db: Queryable, campaignIds: number[]): Promise<Map<string, NoAccessVisit[]>> {
+async function noAccessOf(db: Queryable, caller: Caller, campaignIds: number[]): Promise<Map<string, NoAccessVisit[]>> {
   const { rows } = await db.query<NoAccessVisit & { campaign_id: number; device_id: number }>(
     `SELECT n.campaign_id, n.device_id, n.id AS "Id", to_char(n.day, 'YYYY-MM-DD') AS "Day", n.reason AS "Reason",
-            iso(n.recorded_at) AS "RecordedAt", nullif(concat_ws(' ', u.first_name, u.last_name), '') AS "RecordedBy"
+            iso(n.recorded_at) AS "RecordedAt", ${accountNameSql(caller, 'u', FULL_NAME)} AS "RecordedBy"
        FROM campaign_no_access n LEFT JOIN app_user u ON u.id = n.recorded_by
       WHERE n.campaign_id = ANY ($1::int[])
       ORDER BY n.day, n.id`,
@@ -98,7 +101,7 @@ async function noAccessOf(db: Queryable, campaignIds: number[]): Promise<Map<str
 /** The campaign's devices in the caller's scope with their states (one campaign, or every one). */
 async function devicesOf(db: Queryable, caller: Caller, campaignId: number | null) {
   const { rows } = await db.query<DeviceLine>(DEVICES_SQL, [caller.scope, campaignId]);
-  const visits = await noAccessOf(db, [...new Set(rows.map((r) => r.campaign_id))]);
+  const visits = await noAccessOf(db, caller, [...new Set(rows.map((r) => r.campaign_id))]);
   return rows.map((r) => {
     const noAccess = visits.get(`${r.campaign_id}:${r.device_id}`) ?? [];
     const state: CampaignDevice['State'] = r.done_how ? 'done' : noAccess.length ? 'noAccess' : 'open';
@@ -110,7 +113,7 @@ async function devicesOf(db: Queryable, caller: Caller, campaignId: number | nul
 export async function listCampaigns(db: Queryable, caller: Caller): Promise<CampaignSummary[]> {
   assertLifetimeReader(caller);
   const devices = await devicesOf(db, caller, null);
-  const { rows } = await db.query<CampaignRow>(`${CAMPAIGN_SQL} ORDER BY c.started_on DESC, c.id DESC`);
+  const { rows } = await db.query<CampaignRow>(`${campaignSql(caller)} ORDER BY c.started_on DESC, c.id DESC`);
   const summaries: CampaignSummary[] = [];
   for (const c of rows) {
     const mine = devices.filter((d) => d.line.campaign_id === c.id);
@@ -136,7 +139,7 @@ export async function listCampaigns(db: Queryable, caller: Caller): Promise<Camp
  */
 export async function getCampaign(db: Queryable, caller: Caller, id: number): Promise<CampaignDetail> {
   assertLifetimeReader(caller);
-  const { rows } = await db.query<CampaignRow>(`${CAMPAIGN_SQL} WHERE c.id = $1`, [id]);
+  const { rows } = await db.query<CampaignRow>(`${campaignSql(caller)} WHERE c.id = $1`, [id]);
   const devices = rows[0] ? await devicesOf(db, caller, id) : [];
   if (!rows[0] || !devices.length) throw notFound();
   const c = rows[0];

@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { inScope } from '../sql.js';
+import { accountNameSql } from '../users/account-scope.js';
 
 export interface AnomalyFilter {
   rule?: RuleCode;
@@ -20,12 +21,15 @@ export interface AnomalyFilter {
 /** At most this many rows in a list (the counts cover everything). */
 export const MAX_ANOMALIES = 5000;
 
-const COLUMNS = `a.id AS "Id", a.rule AS "Rule", a.state AS "State", a.building_id AS "BuildingId",
+/** An anomaly's columns; who acknowledged it as `reader` may see it (docs/security.md, "Names of accounts"). */
+const columns = (
+  reader: Pick<Caller, 'id' | 'groupId'>,
+) => `a.id AS "Id", a.rule AS "Rule", a.state AS "State", a.building_id AS "BuildingId",
   address_label(b) AS "Address", a.device_id AS "DeviceId", d.device_code AS "DeviceCode",
   d.device_type_id AS "DeviceTypeId", fl.flat AS "Flat",
   CASE WHEN a.month > '0001-01-01' THEN to_char(a.month, 'YYYY-MM') END AS "Month",
   a.evidence AS "Evidence", iso(a.opened_at) AS "OpenedAt", iso(a.last_seen_at) AS "LastSeenAt",
-  iso(a.resolved_at) AS "ResolvedAt", iso(a.acknowledged_at) AS "AcknowledgedAt", u.username AS "AcknowledgedBy",
+  iso(a.resolved_at) AS "ResolvedAt", iso(a.acknowledged_at) AS "AcknowledgedAt", ${accountNameSql(reader, 'u')} AS "AcknowledgedBy",
   a.comment AS "Comment"`;
 
 const FROM = `FROM anomaly a JOIN location b ON b.id = a.building_id
@@ -59,9 +63,13 @@ const params = (f: AnomalyFilter) => {
 };
 
 /** Anomalies in scope matching the filter, newest first. */
-export async function listAnomalies(db: Queryable, f: AnomalyFilter): Promise<Anomaly[]> {
+export async function listAnomalies(
+  db: Queryable,
+  f: AnomalyFilter,
+  reader: Pick<Caller, 'id' | 'groupId'>,
+): Promise<Anomaly[]> {
   const { rows } = await db.query<Anomaly>(
-    `SELECT ${COLUMNS} ${FROM} ${WHERE} ORDER BY a.opened_at DESC, a.id DESC LIMIT ${MAX_ANOMALIES}`,
+    `SELECT ${columns(reader)} ${FROM} ${WHERE} ORDER BY a.opened_at DESC, a.id DESC LIMIT ${MAX_ANOMALIES}`,
     params(f),
   );
   return rows;
@@ -81,11 +89,11 @@ export async function countAnomalies(db: Queryable, f: AnomalyFilter): Promise<A
   return rows;
 }
 
-async function findAnomaly(db: Queryable, id: number, scope: number[] | null): Promise<Anomaly> {
-  const { rows } = await db.query<Anomaly>(`SELECT ${COLUMNS} ${FROM} WHERE a.id = $2 AND ${inScope('b', '$1')}`, [
-    scope,
-    id,
-  ]);
+async function findAnomaly(db: Queryable, caller: Caller, id: number, scope: number[] | null): Promise<Anomaly> {
+  const { rows } = await db.query<Anomaly>(
+    `SELECT ${columns(caller)} ${FROM} WHERE a.id = $2 AND ${inScope('b', '$1')}`,
+    [scope, id],
+  );
   if (!rows[0]) throw notFound('anomalyNotFound');
   return rows[0];
 }
@@ -105,7 +113,7 @@ export async function changeAnomaly(
   const text = comment.trim();
   if (!text) throw badRequest('commentRequired', {}, 'comment');
   return db.transaction(async (tx) => {
-    const before = await findAnomaly(tx, id, scope);
+    const before = await findAnomaly(tx, caller, id, scope);
     if (before.State === 'resolved') throw conflict('anomalyResolved');
     if (action === 'acknowledge' && before.State !== 'open') throw conflict('anomalyAcknowledged');
     await tx.query(
@@ -115,7 +123,7 @@ export async function changeAnomaly(
                   acknowledged_at = coalesce(acknowledged_at, now()), comment = $3 WHERE id = $1`,
       [id, caller.id, text],
     );
-    const after = await findAnomaly(tx, id, scope);
+    const after = await findAnomaly(tx, caller, id, scope);
     await recordAudit(tx, {
       actor: caller,
       kind: action === 'acknowledge' ? 'anomaly.acknowledge' : 'anomaly.resolve',

@@ -5,14 +5,18 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { loadSettings } from '../settings.js';
 import { inScope } from '../sql.js';
+import { accountNameSql } from '../users/account-scope.js';
 import { computeMonthEnds, computeMonthEndsBackward } from './month-ends.js';
 
-const ROW = `me.device_id AS "DeviceId", to_char(me.month, 'YYYY-MM') AS "Month",
+/** A month end's columns; who set it as `reader` may see it (docs/security.md, "Names of accounts"). */
+const row = (reader: Reader) => `me.device_id AS "DeviceId", to_char(me.month, 'YYYY-MM') AS "Month",
   iso((me.month + interval '1 month')::timestamp::timestamptz) AS "MonthEnd",
   me.value::float8 AS "Value", me.source AS "Source", iso(me.reading_ts) AS "ReadingTime",
-  iso(me.next_ts) AS "NextReadingTime", me.method AS "Method", me.reason AS "Reason", u.username AS "SetBy",
+  iso(me.next_ts) AS "NextReadingTime", me.method AS "Method", me.reason AS "Reason", ${accountNameSql(reader, 'u')} AS "SetBy",
   me.previous_value::float8 AS "PreviousValue", me.previous_source AS "PreviousSource",
   iso(me.changed_at) AS "ChangedAt", iso(me.computed_at) AS "ComputedAt"`;
+
+type Reader = Pick<Caller, 'id' | 'groupId'>;
 
 /** The device, if the caller may see it; else 404. */
 async function assertDeviceVisible(db: Queryable, deviceId: number, scope: number[] | null): Promise<void> {
@@ -32,7 +36,7 @@ const monthDay = (month: string) => `${month}-01`;
  */
 export async function listMonthEnds(
   db: Queryable,
-  input: { deviceId: number; from: string; till: string; scope: number[] | null },
+  input: { deviceId: number; from: string; till: string; scope: number[] | null; reader: Reader },
 ): Promise<MonthEndListRow[]> {
   if (input.from > input.till) throw badRequest('monthsFromAfterTill', {}, 'from');
   await assertDeviceVisible(db, input.deviceId, input.scope);
@@ -47,7 +51,7 @@ export async function listMonthEnds(
        SELECT g::date AS month, (g + interval '1 month')::timestamptz AS e
          FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 month') g
      )
-     SELECT ${ROW.replace('me.device_id AS', 'dev.id AS').replaceAll('me.month', 'm.month').replace('me.source AS', "coalesce(me.source, 'missing') AS")},
+     SELECT ${row(input.reader).replace('me.device_id AS', 'dev.id AS').replaceAll('me.month', 'm.month').replace('me.source AS', "coalesce(me.source, 'missing') AS")},
             CASE WHEN me.device_id IS NULL THEN CASE WHEN dev.has_reading THEN 'notComputed' ELSE 'noReading' END END
               AS "Missing"
        FROM months m CROSS JOIN dev
@@ -70,10 +74,10 @@ export async function listMonthEnds(
  */
 export async function listUnmeasuredMonthEnds(
   db: Queryable,
-  input: { month: string; deviceTypeId: number; scope: number[] | null; parents: number[] | null },
+  input: { month: string; deviceTypeId: number; scope: number[] | null; parents: number[] | null; reader: Reader },
 ): Promise<MonthEndRow[]> {
   const { rows } = await db.query<MonthEndRow>(
-    `SELECT ${ROW} FROM month_end me
+    `SELECT ${row(input.reader)} FROM month_end me
        JOIN device d ON d.id = me.device_id
        JOIN location l ON l.id = d.location_id
        LEFT JOIN app_user u ON u.id = me.set_by
@@ -107,7 +111,7 @@ export async function setMonthEnd(
   return db.transaction(async (tx) => {
     await assertDeviceVisible(tx, deviceId, null);
     await assertMonthEnded(tx, month);
-    const before = await readMonthEnd(tx, deviceId, month);
+    const before = await readMonthEnd(tx, caller, deviceId, month);
     await tx.query(
       `INSERT INTO month_end AS me (device_id, month, value, source, reason, set_by)
        VALUES ($1, $2::date, $3, 'manual', $4, $5)
@@ -117,7 +121,7 @@ export async function setMonthEnd(
          previous_value = me.value, previous_source = me.source, changed_at = now()`,
       [deviceId, monthDay(month), body.value, reason, caller.id],
     );
-    const after = (await readMonthEnd(tx, deviceId, month))!;
+    const after = (await readMonthEnd(tx, caller, deviceId, month))!;
     await recordAudit(tx, {
       actor: caller,
       kind: 'monthEnd.set',
@@ -134,12 +138,12 @@ export async function setMonthEnd(
 export async function clearMonthEnd(db: Db, caller: Caller, deviceId: number, month: string): Promise<void> {
   await db.transaction(async (tx) => {
     await assertDeviceVisible(tx, deviceId, null);
-    const before = await readMonthEnd(tx, deviceId, month);
+    const before = await readMonthEnd(tx, caller, deviceId, month);
     if (before?.Source !== 'manual') throw notFound('noManualMonthEnd');
     await tx.query('DELETE FROM month_end WHERE device_id = $1 AND month = $2::date', [deviceId, monthDay(month)]);
     await computeMonthEnds(tx, monthDay(month), [deviceId], await loadSettings(tx));
     await computeMonthEndsBackward(tx, monthDay(month), [deviceId]);
-    const after = await readMonthEnd(tx, deviceId, month);
+    const after = await readMonthEnd(tx, caller, deviceId, month);
     await recordAudit(tx, {
       actor: caller,
       kind: 'monthEnd.clear',
@@ -151,9 +155,14 @@ export async function clearMonthEnd(db: Db, caller: Caller, deviceId: number, mo
   });
 }
 
-async function readMonthEnd(db: Queryable, deviceId: number, month: string): Promise<MonthEndRow | null> {
+async function readMonthEnd(
+  db: Queryable,
+  reader: Reader,
+  deviceId: number,
+  month: string,
+): Promise<MonthEndRow | null> {
   const { rows } = await db.query<MonthEndRow>(
-    `SELECT ${ROW} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
+    `SELECT ${row(reader)} FROM month_end me LEFT JOIN app_user u ON u.id = me.set_by
       WHERE me.device_id = $1 AND me.month = $2::date`,
     [deviceId, monthDay(month)],
   );

@@ -32,12 +32,13 @@ export async function applyDeclarations(tx: Queryable, deviceId: number, month: 
       [deviceId, month],
     );
     const counting = rows[0];
-    // The readings of this month's declarations that do not count (any more).
+    // The readings of this month's declarations that do not count (any more): at a declaration's time
+    // (whole seconds, rows.ts declaredAtSql) with its value, unless the counting one is at that time.
     await tx.query(
       `WITH gone AS (
          DELETE FROM reading r USING declaration x
           WHERE x.device_id = $1 AND x.month = $2::date AND r.device_id = $1 AND r.ts = x.declared_at
-            AND x.id IS DISTINCT FROM $3::int AND r.ts IS DISTINCT FROM $4::timestamptz
+            AND r.value = x.value AND x.id IS DISTINCT FROM $3::int AND r.ts IS DISTINCT FROM $4::timestamptz
          RETURNING r.ts)
        INSERT INTO dq_pending (device_id, month)
        SELECT DISTINCT $1::int, date_trunc('month', ts)::date FROM gone ON CONFLICT DO NOTHING`,

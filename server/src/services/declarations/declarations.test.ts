@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { inject, useApp } from '../../test/app.js';
 import { dbKind } from '../../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, makeSignedIn } from '../../test/factories.js';
+import type { Caller } from '../auth/caller.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { anonymiseOccupancy } from '../personal-data/anonymise.js';
 import { declare, occupantDeclarations } from './declare.js';
+import { decideDeclaration } from './office/review.js';
 import { cleanPhoto, storePhoto } from './photo.js';
 import { windowOn } from './window.js';
 
@@ -54,7 +56,10 @@ describe('the declaration window', () => {
 
 describe(`declared readings over time (${dbKind()})`, () => {
   const t = useApp();
-  const vilnius = (local: string) => new Date(`${local}+03:00`);
+  // Times as a request carries them: with milliseconds (a declaration's reading is kept to the second).
+  // The fraction is derived from the seconds (never zero): 00 → .113, 30 → .223, 59 → .296.
+  const vilnius = (local: string) =>
+    new Date(`${local}.${String((Number(local.slice(-2)) * 37 + 113) % 1000).padStart(3, '0')}+03:00`);
   const ids = { flat: 0, occupancy: 0 };
 
   const world = async (code: string) => {
@@ -103,6 +108,82 @@ describe(`declared readings over time (${dbKind()})`, () => {
     expect(rows.map((r) => r.value)).toEqual(['140.2']);
     const page = await occupantDeclarations(t.db, w.occupancy, vilnius('2026-10-26T10:00:00'));
     expect(page.Devices[0]!.Declarations.filter((d) => d.Counts).map((d) => d.Value)).toEqual([140.2]);
+  });
+
+  /** The readings a device has in October 2026 (its declarations' month), in time order. */
+  const octoberReadings = async (device: number) =>
+    (
+      await t.db.query<{ value: string }>(
+        `SELECT value::text FROM reading WHERE device_id = $1 AND ts >= '2026-10-02' AND ts < '2026-11-01' ORDER BY ts`,
+        [device],
+      )
+    ).rows.map((r) => r.value);
+  const octoberEnd = async (device: number) =>
+    (
+      await t.db.query<{ value: string; source: string }>(
+        `SELECT value::text, source FROM month_end WHERE device_id = $1 AND month = '2026-10-01'`,
+        [device],
+      )
+    ).rows[0];
+
+  it('takes a correction lower than this window’s earlier declaration, never below the previous value', async () => {
+    await setWindow(21, 31);
+    const w = await world('6');
+    const who = by(w.occupancy);
+    // September's end is 136; 160.734 is above the plausible maximum (146), confirmed.
+    const high = await declare(
+      t.db,
+      who,
+      { deviceId: w.device, value: 160.734, confirm: true },
+      vilnius('2026-10-22T09:15:30'),
+    );
+    expect(high.Declaration).toMatchObject({ Status: 'doubtful', PreviousValue: 136, Counts: true });
+    // The same day's corrections are checked against 136, not against the 160.734 declared before them.
+    const lower = await declare(t.db, who, { deviceId: w.device, value: 145.734 }, vilnius('2026-10-22T18:02:11'));
+    expect(lower.Declaration).toMatchObject({ Status: 'accepted', PreviousValue: 136, Counts: false });
+    const lowest = await declare(t.db, who, { deviceId: w.device, value: 137.408 }, vilnius('2026-10-22T18:40:05'));
+    expect(lowest.Declaration).toMatchObject({ Status: 'accepted', PreviousValue: 136, Counts: false });
+    await expect(
+      declare(t.db, who, { deviceId: w.device, value: 135.999 }, vilnius('2026-10-22T19:00:00')),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'declarationBelowPrevious', params: { previous: '136' } });
+    const page = await occupantDeclarations(t.db, w.occupancy, vilnius('2026-10-23T10:00:00'));
+    expect(page.Devices[0]!.PreviousValue).toBe(136);
+    // Only the one that counts (the day's largest) is a reading.
+    expect(await octoberReadings(w.device)).toEqual(['160.734']);
+  });
+
+  it('takes a declaration’s reading back when it stops counting, and the month end follows', async () => {
+    await setWindow(21, 31);
+    const w = await world('7');
+    const who = by(w.occupancy);
+    const operator = await makeSignedIn(t.app, { groupId: GROUP.operator });
+    const caller: Caller = { ...operator, scope: null, token: {} as Caller['token'] };
+    const reject = (id: number) => decideDeclaration(t.db, caller, id, { accept: false, reason: 'misread' });
+    const first = await declare(t.db, who, { deviceId: w.device, value: 138.25 }, vilnius('2026-10-22T08:00:01'));
+    const high = await declare(
+      t.db,
+      who,
+      { deviceId: w.device, value: 160.734, confirm: true },
+      vilnius('2026-10-23T09:15:30'),
+    );
+    expect(high.Declaration.Counts).toBe(true);
+    expect(await octoberReadings(w.device)).toEqual(['160.734']);
+    expect(await octoberEnd(w.device)).toEqual({ value: '160.734', source: 'declared' });
+    // Rejected: its reading goes, the earlier declaration counts again and is the month end.
+    expect(await reject(high.Declaration.Id)).toMatchObject({ Status: 'rejected', Counts: false });
+    expect(await octoberReadings(w.device)).toEqual(['138.25']);
+    expect(await octoberEnd(w.device)).toEqual({ value: '138.25', source: 'declared' });
+    // The next correction is checked against September's 136, not against the rejected reading.
+    const next = await declare(t.db, who, { deviceId: w.device, value: 139.5 }, vilnius('2026-10-24T12:30:45'));
+    expect(next.Declaration).toMatchObject({ PreviousValue: 136, Counts: true });
+    expect(await octoberReadings(w.device)).toEqual(['139.5']);
+    // Every one rejected: no declared reading is left and the month is computed again from the readings.
+    await reject(next.Declaration.Id);
+    await reject(first.Declaration.Id);
+    expect(await octoberReadings(w.device)).toEqual([]);
+    expect(await octoberEnd(w.device)).toBeUndefined();
+    await refreshMonthEnds(t.db, new Date('2026-12-02T12:00:00Z'));
+    expect((await octoberEnd(w.device))?.source).not.toBe('declared');
   });
 
   it('makes the month end declared, with who entered it, and the computation keeps it', async () => {
@@ -169,7 +250,7 @@ describe(`declared readings over time (${dbKind()})`, () => {
     await setWindow(21, 31);
     const w = await world('4');
     await expect(
-      declare(t.db, by(w.occupancy), { deviceId: w.device, value: 137 }, new Date('2026-10-20T23:59:59+03:00')),
+      declare(t.db, by(w.occupancy), { deviceId: w.device, value: 137 }, new Date('2026-10-20T23:59:59.999+03:00')),
     ).rejects.toMatchObject({ statusCode: 409, code: 'declarationWindowClosed' });
     const first = await declare(
       t.db,
@@ -183,7 +264,7 @@ describe(`declared readings over time (${dbKind()})`, () => {
       t.db,
       by(w.occupancy),
       { deviceId: w.device, value: 138 },
-      new Date('2026-10-31T23:59:59+02:00'),
+      new Date('2026-10-31T23:59:59.999+02:00'),
     );
     expect(last.Declaration.Month).toBe('2026-10');
     await expect(

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { applyDeclarations } from './apply.js';
 import { declaredDevice, declaredDevices } from './devices.js';
 import { openDoubtfulAnomaly } from './office/apply.js';
-import { DECLARATION_COLUMNS } from './rows.js';
+import { DECLARATION_COLUMNS, declaredAtSql } from './rows.js';
 import { currentWindow } from './window.js';
 
 /*
@@ -28,10 +28,9 @@ export async function occupantDeclarations(
 
 /** One declaration in the contract's shape. */
 export async function declarationById(db: Queryable, id: number): Promise<Declaration> {
-  const { rows } = await db.query<Declaration>(
-    `SELECT ${DECLARATION_COLUMNS} FROM declaration x LEFT JOIN app_user eu ON eu.id = x.entered_by WHERE x.id = $1`,
-    [id],
-  );
+  const { rows } = await db.query<Declaration>(`SELECT ${DECLARATION_COLUMNS} FROM declaration x WHERE x.id = $1`, [
+    id,
+  ]);
   if (!rows[0]) throw notFound();
   return rows[0];
 }
@@ -83,7 +82,7 @@ export async function declare(
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, occupant_session_id,
                                 entered_by, channel, photo_id, status, confirmed, plausible_max, previous_value)
-       VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       VALUES ($1, $2, $3, $4, ${declaredAtSql('$5')}, $6::date, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
       [
         body.deviceId,
         who.occupancyId,

@@ -69,7 +69,7 @@ export async function declaredDevices(
             dd.previous_value::float8 AS "PreviousValue", iso(dd.previous_at) AS "PreviousAt",
             dd.plausible_max::float8 AS "PlausibleMax",
             coalesce((SELECT json_agg(j ORDER BY j."DeclaredAt" DESC, j."Id" DESC) FROM (
-              SELECT ${DECLARATION_COLUMNS} FROM declaration x LEFT JOIN app_user eu ON eu.id = x.entered_by
+              SELECT ${DECLARATION_COLUMNS} FROM declaration x
                WHERE x.device_id = dd.id AND x.month = $3::date AND x.occupancy_id = $1) j), '[]'::json) AS "Declarations"
        FROM dd ORDER BY dd.device_type_id, dd.device_code`,
     [occupancyId, now, month],

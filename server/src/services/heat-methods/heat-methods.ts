@@ -11,6 +11,7 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { buildingIdOf, inScope } from '../sql.js';
+import { accountNameSql } from '../users/account-scope.js';
 
 /*
  * A building's heat method versions (docs/heat-method.md): read by group 1 and by group 2 within its
@@ -23,7 +24,7 @@ const VERSION = `to_char(m.valid_from, 'YYYY-MM') AS "ValidFrom", m.hot_water_he
   m.kwh_per_m3::float8 AS "KwhPerM3", m.circulation_norm::float8 AS "CirculationNorm",
   m.hot_water_temperature::float8 AS "HotWaterTemperature", m.district_heat AS "DistrictHeat",
   m.seasons AS "Seasons", m.common_share::float8 AS "CommonShare", m.base_share::float8 AS "BaseShare",
-  m.minimum_share::float8 AS "MinimumShare", m.flats AS "Flats", u.username AS "ChangedBy",
+  m.minimum_share::float8 AS "MinimumShare", m.flats AS "Flats",
   iso(m.changed_at) AS "ChangedAt"`;
 
 /** A building the caller may see, with its flats; 404 when it is no building or out of scope. */
@@ -43,10 +44,18 @@ async function buildingOf(db: Queryable, scope: number[] | null, id: number) {
   return { path: rows[0].path, flats };
 }
 
-/** Every version of the buildings' methods, oldest first, per building. */
-export async function heatMethodsOf(db: Queryable, buildingIds: readonly number[]) {
+/**
+ * Every version of the buildings' methods, oldest first, per building; who changed each as `reader`
+ * may see it (docs/security.md, "Names of accounts"; no reader: nobody's name).
+ */
+export async function heatMethodsOf(
+  db: Queryable,
+  buildingIds: readonly number[],
+  reader: Pick<Caller, 'id' | 'groupId'> | null = null,
+) {
   const { rows } = await db.query<HeatMethodVersion & { building_id: number }>(
-    `SELECT m.building_id, ${VERSION} FROM building_heat_method m LEFT JOIN app_user u ON u.id = m.changed_by
+    `SELECT m.building_id, ${VERSION}, ${accountNameSql(reader, 'u')} AS "ChangedBy"
+       FROM building_heat_method m LEFT JOIN app_user u ON u.id = m.changed_by
       WHERE m.building_id = ANY ($1::int[]) ORDER BY m.building_id, m.valid_from`,
     [buildingIds],
   );
@@ -63,7 +72,8 @@ export const versionIn = (versions: readonly HeatMethodVersion[] | undefined, m:
 export async function getBuildingHeatMethods(db: Queryable, caller: Caller, id: number): Promise<BuildingHeatMethods> {
   if (!canManageUsers(caller.groupId)) throw forbidden();
   const b = await buildingOf(db, caller.scope, id);
-  return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: (await heatMethodsOf(db, [id])).get(id) ?? [] };
+  const versions = (await heatMethodsOf(db, [id], caller)).get(id) ?? [];
+  return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: versions };
 }
 
 /** Refuses season periods that end before they start or overlap, and flats not of the building or listed twice. */
@@ -97,10 +107,8 @@ export async function setBuildingHeatMethod(
   return db.transaction(async (tx) => {
     const b = await buildingOf(tx, caller.scope, id);
     const seasons = checkBody(body, new Set(b.flats.map((f) => f.FlatId)));
-    const versions = await writeHeatMethodVersion(tx, caller, { id, path: b.path }, month, {
-      ...body,
-      Seasons: seasons,
-    });
+    await writeHeatMethodVersion(tx, caller, { id, path: b.path }, month, { ...body, Seasons: seasons });
+    const versions = (await heatMethodsOf(tx, [id], caller)).get(id) ?? [];
     return { BuildingId: id, Path: b.path, Flats: b.flats, Versions: versions };
   });
 }

@@ -11,6 +11,7 @@ import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../sql.js';
+import { accountNameSql } from '../users/account-scope.js';
 import { readNowSql } from './device-dates.js';
 import { assertLifetimeReader } from './due.js';
 
@@ -47,13 +48,15 @@ export async function remoteRegister(db: Queryable, caller: Caller, buildingId?:
       ORDER BY ${buildingOrder('b')}, b.id, l.flat_order NULLS FIRST, l.flat NULLS FIRST, d.device_type_id, d.device_code`,
     [caller.scope, buildingId ?? null, REMOTE_REQUIRED_SINCE],
   );
+  // Who noted it as the caller may see it (docs/security.md, "Names of accounts").
   const { rows: notes } = await db.query<{
     building_id: number;
     note: string;
     noted_at: string;
     noted_by: string | null;
   }>(
-    `SELECT e.building_id, e.note, iso(e.noted_at) AS noted_at, nullif(concat_ws(' ', u.first_name, u.last_name), '') AS noted_by
+    `SELECT e.building_id, e.note, iso(e.noted_at) AS noted_at,
+            ${accountNameSql(caller, 'u', `nullif(concat_ws(' ', u.first_name, u.last_name), '')`)} AS noted_by
        FROM remote_exception e LEFT JOIN app_user u ON u.id = e.noted_by
       WHERE e.building_id = ANY ($1::int[])`,
     [[...new Set(rows.map((r) => r.building_id))]],

@@ -6,11 +6,16 @@ import type { Caller } from '../auth/caller.js';
 import { inScope } from '../sql.js';
 import { parseDay } from '../time.js';
 import { computeMoveValues, movesSql } from './move-values.js';
-import { MOVE_VALUE } from './occupancies.js';
+import { moveValueSql } from './occupancies.js';
 
-async function readMoveValue(db: Queryable, deviceId: number, day: string): Promise<MoveValueRow | null> {
+async function readMoveValue(
+  db: Queryable,
+  reader: Caller,
+  deviceId: number,
+  day: string,
+): Promise<MoveValueRow | null> {
   const { rows } = await db.query<MoveValueRow>(
-    `SELECT ${MOVE_VALUE} FROM move_value mv JOIN device d ON d.id = mv.device_id
+    `SELECT ${moveValueSql(reader)} FROM move_value mv JOIN device d ON d.id = mv.device_id
        LEFT JOIN app_user u ON u.id = mv.set_by WHERE mv.device_id = $1 AND mv.day = $2::date`,
     [deviceId, day],
   );
@@ -41,7 +46,7 @@ export async function setMoveValue(
   if (!reason) throw badRequest('reasonRequired', {}, 'reason');
   return db.transaction(async (tx) => {
     await assertMovingDay(tx, deviceId, day);
-    const before = await readMoveValue(tx, deviceId, day);
+    const before = await readMoveValue(tx, caller, deviceId, day);
     await tx.query(
       `INSERT INTO move_value AS mv (device_id, day, value, source, reason, set_by)
        VALUES ($1, $2::date, $3, 'manual', $4, $5)
@@ -51,7 +56,7 @@ export async function setMoveValue(
          previous_value = mv.value, previous_source = mv.source, changed_at = now()`,
       [deviceId, day, body.value, reason, caller.id],
     );
-    const after = (await readMoveValue(tx, deviceId, day))!;
+    const after = (await readMoveValue(tx, caller, deviceId, day))!;
     await recordAudit(tx, {
       actor: caller,
       kind: 'moveValue.set',
@@ -69,7 +74,7 @@ export async function clearMoveValue(db: Db, caller: Caller, deviceId: number, d
   const day = parseDay(dayText, 'day');
   await db.transaction(async (tx) => {
     const flatId = await assertMovingDay(tx, deviceId, day);
-    const before = await readMoveValue(tx, deviceId, day);
+    const before = await readMoveValue(tx, caller, deviceId, day);
     if (before?.Source !== 'manual') throw notFound('noManualMoveValue');
     await tx.query('DELETE FROM move_value WHERE device_id = $1 AND day = $2::date', [deviceId, day]);
     await computeMoveValues(tx, { flatIds: [flatId], deviceIds: [deviceId] });
@@ -79,7 +84,7 @@ export async function clearMoveValue(db: Db, caller: Caller, deviceId: number, d
       entity: 'moveValue',
       entityId: `${deviceId}/${day}`,
       before,
-      after: await readMoveValue(tx, deviceId, day),
+      after: await readMoveValue(tx, caller, deviceId, day),
     });
   });
 }
@@ -89,6 +94,7 @@ export async function listDeviceMoveValues(
   db: Queryable,
   scope: number[] | null,
   deviceId: number,
+  reader: Pick<Caller, 'id' | 'groupId'>,
 ): Promise<MoveValueRow[]> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM device d JOIN location l ON l.id = d.location_id WHERE d.id = $1 AND ${inScope('l', '$2')}`,
@@ -96,7 +102,7 @@ export async function listDeviceMoveValues(
   );
   if (!rowCount) throw notFound('deviceNotFound');
   const { rows } = await db.query<MoveValueRow>(
-    `SELECT ${MOVE_VALUE} FROM move_value mv JOIN device d ON d.id = mv.device_id
+    `SELECT ${moveValueSql(reader)} FROM move_value mv JOIN device d ON d.id = mv.device_id
        LEFT JOIN app_user u ON u.id = mv.set_by WHERE mv.device_id = $1 ORDER BY mv.day`,
     [deviceId],
   );

@@ -13,6 +13,7 @@ import { type Actor, recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { inScope } from '../sql.js';
 import { parseDay } from '../time.js';
+import { accountNameSql } from '../users/account-scope.js';
 import { computeMoveValues, dropStaleMoveValues, MOVES_SQL } from './move-values.js';
 
 const OCCUPANCY = `o.id AS "Id", o.location_id AS "FlatId", c.code AS "ClientCode", o.name AS "Name",
@@ -20,9 +21,12 @@ const OCCUPANCY = `o.id AS "Id", o.location_id AS "FlatId", c.code AS "ClientCod
   o.move_in::text AS "MoveIn", o.move_out::text AS "MoveOut",
   o.consent_at::text AS "ConsentAt", o.consent_channel AS "ConsentChannel"`;
 
-export const MOVE_VALUE = `mv.device_id AS "DeviceId", d.device_code AS "DeviceCode", d.device_type_id AS "DeviceTypeId",
+/** A moving-day value's columns; who set it as `reader` may see it (docs/security.md, "Names of accounts"). */
+export const moveValueSql = (
+  reader: Pick<Caller, 'id' | 'groupId'>,
+) => `mv.device_id AS "DeviceId", d.device_code AS "DeviceCode", d.device_type_id AS "DeviceTypeId",
   mv.day::text AS "Day", mv.value::float8 AS "Value", mv.source AS "Source", iso(mv.reading_ts) AS "ReadingTime",
-  iso(mv.next_ts) AS "NextReadingTime", mv.method AS "Method", mv.reason AS "Reason", u.username AS "SetBy",
+  iso(mv.next_ts) AS "NextReadingTime", mv.method AS "Method", mv.reason AS "Reason", ${accountNameSql(reader, 'u')} AS "SetBy",
   mv.previous_value::float8 AS "PreviousValue", mv.previous_source AS "PreviousSource",
   iso(mv.changed_at) AS "ChangedAt", iso(mv.computed_at) AS "ComputedAt"`;
 
@@ -35,6 +39,7 @@ export async function getFlatOccupancies(
   db: Queryable,
   scope: number[] | null,
   flatId: number,
+  reader: Pick<Caller, 'id' | 'groupId'>,
 ): Promise<FlatOccupancies> {
   const { rows: flats } = await db.query<{ path: string }>(
     `SELECT address_label(l) AS path FROM location l WHERE l.id = $1 AND l.level = ${LOCATION_LEVEL.flat} AND ${inScope('l', '$2')}`,
@@ -47,7 +52,7 @@ export async function getFlatOccupancies(
     [flatId],
   );
   const { rows: values } = await db.query<MoveValueRow>(
-    `SELECT ${MOVE_VALUE} FROM move_value mv JOIN device d ON d.id = mv.device_id
+    `SELECT ${moveValueSql(reader)} FROM move_value mv JOIN device d ON d.id = mv.device_id
        LEFT JOIN app_user u ON u.id = mv.set_by
       WHERE d.location_id = $1 ORDER BY mv.day, d.device_type_id, d.device_code`,
     [flatId],
@@ -211,7 +216,7 @@ export async function recordMove(
     });
     await syncFlatClient(tx, caller, flatId);
     await computeMoveValues(tx, { flatIds: [flatId] });
-    return getFlatOccupancies(tx, null, flatId);
+    return getFlatOccupancies(tx, null, flatId, caller);
   });
 }
 
@@ -262,6 +267,6 @@ export async function updateOccupancy(
     await syncFlatClient(tx, caller, flatId);
     await dropStaleMoveValues(tx, [flatId]);
     await computeMoveValues(tx, { flatIds: [flatId] });
-    return getFlatOccupancies(tx, null, flatId);
+    return getFlatOccupancies(tx, null, flatId, caller);
   });
 }

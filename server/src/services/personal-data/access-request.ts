@@ -5,7 +5,7 @@ import { AUDIT_ENTRY_COLUMNS } from '../audit/list-audit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { countingSql } from '../declarations/rows.js';
-import { MOVE_VALUE } from '../occupancies/occupancies.js';
+import { moveValueSql } from '../occupancies/occupancies.js';
 import { occupancyStatements } from '../statements/occupancy-figures.js';
 
 type OccupancyOut = OccupantData['Occupancies'][number];
@@ -120,7 +120,7 @@ export async function exportOccupantData(db: Db, caller: Caller, id: number): Pr
     for (const day of [o.MoveIn, o.MoveOut]) {
       if (!day) continue;
       const { rows: values } = await db.query<MoveValueRow>(
-        `SELECT ${MOVE_VALUE} FROM move_value mv JOIN device d ON d.id = mv.device_id
+        `SELECT ${moveValueSql(caller)} FROM move_value mv JOIN device d ON d.id = mv.device_id
            LEFT JOIN app_user u ON u.id = mv.set_by
           WHERE d.location_id = $1 AND mv.day = $2::date ORDER BY d.device_type_id, d.device_code`,
         [o.FlatId, day],

@@ -145,7 +145,15 @@ export async function splitChanges(
   splits = new Map<number, OccupancyStatement[]>(),
 ): Promise<StatementChange[]> {
   for (const [id, split] of await splitMoves(db, month, rows)) splits.set(id, split);
-  if (!frozen) return [];
+  return frozen ? occupantChanges(rows, frozen, splits) : [];
+}
+
+/** The per-occupancy changes of flats `rows` between the splits frozen before and the new ones (`splits`). */
+export function occupantChanges(
+  rows: readonly StatementRow[],
+  frozen: ReadonlyMap<number, OccupancyStatement[]>,
+  splits: ReadonlyMap<number, OccupancyStatement[]>,
+): StatementChange[] {
   return rows.flatMap((row) => {
     const before = frozen.get(row.FlatId) ?? [];
     const after = splits.get(row.FlatId) ?? [];

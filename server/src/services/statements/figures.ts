@@ -61,6 +61,20 @@ async function loadDegreeDays(db: Queryable, flats: readonly BuildingFlat[], mon
   return (city: number | null) => ({ current: of(city, month), lastYear: of(city, lastYear) });
 }
 
+/**
+ * Independent reads: on the database's pool side by side, each on a connection of its own (docs/statements.md,
+ * "Figures of many flats"); in a transaction one after the other on its one connection.
+ */
+async function readAll<T extends readonly (() => Promise<unknown>)[]>(
+  db: Queryable,
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  if ('transaction' in db) return Promise.all(reads.map((r) => r())) as never;
+  const out: unknown[] = [];
+  for (const r of reads) out.push(await r());
+  return out as never;
+}
+
 async function compute(
   db: Queryable,
   month: string,
@@ -71,30 +85,21 @@ async function compute(
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
   const computed = withHistory ? months : [months[0]!, months[11]!, month];
-  const parts = await loadParts(
-    db,
-    flats.map((f) => f.flat_id),
-    computed,
-    months[0]!,
-    month,
-  );
-  const degreeDays = await loadDegreeDays(db, flats, month, months[0]!);
+  const flatIds = flats.map((f) => f.flat_id);
   const buildings = byBuilding(flats);
+  const [parts, degreeDays, methods, overdue, late] = await readAll(db, [
+    () => loadParts(db, flatIds, computed, months[0]!, month),
+    () => loadDegreeDays(db, flats, month, months[0]!),
+    // The buildings' heat methods (docs/heat-method.md), each month by its own version.
+    async () => {
+      const versions = await heatMethodsOf(db, [...buildings.keys()]);
+      return { versions, upTo: await seasonDayEnergy(db, versions, computed) };
+    },
+    () => loadOverdue(db, flatIds, month),
+    () => loadLateDeclarations(db, flatIds, month),
+  ] as const);
   const heating = new Map(flats.map((f) => [f.flat_id, heatingProcOf(parts, f.flat_id)]));
-  // The buildings' heat methods (docs/heat-method.md), each month by its own version.
-  const versions = await heatMethodsOf(db, [...buildings.keys()]);
-  const upTo = await seasonDayEnergy(db, versions, computed);
-  const kwh = kwhByBuilding(parts, buildings, heating, computed, { versions, upTo });
-  const overdue = await loadOverdue(
-    db,
-    flats.map((f) => f.flat_id),
-    month,
-  );
-  const late = await loadLateDeclarations(
-    db,
-    flats.map((f) => f.flat_id),
-    month,
-  );
+  const kwh = kwhByBuilding(parts, buildings, heating, computed, methods);
   const ctx: FigureContext = { month, months, parts, heating, kwh, overdue, late };
   const inputs = { averages: buildingAverages(ctx, buildings), degreeDays };
   return flats.filter((f) => f.selected).map((f) => flatStatementOf(ctx, inputs, f, withHistory));

@@ -4,6 +4,7 @@ import {
   STATEMENT_HIGH_FACTOR,
   STATEMENT_KINDS,
   STATEMENT_LOW_FACTOR,
+  type StatementHeatBalance,
   type StatementKind,
   type StatementKindFigures,
   type StatementMarker,
@@ -13,7 +14,7 @@ import {
 import { averageKey, type BuildingAverage } from './averages.js';
 import { type Cell, type FigureContext, figureOf, flatCell, round3 } from './cells.js';
 import { parametersOf } from './heat-split/from-parts.js';
-import { kwhKey } from './kwh.js';
+import { type BuildingKwh, kwhKey } from './kwh.js';
 import type { BuildingFlat } from './selection.js';
 
 /* One flat's statement from the figure context: per kind its figures, markers and history. */
@@ -82,12 +83,29 @@ function overdueOf(
   return own;
 }
 
+/**
+ * Per building month, its balance with the parameters behind a flat: one object for the flats without
+ * parameters of their own (the same for each of them), one per flat with its own; built once per building,
+ * not per flat (docs/statements.md, "Figures of many flats").
+ */
+const balances = new WeakMap<BuildingKwh, Map<number | null, StatementHeatBalance>>();
+
+function heatBalanceOf(k: BuildingKwh, flatId: number): StatementHeatBalance | null {
+  if (!k.balance || !k.version) return null;
+  const byFlat = balances.get(k) ?? new Map<number | null, StatementHeatBalance>();
+  balances.set(k, byFlat);
+  const key = k.version.Flats.some((x) => x.FlatId === flatId) ? flatId : null;
+  const b = byFlat.get(key) ?? { ...k.balance, Parameters: parametersOf(k.version, flatId) };
+  byFlat.set(key, b);
+  return b;
+}
+
 /** Heating by the building's heat method in M: its balance and the flat's parts (docs/heat-method.md). */
 function methodFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
   const k = kind === 'heating' ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
   const p = k?.flats?.get(f.flat_id);
   return {
-    HeatBalance: k?.balance && k.version ? { ...k.balance, Parameters: parametersOf(k.version, f.flat_id) } : null,
+    HeatBalance: k ? heatBalanceOf(k, f.flat_id) : null,
     HeatParts: p
       ? {
           Consumption: p.consumption,

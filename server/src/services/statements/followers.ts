@@ -1,4 +1,4 @@
-import type { StatementRow } from '@rodmenys/contract';
+import type { OccupancyStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 
 /** One building's new version, as publishing has just written it. */
@@ -11,23 +11,41 @@ export interface PublishedBuilding {
   flats: readonly StatementRow[];
 }
 
+/** A building already published whose statements' figures are the same again. */
+export interface UnchangedBuilding {
+  previousPublicationId: number;
+  month: string;
+  buildingId: number;
+  flats: readonly StatementRow[];
+}
+
+/**
+ * What publishing has computed for every building at once: the occupants' splits of the flats with a
+ * move in the month (as splitMoves answers them), so that a follower need not split them again.
+ */
+export interface PublicationContext {
+  splits: ReadonlyMap<number, OccupancyStatement[]>;
+}
+
 /**
  * What follows a publication in the same transaction (docs/statements.md, "Publishing"): the
  * features built on the statements (the billing export and its receivers, the occupants'
  * deliveries) sit above them, so publishing does not import them; server/src/publication.ts
- * lists them and the route hands the list over.
+ * lists them and the route hands the list over. Each step takes every building at once (a few
+ * queries for the whole month, not a few per building).
  */
 export interface PublicationFollower {
-  /** Per building published. */
-  building?: (tx: Queryable, published: PublishedBuilding) => Promise<void>;
+  /** With every building published (their new versions). */
+  buildings?: (tx: Queryable, published: readonly PublishedBuilding[], context: PublicationContext) => Promise<void>;
   /**
-   * Per building already published whose statements' figures are the same again: whether what this
-   * follower froze with `previousPublicationId` would differ now (then the building gets a new version).
+   * Of the buildings already published whose statements' figures are the same again, those whose state
+   * this follower froze with their previous version would differ now (they get a new version).
    */
   differs?: (
     tx: Queryable,
-    building: { previousPublicationId: number; month: string; buildingId: number; flats: readonly StatementRow[] },
-  ) => Promise<boolean>;
+    buildings: readonly UnchangedBuilding[],
+    context: PublicationContext,
+  ) => Promise<ReadonlySet<number>>;
   /**
    * Once per publication, with every building published (none when nothing changed). `figuresChanged`
    * is false for a version made only because a follower's frozen state differed (`differs`): its

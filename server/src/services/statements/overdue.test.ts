@@ -3,15 +3,32 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DEVICE_TYPE, type FlatStatement, type StatementKind, type StatementKindFigures } from '@rodmenys/contract';
+import {
+  DEVICE_TYPE,
+  type FlatStatement,
+  GROUP,
+  type StatementKind,
+  type StatementKindFigures,
+} from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, useDb } from '../../test/db.js';
-import { makeBuilding, makeDevice, makeFlat, makeOccupancy, makeReadings, type Place } from '../../test/factories.js';
+import {
+  makeBuilding,
+  makeDevice,
+  makeFlat,
+  makeOccupancy,
+  makeReadings,
+  makeUser,
+  type Place,
+} from '../../test/factories.js';
+import type { Caller } from '../auth/caller.js';
 import { liveBuildingRows } from '../billing/rows.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
+import { occupantStatement, occupantStatementPdf } from '../occupant-access/pages.js';
 import { computeStatements } from './figures.js';
 import { splitMoves } from './occupancy-figures.js';
 import { renderBuildingPdf, renderOccupantPdf } from './pdf.js';
+import { publishStatements } from './publish.js';
 import { statementFiguresJson } from './rows-json.js';
 import { storedStatement } from './snapshots.js';
 
@@ -30,7 +47,7 @@ const STEP = { heat: 400, units: 60, m3: 3 };
 
 /** A device with readings at every month bound from August to December, `step` a month, verified on `verifiedOn`. */
 async function device(
-  at: Place,
+  at: Place | number,
   typeId: (typeof DEVICE_TYPE)[keyof typeof DEVICE_TYPE],
   code: string,
   step: number,
@@ -71,6 +88,7 @@ async function pdfText(stream: Readable, name: string): Promise<string> {
 describe(`figures fed by an overdue device carry the marker (${dbKind()})`, () => {
   let buildingId: number;
   let flat2: number;
+  let jonas: number;
   const load = (month: string) => computeStatements(t.db, month, { scope: null, parents: [buildingId] });
 
   beforeAll(async () => {
@@ -92,7 +110,7 @@ describe(`figures fed by an overdue device carry the marker (${dbKind()})`, () =
     // A flat heat meter due in 2028: its kWh are its own, the building meter does not feed them.
     await device(f3, DEVICE_TYPE.heatMeter, 'OVD-HM3', STEP.heat, { verifiedOn: '2023-01-01' });
     await makeOccupancy(t.db, f2, { name: 'Ona Pirmoji', clientCode: 'OVD-OCC-1', moveOut: '2026-10-15' });
-    await makeOccupancy(t.db, f2, { name: 'Jonas Antrasis', clientCode: 'OVD-OCC-2', moveIn: '2026-10-15' });
+    jonas = await makeOccupancy(t.db, f2, { name: 'Jonas Antrasis', clientCode: 'OVD-OCC-2', moveIn: '2026-10-15' });
     await refreshMonthEnds(t.db, NOW);
   });
 
@@ -185,5 +203,31 @@ describe(`figures fed by an overdue device carry the marker (${dbKind()})`, () =
     const page = await pdfText(renderOccupantPdf(s2, occupants[1]!, 'en'), 'occupant.pdf');
     expect(page).toContain('Jonas Antrasis');
     expect(page).toContain('Heating – no. OVD-A2 (battery due 2026-10-10), no. OVD-BHM (verification due 2026-10-05).');
+  });
+
+  it("names on the occupant's own pages their flat's and the building's devices, never another flat's", async () => {
+    // docs/occupant-access.md, "What the occupant sees": flat 2's occupant after October is published.
+    // A cold-water meter of its own (not overdue), so its statement has the kind flat 1's overdue one feeds.
+    await device(flat2, DEVICE_TYPE.coldWaterMeter, 'OVD-CW2', STEP.m3, { verifiedOn: '2025-01-01' });
+    await refreshMonthEnds(t.db, NOW);
+    const operator = await makeUser(t.db, { groupId: GROUP.operator });
+    const caller: Caller = {
+      id: operator.id,
+      groupId: GROUP.operator,
+      username: operator.username,
+      scope: null,
+      token: {} as Caller['token'],
+    };
+    await publishStatements(t.db, caller, '2026-10', [buildingId], false, []);
+    const occupant = { sessionId: 0, occupancyId: jonas, flatId: flat2 };
+    const page = JSON.stringify(await occupantStatement(t.db, occupant, '2026-10'));
+    const { stream } = await occupantStatementPdf(t.db, occupant, '2026-10', 'en');
+    const pdf = await pdfText(stream, 'occupant-page.pdf');
+    for (const text of [page, pdf]) {
+      expect(text).toContain('OVD-A2');
+      expect(text).toContain('OVD-BHM');
+      // Flats 1 and 3's devices, overdue or not.
+      for (const other of ['OVD-A1', 'OVD-HW1', 'OVD-CW1', 'OVD-HM3']) expect(text).not.toContain(other);
+    }
   });
 });

@@ -203,10 +203,11 @@ interface Word {
   x1: number;
   y1: number;
 }
-/** A word as pdftotext -bbox writes it in its XHTML: the five entities back to their characters. */
+/** A word as pdftotext -bbox writes it in its XHTML: its character references and entities back to characters. */
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const decodeEntities = (w: string) =>
-  w.replace(/&(#39|apos|quot|lt|gt|amp);/g, (_, e: string) =>
-    e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : "'",
+  w.replace(/&(?:#(\d+)|(\w+));/g, (all, code: string | undefined, name: string | undefined) =>
+    code ? String.fromCharCode(Number(code)) : (NAMED[name!] ?? all),
   );
 const wordsOf = (file: string): Word[] =>
   [

@@ -1,4 +1,4 @@
-import type { StatementHeatBalance, StatementHeatParts } from '@rodmenys/contract';
+import { HEAT_BAR_PARTS, type StatementHeatBalance, type StatementHeatParts } from '@rodmenys/contract';
 import { drawSplitBar, type PdfSplitPart, titleHeight } from './pdf-split-bar.js';
 import { fmt, type Lang, T } from './pdf-texts.js';
 
@@ -69,37 +69,14 @@ const HT = {
   },
 } as const;
 
-/** The building's parts and a flat's, in one order: a part has the same pattern and number in both bars. */
-const BALANCE = [
-  ['hotWater', 'HotWaterKwh', 1],
-  ['circulation', 'CirculationKwh', 2],
-  ['common', 'CommonKwh', 3],
-  ['noDevice', 'NoDeviceKwh', 4],
-  ['heatMeter', 'HeatMeterKwh', 5],
-  ['base', 'BaseKwh', 6],
-  ['consumption', 'ConsumptionKwh', 7],
-] as const;
-const FLAT = [
-  ['hotWater', 'HotWater', 1],
-  ['circulation', 'Circulation', 2],
-  ['common', 'Common', 3],
-  ['noDevice', 'NoDevice', 4],
-  ['heatMeter', 'HeatMeter', 5],
-  ['base', 'Base', 6],
-  ['consumption', 'Consumption', 7],
-  ['assigned', 'Assigned', 8],
-] as const;
-
 const percent = (s: number, lang: Lang) =>
   `${(s * 100).toLocaleString(lang === 'lt' ? 'lt-LT' : 'en-GB', { maximumFractionDigits: 1 })} %`;
 
 /** A flat's or an occupant's parts: those it has none of are left out. */
 const flatParts = (p: StatementHeatParts, lang: Lang): PdfSplitPart[] =>
-  FLAT.filter(([, field]) => p[field] !== 0).map(([name, field, pattern]) => ({
-    label: HT[lang].flatParts[name],
-    value: p[field],
-    pattern,
-  }));
+  HEAT_BAR_PARTS.flatMap((x, i) =>
+    p[x.Flat] !== 0 ? [{ label: HT[lang].flatParts[x.Name], value: p[x.Flat], pattern: i + 1 }] : [],
+  );
 
 /** Numbers as the page writes them. */
 const writers = (lang: Lang) => ({ value: (v: number) => fmt(v, lang), share: (s: number) => percent(s, lang) });
@@ -135,11 +112,9 @@ export function drawHeatBars(
     width: p ? half : width,
     title: titles.building,
     titleH,
-    parts: BALANCE.map(([name, field, pattern]) => ({
-      label: ht.buildingParts[name],
-      value: b[field] ?? 0,
-      pattern,
-    })),
+    parts: HEAT_BAR_PARTS.flatMap((x, i) =>
+      x.Balance ? [{ label: ht.buildingParts[x.Name], value: b[x.Balance] ?? 0, pattern: i + 1 }] : [],
+    ),
     ...writers(lang),
   });
   if (!p) return building + 4;

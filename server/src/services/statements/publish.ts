@@ -5,16 +5,20 @@ import {
   LOCATION_LEVEL,
   type OccupancyStatement,
   type StatementChange,
+  type StatementRow,
 } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
+import { insertRows } from '../../db/insert-rows.js';
 import { badRequest } from '../../errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Caller } from '../auth/caller.js';
 import { buildingIdOf } from '../sql.js';
-import { splitChanges, statementChanges, storedOccupancies } from './difference.js';
-import { computeStatements } from './figures.js';
+import { occupantChanges, statementChanges, storedOccupancies } from './difference.js';
+import { computeRows, computeStatements } from './figures.js';
 import type { PublicationFollower } from './followers.js';
+import { splitMoves } from './occupancy-figures.js';
 import { parameterChanges } from './parameter-changes.js';
+import { selectionBuildings } from './selection.js';
 import { storedStatement } from './snapshots.js';
 
 /* Publishing a month (docs/statements.md): per building a new version with its flats' snapshots. */
@@ -28,146 +32,135 @@ async function assertMonthEnded(tx: Queryable, month: string): Promise<void> {
   if (!rows[0]!.ended) throw badRequest('monthNotEndedStatements', { month }, 'month');
 }
 
-function groupByBuilding(statements: readonly FlatStatement[]): Map<number, FlatStatement[]> {
-  const out = new Map<number, FlatStatement[]>();
-  for (const s of statements) {
-    const list = out.get(s.Row.BuildingId);
+function groupByBuilding<T>(items: readonly T[], buildingOf: (t: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const s of items) {
+    const list = out.get(buildingOf(s));
     if (list) list.push(s);
-    else out.set(s.Row.BuildingId, [s]);
+    else out.set(buildingOf(s), [s]);
   }
   return out;
 }
 
-/**
- * The building's latest version of the month and what the new one changes against it: the flats'
- * figures and their occupants' (`splits` receives the new per-occupancy splits, docs/occupancies.md).
- */
-async function previousVersion(
-  tx: Queryable,
-  month: string,
-  building: number,
-  list: readonly FlatStatement[],
-  splits: Map<number, OccupancyStatement[]>,
-) {
-  const { rows: prev } = await tx.query<{ id: number; version: number }>(
-    `SELECT id, version FROM statement_publication WHERE month = $1::date AND building_id = $2
-      ORDER BY version DESC LIMIT 1`,
-    [`${month}-01`, building],
+/** A building's latest version of the month. */
+interface Previous {
+  id: number;
+  version: number;
+}
+
+/** The latest version of the month of every building published in it, by building. */
+async function latestVersions(tx: Queryable, month: string): Promise<Map<number, Previous>> {
+  const { rows } = await tx.query<Previous & { building_id: number }>(
+    `SELECT DISTINCT ON (building_id) building_id, id, version FROM statement_publication
+      WHERE month = $1::date ORDER BY building_id, version DESC`,
+    [`${month}-01`],
   );
-  const rows = list.map((s) => s.Row);
-  if (!prev[0]) {
-    await splitChanges(tx, month, rows, null, splits);
-    return { prev: null, changed: [] as StatementChange[], parameters: [] as HeatParameterChange[] };
-  }
-  const { rows: snaps } = await tx.query<{
+  return new Map(rows.map((r) => [r.building_id, { id: r.id, version: r.version }]));
+}
+
+/** The rows (without History) and occupants' splits frozen with the versions `previous`, by publication. */
+async function previousSnapshots(tx: Queryable, previous: readonly Previous[]) {
+  const out = new Map<number, { rows: StatementRow[]; splits: Map<number, OccupancyStatement[]> }>(
+    previous.map((p) => [p.id, { rows: [], splits: new Map() }]),
+  );
+  if (!previous.length) return out;
+  const { rows } = await tx.query<{
+    publication_id: number;
     statement: FlatStatement | string;
     occupancies: OccupancyStatement[] | string | null;
-  }>('SELECT statement, occupancies FROM statement_snapshot WHERE publication_id = $1', [prev[0].id]);
-  const before = snaps.map((r) => storedStatement(r.statement).Row);
-  const frozen = new Map<number, OccupancyStatement[]>();
-  snaps.forEach((r, i) => {
+  }>(
+    `SELECT publication_id, statement - 'History' AS statement, occupancies FROM statement_snapshot
+      WHERE publication_id = ANY ($1::int[])`,
+    [previous.map((p) => p.id)],
+  );
+  for (const r of rows) {
+    const row = storedStatement(r.statement).Row;
     const o = storedOccupancies(r.occupancies);
-    if (o) frozen.set(before[i]!.FlatId, o);
-  });
+    const snap = out.get(r.publication_id)!;
+    snap.rows.push(row);
+    if (o) snap.splits.set(row.FlatId, o);
+  }
+  return out;
+}
+
+/** What a building's new version would change against its previous one (none: its first). */
+function changesOf(
+  before: { rows: StatementRow[]; splits: ReadonlyMap<number, OccupancyStatement[]> } | undefined,
+  rows: readonly StatementRow[],
+  splits: ReadonlyMap<number, OccupancyStatement[]>,
+) {
+  if (!before) return { changed: [] as StatementChange[], parameters: [] as HeatParameterChange[] };
   return {
-    prev: prev[0],
-    changed: [...statementChanges(before, rows), ...(await splitChanges(tx, month, rows, frozen, splits))],
+    changed: [...statementChanges(before.rows, rows), ...occupantChanges(rows, before.splits, splits)],
     // The method's parameters frozen with the figures (docs/heat-method.md, "Publication").
-    parameters: parameterChanges(before, rows),
+    parameters: parameterChanges(before.rows, rows),
   };
 }
 
-/** Whether any follower's frozen state of the building's previous version would differ now. */
-async function followersDiffer(
-  tx: Queryable,
-  followers: readonly PublicationFollower[],
-  previousPublicationId: number,
-  month: string,
-  buildingId: number,
-  list: readonly FlatStatement[],
-): Promise<boolean> {
-  const flats = list.map((s) => s.Row);
-  for (const f of followers)
-    if (await f.differs?.(tx, { previousPublicationId, month, buildingId, flats })) return true;
-  return false;
+/** A building's plan: its rows now, its previous version and what the new one would change. */
+interface BuildingPlan {
+  building: number;
+  rows: StatementRow[];
+  prev: Previous | null;
+  changed: StatementChange[];
+  parameters: HeatParameterChange[];
+  followerChanged: boolean;
 }
 
-/** One building's next version (null: unchanged, and not forced): its publication, its flats' snapshots and an audit entry. */
-async function publishBuilding(
+/**
+ * The new versions' publications, snapshots (each flat's statement and its occupants' split) and audit
+ * entries, a few statements for all the buildings.
+ */
+async function writeVersions(
   tx: Queryable,
   caller: Caller,
   month: string,
-  building: number,
-  list: readonly FlatStatement[],
-  force: boolean,
-  followers: readonly PublicationFollower[],
-): Promise<{
-  republished: boolean;
-  changed: StatementChange[];
-  parameters: HeatParameterChange[];
-  version: number;
-  publishedAt: string;
-  figuresChanged: boolean;
-} | null> {
-  const splits = new Map<number, OccupancyStatement[]>();
-  const { prev, changed, parameters } = await previousVersion(tx, month, building, list, splits);
-  // The same figures and parameters again, and nothing built on the version would differ (a device's
-  // month-end value moved without changing a figure still changes the billing export): nothing to freeze
-  // anew and nothing to tell anyone, unless asked.
-  const sameFigures = !!prev && changed.length === 0 && parameters.length === 0 && !force;
-  const followerChanged = sameFigures && (await followersDiffer(tx, followers, prev.id, month, building, list));
-  if (sameFigures && !followerChanged) return null;
-  const version = (prev?.version ?? 0) + 1;
-  const { rows: pub } = await tx.query<{ id: number; at: string }>(
+  plans: readonly BuildingPlan[],
+  statements: ReadonlyMap<number, readonly FlatStatement[]>,
+  splits: ReadonlyMap<number, OccupancyStatement[]>,
+) {
+  const { rows: pubs } = await tx.query<{ id: number; building_id: number; at: string }>(
     `INSERT INTO statement_publication (month, building_id, version, published_by)
-     VALUES ($1::date, $2, $3, $4) RETURNING id, iso(published_at) AS at`,
-    [`${month}-01`, building, version, caller.id],
+     SELECT $1::date, b, v, $4 FROM unnest($2::int[], $3::int[]) WITH ORDINALITY AS x(b, v, n) ORDER BY n
+     RETURNING id, building_id, iso(published_at) AS at`,
+    [`${month}-01`, plans.map((p) => p.building), plans.map((p) => (p.prev?.version ?? 0) + 1), caller.id],
   );
-  await tx.query(
-    `INSERT INTO statement_snapshot (publication_id, flat_id, statement)
-     SELECT $1, f, s FROM unnest($2::int[], $3::jsonb[]) AS x(f, s)`,
-    [pub[0]!.id, list.map((s) => s.Row.FlatId), list.map((s) => JSON.stringify(s))],
-  );
+  const byBuilding = new Map(pubs.map((p) => [p.building_id, p]));
+  const written = plans.map((plan) => ({
+    plan,
+    id: byBuilding.get(plan.building)!.id,
+    at: byBuilding.get(plan.building)!.at,
+  }));
+  const snaps = written.flatMap((w) => (statements.get(w.plan.building) ?? []).map((s) => ({ id: w.id, s })));
   // Each occupant's figures of a flat with a move in the month, frozen with the flat's (docs/occupancies.md).
-  if (splits.size)
-    await tx.query(
-      `UPDATE statement_snapshot s SET occupancies = x.o FROM unnest($2::int[], $3::jsonb[]) AS x(f, o)
-        WHERE s.publication_id = $1 AND s.flat_id = x.f`,
-      [pub[0]!.id, [...splits.keys()], [...splits.values()].map((o) => JSON.stringify(o))],
-    );
-  // What is built on this version follows it (the billing export is frozen with it: docs/integration.md).
-  for (const follower of followers)
-    await follower.building?.(tx, {
-      publicationId: pub[0]!.id,
-      month,
-      buildingId: building,
-      version,
-      publishedAt: pub[0]!.at,
-      flats: list.map((s) => s.Row),
-    });
-  await recordAudit(tx, {
-    actor: caller,
-    kind: 'statement.publish',
-    entity: 'location',
-    entityId: building,
-    before: prev ? { Month: month, Version: prev.version } : null,
-    after: {
-      Month: month,
-      Version: version,
-      Flats: list.length,
-      ...(prev ? { ChangedFigures: changed.length } : {}),
-      ...(parameters.length ? { ChangedParameters: parameters.length } : {}),
-      ...(followerChanged ? { ChangedExport: true } : {}),
-    },
-  });
-  return {
-    republished: !!prev,
-    changed,
-    parameters,
-    version,
-    publishedAt: pub[0]!.at,
-    figuresChanged: !followerChanged,
-  };
+  await insertRows(
+    tx,
+    'INSERT INTO statement_snapshot (publication_id, flat_id, statement, occupancies) VALUES',
+    '(?::int, ?::int, ?::jsonb, ?::jsonb)',
+    snaps.map((x) => {
+      const o = splits.get(x.s.Row.FlatId);
+      return [x.id, x.s.Row.FlatId, JSON.stringify(x.s), o ? JSON.stringify(o) : null];
+    }),
+  );
+  await recordAudit(
+    tx,
+    written.map(({ plan: p }) => ({
+      actor: caller,
+      kind: 'statement.publish',
+      entity: 'location',
+      entityId: p.building,
+      before: p.prev ? { Month: month, Version: p.prev.version } : null,
+      after: {
+        Month: month,
+        Version: (p.prev?.version ?? 0) + 1,
+        Flats: statements.get(p.building)?.length ?? 0,
+        ...(p.prev ? { ChangedFigures: p.changed.length } : {}),
+        ...(p.parameters.length ? { ChangedParameters: p.parameters.length } : {}),
+        ...(p.followerChanged ? { ChangedExport: true } : {}),
+      },
+    })),
+  );
+  return written;
 }
 
 /**
@@ -178,6 +171,11 @@ async function publishBuilding(
  * delivery queued (services/deliveries: a notice with their link, or a letter); those two and the
  * billing export are `followers` (server/src/publication.ts). A building
  * already published whose figures are the same is left alone (no version, no mail) unless `force`.
+ *
+ * Every building at once (docs/statements.md, "Publishing"): the figures in one computation, the
+ * previous versions in two queries, the new ones in a few statements. When every building has a
+ * version already, the figures are computed without their 13 months' history first (the comparison
+ * reads none), and with it only for the buildings that get a new version.
  */
 export async function publishStatements(
   db: Db,
@@ -198,39 +196,83 @@ export async function publishStatements(
     // One publisher at a time per database: versions are numbered without gaps or duplicates.
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('statement_publication'))");
     await assertMonthEnded(tx, month);
-    const statements = await computeStatements(tx, month, { scope: null, parents: locationIds });
-    const buildings = groupByBuilding(statements);
-    const changes: StatementChange[] = [];
-    const parameters: HeatParameterChange[] = [];
-    const published: { buildingId: number; version: number; publishedAt: string; figuresChanged: boolean }[] = [];
-    let republished = 0;
-    let flats = 0;
-    for (const [building, list] of buildings) {
-      const done = await publishBuilding(tx, caller, month, building, list, force, followers);
-      if (!done) continue;
-      flats += list.length;
-      if (done.republished) republished++;
-      changes.push(...done.changed);
-      parameters.push(...done.parameters);
-      published.push({
-        buildingId: building,
-        version: done.version,
-        publishedAt: done.publishedAt,
-        figuresChanged: done.figuresChanged,
-      });
+    const latest = await latestVersions(tx, month);
+    const selection = { scope: null, parents: locationIds };
+    const rowsFirst = !force && (await selectionBuildings(tx, null, locationIds)).every((b) => latest.has(b.id));
+    const full = rowsFirst ? null : await computeStatements(tx, month, selection);
+    const rows = full ? full.map((s) => s.Row) : await computeRows(tx, month, selection);
+    const buildings = groupByBuilding(rows, (r) => r.BuildingId);
+    const splits = await splitMoves(tx, month, rows);
+    const before = await previousSnapshots(
+      tx,
+      [...buildings.keys()].flatMap((b) => latest.get(b) ?? []),
+    );
+    const plans: BuildingPlan[] = [...buildings].map(([building, list]) => {
+      const prev = latest.get(building) ?? null;
+      return {
+        building,
+        rows: list,
+        prev,
+        ...changesOf(prev ? before.get(prev.id) : undefined, list, splits),
+        followerChanged: false,
+      };
+    });
+    // The same figures and parameters again, and nothing built on the version would differ (a device's
+    // month-end value moved without changing a figure still changes the billing export): nothing to freeze
+    // anew and nothing to tell anyone, unless asked.
+    const same = plans.filter((p) => p.prev && p.changed.length === 0 && p.parameters.length === 0 && !force);
+    const unchanged = same.map((p) => ({
+      previousPublicationId: p.prev!.id,
+      month,
+      buildingId: p.building,
+      flats: p.rows,
+    }));
+    for (const f of followers) {
+      if (!f.differs || !unchanged.length) continue;
+      const differ = await f.differs(tx, unchanged, { splits });
+      for (const p of same) if (differ.has(p.building)) p.followerChanged = true;
     }
+    const sameSet = new Set(same.filter((p) => !p.followerChanged));
+    const publishing = plans.filter((p) => !sameSet.has(p));
+    const statements = groupByBuilding(
+      full ??
+        (publishing.length
+          ? await computeStatements(tx, month, {
+              scope: null,
+              flatIds: publishing.flatMap((p) => p.rows.map((r) => r.FlatId)),
+            })
+          : []),
+      (s) => s.Row.BuildingId,
+    );
+    const written = publishing.length ? await writeVersions(tx, caller, month, publishing, statements, splits) : [];
+    // What is built on these versions follows them (the billing export is frozen with them: docs/integration.md).
+    const published = written.map(({ plan, id, at }) => ({
+      publicationId: id,
+      month,
+      buildingId: plan.building,
+      version: (plan.prev?.version ?? 0) + 1,
+      publishedAt: at,
+      flats: (statements.get(plan.building) ?? []).map((s) => s.Row),
+    }));
+    for (const follower of followers) if (published.length) await follower.buildings?.(tx, published, { splits });
+    const done = written.map(({ plan, at }) => ({
+      buildingId: plan.building,
+      version: (plan.prev?.version ?? 0) + 1,
+      publishedAt: at,
+      figuresChanged: !plan.followerChanged,
+    }));
     // The users' notice only where a statement reads differently (not for an export-only version).
-    const buildingIds = published.filter((p) => p.figuresChanged).map((p) => p.buildingId);
+    const buildingIds = done.filter((p) => p.figuresChanged).map((p) => p.buildingId);
     if (buildingIds.length) await queueNotifications(tx, month, buildingIds);
     // The billing system's receivers and the occupants' deliveries, in the same transaction.
-    for (const follower of followers) await follower.published?.(tx, month, published);
+    for (const follower of followers) await follower.published?.(tx, month, done);
     return {
-      Buildings: published.length,
-      Flats: flats,
-      Republished: republished,
-      Unchanged: buildings.size - published.length,
-      Changes: changes,
-      ParameterChanges: parameters,
+      Buildings: done.length,
+      Flats: publishing.reduce((n, p) => n + (statements.get(p.building)?.length ?? 0), 0),
+      Republished: publishing.filter((p) => p.prev).length,
+      Unchanged: buildings.size - done.length,
+      Changes: publishing.flatMap((p) => p.changed),
+      ParameterChanges: publishing.flatMap((p) => p.parameters),
     };
   });
 }

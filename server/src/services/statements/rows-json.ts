@@ -22,18 +22,37 @@ import { JsonText } from '../../json-text.js';
 
 const str = (s: string | null) => (s === null ? 'null' : JSON.stringify(s));
 const num = (n: number | null) => (n === null || !Number.isFinite(n) ? 'null' : String(n));
-const strings = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(',')}]`;
+const stringsOf = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(',')}]`;
+
+/**
+ * The text of an object the figures share between flats (a building's line and balance, a list of
+ * sources: docs/statements.md, "Figures of many flats"), written once per object. Keyed by the object
+ * itself: the figures are never changed once computed.
+ */
+function once<T extends object>(write: (x: T) => string): (x: T) => string {
+  const texts = new WeakMap<T, string>();
+  return (x) => {
+    const known = texts.get(x);
+    if (known !== undefined) return known;
+    const text = write(x);
+    texts.set(x, text);
+    return text;
+  };
+}
+
+const strings = once(stringsOf);
 
 const figure = (f: StatementFigure) =>
   `{"Value":${num(f.Value)},"Partial":${f.Partial},"Incomplete":${f.Incomplete},"Sources":${strings(f.Sources)}}`;
 
-const buildingLine = (l: StatementBuildingLine | null) =>
-  l === null
-    ? 'null'
-    : `{"MeterKwh":${num(l.MeterKwh)},"Subtracted":[${l.Subtracted.map(
-        (f) => `{"FlatId":${num(f.FlatId)},"Flat":${str(f.Flat)},"Kwh":${num(f.Kwh)}}`,
-      ).join(',')}],"SubtractedKwh":${num(l.SubtractedKwh)},"AllocatorKwh":${num(l.AllocatorKwh)},` +
-      `"SharedKwh":${num(l.SharedKwh)},"UnsharedKwh":${num(l.UnsharedKwh)}}`;
+const buildingLineText = once(
+  (l: StatementBuildingLine) =>
+    `{"MeterKwh":${num(l.MeterKwh)},"Subtracted":[${l.Subtracted.map(
+      (f) => `{"FlatId":${num(f.FlatId)},"Flat":${str(f.Flat)},"Kwh":${num(f.Kwh)}}`,
+    ).join(',')}],"SubtractedKwh":${num(l.SubtractedKwh)},"AllocatorKwh":${num(l.AllocatorKwh)},` +
+    `"SharedKwh":${num(l.SharedKwh)},"UnsharedKwh":${num(l.UnsharedKwh)}}`,
+);
+const buildingLine = (l: StatementBuildingLine | null) => (l === null ? 'null' : buildingLineText(l));
 
 const heatParameters = (p: StatementHeatParameters | null) =>
   p === null
@@ -44,14 +63,15 @@ const heatParameters = (p: StatementHeatParameters | null) =>
       `"CommonShare":${num(p.CommonShare)},"BaseShare":${num(p.BaseShare)},"MinimumShare":${num(p.MinimumShare)},` +
       `"PositionFactor":${num(p.PositionFactor)},"CirculationClass":${num(p.CirculationClass)}}`;
 
-const heatBalance = (b: StatementHeatBalance | null) =>
-  b === null
-    ? 'null'
-    : `{"Method":${str(b.Method)},"ValidFrom":${str(b.ValidFrom)},"Status":${str(b.Status)},"Reason":${str(b.Reason)},` +
-      `"InputKwh":${num(b.InputKwh)},"HotWaterKwh":${num(b.HotWaterKwh)},"CirculationKwh":${num(b.CirculationKwh)},` +
-      `"CommonKwh":${num(b.CommonKwh)},"NoDeviceKwh":${num(b.NoDeviceKwh)},"HeatMeterKwh":${num(b.HeatMeterKwh)},` +
-      `"BaseKwh":${num(b.BaseKwh)},"ConsumptionKwh":${num(b.ConsumptionKwh)},"HotWaterM3":${num(b.HotWaterM3)},` +
-      `"HotWaterLossesM3":${num(b.HotWaterLossesM3)},"Parameters":${heatParameters(b.Parameters)}}`;
+const heatBalanceText = once(
+  (b: StatementHeatBalance) =>
+    `{"Method":${str(b.Method)},"ValidFrom":${str(b.ValidFrom)},"Status":${str(b.Status)},"Reason":${str(b.Reason)},` +
+    `"InputKwh":${num(b.InputKwh)},"HotWaterKwh":${num(b.HotWaterKwh)},"CirculationKwh":${num(b.CirculationKwh)},` +
+    `"CommonKwh":${num(b.CommonKwh)},"NoDeviceKwh":${num(b.NoDeviceKwh)},"HeatMeterKwh":${num(b.HeatMeterKwh)},` +
+    `"BaseKwh":${num(b.BaseKwh)},"ConsumptionKwh":${num(b.ConsumptionKwh)},"HotWaterM3":${num(b.HotWaterM3)},` +
+    `"HotWaterLossesM3":${num(b.HotWaterLossesM3)},"Parameters":${heatParameters(b.Parameters)}}`,
+);
+const heatBalance = (b: StatementHeatBalance | null) => (b === null ? 'null' : heatBalanceText(b));
 
 const heatParts = (p: StatementHeatParts | null) =>
   p === null
@@ -75,8 +95,8 @@ const kind = (k: StatementKindFigures) =>
   `"BuildingAverage":${num(k.BuildingAverage)},"BuildingAveragePerM2":${num(k.BuildingAveragePerM2)},` +
   `"Units":${num(k.Units)},"Qrad":${num(k.Qrad)},"KwhMethod":${str(k.KwhMethod)},"BuildingKwh":${num(k.BuildingKwh)},` +
   `"BuildingLine":${buildingLine(k.BuildingLine)},"HeatBalance":${heatBalance(k.HeatBalance)},` +
-  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${strings(k.Markers)},"Overdue":${overdue(k.Overdue)},` +
-  `"LateDeclarations":${strings(k.LateDeclarations)}}`;
+  `"HeatParts":${heatParts(k.HeatParts)},"Markers":${stringsOf(k.Markers)},"Overdue":${overdue(k.Overdue)},` +
+  `"LateDeclarations":${stringsOf(k.LateDeclarations)}}`;
 
 const publication = (p: StatementPublication | null) =>
   p === null
@@ -95,7 +115,7 @@ const occupancyKind = (k: OccupancyKindFigures) =>
   `{"Kind":${str(k.Kind)},"Unit":${str(k.Unit)},"Current":${figure(k.Current)},"Previous":${nullableFigure(k.Previous)},` +
   `"PreviousMissing":${str(k.PreviousMissing)},"LastYear":${nullableFigure(k.LastYear)},` +
   `"LastYearMissing":${str(k.LastYearMissing)},"BuildingAverage":${num(k.BuildingAverage)},"Units":${num(k.Units)},` +
-  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"LateDeclarations":${strings(k.LateDeclarations)},` +
+  `"Qrad":${num(k.Qrad)},"Overdue":${overdue(k.Overdue)},"LateDeclarations":${stringsOf(k.LateDeclarations)},` +
   `"HeatParts":${heatParts(k.HeatParts)}}`;
 
 const occupancy = (o: FlatOccupancyStatement) =>

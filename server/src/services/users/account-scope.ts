@@ -49,6 +49,25 @@ export function reachableAccountSql(caller: Caller, params: unknown[]): string {
 }
 
 /**
+ * SQL: a back-office account's name where a record says who did something (created a campaign,
+ * published, decided on a declaration, noted an exception, set a value…), as the caller may see it
+ * (docs/security.md, "Names of accounts"): `name` (an expression over the account `user`, its
+ * username by default) for group 1, who sees everything; for anyone else only their own, null for
+ * every other account (an operator's above all: operators' accounts lie outside every other scope).
+ * No caller (an occupant, a letter): null. The caller's id is written into the text (an integer).
+ */
+export function accountNameSql(
+  caller: Pick<Caller, 'id' | 'groupId'> | null,
+  user: string,
+  name = `${user}.username`,
+): string {
+  if (caller && seesEverything(caller.groupId)) return name;
+  if (!caller) return 'NULL::text';
+  if (!Number.isSafeInteger(caller.id)) throw new Error(`caller id ${String(caller.id)} is not an integer`);
+  return `CASE WHEN ${user}.id = ${caller.id} THEN ${name} END`;
+}
+
+/**
  * The SQL condition "location `l` lies inside the caller's scope" (its subtree
  * root is granted to the caller, or the caller is group 1); appends its parameter.
  */

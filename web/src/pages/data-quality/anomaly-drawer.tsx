@@ -46,7 +46,7 @@ export function AnomalyDrawer({ anomaly, onClose }: { anomaly: Anomaly | null; o
               {formatDateTime(anomaly.LastSeenAt)}
             </Descriptions.Item>
             <Descriptions.Item label={t('anomalies.comment')}>{anomaly.Comment ?? ''}</Descriptions.Item>
-            <Descriptions.Item label={t('anomalies.acknowledgedBy')}>{anomaly.AcknowledgedBy ?? ''}</Descriptions.Item>
+            <Descriptions.Item label={t('anomalies.acknowledgedBy')}>{anomaly.AcknowledgedBy ?? '–'}</Descriptions.Item>
             <Descriptions.Item label={t('anomalies.evidence')} span={2}>
               <dl className="anomaly-evidence">
                 {evidenceEntries(anomaly.Evidence, t).map(([label, text]) => (

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import type { DegreeDayCity, DegreeDaysImportResult } from '@rodmenys/contract';
-import { Alert, App, Button, Card, Form, InputNumber, Modal, Select, Space, Table, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Form, Modal, Select, Space, Table, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -8,9 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/call';
 import { useDegreeDays, useSetDegreeDays, useUploadDegreeDays } from '../../api/degree-days';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
+import { NumberInput, useNumberRule } from '../../components/number-field';
 import { usePagerNames } from '../../components/pagination';
-import { decimalSeparator, monthName as monthTitle } from '../../format';
+import { monthName as monthTitle } from '../../format';
 import { useLanguage } from '../../i18n';
 
 /**
@@ -29,7 +30,8 @@ const cityName = (c: DegreeDayCity) => (c.Region ? `${c.Name} (${c.Region})` : c
 
 function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => void }) {
   const { t } = useTranslation();
-  const language = useLanguage();
+  const { close, modalProps } = useDialogClose(onClose);
+  const rule = useNumberRule();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const update = useSetDegreeDays();
@@ -40,20 +42,20 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
     try {
       await update.mutateAsync({ params: { cityId: editing.city.Id, month: editing.month }, body: { value } });
       message.success(value === null ? t('degreeDays.removed') : t('degreeDays.saved'));
-      onClose();
+      close();
     } catch (error) {
       setServerError(errorText(error));
     }
   };
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('degreeDays.editTitle', { city: cityName(editing.city), month: editing.monthName })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
-      onCancel={onClose}
+      onCancel={() => close()}
       confirmLoading={update.isPending}
       footer={(_, { OkBtn, CancelBtn }) => (
         <>
@@ -71,19 +73,11 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
         <Form.Item
           name="value"
           label={t('degreeDays.value')}
-          rules={[{ required: true, message: t('degreeDays.valueRequired') }]}
+          rules={[{ required: true, message: t('degreeDays.valueRequired') }, rule({ min: 0, max: 2000 })]}
           validateStatus={serverError ? 'error' : undefined}
           help={serverError ?? undefined}
         >
-          <InputNumber
-            controls={false}
-            autoFocus
-            min={0}
-            max={2000}
-            step={0.1}
-            decimalSeparator={decimalSeparator(language)}
-            style={{ width: '100%' }}
-          />
+          <NumberInput autoFocus step={0.1} />
         </Form.Item>
       </Form>
     </Modal>

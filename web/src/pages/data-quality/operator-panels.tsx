@@ -1,5 +1,5 @@
 import type { DqSetting, MonthEndListRow } from '@rodmenys/contract';
-import { App, Button, Form, type FormInstance, type FormProps, Input, InputNumber, Space, Typography } from 'antd';
+import { App, Button, Form, type FormInstance, type FormProps, Input, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClearMonthEnd, useDqSettings, useSetMonthEnd, useUpdateDqSetting } from '../../api/data-quality';
@@ -8,7 +8,8 @@ import { FormDialog } from '../../components/form-dialog';
 import { RequiredTextArea } from '../../components/form-fields';
 import { useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
-import { decimalSeparator, formatDateTime, formatDecimal, monthName } from '../../format';
+import { NumberInput } from '../../components/number-field';
+import { formatDateTime, formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
 import { QueryTableCard } from './query-table-card';
 
@@ -118,13 +119,7 @@ function PerTypeDialog({ setting, onClose }: { setting: DqSetting; onClose: () =
               : { type: 'integer', min: 1, max: 3650, message: t('anomalies.settings.daysRange') },
           ]}
         >
-          <InputNumber
-            controls={false}
-            autoFocus={i === 0}
-            precision={isRise ? undefined : 0}
-            placeholder={t('anomalies.settings.notChecked')}
-            style={{ width: '100%' }}
-          />
+          <NumberInput autoFocus={i === 0} placeholder={t('anomalies.settings.notChecked')} />
         </Form.Item>
       ))}
     </SettingFormDialog>
@@ -258,12 +253,7 @@ function MonthEndDialog({ deviceId, row, onClose }: { deviceId: number; row: Mon
         label={t('anomalies.value')}
         rules={[{ required: true, message: t('anomalies.manual.valueRequired') }]}
       >
-        <InputNumber
-          controls={false}
-          style={{ width: '100%' }}
-          step={0.001}
-          decimalSeparator={decimalSeparator(language)}
-        />
+        <NumberInput step={0.001} />
       </Form.Item>
       <RequiredTextArea
         name="reason"

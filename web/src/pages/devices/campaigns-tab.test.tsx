@@ -70,8 +70,9 @@ afterEach(() => vi.unstubAllGlobals());
 describe('a campaign (GET /campaigns/:id)', { timeout: 90_000 }, () => {
   it('group 2 reads it and records a visit without access on the visit day, without the managing actions (lt)', async () => {
     signIn(GROUP.admin);
+    // Who created it (an operator) is not told to group 2: null, and nothing shows in its place.
     const api = stubApi([
-      route(getCampaign, campaign),
+      route(getCampaign, { ...campaign, CreatedBy: null }),
       route(getDeviceTypeLookUp, []),
       route(recordNoAccess, (r) => ({
         Id: 1,
@@ -83,15 +84,20 @@ describe('a campaign (GET /campaigns/:id)', { timeout: 90_000 }, () => {
     ]);
     await render(<CampaignsTab openId={5} onOpen={() => {}} />, { language: 'lt' });
     expect(await screen.findByRole('heading', { name: 'Keitimas 2030' })).toBeTruthy();
+    expect(screen.getByText(`${lt.campaigns.started}: 2026-11-27`, { exact: false }).textContent).not.toMatch(
+      /\(|null/,
+    );
     expect(screen.getByText(fill(lt.campaigns.doneHow.replaced, { code: 'CW-1-NEW', day: '2026-11-28' }))).toBeTruthy();
     expect(screen.queryByRole('button', { name: lt.campaigns.sendNotices })).toBeNull();
     expect(
       screen.queryByRole('button', { name: fill(lt.campaigns.planOf, { address: 'Kaunas, Ąžuolų g. 1' }) }),
     ).toBeNull();
     // A done device has no button; the open one has.
-    expect(screen.queryByRole('button', { name: fill(lt.campaigns.recordNoAccessOf, { serial: 'CW-1' }) })).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: fill(lt.campaigns.recordNoAccessNamed, { serial: 'CW-1' }) }),
+    ).toBeNull();
     await userEvent.click(
-      screen.getByRole('button', { name: fill(lt.campaigns.recordNoAccessOf, { serial: 'CW-2' }) }),
+      screen.getByRole('button', { name: fill(lt.campaigns.recordNoAccessNamed, { serial: 'CW-2' }) }),
     );
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText(lt.campaigns.noAccessDay) as HTMLInputElement).value).toBe('2030-03-05');
@@ -115,6 +121,9 @@ describe('a campaign (GET /campaigns/:id)', { timeout: 90_000 }, () => {
     ]);
     await render(<CampaignsTab openId={5} onOpen={() => {}} />, { language: 'en' });
     await userEvent.click(await screen.findByRole('button', { name: en.campaigns.sendNotices }));
+    expect(screen.getByText(`${en.campaigns.started}: 2026-11-27`, { exact: false }).textContent).toContain(
+      '(Ona Onaitė)',
+    );
     expect(
       await screen.findByText(fill(en.campaigns.sent, { mailed: 2, printed: 1, failed: 1, already: 4 })),
     ).toBeTruthy();

@@ -1,6 +1,6 @@
 import { FilePdfOutlined } from '@ant-design/icons';
 import { getRemoteRegisterPdf, isOperator, type RemoteBuilding, type WalkByFlat } from '@rodmenys/contract';
-import { App, Button, Card, Form, Input, InputNumber, Space, Table, Tabs, Typography } from 'antd';
+import { App, Button, Card, Form, Input, Space, Table, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
@@ -9,6 +9,7 @@ import { useRemoteRegister, useSetRemoteException, useWalkByList } from '../../a
 import { ExportButton, type ExportColumn } from '../../components/export';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { NumberFilter } from '../../components/number-field';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
@@ -191,15 +192,12 @@ function WalkByTab() {
   return (
     <>
       <Space wrap style={{ marginBottom: 12 }}>
-        <label htmlFor="walk-by-months">{t('lifetime.walkByMonths')}</label>
-        <InputNumber
-          controls={false}
+        <NumberFilter
           id="walk-by-months"
-          min={1}
-          max={24}
-          precision={0}
+          label={t('lifetime.walkByMonths')}
           value={months}
-          onChange={(v) => setMonths(v ?? 1)}
+          onChange={setMonths}
+          range={{ min: 1, max: 24, integer: true }}
         />
         <ExportButton
           fileName={t('lifetime.walkByFile')}
@@ -244,10 +242,11 @@ export default function DevicesPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState('due');
   const [campaignId, setCampaignId] = useState<number | null>(null);
+  const [createdId, setCreatedId] = useState<number | null>(null);
   return (
     <>
       <Typography.Title level={1} className="page-title">
-        {t('lifetime.title')}
+        {t('nav.devices')}
       </Typography.Title>
       <Tabs
         activeKey={tab}
@@ -260,6 +259,7 @@ export default function DevicesPage() {
               <DueTab
                 onCreated={(id) => {
                   setCampaignId(id);
+                  setCreatedId(id);
                   setTab('campaigns');
                 }}
               />
@@ -270,7 +270,7 @@ export default function DevicesPage() {
           {
             key: 'campaigns',
             label: t('campaigns.tab'),
-            children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} />,
+            children: <CampaignsTab openId={campaignId} onOpen={setCampaignId} createdId={createdId} />,
           },
           { key: 'declarations', label: t('declarationsOffice.tab'), children: <DeclarationsTab /> },
         ]}

@@ -1,6 +1,6 @@
 import { FilePdfOutlined, PlusOutlined } from '@ant-design/icons';
 import { DEVICE_TYPES, type DueRow, getDueWorkList, isOperator } from '@rodmenys/contract';
-import { App, Button, InputNumber, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../api/call';
@@ -8,6 +8,7 @@ import { useDeviceTypeName } from '../../api/devices';
 import { useDueDevices } from '../../api/lifetime';
 import { ExportButton } from '../../components/export';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { NumberFilter } from '../../components/number-field';
 import { useLanguage } from '../../i18n';
 import { useSession } from '../../session';
 import { BuildingFilter } from './building-filter';
@@ -55,15 +56,12 @@ export function DueTab({ onCreated }: { onCreated: (campaignId: number) => void 
   return (
     <>
       <Space wrap style={{ marginBottom: 12 }}>
-        <label htmlFor="due-months">{t('lifetime.months')}</label>
-        <InputNumber
-          controls={false}
+        <NumberFilter
           id="due-months"
-          min={0}
-          max={60}
-          precision={0}
+          label={t('lifetime.months')}
           value={months}
-          onChange={(v) => setMonths(v ?? 0)}
+          onChange={setMonths}
+          range={{ min: 0, max: 60, integer: true }}
         />
         <Select
           aria-label={t('lifetime.type')}

@@ -3,10 +3,12 @@ import {
   DEVICE_CODE_MAX_LENGTH,
   isDeviceCode,
   LOCATION_LEVEL,
+  MAX_READING,
   type MasterDevice,
+  RATING_FACTOR_MAX,
   READ_METHODS,
 } from '@rodmenys/contract';
-import { Alert, App, DatePicker, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { Alert, App, DatePicker, Form, Input, Modal, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +17,7 @@ import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from
 import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { decimalSeparator } from '../../format';
+import { NumberInput, useNumberRule } from '../../components/number-field';
 import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
 import { day, InboxHint, LastReading, ModelField, moment, type Values } from './device-dialog-fields';
@@ -55,6 +57,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const now = useProviderNow();
   const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
   const chosenType = Form.useWatch('deviceTypeId', form);
+  const rule = useNumberRule();
   if (!dialog) return null;
 
   const required = [{ required: true, message: t('masterData.device.required') }];
@@ -152,9 +155,9 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
     unit
       ? t('masterData.device.withUnit', { label: t(`masterData.device.${key}`), unit })
       : t(`masterData.device.${key}`);
-  const number = (
-    <InputNumber controls={false} min={0} decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
-  );
+  const number = <NumberInput />;
+  // A reading is 0 to MAX_READING; a rating factor above 0 (the server refuses 0 at the field).
+  const reading = rule({ min: 0, max: MAX_READING });
 
   return (
     <Modal
@@ -203,7 +206,11 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
             <Form.Item name="description" label={t('masterData.device.description')}>
               <Input maxLength={200} />
             </Form.Item>
-            <Form.Item name="ratingFactor" label={t('masterData.device.ratingFactor')}>
+            <Form.Item
+              name="ratingFactor"
+              label={t('masterData.device.ratingFactor')}
+              rules={[rule({ min: 0, max: RATING_FACTOR_MAX })]}
+            >
               {number}
             </Form.Item>
           </>
@@ -227,7 +234,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           <LastReading device={device} unit={unit} />
         )}
         {(dialog.kind === 'remove' || dialog.kind === 'replace') && (
-          <Form.Item name="finalReading" label={readingLabel('finalReading')} rules={required}>
+          <Form.Item name="finalReading" label={readingLabel('finalReading')} rules={[...required, reading]}>
             {number}
           </Form.Item>
         )}
@@ -240,7 +247,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
           <Form.Item
             name="initialReading"
             label={readingLabel('initialReading')}
-            rules={dialog.kind === 'replace' ? required : []}
+            rules={dialog.kind === 'replace' ? [...required, reading] : [reading]}
           >
             {number}
           </Form.Item>

@@ -63,7 +63,11 @@ export function HeatMethodCard({ buildingId, canEdit }: { buildingId: number; ca
           columns={[
             { title: t('masterData.heatMethod.validFrom'), dataIndex: 'ValidFrom' },
             { title: t('masterData.heatMethod.parameters'), render: (_, v) => summary(v) },
-            { title: t('masterData.heatMethod.changedBy'), dataIndex: 'ChangedBy' },
+            {
+              title: t('masterData.heatMethod.changedBy'),
+              dataIndex: 'ChangedBy',
+              render: (by: string | null) => by ?? '–',
+            },
             { title: t('masterData.heatMethod.changedAt'), dataIndex: 'ChangedAt', render: formatDateTime },
             ...(canEdit
               ? [

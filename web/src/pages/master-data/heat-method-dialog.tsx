@@ -6,20 +6,7 @@ import {
   type HotWaterHeatMode,
   MAX_CIRCULATION_KWH,
 } from '@rodmenys/contract';
-import {
-  Alert,
-  App,
-  Button,
-  DatePicker,
-  Form,
-  InputNumber,
-  Modal,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, DatePicker, Form, Modal, Select, Space, Switch, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,8 +14,9 @@ import { ApiError } from '../../api/call';
 import { useSetBuildingHeatMethod } from '../../api/heat-methods';
 import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
-import { decimalSeparator, formatDecimal } from '../../format';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
+import { NumberInput, type NumberInputProps, useNumberRule } from '../../components/number-field';
+import { formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 
 /*
@@ -131,19 +119,13 @@ export function HeatMethodDialog({
   const [refusal, setRefusal] = useState<string | null>(null);
   const [seasonsRefusal, setSeasonsRefusal] = useState<string | null>(null);
   const [initial] = useState(() => initialValues(building, edit.version, edit.month));
+  const { close, modalProps } = useDialogClose(onClose);
   const mode: Mode = Form.useWatch('HotWaterHeat', form) ?? initial.HotWaterHeat;
   const required = [{ required: true, message: t('masterData.heatMethod.required') }];
-  const separator = decimalSeparator(language);
-  const number = (min: number, max: number, extra: object = {}) => (
-    <InputNumber
-      controls={false}
-      min={min}
-      max={max}
-      decimalSeparator={separator}
-      style={{ width: '100%' }}
-      {...extra}
-    />
-  );
+  // A value outside its range is refused at its field, as typed (components/number-field.tsx).
+  const rule = useNumberRule();
+  const inRange = (min: number, max: number) => [...required, rule({ min, max })];
+  const number = (extra: NumberInputProps = {}) => <NumberInput {...extra} />;
 
   const submit = async () => {
     setRefusal(null);
@@ -152,7 +134,7 @@ export function HeatMethodDialog({
     try {
       await set.mutateAsync({ params: { id: building.BuildingId, month: v.month.format('YYYY-MM') }, body: bodyOf(v) });
       message.success(t('masterData.heatMethod.saved'));
-      onClose();
+      close();
     } catch (error) {
       // A refusal of the season as a whole (overlapping periods) is said under the periods; the rest at its field.
       const errors = error instanceof ApiError ? (error.errors ?? []) : [];
@@ -173,7 +155,7 @@ export function HeatMethodDialog({
   const areaOf = new Map(building.Flats.map((f) => [f.FlatId, f]));
   return (
     <Modal
-      open
+      {...modalProps}
       destroyOnHidden
       {...STATIC_MODAL}
       width={880}
@@ -181,7 +163,7 @@ export function HeatMethodDialog({
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={set.isPending}
-      onCancel={onClose}
+      onCancel={() => close()}
       onOk={() => form.submit()}
     >
       {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}
@@ -215,8 +197,8 @@ export function HeatMethodDialog({
           <>
             <Space wrap size="middle" align="start">
               {(mode === 'norm' || mode === 'meter') && (
-                <Form.Item name="KwhPerM3" label={t('masterData.heatMethod.kwhPerM3')} rules={required}>
-                  {number(0, 200)}
+                <Form.Item name="KwhPerM3" label={t('masterData.heatMethod.kwhPerM3')} rules={inRange(0, 200)}>
+                  {number()}
                 </Form.Item>
               )}
               {mode === 'norm' && (
@@ -224,15 +206,19 @@ export function HeatMethodDialog({
                   name="CirculationNorm"
                   label={t('masterData.heatMethod.circulationNorm')}
                   extra={t('masterData.heatMethod.circulationHelp')}
-                  rules={required}
+                  rules={inRange(0, MAX_CIRCULATION_KWH)}
                 >
-                  {number(0, MAX_CIRCULATION_KWH)}
+                  {number()}
                 </Form.Item>
               )}
               {mode === 'formulaDE' && (
                 <>
-                  <Form.Item name="HotWaterTemperature" label={t('masterData.heatMethod.temperature')} rules={required}>
-                    {number(10, 100)}
+                  <Form.Item
+                    name="HotWaterTemperature"
+                    label={t('masterData.heatMethod.temperature')}
+                    rules={inRange(10, 100)}
+                  >
+                    {number()}
                   </Form.Item>
                   <Form.Item name="DistrictHeat" label={t('fields.DistrictHeat')} valuePropName="checked">
                     <Switch />
@@ -241,19 +227,19 @@ export function HeatMethodDialog({
               )}
             </Space>
             <Space wrap size="middle" align="start">
-              <Form.Item name="CommonShare" label={t('masterData.heatMethod.commonShare')} rules={required}>
-                {number(0, 50)}
+              <Form.Item name="CommonShare" label={t('masterData.heatMethod.commonShare')} rules={inRange(0, 50)}>
+                {number()}
               </Form.Item>
-              <Form.Item name="BaseShare" label={t('masterData.heatMethod.baseShare')} rules={required}>
-                {number(0, 50)}
+              <Form.Item name="BaseShare" label={t('masterData.heatMethod.baseShare')} rules={inRange(0, 50)}>
+                {number()}
               </Form.Item>
               <Form.Item
                 name="MinimumShare"
                 label={t('masterData.heatMethod.minimumShare')}
                 extra={t('masterData.heatMethod.minimumHelp')}
-                rules={required}
+                rules={inRange(0, 1)}
               >
-                {number(0, 1, { step: 0.05 })}
+                {number({ step: 0.05 })}
               </Form.Item>
             </Space>
             <Typography.Title level={5} id="heat-method-seasons">
@@ -325,8 +311,12 @@ export function HeatMethodDialog({
                     {
                       title: t('fields.PositionFactor'),
                       render: (_, field) => (
-                        <Form.Item name={[field.name, 'PositionFactor']} style={{ marginBottom: 0 }}>
-                          {number(0.1, 10, {
+                        <Form.Item
+                          name={[field.name, 'PositionFactor']}
+                          style={{ marginBottom: 0 }}
+                          rules={[rule({ min: 0.1, max: 10 })]}
+                        >
+                          {number({
                             'aria-label': t('masterData.heatMethod.flatField', {
                               field: t('fields.PositionFactor'),
                               flat: areaOf.get(form.getFieldValue(['Flats', field.name, 'FlatId']))?.Flat,
@@ -340,8 +330,12 @@ export function HeatMethodDialog({
                           {
                             title: t('fields.CirculationClass'),
                             render: (_: unknown, field: { name: number }) => (
-                              <Form.Item name={[field.name, 'CirculationClass']} style={{ marginBottom: 0 }}>
-                                {number(0, MAX_CIRCULATION_KWH, {
+                              <Form.Item
+                                name={[field.name, 'CirculationClass']}
+                                style={{ marginBottom: 0 }}
+                                rules={[rule({ min: 0, max: MAX_CIRCULATION_KWH })]}
+                              >
+                                {number({
                                   placeholder: t('masterData.heatMethod.byNorm'),
                                   'aria-label': t('masterData.heatMethod.flatField', {
                                     field: t('fields.CirculationClass'),

@@ -17,7 +17,6 @@ import {
   Form,
   type GetRef,
   Input,
-  InputNumber,
   Row,
   Space,
   Table,
@@ -32,7 +31,8 @@ import { call } from '../../api/call';
 import { useDeviceTypes } from '../../api/devices';
 import { useLocation, useUpdateLocation } from '../../api/master-data';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { decimalSeparator, formatDateTime, formatDecimal } from '../../format';
+import { NumberInput, useNumberRule } from '../../components/number-field';
+import { formatDateTime, formatDecimal } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type DeviceDialog, DeviceDialogs } from './device-dialogs';
 import { HeatMethodCard } from './heat-method-card';
@@ -168,6 +168,7 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
   const detail = useLocation(id);
   const updateLocation = useUpdateLocation();
   const [dialog, setDialog] = useState<DeviceDialog | null>(null);
+  const rule = useNumberRule();
   const [nameForm] = Form.useForm<{ name: string; flatOrder: number | null; areaM2: number | null }>();
   const location = detail.data?.Location;
   useEffect(() => {
@@ -220,20 +221,21 @@ function LocationDetails({ id, onRenamed }: { id: number; onRenamed: (title: str
             <Input maxLength={200} />
           </Form.Item>
           {isFlat && (
-            <Form.Item name="flatOrder" label={t('masterData.tree.flatOrder')}>
-              <InputNumber controls={false} precision={0} />
+            <Form.Item
+              name="flatOrder"
+              label={t('masterData.tree.flatOrder')}
+              rules={[rule({ min: -2147483648, max: 2147483647, integer: true })]}
+            >
+              <NumberInput style={{ width: 120 }} />
             </Form.Item>
           )}
           {isFlat && (
-            <Form.Item name="areaM2" label={t('masterData.tree.area')}>
-              <InputNumber
-                controls={false}
-                min={0.01}
-                max={FLAT_AREA_MAX}
-                step={0.01}
-                precision={2}
-                decimalSeparator={decimalSeparator(language)}
-              />
+            <Form.Item
+              name="areaM2"
+              label={t('masterData.tree.area')}
+              rules={[rule({ min: 0.01, max: FLAT_AREA_MAX, decimals: 2 })]}
+            >
+              <NumberInput step={0.01} style={{ width: 120 }} />
             </Form.Item>
           )}
           <Button htmlType="submit" loading={updateLocation.isPending}>

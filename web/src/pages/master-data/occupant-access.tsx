@@ -11,7 +11,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useOccupantAccess, useReissueOccupantAccess, useRevokeOccupantAccess } from '../../api/occupancies';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { STATIC_MODAL, useConfirm } from '../../components/modal-host';
+import { STATIC_MODAL, useConfirm, useDialogClose } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 import i18n from '../../i18n';
 import './occupant-access.css';
@@ -140,6 +140,7 @@ export function OccupantAccessDialog({
   const reissue = useReissueOccupantAccess();
   const [reissued, setReissued] = useState<ReissuedOccupantAccess | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const { close, modalProps } = useDialogClose(onClose);
   const params = { params: { id: occupancy.Id } };
 
   const run = async (question: string, action: () => Promise<unknown>, done: string) => {
@@ -155,12 +156,12 @@ export function OccupantAccessDialog({
   const a = access.data;
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('occupantAccess.title', { name: occupancy.Name })}
-      onCancel={onClose}
+      onCancel={() => close()}
       width={600}
-      footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+      footer={<Button onClick={() => close()}>{t('common.close')}</Button>}
     >
       <Typography.Paragraph type="secondary">{t('occupantAccess.help')}</Typography.Paragraph>
       {access.error && <LoadError error={access.error} onRetry={() => void access.refetch()} />}

@@ -4,26 +4,13 @@ import {
   CONSENT_CHANNELS,
   DEVICE_TYPE,
   exportOccupantData,
+  MAX_READING,
   type MoveValueRow,
   OCCUPANT_LANGUAGES,
   type OccupancyRow,
   type OccupantBody,
 } from '@rodmenys/contract';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  DatePicker,
-  Form,
-  Input,
-  InputNumber,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Timeline,
-} from 'antd';
+import { Alert, App, Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Timeline } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +25,9 @@ import {
 } from '../../api/occupancies';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { decimalSeparator, formatNumber } from '../../format';
+import { useDialogClose } from '../../components/modal-host';
+import { NumberField } from '../../components/number-field';
+import { formatNumber } from '../../format';
 import { useLanguage } from '../../i18n';
 import { type LetterAddress, OccupantAccessDialog } from './occupant-access';
 
@@ -331,29 +320,33 @@ function MoveValues({ day, values, onSet }: { day: string; values: MoveValueRow[
 
 /** Sets (or removes) a moving-day value by hand, with a reason; a refusal is said in the dialog. */
 function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClose: () => void }) {
+  // One dialog per value (its own closing and form).
+  return value ? <MoveValueForm key={`${value.DeviceId}-${value.Day}`} value={value} onClose={onClose} /> : null;
+}
+
+function MoveValueForm({ value, onClose }: { value: MoveValueRow; onClose: () => void }) {
   const { t } = useTranslation();
-  const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const set = useSetMoveValue();
   const clear = useClearMoveValue();
   const [form] = Form.useForm<{ value: number; reason: string }>();
   const [clearError, setClearError] = useState<string | null>(null);
-  if (!value) return null;
+  const closing = useDialogClose<boolean>(onClose);
   const params = { deviceId: value.DeviceId, day: value.Day };
   const removeManual = async () => {
     setClearError(null);
     try {
       await clear.mutateAsync({ params });
       message.success(t('masterData.tree.saved'));
-      onClose();
+      closing.close(true);
     } catch (error) {
       setClearError(errorText(error));
     }
   };
   return (
     <FormDialog<{ value: number; reason: string }>
-      key={`${value.DeviceId}-${value.Day}`}
+      closing={closing}
       title={t('occupancies.setTitle', { code: value.DeviceCode, day: value.Day })}
       form={form}
       pending={set.isPending}
@@ -375,14 +368,12 @@ function MoveValueDialog({ value, onClose }: { value: MoveValueRow | null; onClo
         </>
       )}
     >
-      <Form.Item name="value" label={t('anomalies.value')} rules={[{ required: true }]}>
-        <InputNumber
-          controls={false}
-          precision={digitsOf(value.DeviceTypeId) === 0 ? 0 : undefined}
-          decimalSeparator={decimalSeparator(language)}
-          style={{ width: '100%' }}
-        />
-      </Form.Item>
+      <NumberField
+        name="value"
+        label={t('anomalies.value')}
+        rules={[{ required: true }]}
+        range={{ min: -MAX_READING, max: MAX_READING, integer: digitsOf(value.DeviceTypeId) === 0 }}
+      />
       <Form.Item name="reason" label={t('occupancies.reason')} rules={[{ required: true, whitespace: true }]}>
         <Input.TextArea maxLength={500} />
       </Form.Item>

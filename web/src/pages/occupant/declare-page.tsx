@@ -1,13 +1,14 @@
 import { CameraOutlined, CheckCircleOutlined, LeftOutlined } from '@ant-design/icons';
-import type { DeclarationReceipt, DeclaredDevice } from '@rodmenys/contract';
-import { Alert, Button, Card, Checkbox, Form, InputNumber, Skeleton, Typography } from 'antd';
+import { DECLARATION_VALUE_MAX, type DeclarationReceipt, type DeclaredDevice } from '@rodmenys/contract';
+import { Alert, Button, Card, Checkbox, Form, Skeleton, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/call';
 import { uploadDeclarationPhoto, useDeclareReading, useOccupantDeclarations } from '../../api/occupant';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { decimalSeparator, formatDecimal, monthName } from '../../format';
+import { NumberInput, useNumberRule } from '../../components/number-field';
+import { formatDecimal, monthName } from '../../format';
 import { useLanguage } from '../../i18n';
 import { formatDay } from './occupant-format';
 import { usePageTitle } from './page-title';
@@ -68,6 +69,7 @@ function DeviceCard({ device, open }: { device: DeclaredDevice; open: boolean })
   const language = useLanguage();
   const errorText = useErrorText();
   const declare = useDeclareReading();
+  const rule = useNumberRule();
   const [form] = Form.useForm<{ value: number | null; confirm?: boolean }>();
   const photoInput = useRef<HTMLInputElement>(null);
   const [photo, setPhoto] = useState<File | null>(null);
@@ -154,15 +156,12 @@ function DeviceCard({ device, open }: { device: DeclaredDevice; open: boolean })
             name="value"
             label={t('occupant.declare.value')}
             extra={t('occupant.declare.valueHelp')}
-            rules={[{ required: true, message: t('occupant.declare.valueRequired') }]}
+            rules={[
+              { required: true, message: t('occupant.declare.valueRequired') },
+              rule({ min: 0, max: DECLARATION_VALUE_MAX }),
+            ]}
           >
-            <InputNumber
-              controls={false}
-              min={0}
-              decimalSeparator={decimalSeparator(language)}
-              inputMode="decimal"
-              style={{ width: '100%', maxWidth: 240 }}
-            />
+            <NumberInput inputMode="decimal" style={{ width: '100%', maxWidth: 240 }} />
           </Form.Item>
           {askConfirm && (
             <>

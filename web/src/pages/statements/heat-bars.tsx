@@ -1,4 +1,4 @@
-import type { StatementHeatBalance, StatementHeatParts } from '@rodmenys/contract';
+import { HEAT_BAR_PARTS, type StatementHeatBalance, type StatementHeatParts } from '@rodmenys/contract';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SplitBar, type SplitPart } from '../../components/split-bar';
@@ -11,40 +11,16 @@ import { useLanguage } from '../../i18n';
  * parts. Each bar is its own whole; a part has the same pattern and number in every bar.
  */
 
-/** The building's seven parts in the balance's order: the name, the field, the pattern. */
-const BALANCE = [
-  ['hotWater', 'HotWaterKwh', 1],
-  ['circulation', 'CirculationKwh', 2],
-  ['common', 'CommonKwh', 3],
-  ['noDevice', 'NoDeviceKwh', 4],
-  ['heatMeter', 'HeatMeterKwh', 5],
-  ['base', 'BaseKwh', 6],
-  ['consumption', 'ConsumptionKwh', 7],
-] as const;
-
-/** A flat's parts in the same order, the minimum rule's heat last (it has no building part). */
-const FLAT = [
-  ['hotWater', 'HotWater', 1],
-  ['circulation', 'Circulation', 2],
-  ['common', 'Common', 3],
-  ['noDevice', 'NoDevice', 4],
-  ['heatMeter', 'HeatMeter', 5],
-  ['base', 'Base', 6],
-  ['consumption', 'Consumption', 7],
-  ['assigned', 'Assigned', 8],
-] as const;
-
 /** The building's input in its seven parts, every part listed (a part of 0 too); null when the month was not split. */
 export function BalanceBar({ b, where }: { b: StatementHeatBalance; where?: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
   if (b.Status !== 'split') return null;
-  const parts: SplitPart[] = BALANCE.map(([name, field, pattern]) => ({
-    key: name,
-    label: t(`statements.balanceParts.${name}`),
-    value: b[field] ?? 0,
-    pattern,
-  }));
+  const parts: SplitPart[] = HEAT_BAR_PARTS.flatMap((p, i) =>
+    p.Balance
+      ? [{ key: p.Name, label: t(`statements.balanceParts.${p.Name}`), value: b[p.Balance] ?? 0, pattern: i + 1 }]
+      : [],
+  );
   const title = t('statements.balanceBar', {
     method: t(`statements.methodNames.${b.Method}`),
     from: b.ValidFrom,
@@ -65,12 +41,11 @@ export function BalanceBar({ b, where }: { b: StatementHeatBalance; where?: stri
 export function HeatPartsBar({ p, title }: { p: StatementHeatParts; title: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const parts: SplitPart[] = FLAT.filter(([, field]) => p[field] !== 0).map(([name, field, pattern]) => ({
-    key: name,
-    label: t(`statements.flatPartNames.${name}`),
-    value: p[field],
-    pattern,
-  }));
+  const parts: SplitPart[] = HEAT_BAR_PARTS.flatMap((x, i) =>
+    p[x.Flat] !== 0
+      ? [{ key: x.Name, label: t(`statements.flatPartNames.${x.Name}`), value: p[x.Flat], pattern: i + 1 }]
+      : [],
+  );
   return <SplitBar title={title} parts={parts} unit="kWh" language={language} testId="heat-parts-bar" />;
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublishStatements, useStatementDifference } from '../../api/statements';
 import { LoadError, useErrorText } from '../../components/load-error';
+import { useDialogClose } from '../../components/modal-host';
 import { usePagerNames } from '../../components/pagination';
 import { useLanguage } from '../../i18n';
 import { useParameterValue } from '../master-data/heat-method-summary';
@@ -23,6 +24,7 @@ export function PublishDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const { close, modalProps } = useDialogClose(onClose);
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
@@ -43,7 +45,7 @@ export function PublishDialog({
       });
       if (r.Buildings) message.success(t('statements.publishedDone', { buildings: r.Buildings, flats: r.Flats }));
       if (r.Unchanged) message.info(t('statements.unchangedDone', { buildings: r.Unchanged }));
-      onClose();
+      close();
     } catch (error) {
       setRefusal(errorText(error));
     }
@@ -53,13 +55,13 @@ export function PublishDialog({
   const changed = changes.length + parameters.length > 0;
   return (
     <Modal
-      open
+      {...modalProps}
       title={t('statements.publishTitle', { month: monthName(month, language) })}
       okText={t('statements.publish')}
       cancelText={t('common.cancel')}
       onOk={() => void run()}
       confirmLoading={publish.isPending}
-      onCancel={onClose}
+      onCancel={() => close()}
       width={760}
     >
       <Typography.Paragraph>{t('statements.publishHelp')}</Typography.Paragraph>

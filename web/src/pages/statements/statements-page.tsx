@@ -7,7 +7,7 @@ import {
   STATEMENT_KINDS,
   type StatementMarker,
 } from '@rodmenys/contract';
-import { Alert, App, Button, Card, Space, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, Skeleton, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -96,7 +96,12 @@ export default function StatementsPage() {
       ),
     [figures.data, markers],
   );
-  const kinds = STATEMENT_KINDS.filter((k) => (figures.data?.Rows ?? []).some((r) => kindOf(r, k)));
+  // Before the first answer the table is drawn at once, as a frame: every kind's headers and rows still
+  // to come (a skeleton), never an empty page or "no statements" under a spinner (docs/statements.md).
+  const waiting = !figures.data && !figures.error;
+  const kinds = waiting
+    ? STATEMENT_KINDS
+    : STATEMENT_KINDS.filter((k) => (figures.data?.Rows ?? []).some((r) => kindOf(r, k)));
   const published = (figures.data?.Rows ?? []).filter((r) => r.Published).length;
   // A month before any data (or far ahead): flats without a single figure are nothing to show.
   const empty = !!figures.data && !hasFigures(figures.data.Rows);
@@ -183,14 +188,23 @@ export default function StatementsPage() {
           className="statements-table"
           size="small"
           rowKey="Key"
-          loading={figures.isFetching}
+          loading={figures.isFetching && !waiting}
+          aria-busy={waiting || figures.isFetching}
           dataSource={shown}
           columns={columns}
           scroll={{ x: 'max-content' }}
           sticky={{ offsetHeader: APP_HEADER_HEIGHT }}
           summary={summary}
           pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
-          locale={{ emptyText: t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none') }}
+          locale={{
+            emptyText: waiting ? (
+              <div role="status" aria-label={t('statements.rowsComing')}>
+                <Skeleton active title={false} paragraph={{ rows: 6 }} />
+              </div>
+            ) : (
+              t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none')
+            ),
+          }}
         />
       </Card>
       {/* The method of the one building chosen, to read (group 1 sets it on Master data). */}

@@ -6,6 +6,7 @@ import type { Caller } from '../../auth/caller.js';
 import { inScope } from '../../sql.js';
 import { applyDeclarations } from '../apply.js';
 import { declaredDevice } from '../devices.js';
+import { declaredAtSql } from '../rows.js';
 import { assertDeclarationOffice } from './access.js';
 import { openDoubtfulAnomaly } from './apply.js';
 import { declarationRows } from './rows.js';
@@ -66,7 +67,7 @@ export async function enterPhone(
     const { rows } = await tx.query<{ id: number; month: string }>(
       `INSERT INTO declaration (device_id, occupancy_id, location_id, value, declared_at, month, entered_by, channel,
                                 status, confirmed, plausible_max, previous_value, caller_name, caller_phone)
-       VALUES ($1, $2, $3, $4, $5::timestamptz, $13::date, $6, 'phone', $7, $8, $9, $10, $11, $12)
+       VALUES ($1, $2, $3, $4, ${declaredAtSql('$5')}, $13::date, $6, 'phone', $7, $8, $9, $10, $11, $12)
        RETURNING id, month::text AS month`,
       [
         body.deviceId,

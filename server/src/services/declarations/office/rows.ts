@@ -1,20 +1,16 @@
-import { GROUP, type OfficeDeclaration, seesEverything } from '@rodmenys/contract';
+import type { OfficeDeclaration } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
 import type { Caller } from '../../auth/caller.js';
 import { buildingIdOf, buildingOrder, inScope } from '../../sql.js';
+import { accountNameSql } from '../../users/account-scope.js';
 import { countingSql } from '../rows.js';
-
-/**
- * A back-office user's name as the caller may see it (docs/security.md, "Accounts"): group 1 sees every
- * account; anyone else only their own and group 3 accounts ($6 the caller's id, $7 whether group 1).
- */
-const shown = (u: string) => `CASE WHEN $7 OR ${u}.id = $6 OR ${u}.group_id = ${GROUP.user} THEN ${u}.username END`;
 
 /**
  * Declarations as the back office sees them, scoped ($1 the caller's scope): filtered by month
  * ($2, a date or null), building ($3), status ($4) and id ($5), by address, flat, device, latest first.
  */
-const ROWS_SQL = `WITH x AS (
+/** Who entered and who decided as the caller may see it (docs/security.md, "Names of accounts"). */
+const rowsSql = (caller: Pick<Caller, 'id' | 'groupId'>) => `WITH x AS (
     -- The one that counts for its device and month (docs/declared-readings.md, services/declarations/rows.ts).
     SELECT x.*, coalesce(x.id = (${countingSql('x.device_id', 'x.month')}), false) AS counts
       FROM declaration x
@@ -27,8 +23,8 @@ const ROWS_SQL = `WITH x AS (
          b.id AS "BuildingId", address_label(b) AS "Address", f.id AS "FlatId", f.flat AS "Flat",
          f.flat_order AS "FlatOrder", o.name AS "OccupantName", x.value::float8 AS "Value",
          iso(x.declared_at) AS "DeclaredAt", to_char(x.month, 'YYYY-MM') AS "Month", x.channel AS "Channel",
-         ${shown('eu')} AS "EnteredBy", x.caller_name AS "CallerName", x.caller_phone AS "CallerPhone",
-         x.photo_id IS NOT NULL AS "HasPhoto", x.status AS "Status", x.reason AS "Reason", ${shown('du')} AS "DecidedBy",
+         ${accountNameSql(caller, 'eu')} AS "EnteredBy", x.caller_name AS "CallerName", x.caller_phone AS "CallerPhone",
+         x.photo_id IS NOT NULL AS "HasPhoto", x.status AS "Status", x.reason AS "Reason", ${accountNameSql(caller, 'du')} AS "DecidedBy",
          iso(x.decided_at) AS "DecidedAt", x.confirmed AS "Confirmed", x.previous_value::float8 AS "PreviousValue",
          x.plausible_max::float8 AS "PlausibleMax", x.counts AS "Counts"
     FROM x
@@ -53,14 +49,12 @@ export async function declarationRows(
   caller: Pick<Caller, 'id' | 'groupId' | 'scope'>,
   filter: RowFilter,
 ): Promise<OfficeDeclaration[]> {
-  const { rows } = await db.query<OfficeDeclaration>(ROWS_SQL, [
+  const { rows } = await db.query<OfficeDeclaration>(rowsSql(caller), [
     caller.scope,
     filter.month ? `${filter.month}-01` : null,
     filter.buildingId ?? null,
     filter.status ?? null,
     filter.id ?? null,
-    caller.id,
-    seesEverything(caller.groupId),
   ]);
   return rows;
 }

@@ -1,11 +1,10 @@
 import { DECLARATION_VALUE_MAX, type DeclarationDeviceRow } from '@rodmenys/contract';
-import { Checkbox, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { Checkbox, DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useEnterPhoneDeclaration } from '../../../api/declarations-office';
 import { FormDialog } from '../../../components/form-dialog';
-import { decimalSeparator } from '../../../format';
-import { useLanguage } from '../../../i18n';
+import { NumberInput, useNumberRule } from '../../../components/number-field';
 import { useProviderNow } from '../../../session';
 
 interface Values {
@@ -20,7 +19,7 @@ interface Values {
 /** A declaration taken by phone: the device, the value, the day it was read, who called (docs/declared-readings.md). */
 export function PhoneDialog({ devices, onClose }: { devices: readonly DeclarationDeviceRow[]; onClose: () => void }) {
   const { t } = useTranslation();
-  const language = useLanguage();
+  const rule = useNumberRule();
   const now = useProviderNow();
   const [form] = Form.useForm<Values>();
   const save = useEnterPhoneDeclaration();
@@ -62,15 +61,12 @@ export function PhoneDialog({ devices, onClose }: { devices: readonly Declaratio
       <Form.Item
         name="value"
         label={t('declarationsOffice.value')}
-        rules={[{ required: true, message: t('declarationsOffice.valueRequired') }]}
+        rules={[
+          { required: true, message: t('declarationsOffice.valueRequired') },
+          rule({ min: 0, max: DECLARATION_VALUE_MAX }),
+        ]}
       >
-        <InputNumber
-          controls={false}
-          min={0}
-          max={DECLARATION_VALUE_MAX}
-          decimalSeparator={decimalSeparator(language)}
-          style={{ width: '100%' }}
-        />
+        <NumberInput />
       </Form.Item>
       <Form.Item name="day" label={t('declarationsOffice.day')} rules={[{ required: true }]}>
         <DatePicker

@@ -7,7 +7,7 @@ import { useDecideDeclaration } from '../../../api/declarations-office';
 import { useDeviceTypeName } from '../../../api/devices';
 import { FormDialog } from '../../../components/form-dialog';
 import { useErrorText } from '../../../components/load-error';
-import { STATIC_MODAL } from '../../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../../components/modal-host';
 import { formatDateTime, formatDecimal } from '../../../format';
 import { useLanguage } from '../../../i18n';
 
@@ -19,6 +19,7 @@ function PhotoDialog({ declaration, onClose }: { declaration: OfficeDeclaration;
   const errorText = useErrorText();
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const { close, modalProps } = useDialogClose(onClose);
   useEffect(() => {
     let made: string | null = null;
     fetchFile(getDeclarationPhoto, { params: { id: declaration.Id } })
@@ -33,11 +34,11 @@ function PhotoDialog({ declaration, onClose }: { declaration: OfficeDeclaration;
   }, [declaration.Id, errorText]);
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('declarationsOffice.photoTitle', { serial: declaration.DeviceCode })}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+      onCancel={() => close()}
+      footer={<Button onClick={() => close()}>{t('common.close')}</Button>}
     >
       {error ? <Typography.Text type="danger">{error}</Typography.Text> : null}
       {url ? (

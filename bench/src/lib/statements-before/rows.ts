@@ -1,0 +1,369 @@
+// Frozen copy of server/src/services/billing/rows.ts at commit 56f68cb, for bench:statements only.
+import {
+  BILLING_COLUMNS,
+  type BillingLine,
+  type BillingRow,
+  DEVICE_TYPE,
+  DEVICE_TYPES,
+  LOCATION_LEVEL,
+  type MonthEndSource,
+  type OccupancyStatement,
+  type StatementBuildingLine,
+  type StatementHeatBalance,
+  type StatementKind,
+  type StatementKindFigures,
+  type StatementOverdueDevice,
+  type StatementRow,
+} from '@rodmenys/contract';
+import type { Queryable } from '@rodmenys/server/db/db.js';
+import { type Account, accountsAt } from '@rodmenys/server/services/billing/account.js';
+import { splitMoves } from '@rodmenys/server/services/statements/occupancy-figures.js';
+import { computeRows } from './figures.js';
+
+/** A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order). */
+export function billingRow(
+  values: Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
+): BillingRow {
+  const row: Record<string, unknown> = {};
+  for (const c of BILLING_COLUMNS)
+    row[c] = values[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
+  return row as BillingRow;
+}
+
+/** A publication's stamp on its rows, or live. */
+export type Stamp = { Status: 'published'; Version: number; PublishedAt: string } | { Status: 'live' };
+
+const stampOf = (s: Stamp) =>
+  s.Status === 'live'
+    ? { Status: 'live' as const, Version: null, PublishedAt: null }
+    : { Status: s.Status, Version: s.Version, PublishedAt: s.PublishedAt };
+
+interface DeviceLine {
+  id: number;
+  type: number;
+  device_code: string;
+  location_id: number;
+  is_building: boolean;
+  /** A building-level role (docs/heat-method.md, "Devices"); null: none. */
+  role: string | null;
+  rating_factor: number | null;
+  start_value: number | null;
+  start_time: string | null;
+  start_source: MonthEndSource | null;
+  end_value: number | null;
+  end_time: string | null;
+  end_source: MonthEndSource | null;
+  consumption: number | null;
+  qrad: number | null;
+}
+
+/**
+ * Every device of a building in service during the month (its flats' and its own heat meters), with the
+ * month-end values at both ends: the month end before the month (or the first reading after an installation
+ * inside it) and the month's (or the last reading up to a removal), as docs/statements.md counts them. The
+ * time is the reading's for a measured value, else the month's boundary.
+ */
+const DEVICES_SQL = `WITH m AS (
+    SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
+           $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e
+  ), dev AS (
+    SELECT d.id, d.device_type_id AS type, d.role, d.device_code, d.rating_factor, d.installed_at, d.removed_at,
+           l.id AS location_id, l.level = ${LOCATION_LEVEL.building} AS is_building, l.flat_order, l.flat,
+           coalesce(d.installed_at, '-infinity') < m.s AS from_start,
+           coalesce(d.removed_at, 'infinity') >= m.e AS to_end, m.month, m.prev, m.s, m.e
+      FROM m, location l JOIN device d ON d.location_id = l.id
+     WHERE (l.id = $1 OR (l.path @> ARRAY[$1::int] AND l.level = ${LOCATION_LEVEL.flat}))
+       AND d.device_type_id IN (${DEVICE_TYPES.join(', ')})
+       AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s
+  ), v AS (
+    SELECT dev.*,
+           CASE WHEN dev.from_start THEN ms.value ELSE ini.value END AS sv,
+           CASE WHEN dev.from_start THEN CASE WHEN ms.source = 'measured' THEN ms.reading_ts ELSE dev.s END ELSE ini.ts END AS st,
+           CASE WHEN dev.from_start THEN ms.source WHEN ini.value IS NOT NULL THEN 'measured' END AS ss,
+           CASE WHEN dev.to_end THEN me.value ELSE fin.value END AS ev,
+           CASE WHEN dev.to_end THEN CASE WHEN me.source = 'measured' THEN me.reading_ts ELSE dev.e END ELSE fin.ts END AS et,
+           CASE WHEN dev.to_end THEN me.source WHEN fin.value IS NOT NULL THEN 'measured' END AS es
+      FROM dev
+      LEFT JOIN month_end ms ON ms.device_id = dev.id AND ms.month = dev.prev
+      LEFT JOIN month_end me ON me.device_id = dev.id AND me.month = dev.month
+      LEFT JOIN LATERAL (
+        SELECT r.value, r.ts FROM reading r
+         WHERE NOT dev.from_start AND r.device_id = dev.id AND r.ts >= dev.installed_at AND r.ts < dev.e
+           AND r.ts <= coalesce(dev.removed_at, 'infinity')
+         ORDER BY r.ts LIMIT 1) ini ON true
+      LEFT JOIN LATERAL (
+        SELECT r.value, r.ts FROM reading r
+         WHERE NOT dev.to_end AND r.device_id = dev.id AND r.ts <= dev.removed_at
+           AND r.ts >= coalesce(dev.installed_at, '-infinity')
+         ORDER BY r.ts DESC LIMIT 1) fin ON true
+  )
+  SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.is_building, v.rating_factor::float8 AS rating_factor,
+         v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
+         v.ev::float8 AS end_value, iso(v.et) AS end_time, v.es AS end_source,
+         (v.ev - v.sv)::float8 AS consumption,
+         CASE WHEN v.type = ${DEVICE_TYPE.allocator} THEN round((v.ev - v.sv) * v.rating_factor, 3)::float8 END AS qrad
+    FROM v
+   ORDER BY v.is_building, v.flat_order NULLS FIRST, v.flat, v.location_id, v.type, v.device_code`;
+
+const KIND_OF: Record<number, StatementKind> = {
+  [DEVICE_TYPE.allocator]: 'heating',
+  [DEVICE_TYPE.heatMeter]: 'heating',
+  [DEVICE_TYPE.buildingHeatMeter]: 'heating',
+  [DEVICE_TYPE.hotWaterMeter]: 'hotWater',
+  [DEVICE_TYPE.coldWaterMeter]: 'coldWater',
+};
+const UNIT_OF: Record<number, string> = {
+  [DEVICE_TYPE.allocator]: 'units',
+  [DEVICE_TYPE.heatMeter]: 'kWh',
+  [DEVICE_TYPE.buildingHeatMeter]: 'kWh',
+  [DEVICE_TYPE.hotWaterMeter]: 'm3',
+  [DEVICE_TYPE.coldWaterMeter]: 'm3',
+};
+const NOT_MEASURED = new Set(['interpolated', 'estimated', 'manual']);
+
+/** The export's text of overdue devices: `serial (due date, reason)` joined by `; `, null for none. */
+export const overdueText = (devices: readonly StatementOverdueDevice[]): string | null =>
+  devices.length ? devices.map((d) => `${d.DeviceCode} (${d.DueDate}, ${d.Reason})`).join('; ') : null;
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const sumOrNull = (xs: (number | null)[]) =>
+  xs.length === 0 || xs.some((x) => x === null) ? null : round3(xs.reduce<number>((a, x) => a + (x ?? 0), 0));
+
+/**
+ * A whole building's export rows for a month, stamped (live, or a publication's version): per flat its
+ * devices then its figures per kind (`flats`: the statements' rows of every flat of the building), then the
+ * building heat meters and the building line. In the building's flat order.
+ */
+export async function buildingRows(
+  db: Queryable,
+  month: string,
+  buildingId: number,
+  flats: readonly StatementRow[],
+  stamp: Stamp,
+): Promise<BillingRow[]> {
+  const { rows: devices } = await db.query<DeviceLine>(DEVICES_SQL, [buildingId, `${month}-01`]);
+  const accounts = await accountsAt(
+    db,
+    flats.map((f) => f.FlatId),
+    month,
+  );
+  const st = stampOf(stamp);
+  // The devices overdue in the month, as the figures carry them (a published version: as frozen).
+  const overdue = new Map(flats.flatMap((f) => f.Kinds.flatMap((k) => k.Overdue.map((d) => [d.DeviceId, d] as const))));
+  const overdueOf = (ds: readonly DeviceLine[]) => overdueText(ds.flatMap((d) => overdue.get(d.id) ?? []));
+  const base = (line: BillingLine, flat: StatementRow | null, account: Account | undefined) => ({
+    Month: month,
+    ...st,
+    Line: line,
+    BuildingId: buildingId,
+    FlatId: flat?.FlatId ?? null,
+    City: flat?.City ?? null,
+    Street: flat?.Street ?? null,
+    Building: flat?.Building ?? null,
+    Flat: flat?.Flat ?? null,
+    AccountCode: account?.code ?? null,
+    AccountName: account?.name ?? null,
+  });
+  const deviceRow = (d: DeviceLine, flat: StatementRow | null, account: Account | undefined) =>
+    billingRow({
+      ...base('device', flat, account),
+      DeviceId: d.id,
+      DeviceCode: d.device_code,
+      DeviceTypeId: d.type,
+      Kind: KIND_OF[d.type] ?? null,
+      Unit: UNIT_OF[d.type] ?? null,
+      StartValue: d.start_value,
+      StartTime: d.start_time,
+      StartSource: d.start_source,
+      EndValue: d.end_value,
+      EndTime: d.end_time,
+      EndSource: d.end_source,
+      Consumption: d.consumption,
+      Units: d.type === DEVICE_TYPE.allocator ? d.consumption : null,
+      RatingFactor: d.type === DEVICE_TYPE.allocator ? d.rating_factor : null,
+      Qrad: d.qrad,
+      Partial: NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
+      Incomplete: d.start_value === null || d.end_value === null,
+      OverdueDevices: overdueOf([d]),
+    });
+  const byFlat = new Map<number, DeviceLine[]>();
+  for (const d of devices) {
+    if (d.is_building) continue;
+    const list = byFlat.get(d.location_id) ?? [];
+    list.push(d);
+    byFlat.set(d.location_id, list);
+  }
+  const out: BillingRow[] = [];
+  const balance = flats.flatMap((f) => f.Kinds).find((k) => k.HeatBalance)?.HeatBalance ?? null;
+  // The statements' building line (docs/statements.md), as every allocator flat of the building carries it.
+  let line: StatementBuildingLine | null = null;
+  // Flats with more than one occupant in the month: their occupants' parts, as their statements split it.
+  const splits = await splitMoves(db, month, flats);
+  for (const flat of flats) {
+    const account = accounts.get(flat.FlatId);
+    const split = splits.get(flat.FlatId);
+    for (const d of byFlat.get(flat.FlatId) ?? []) out.push(deviceRow(d, flat, account));
+    for (const k of flat.Kinds) {
+      if (k.BuildingLine) line = k.BuildingLine;
+      out.push(
+        billingRow({
+          ...base('flat', flat, account),
+          Kind: k.Kind,
+          Unit: k.Unit,
+          Consumption: k.Current.Value,
+          Units: k.Units,
+          Qrad: k.Qrad,
+          KwhShare: k.KwhMethod && k.Unit === 'kWh' ? k.Current.Value : null,
+          KwhMethod: k.KwhMethod,
+          Partial: k.Current.Partial,
+          Incomplete: k.Current.Incomplete,
+          Books: !split,
+          ...heatPartColumns(k),
+          OverdueDevices: overdueText(k.Overdue),
+        }),
+      );
+    }
+    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base));
+  }
+  const meters = devices.filter((d) => d.is_building);
+  const first = flats[0] ?? null;
+  const place = { City: first?.City ?? null, Street: first?.Street ?? null, Building: first?.Building ?? null };
+  for (const d of meters) out.push({ ...deviceRow(d, null, undefined), ...place });
+  // The building line is the input meter's: the devices of the hot water's roles are rows of their own.
+  const inputs = meters.filter((d) => d.role === null);
+  if (inputs.length) {
+    // What the flats with their own heat meter took; their allocators are not counted (docs/statements.md).
+    const flatMeters = devices.filter((d) => !d.is_building && d.type === DEVICE_TYPE.heatMeter);
+    const meterKwh = sumOrNull(inputs.map((d) => d.consumption));
+    const subtracted = flatMeters.length ? sumOrNull(flatMeters.map((d) => d.consumption)) : 0;
+    out.push(
+      billingRow({
+        ...base('building', null, undefined),
+        ...place,
+        Kind: 'heating',
+        Unit: 'kWh',
+        BuildingMeterKwh: line ? line.MeterKwh : meterKwh,
+        SubtractedKwh: line ? line.SubtractedKwh : subtracted,
+        SharedKwh: line
+          ? line.SharedKwh
+          : meterKwh !== null && subtracted !== null
+            ? round3(meterKwh - subtracted)
+            : null,
+        Partial: [...inputs, ...flatMeters].some(
+          (d) => NOT_MEASURED.has(d.start_source ?? '') || NOT_MEASURED.has(d.end_source ?? ''),
+        ),
+        Incomplete: line ? line.AllocatorKwh === null : meterKwh === null || subtracted === null,
+        ...heatBalanceColumns(balance),
+        OverdueDevices: overdueOf(meters),
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * One occupant's rows of a flat with a move (docs/integration.md, "Which rows to book"): per kind of the flat,
+ * their consumption on their days, units, Qrad and kWh, under their account and name; booked instead of the
+ * flat's rows, which they add up to.
+ */
+function occupancyRows(
+  o: OccupancyStatement,
+  flat: StatementRow,
+  base: (
+    line: BillingLine,
+    flat: StatementRow | null,
+    account: Account | undefined,
+  ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
+): BillingRow[] {
+  return o.Kinds.map((k) => {
+    const flatKind = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit);
+    const method = flatKind?.KwhMethod ?? null;
+    return billingRow({
+      ...base('occupancy', flat, { code: o.ClientCode, name: o.Name }),
+      Kind: k.Kind,
+      Unit: k.Unit,
+      Consumption: k.Current.Value,
+      Units: k.Units,
+      Qrad: k.Qrad,
+      KwhShare: method && k.Unit === 'kWh' ? k.Current.Value : null,
+      KwhMethod: method,
+      Partial: k.Current.Partial,
+      Incomplete: k.Current.Incomplete,
+      OccupancyId: o.OccupancyId,
+      OccupancyFrom: o.From,
+      OccupancyTill: o.Till,
+      Days: o.Days,
+      Books: true,
+      // The occupant's own heat parts (docs/heat-method.md, "Occupants"), under the flat's method.
+      ...(flatKind ? heatPartColumns({ ...flatKind, HeatParts: k.HeatParts }) : {}),
+      OverdueDevices: overdueText(k.Overdue),
+    });
+  });
+}
+
+/** A flat's heating parts by its building's heat method as export columns (docs/heat-method.md). */
+function heatPartColumns(k: StatementKindFigures): Partial<BillingRow> {
+  const p = k.HeatParts;
+  if (!k.HeatBalance) return {};
+  return {
+    HeatMethod: k.HeatBalance.Method,
+    HeatMethodFrom: k.HeatBalance.ValidFrom,
+    HeatConsumptionKwh: p?.Consumption ?? null,
+    HeatBaseKwh: p?.Base ?? null,
+    HeatCommonKwh: p?.Common ?? null,
+    HeatNoDeviceKwh: p?.NoDevice ?? null,
+    HeatMeterPartKwh: p?.HeatMeter ?? null,
+    HeatAssignedKwh: p?.Assigned ?? null,
+    HeatSpaceKwh: p?.Space ?? null,
+    HotWaterHeatKwh: p?.HotWater ?? null,
+    CirculationKwh: p?.Circulation ?? null,
+    HeatTotalKwh: p?.Total ?? null,
+  };
+}
+
+/** A building's balance by its heat method as export columns of its building row. */
+function heatBalanceColumns(b: StatementHeatBalance | null): Partial<BillingRow> {
+  if (!b) return {};
+  return {
+    HeatMethod: b.Method,
+    HeatMethodFrom: b.ValidFrom,
+    HeatInputKwh: b.InputKwh,
+    HeatConsumptionKwh: b.ConsumptionKwh,
+    HeatBaseKwh: b.BaseKwh,
+    HeatCommonKwh: b.CommonKwh,
+    HeatNoDeviceKwh: b.NoDeviceKwh,
+    HeatMeterPartKwh: b.HeatMeterKwh,
+    HotWaterHeatKwh: b.HotWaterKwh,
+    CirculationKwh: b.CirculationKwh,
+  };
+}
+
+/** How many buildings' statement figures are computed in one go for a live export (memory: one batch). */
+export const LIVE_BATCH_BUILDINGS = 16;
+
+/**
+ * The statements' figures of every flat of the buildings, computed now, per building: one computation for the
+ * batch (the figures' query is far cheaper per building in bulk than one building at a time).
+ */
+export async function liveFlatRows(
+  db: Queryable,
+  month: string,
+  buildingIds: readonly number[],
+): Promise<Map<number, StatementRow[]>> {
+  const out = new Map<number, StatementRow[]>(buildingIds.map((b) => [b, []]));
+  if (!buildingIds.length) return out;
+  for (const row of await computeRows(db, month, { scope: null, parents: [...buildingIds] }))
+    out.get(row.BuildingId)?.push(row);
+  return out;
+}
+
+/** A building's rows computed now (live): the statements' figures of all its flats, and its devices. */
+export async function liveBuildingRows(
+  db: Queryable,
+  month: string,
+  buildingId: number,
+  flats?: readonly StatementRow[],
+): Promise<BillingRow[]> {
+  const figures = flats ?? (await liveFlatRows(db, month, [buildingId])).get(buildingId) ?? [];
+  return buildingRows(db, month, buildingId, figures, { Status: 'live' });
+}
