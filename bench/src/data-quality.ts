@@ -13,6 +13,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { GROUP } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPglite } from '@rodmenys/server/db/pglite.js';
@@ -144,9 +145,11 @@ async function run(database: string, db: Db, now: Date, month: string, hooks: Ho
        FROM location l WHERE l.level = 3 ORDER BY 2 DESC LIMIT 1`,
   );
   const scope = [muni[0]!.id];
-  const list = await measure(() => listAnomalies(db, { scope }), { warmup: 2, runs: 15 });
+  // A manager of the municipality reads them (operators' names come back as null to such a reader).
+  const reader = { id: 0, groupId: GROUP.user };
+  const list = await measure(() => listAnomalies(db, { scope }, reader), { warmup: 2, runs: 15 });
   const count = await measure(() => countAnomalies(db, { scope }), { warmup: 2, runs: 15 });
-  const rows = (await listAnomalies(db, { scope })).length;
+  const rows = (await listAnomalies(db, { scope }, reader)).length;
   add(
     'anomalies of a municipality: list (handler, median)',
     list.medianMs,

@@ -5,7 +5,7 @@ import {
   MAPPING_UNITS,
   type MappingUnit,
 } from '@rodmenys/contract';
-import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Select, Space, Table, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -18,7 +18,8 @@ import { FocusableScroll } from '../../components/focusable-scroll';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { useConfirm } from '../../components/modal-host';
-import { decimalSeparator, formatDateTime } from '../../format';
+import { NumberInput } from '../../components/number-field';
+import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 
 interface MappingValues {
@@ -107,7 +108,7 @@ function MappingDialog({ editing, onClose }: { editing: LorawanMapping | null; o
           },
         ]}
       >
-        <InputNumber controls={false} decimalSeparator={decimalSeparator(language)} style={{ width: '100%' }} />
+        <NumberInput />
       </Form.Item>
       <Form.Item
         name="timeField"
