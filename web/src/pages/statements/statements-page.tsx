@@ -16,6 +16,7 @@ import { fetchFile } from '../../api/call';
 import { useLocationTree } from '../../api/location-data';
 import { useStatementFigures } from '../../api/statements';
 import { downloadBlob, ExportButton } from '../../components/export';
+import { FocusableScroll } from '../../components/focusable-scroll';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { usePagerNames } from '../../components/pagination';
 import { APP_HEADER_HEIGHT } from '../../components/shell/header-height';
@@ -184,28 +185,31 @@ export default function StatementsPage() {
           </Typography.Paragraph>
         )}
         {figures.data && !empty && <BuildingBalances rows={figures.data.Rows} />}
-        <Table<StatementTableRow>
-          className="statements-table"
-          size="small"
-          rowKey="Key"
-          loading={figures.isFetching && !waiting}
-          aria-busy={waiting || figures.isFetching}
-          dataSource={shown}
-          columns={columns}
-          scroll={{ x: 'max-content' }}
-          sticky={{ offsetHeader: APP_HEADER_HEIGHT }}
-          summary={summary}
-          pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
-          locale={{
-            emptyText: waiting ? (
-              <div role="status" aria-label={t('statements.rowsComing')}>
-                <Skeleton active title={false} paragraph={{ rows: 6 }} />
-              </div>
-            ) : (
-              t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none')
-            ),
-          }}
-        />
+        {/* Its scrolling part is reachable by keyboard while it holds no button (loading, nothing to show). */}
+        <FocusableScroll label={t('nav.statements')}>
+          <Table<StatementTableRow>
+            className="statements-table"
+            size="small"
+            rowKey="Key"
+            loading={figures.isFetching && !waiting}
+            aria-busy={waiting || figures.isFetching}
+            dataSource={shown}
+            columns={columns}
+            scroll={{ x: 'max-content' }}
+            sticky={{ offsetHeader: APP_HEADER_HEIGHT }}
+            summary={summary}
+            pagination={{ ...pager, defaultPageSize: 50, showSizeChanger: true }}
+            locale={{
+              emptyText: waiting ? (
+                <div role="status" aria-label={t('statements.rowsComing')}>
+                  <Skeleton active title={false} paragraph={{ rows: 6 }} />
+                </div>
+              ) : (
+                t(empty && figures.data?.Rows.length ? 'statements.nothingToShow' : 'statements.none')
+              ),
+            }}
+          />
+        </FocusableScroll>
       </Card>
       {/* The method of the one building chosen, to read (group 1 sets it on Master data). */}
       {canManageUsers(session?.GroupId ?? 0) && chosenBuilding && (
