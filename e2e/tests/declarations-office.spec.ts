@@ -33,8 +33,24 @@ test.describe('declarations in the back office', () => {
       const devices = await api(listDeclarationDevices, { token: operator.Token });
       expect(devices.status).toBe(200);
       const { Month, Closes } = devices.body;
-      // Two declared meters with an occupant, from the end of the list (each language its own).
-      const candidates = devices.body.Rows.filter((r) => r.OccupancyId !== null && !r.Declared).reverse();
+      // Two declared meters with an occupant, from the end of the list (each language its own). Late in
+      // a month the demo's window is mostly declared already: those declarations are rejected first
+      // (their readings go, docs/declared-readings.md), so the meters are free again.
+      const withOccupant = devices.body.Rows.filter((r) => r.OccupancyId !== null).reverse();
+      const undeclared = withOccupant.filter((r) => !r.Declared);
+      if (undeclared.length < 4) {
+        const counting = await api(listDeclarations, { token: operator.Token, query: { month: Month } });
+        for (const r of withOccupant.filter((x) => x.Declared).slice(0, 4 - undeclared.length)) {
+          for (const dec of counting.body.Rows.filter((x) => x.DeviceId === r.DeviceId && x.Counts))
+            await api(decideDeclaration, {
+              token: operator.Token,
+              params: { id: dec.Id },
+              body: { accept: false, reason: 'e2e: freed for this test' },
+            });
+          undeclared.push(r);
+        }
+      }
+      const candidates = undeclared;
       expect(candidates.length).toBeGreaterThanOrEqual(4);
       const phoned = candidates[2 * n]!;
       const doubtful = candidates[2 * n + 1]!;
@@ -75,7 +91,9 @@ test.describe('declarations in the back office', () => {
       await page.keyboard.press('Enter');
       await expect(page.getByRole('tab', { name: d.tab })).toHaveAttribute('aria-selected', 'true');
       const panel = page.getByRole('tabpanel');
-      await expect(panel.getByRole('row').filter({ hasText: doubtful.DeviceCode })).toContainText(d.statuses.doubtful);
+      await expect(
+        panel.getByRole('row').filter({ hasText: doubtful.DeviceCode }).filter({ hasText: 'Doubtful caller' }),
+      ).toContainText(d.statuses.doubtful);
       await settle(page);
       expect(await seriousViolations(page)).toEqual([]);
 
@@ -103,7 +121,10 @@ test.describe('declarations in the back office', () => {
       await dialog.getByRole('button', { name: t.common.save }).focus();
       await page.keyboard.press('Enter');
       await expect(dialog).toBeHidden();
-      const row = panel.getByRole('row').filter({ hasText: phoned.DeviceCode });
+      const row = panel
+        .getByRole('row')
+        .filter({ hasText: phoned.DeviceCode })
+        .filter({ hasText: language === 'lt' ? 'Ona Skambinanti' : 'Ann Caller' });
       await expect(row).toContainText(language === 'lt' ? 'Ona Skambinanti' : 'Ann Caller');
       await expect(row).toContainText(d.statuses.accepted);
       const listed = await api(listDeclarations, { token: operator.Token, query: { month: Month } });
@@ -125,7 +146,7 @@ test.describe('declarations in the back office', () => {
       await reject.getByRole('button', { name: d.reject }).focus();
       await page.keyboard.press('Enter');
       await expect(reject).toBeHidden();
-      const rejected = panel.getByRole('row').filter({ hasText: doubtful.DeviceCode });
+      const rejected = panel.getByRole('row').filter({ hasText: doubtful.DeviceCode }).filter({ hasText: reason });
       await expect(rejected).toContainText(d.statuses.rejected);
       await expect(rejected).toContainText(reason);
       const after = await api(listDeclarations, { token: operator.Token, query: { month: Month, status: 'rejected' } });
