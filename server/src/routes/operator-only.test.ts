@@ -39,7 +39,7 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
       token,
     });
 
-  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver, occupancy-editing, print list and access request endpoints, and those that manage exchange campaigns', () => {
+  it('are the master-data, audit, CSV import, unmatched inbox, collector key, collector fleet, meter key, data-quality settings, degree-days, statement publishing, billing receiver, occupancy-editing, print list, access request and LoRaWAN endpoints, and those that manage exchange campaigns', () => {
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
         'GET /audit',
@@ -53,6 +53,21 @@ describe(`operator-only endpoints (${dbKind()})`, () => {
         'PUT /collectors/:id/locations',
         'GET /ingest/unmatched',
         'POST /ingest/csv',
+        'DELETE /lorawan/connections/:id',
+        'DELETE /lorawan/mappings/:id',
+        'GET /lorawan/connections',
+        'GET /lorawan/connections/:id',
+        'GET /lorawan/connections/:id/health',
+        'GET /lorawan/decoders',
+        'GET /lorawan/devices',
+        'GET /lorawan/devices/:id',
+        'GET /lorawan/mappings',
+        'GET /lorawan/unmatched',
+        'POST /lorawan/connections',
+        'POST /lorawan/connections/:id/key',
+        'POST /lorawan/mappings',
+        'PUT /lorawan/connections/:id',
+        'PUT /lorawan/mappings/:id',
         'GET /masterData/clients',
         'POST /masterData/devices',
         'PUT /masterData/devices/:id',
