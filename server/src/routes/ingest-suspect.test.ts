@@ -94,4 +94,20 @@ describe(`a value beyond the device's plausible range is held back (${dbKind()})
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).toContain(devices.keyed.code);
   });
+
+  it('holds back the value of a device whose place has no building, without an anomaly (it has no building to be on)', async () => {
+    const building = await makeBuilding(t.db, { city: 'Panevėžys', street: 'Smėlynės g.', number: '9' });
+    // The building's street: a place above the building level, as a device is registered before its building.
+    const { rows: street } = await t.db.query<{ id: number }>(
+      'SELECT path[array_length(path, 1) - 1] AS id FROM location WHERE id = $1',
+      [building.id],
+    );
+    const code = '00148688';
+    const id = await makeDevice(t.db, street[0]!.id, { code, typeId: DEVICE_TYPE.coldWaterMeter });
+    expect((await send(code, 0, REAL)).Readings).toBe(1);
+    expect(await send(code, 1, GARBAGE)).toMatchObject({ Stored: 1, Readings: 0, Rejected: [] });
+    expect(await readings(id)).toEqual([REAL]);
+    const { rows } = await t.db.query('SELECT id FROM anomaly WHERE device_id = $1', [id]);
+    expect(rows).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Tx } from '../../db/db.js';
 import { loadSettings } from '../settings.js';
 import { buildingIdOf } from '../sql.js';
@@ -66,7 +67,8 @@ export async function findSuspectValues(tx: Tx, candidates: readonly Candidate[]
  * Opens (or refreshes) one anomaly per device with held-back values: WRONG_KEY ("possibly a wrong
  * key") when a meter key is stored for it, else SUSPECT_VALUE; evidence: the value held back, the
  * reading before it, the limit and how many were held back. An operator resolves it (the values
- * stay in the telegrams).
+ * stay in the telegrams). A device placed above a building has no anomaly (an anomaly belongs to a
+ * building); its value is held back all the same.
  */
 export async function reportSuspectValues(tx: Tx, held: readonly HeldBack[], now: Date): Promise<void> {
   if (held.length === 0) return;
@@ -85,6 +87,7 @@ export async function reportSuspectValues(tx: Tx, held: readonly HeldBack[], now
               h.d AS device_id, ${buildingIdOf('l')} AS building_id, h.n,
               jsonb_build_object('reading', h.reading, 'previous', h.previous, 'maxPerDay', h.max_per_day) AS evidence
          FROM h JOIN device dv ON dv.id = h.d JOIN location l ON l.id = dv.location_id
+        WHERE l.level >= ${LOCATION_LEVEL.building} -- an anomaly is a building's; a device placed above one has none
      ), refreshed AS (
        UPDATE anomaly a
           SET evidence = f.evidence || jsonb_build_object('count', coalesce((a.evidence ->> 'count')::int, 0) + f.n),
