@@ -156,6 +156,8 @@ test.describe('collectors: the fleet at a glance', () => {
       await tabTo(page, dialog.getByRole('button', { name: t.cancel }));
       await page.keyboard.press('Enter');
       await expect(dialog).toBeHidden();
+      // Closed, it gives the focus back to the button that opened it.
+      await expect(row.getByRole('button', { name: t.assign(name) })).toBeFocused();
 
       const result = await new AxeBuilder({ page }).analyze();
       const serious = [...axeDialog.violations, ...result.violations]

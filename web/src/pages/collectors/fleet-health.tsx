@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useCollectorHealth, useCollectorMeters, useSetCollectorLocations } from '../../api/collectors';
 import { BuildingStreetSelect } from '../../components/building-street-select';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
 import { formatDateTime } from '../../format';
 
 /** Telegrams per hour over 24 hours as small bars; the numbers are in its label for screen readers. */
@@ -97,6 +97,7 @@ function CollectorMeters({ collector }: { collector: CollectorHealth }) {
 
 /** Assigns buildings or streets to a collector key, picked from the location tree. */
 function LocationsModal({ collector, onClose }: { collector: CollectorHealth; onClose: () => void }) {
+  const { close, modalProps } = useDialogClose(onClose);
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
@@ -109,21 +110,21 @@ function LocationsModal({ collector, onClose }: { collector: CollectorHealth; on
     try {
       await save.mutateAsync({ params: { id: collector.Id }, body: { locationIds: selected } });
       message.success(t('fleet.locationsSaved'));
-      onClose();
+      close();
     } catch (error) {
       setRefusal(errorText(error));
     }
   };
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('fleet.locationsTitle', { name: collector.Name })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={() => close()}
       width={640}
     >
       <Typography.Paragraph type="secondary">{t('fleet.locationsHelp')}</Typography.Paragraph>

@@ -16,7 +16,7 @@ import { useDeviceTypes } from '../../api/devices';
 import { useAddDevice, useRemoveDevice, useReplaceDevice, useUpdateDevice } from '../../api/master-data';
 import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
 import { NumberInput, useNumberRule } from '../../components/number-field';
 import { useLanguage } from '../../i18n';
 import { useProviderNow } from '../../session';
@@ -41,14 +41,18 @@ const REFUSAL_FIELDS = {
 
 /** The add / edit / remove / replace dialogs of the location screen. */
 export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null; onClose: () => void }) {
+  return dialog ? <OneDeviceDialog dialog={dialog} onClose={onClose} /> : null;
+}
+
+/** One of them, shown while it is wanted; it closes as antd's own dialogs do (`useDialogClose`). */
+function OneDeviceDialog({ dialog, onClose }: { dialog: DeviceDialog; onClose: () => void }) {
+  const { close, modalProps } = useDialogClose(onClose);
   const { t } = useTranslation();
   const language = useLanguage();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [form] = Form.useForm<Values>();
-  // The refusal of the dialog open now: another dialog starts without the last one's.
-  const [refused, setRefused] = useState<{ dialog: DeviceDialog; text: string | null } | null>(null);
-  const refusal = refused && refused.dialog === dialog ? refused.text : null;
+  const [refusal, setRefusal] = useState<string | null>(null);
   const add = useAddDevice();
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
@@ -58,7 +62,6 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
   const busy = add.isPending || update.isPending || remove.isPending || replace.isPending;
   const chosenType = Form.useWatch('deviceTypeId', form);
   const rule = useNumberRule();
-  if (!dialog) return null;
 
   const required = [{ required: true, message: t('masterData.device.required') }];
   // The characters a serial or counter code may have (contract/src/device-codes.ts), checked as the server does.
@@ -77,7 +80,7 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         : t(`masterData.device.${dialog.kind}Title`, { code: dialog.device.DeviceCode });
 
   const submit = async (v: Values) => {
-    setRefused(null);
+    setRefusal(null);
     try {
       if (dialog.kind === 'add') {
         await add.mutateAsync({
@@ -135,10 +138,10 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
         });
       }
       message.success(t('masterData.device.done'));
-      onClose();
+      close();
     } catch (error) {
       // Said in the dialog, on the field it names (the server's names where the form's differ).
-      setRefused({ dialog, text: placeRefusal(form, error, errorText(error), REFUSAL_FIELDS) });
+      setRefusal(placeRefusal(form, error, errorText(error), REFUSAL_FIELDS));
     }
   };
 
@@ -161,14 +164,14 @@ export function DeviceDialogs({ dialog, onClose }: { dialog: DeviceDialog | null
 
   return (
     <Modal
-      open
+      {...modalProps}
       destroyOnHidden
       {...STATIC_MODAL}
       title={title}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={busy}
-      onCancel={onClose}
+      onCancel={() => close()}
       onOk={() => form.submit()}
     >
       {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}

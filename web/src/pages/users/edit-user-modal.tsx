@@ -12,7 +12,7 @@ import {
 } from '../../components/account-fields';
 import { placeRefusal } from '../../components/form-dialog';
 import { useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
 import { useSession } from '../../session';
 
 interface EditForm extends DetailsForm {
@@ -22,6 +22,7 @@ interface EditForm extends DetailsForm {
 
 /** A manager edits an account: names, contacts, group (groups 1 and 2 only by group 1) and the active flag. */
 export function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { close, modalProps } = useDialogClose(onClose);
   const { t } = useTranslation();
   const { message } = App.useApp();
   const me = useSession()!;
@@ -44,7 +45,7 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
         },
       });
       message.success(t('users.saved'));
-      onClose();
+      close();
     } catch (error) {
       setRefusal(placeRefusal(form, error, errorText(error)));
     }
@@ -52,14 +53,14 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
 
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('users.editTitle', { username: user.Username })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={update.isPending}
       onOk={() => form.submit()}
-      onCancel={onClose}
+      onCancel={() => close()}
       destroyOnHidden
     >
       {refusal && <Alert type="error" showIcon role="alert" title={refusal} style={{ marginBottom: 12 }} />}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocationTree } from '../../api/location-data';
 import { useSetUserRights, useUserRights } from '../../api/users';
 import { LoadError, useErrorText } from '../../components/load-error';
-import { STATIC_MODAL } from '../../components/modal-host';
+import { STATIC_MODAL, useDialogClose } from '../../components/modal-host';
 import { useAllowClear } from '../../components/use-clear';
 
 /** Deepest level offered when granting: buildings (a right covers the whole subtree). */
@@ -16,6 +16,7 @@ const GRANT_MAX_LEVEL = LOCATION_LEVEL.building;
  * location tree. Saving replaces the user's set.
  */
 export function RightsModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { close, modalProps } = useDialogClose(onClose);
   const { t } = useTranslation();
   const allowClear = useAllowClear();
   const { message } = App.useApp();
@@ -60,7 +61,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
     try {
       await save.mutateAsync({ params: { id: user.Id }, body: { locationIds: selected ?? [] } });
       message.success(t('rights.saved'));
-      onClose();
+      close();
     } catch (error) {
       setRefusal(errorText(error));
     }
@@ -69,7 +70,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
   const failed = rights.error ?? tree.error;
   return (
     <Modal
-      open
+      {...modalProps}
       {...STATIC_MODAL}
       title={t('rights.title', { name: `${user.FirstName} ${user.LastName}` })}
       okText={t('common.save')}
@@ -77,7 +78,7 @@ export function RightsModal({ user, onClose }: { user: User; onClose: () => void
       okButtonProps={{ disabled: selected === null }}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={() => close()}
       width={640}
     >
       <Typography.Paragraph type="secondary">{t('rights.help')}</Typography.Paragraph>
