@@ -10,42 +10,41 @@ CREATE TABLE month_end_pair (
   start_source  text,
   end_value     numeric,
   end_source    text,
-  PRIMARY KEY (device_id, month),
-  CHECK (start_value IS NOT NULL OR end_value IS NOT NULL)
+  PRIMARY KEY (device_id, month)
 );
 CREATE INDEX month_end_pair_month ON month_end_pair (month);
 
 -- The pairs of the device-months (d, m) given (a month end of m belongs to the pairs of m and m + 1),
--- written again from month_end. Each pair's row is locked before month_end is read (a statement of its
--- own, with a fresh snapshot): two transactions changing the two month ends of one pair write it one
--- after the other, the second from what the first committed.
+-- written again from month_end; a pair with neither month end is removed. Each pair's row is there and
+-- locked before month_end is read (a statement of its own, with a fresh snapshot): two transactions
+-- changing the two month ends of one pair write it one after the other, the second from what the first
+-- committed. Joins by equality only (transition tables have no index: no lookups row by row in them).
+CREATE FUNCTION month_end_pair_keys(devices integer[], months date[]) RETURNS TABLE (device_id integer, month date)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT DISTINCT k.device_id, k.month
+    FROM unnest(devices, months) AS x(d, m)
+   CROSS JOIN LATERAL (VALUES (x.d, x.m), (x.d, (x.m + interval '1 month')::date)) AS k(device_id, month)
+$$;
+
 CREATE FUNCTION month_end_pair_refresh(devices integer[], months date[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO month_end_pair (device_id, month, end_value)
-  SELECT DISTINCT k.device_id, k.month, 0
-    FROM unnest(devices, months) AS x(d, m)
-   CROSS JOIN LATERAL (VALUES (x.d, x.m), (x.d, (x.m + interval '1 month')::date)) AS k(device_id, month)
-   ORDER BY 1, 2
+  INSERT INTO month_end_pair (device_id, month)
+  SELECT k.device_id, k.month FROM month_end_pair_keys(devices, months) k ORDER BY 1, 2
   ON CONFLICT DO NOTHING;
   PERFORM 1 FROM month_end_pair p
-    JOIN unnest(devices, months) AS x(d, m) ON p.device_id = x.d AND p.month IN (x.m, (x.m + interval '1 month')::date)
+    JOIN month_end_pair_keys(devices, months) k ON p.device_id = k.device_id AND p.month = k.month
    ORDER BY p.device_id, p.month
      FOR UPDATE OF p;
   UPDATE month_end_pair p
      SET start_value = s.value, start_source = s.source, end_value = e.value, end_source = e.source
-    FROM (SELECT DISTINCT k.device_id, k.month
-            FROM unnest(devices, months) AS x(d, m)
-           CROSS JOIN LATERAL (VALUES (x.d, x.m), (x.d, (x.m + interval '1 month')::date)) AS k(device_id, month)) k
+    FROM month_end_pair_keys(devices, months) k
     LEFT JOIN month_end s ON s.device_id = k.device_id AND s.month = (k.month - interval '1 month')::date
     LEFT JOIN month_end e ON e.device_id = k.device_id AND e.month = k.month
-   WHERE p.device_id = k.device_id AND p.month = k.month
-     AND (s.value IS NOT NULL OR e.value IS NOT NULL);
+   WHERE p.device_id = k.device_id AND p.month = k.month;
   DELETE FROM month_end_pair p
-   USING unnest(devices, months) AS x(d, m)
-   WHERE p.device_id = x.d AND p.month IN (x.m, (x.m + interval '1 month')::date)
-     AND NOT EXISTS (SELECT FROM month_end e WHERE e.device_id = p.device_id
-                        AND e.month IN (p.month, (p.month - interval '1 month')::date));
+   USING month_end_pair_keys(devices, months) k
+   WHERE p.device_id = k.device_id AND p.month = k.month AND p.start_value IS NULL AND p.end_value IS NULL;
 END $$;
 
 CREATE FUNCTION month_end_pair_keep() RETURNS trigger
@@ -61,12 +60,12 @@ BEGIN
   ELSE
     -- Only a changed value, source or key moves a pair (a month end written again as it was does not).
     SELECT array_agg(x.device_id), array_agg(x.month) INTO d, m FROM (
-      SELECT n.device_id, n.month FROM new_rows n
-       WHERE NOT EXISTS (SELECT FROM old_rows o WHERE o.device_id = n.device_id AND o.month = n.month
-                            AND o.value::text = n.value::text AND o.source = n.source)
+      SELECT c.device_id, c.month FROM (
+        SELECT device_id, month, value::text, source FROM new_rows
+        EXCEPT SELECT device_id, month, value::text, source FROM old_rows) c
       UNION
-      SELECT o.device_id, o.month FROM old_rows o
-       WHERE NOT EXISTS (SELECT FROM new_rows n WHERE o.device_id = n.device_id AND o.month = n.month)) x;
+      (SELECT device_id, month FROM old_rows
+       EXCEPT SELECT device_id, month FROM new_rows)) x;
   END IF;
   IF d IS NOT NULL THEN
     PERFORM month_end_pair_refresh(d, m);

@@ -108,6 +108,7 @@ describe('month_end_pair', () => {
       DROP TRIGGER month_end_pair_insert ON month_end; DROP TRIGGER month_end_pair_update ON month_end;
       DROP TRIGGER month_end_pair_delete ON month_end; DROP TRIGGER month_end_pair_truncate ON month_end;
       DROP FUNCTION month_end_pair_keep(); DROP FUNCTION month_end_pair_clear(); DROP FUNCTION month_end_pair_refresh(integer[], date[]);
+      DROP FUNCTION month_end_pair_keys(integer[], date[]);
       DELETE FROM schema_migration WHERE name = '375_month_end_pair.sql';`);
     await t.db.query(`UPDATE month_end SET value = value + 0.001 WHERE device_id = $1`, [a]);
     expect(await migrate(t.db)).toEqual(['375_month_end_pair.sql']);
