@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { PublicationContext, PublishedBuilding, UnchangedBuilding } from '../statements/followers.js';
@@ -38,10 +37,9 @@ export async function freezeBillingExport(
 /**
  * The buildings whose export, frozen with their previous version, would differ if frozen now (a device's
  * month-end value or time moved without changing a statement figure): publishing then makes a new version.
- * The rows now are stamped as the frozen ones were, so the same rows are the same text: their SHA-256 is
- * compared with the frozen text's (kept by billing_snapshot's trigger), and the frozen text is read back only
- * for the buildings whose digests differ, then compared row by row (billingChanges). A version frozen before
- * the export existed has nothing to compare with: it does not differ.
+ * The rows now are stamped as the frozen ones were, so the same rows are the same text and need not be
+ * parsed; any other text is compared row by row (billingChanges). A version frozen before the export existed
+ * has nothing to compare with: it does not differ.
  */
 export async function billingExportDiffers(
   tx: Queryable,
@@ -50,8 +48,8 @@ export async function billingExportDiffers(
 ): Promise<ReadonlySet<number>> {
   const out = new Set<number>();
   if (!buildings.length) return out;
-  const { rows: frozen } = await tx.query<{ id: number; version: number; at: string; digest: string | null }>(
-    `SELECT p.id, p.version, iso(p.published_at) AS at, encode(s.rows_sha256, 'hex') AS digest FROM statement_publication p
+  const { rows: frozen } = await tx.query<{ id: number; version: number; at: string; rows: string }>(
+    `SELECT p.id, p.version, iso(p.published_at) AS at, s.rows FROM statement_publication p
        JOIN billing_snapshot s ON s.publication_id = p.id WHERE p.id = ANY ($1::int[])`,
     [buildings.map((b) => b.previousPublicationId)],
   );
@@ -70,19 +68,11 @@ export async function billingExportDiffers(
     }),
     context.splits,
   );
-  const other = compared.filter((b) => {
-    const text = JSON.stringify(now.get(b.buildingId) ?? []);
-    return createHash('sha256').update(text).digest('hex') !== byPublication.get(b.previousPublicationId)!.digest;
-  });
-  if (!other.length) return out;
-  const { rows: texts } = await tx.query<{ id: number; rows: string }>(
-    'SELECT publication_id AS id, rows FROM billing_snapshot WHERE publication_id = ANY ($1::int[])',
-    [other.map((b) => b.previousPublicationId)],
-  );
-  const textOf = new Map(texts.map((t) => [t.id, t.rows]));
-  for (const b of other) {
+  for (const b of compared) {
+    const f = byPublication.get(b.previousPublicationId)!;
     const rows = now.get(b.buildingId) ?? [];
-    if (billingChanges(parseSnapshotRows(textOf.get(b.previousPublicationId)!), rows).length > 0) out.add(b.buildingId);
+    if (JSON.stringify(rows) === f.rows) continue;
+    if (billingChanges(parseSnapshotRows(f.rows), rows).length > 0) out.add(b.buildingId);
   }
   return out;
 }
