@@ -55,7 +55,7 @@ const SOURCE_BIT = (column: string) =>
  * the month ends month by month and joins them by hash (many buildings: a few pages a month),
  * else by key per device (a few buildings).
  */
-const partsSql = (byMonth: boolean) => `WITH b AS (
+const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
     SELECT DISTINCT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS MATERIALIZED (
     -- Three or thirteen rows: their bounds computed once, not per device (a zone's conversion each).
@@ -83,7 +83,7 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
            x.end_value, ${SOURCE_BIT('x.end_source')} AS end_bit
       FROM ${byMonth ? 'month_end_pair x JOIN dev ON dev.id = x.device_id + 0 -- "+ 0": not by key per device' : 'dev JOIN month_end_pair x ON x.device_id = dev.id'}
      WHERE x.month = ANY ($2::date[])
-  ), w AS (
+  ), w AS ${materialized ? 'MATERIALIZED ' : ''}(
     -- A device in service the whole month: its two month ends. Installed or removed inside it: its
     -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
     SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
@@ -123,8 +123,14 @@ const partsSql = (byMonth: boolean) => `WITH b AS (
                   WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
                     AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
    GROUP BY dev.location_id, dev.type, dev.role, dev.proc`;
-const PARTS_BY_KEY = partsSql(false);
-const PARTS_BY_MONTH = partsSql(true);
+const PARTS_BY_KEY = partsSql(false, false);
+const PARTS_BY_MONTH = partsSql(true, false);
+/**
+ * Many flats and months (publishing: a statement's 13), w materialised: 20 % less database time there
+ * (every flat: 1.6 against 2.0 s), 15 % more for the figures' 3 months.
+ */
+const PARTS_BY_MONTH_MANY = partsSql(true, true);
+const MANY_MONTHS = 6;
 /** From this many flats (the selection's buildings' flats) on, month ends are read month by month. */
 const BY_MONTH_FROM_FLATS = 1000;
 
@@ -206,11 +212,13 @@ export async function loadParts(
   first: string,
   month: string,
 ): Promise<Parts> {
-  const { rows } = await db.query<PartRow>(flatIds.length >= BY_MONTH_FROM_FLATS ? PARTS_BY_MONTH : PARTS_BY_KEY, [
-    flatIds,
-    computed.map((m) => `${m}-01`),
-    `${first}-01`,
-    `${month}-01`,
-  ]);
+  const { rows } = await db.query<PartRow>(
+    flatIds.length < BY_MONTH_FROM_FLATS
+      ? PARTS_BY_KEY
+      : computed.length < MANY_MONTHS
+        ? PARTS_BY_MONTH
+        : PARTS_BY_MONTH_MANY,
+    [flatIds, computed.map((m) => `${m}-01`), `${first}-01`, `${month}-01`],
+  );
   return new Parts(rows, computed);
 }
