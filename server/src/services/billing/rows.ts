@@ -82,27 +82,40 @@ const DEVICES_SQL = `WITH m AS (
      WHERE (l.id = ANY ($1::int[]) OR (l.path && $1::int[] AND l.level = ${LOCATION_LEVEL.flat}))
        AND d.device_type_id IN (${DEVICE_TYPES.join(', ')})
        AND coalesce(d.installed_at, '-infinity') < m.e AND coalesce(d.removed_at, 'infinity') >= m.s
-  ), v AS (
+  ), w AS MATERIALIZED (
+    -- Installed or removed inside the month: the first or last reading, looked up only for those few
+    -- (a subquery in CASE runs only when chosen; a lateral join ran for every device). ts is unique per
+    -- device: the value and the time are of the same reading. Materialised: inlined, each use of a
+    -- subquery below would be planned again.
     SELECT dev.*,
-           CASE WHEN dev.from_start THEN ms.value ELSE ini.value END AS sv,
-           CASE WHEN dev.from_start THEN CASE WHEN ms.source = 'measured' THEN ms.reading_ts ELSE dev.s END ELSE ini.ts END AS st,
-           CASE WHEN dev.from_start THEN ms.source WHEN ini.value IS NOT NULL THEN 'measured' END AS ss,
-           CASE WHEN dev.to_end THEN me.value ELSE fin.value END AS ev,
-           CASE WHEN dev.to_end THEN CASE WHEN me.source = 'measured' THEN me.reading_ts ELSE dev.e END ELSE fin.ts END AS et,
-           CASE WHEN dev.to_end THEN me.source WHEN fin.value IS NOT NULL THEN 'measured' END AS es
+           CASE WHEN NOT dev.from_start THEN (SELECT r.value FROM reading r
+               WHERE r.device_id = dev.id AND r.ts >= dev.installed_at AND r.ts < dev.e
+                 AND r.ts <= coalesce(dev.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT dev.from_start THEN (SELECT r.ts FROM reading r
+               WHERE r.device_id = dev.id AND r.ts >= dev.installed_at AND r.ts < dev.e
+                 AND r.ts <= coalesce(dev.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_ts,
+           CASE WHEN NOT dev.to_end THEN (SELECT r.value FROM reading r
+               WHERE r.device_id = dev.id AND r.ts <= dev.removed_at
+                 AND r.ts >= coalesce(dev.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v,
+           CASE WHEN NOT dev.to_end THEN (SELECT r.ts FROM reading r
+               WHERE r.device_id = dev.id AND r.ts <= dev.removed_at
+                 AND r.ts >= coalesce(dev.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_ts
       FROM dev
-      LEFT JOIN month_end ms ON ms.device_id = dev.id AND ms.month = dev.prev
-      LEFT JOIN month_end me ON me.device_id = dev.id AND me.month = dev.month
-      LEFT JOIN LATERAL (
-        SELECT r.value, r.ts FROM reading r
-         WHERE NOT dev.from_start AND r.device_id = dev.id AND r.ts >= dev.installed_at AND r.ts < dev.e
-           AND r.ts <= coalesce(dev.removed_at, 'infinity')
-         ORDER BY r.ts LIMIT 1) ini ON true
-      LEFT JOIN LATERAL (
-        SELECT r.value, r.ts FROM reading r
-         WHERE NOT dev.to_end AND r.device_id = dev.id AND r.ts <= dev.removed_at
-           AND r.ts >= coalesce(dev.installed_at, '-infinity')
-         ORDER BY r.ts DESC LIMIT 1) fin ON true
+  ), v AS (
+    SELECT w.*,
+           CASE WHEN w.from_start THEN ms.value ELSE w.ini_v END AS sv,
+           CASE WHEN w.from_start THEN CASE WHEN ms.source = 'measured' THEN ms.reading_ts ELSE w.s END ELSE w.ini_ts END AS st,
+           CASE WHEN w.from_start THEN ms.source WHEN w.ini_v IS NOT NULL THEN 'measured' END AS ss,
+           CASE WHEN w.to_end THEN me.value ELSE w.fin_v END AS ev,
+           CASE WHEN w.to_end THEN CASE WHEN me.source = 'measured' THEN me.reading_ts ELSE w.e END ELSE w.fin_ts END AS et,
+           CASE WHEN w.to_end THEN me.source WHEN w.fin_v IS NOT NULL THEN 'measured' END AS es
+      FROM w
+      LEFT JOIN month_end ms ON ms.device_id = w.id AND ms.month = w.prev
+      LEFT JOIN month_end me ON me.device_id = w.id AND me.month = w.month
   )
   SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.building_id, v.is_building, v.rating_factor::float8 AS rating_factor,
          v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
