@@ -4,7 +4,7 @@ import { badRequest, conflict } from '../../errors.js';
 import { requireMonthPartitions } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { DECODERS, type Decoders, type FieldMapping } from './decoding.js';
-import { prepare } from './ingest.js';
+import { prepare } from './prepare.js';
 
 /**
  * A device's DevEUI and decoder (docs/lorawan.md, "Devices"): checked where they are set (the
