@@ -54,7 +54,8 @@ const pairKey = (devEui: string, connectionId: number) => `${devEui}/${connectio
 /** The device each uplink's DevEUI names among the connection's buildings (null: unknown to this connection). */
 async function findDevices(db: Queryable, items: readonly UplinkItem[]): Promise<Map<string, DecodingDeviceWithId>> {
   const pairs = new Map<string, [string, number]>();
-  for (const { event, connectionId } of items) pairs.set(pairKey(event.devEui, connectionId), [event.devEui, connectionId]);
+  for (const { event, connectionId } of items)
+    pairs.set(pairKey(event.devEui, connectionId), [event.devEui, connectionId]);
   const { rows } = await db.query<DeviceRow>(DEVICES, [
     [...pairs.values()].map((p) => p[0]),
     [...pairs.values()].map((p) => p[1]),
@@ -99,9 +100,11 @@ const monthsReady = new Set<string>();
 const utcMonth = (ts: string) => new Date(parseTime(ts)!.approxMs).toISOString().slice(0, 7);
 
 /**
- * The uplinks, in the order given (`ord`), inserted in one statement; `s` is each stored uplink
- * with the first input it came from (two identical copies in a batch: the first is stored, the
- * other is a duplicate), and the readings' rows, months and device_status follow from `s` as from
+ * The uplinks inserted in one statement, in the order of their unique key (two batches in flight,
+ * here or on another instance, take its index entries in the same order: copies of the same uplinks
+ * in both wait for each other instead of deadlocking); `s` is each stored uplink with the first
+ * input (`ord`, the order given) it came from (two identical copies in a batch: the first is
+ * stored, the other is a duplicate), and the readings' rows, months and device_status follow from `s` as from
  * one uplink. The result: the stored uplinks' ordinals, and whether each wrote its reading (two
  * uplinks of one device at one time write one reading: the first one's).
  */
@@ -123,7 +126,7 @@ const STORE_UPLINKS = readingsStatement({
                                    gateways, lns_object)
        SELECT connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at, meter_ts, device_id,
               device_name, decoder, value, decoded, alarms, reason, rssi, snr, gateways, lns_object
-         FROM i ORDER BY ord
+         FROM i ORDER BY dev_eui, dev_addr, f_cnt, payload, ord
        ON CONFLICT DO NOTHING
        RETURNING id, dev_eui, dev_addr, f_cnt, payload, dedup_id, device_id, value, alarms
      ), s AS (

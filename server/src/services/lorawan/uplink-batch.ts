@@ -1,5 +1,5 @@
 import type { LnsEventResult } from '@rodmenys/contract';
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { storeUplinks, type UplinkItem } from './store-uplinks.js';
 
@@ -9,7 +9,9 @@ import { storeUplinks, type UplinkItem } from './store-uplinks.js';
  * Here the uplinks that arrive while a batch is being written wait for the next one, which takes
  * them all (up to MAX_BATCH) into one statement and one commit; each request is answered with its
  * own outcome only after that commit. An idle server writes an uplink at once (no delay is added):
- * batches grow only with the load.
+ * batches grow only with the load. On PostgreSQL two batches may be in flight, so that the server
+ * reads the next requests while the database commits; PGlite runs in the process on one
+ * connection, where a second batch would only wait.
  *
  * A batch the database refuses as a whole because of one uplink's data (a constraint, a value it
  * cannot take) must not fail the others: its uplinks are then written again one by one, so only
@@ -19,6 +21,16 @@ import { storeUplinks, type UplinkItem } from './store-uplinks.js';
 /** The most uplinks in one statement (about 2 KB of parameters each). */
 export const MAX_BATCH = 500;
 
+/** What a process's queue has written (the tests read it; a rising `oneByOne` says batches are refused). */
+export interface UplinkBatchStats {
+  /** Batches written, each one statement (a batch written again one by one counts once here). */
+  batches: number;
+  /** Uplinks in them. */
+  uplinks: number;
+  /** Batches the database refused, whose uplinks were then written one by one. */
+  oneByOne: number;
+}
+
 interface Waiting extends UplinkItem {
   resolve(result: LnsEventResult): void;
   reject(err: unknown): void;
@@ -26,12 +38,15 @@ interface Waiting extends UplinkItem {
 
 class UplinkQueue {
   readonly #db: Queryable;
+  readonly #inFlight: number;
   #waiting: Waiting[] = [];
-  #writing = false;
+  #writing = 0;
   #scheduled = false;
+  readonly stats: UplinkBatchStats = { batches: 0, uplinks: 0, oneByOne: 0 };
 
-  constructor(db: Queryable) {
+  constructor(db: Queryable, inFlight: number) {
     this.#db = db;
+    this.#inFlight = inFlight;
   }
 
   submit(item: UplinkItem): Promise<LnsEventResult> {
@@ -43,7 +58,7 @@ class UplinkQueue {
 
   /** After the requests already read in this turn of the event loop have joined: one batch for all of them. */
   #schedule(): void {
-    if (this.#writing || this.#scheduled) return;
+    if (this.#writing >= this.#inFlight || this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -52,26 +67,30 @@ class UplinkQueue {
   }
 
   async #writeNext(): Promise<void> {
-    if (this.#writing || this.#waiting.length === 0) return;
-    this.#writing = true;
+    if (this.#writing >= this.#inFlight || this.#waiting.length === 0) return;
+    this.#writing++;
     const batch = this.#waiting.splice(0, MAX_BATCH);
+    this.stats.batches++;
+    this.stats.uplinks += batch.length;
     try {
-      await writeBatch(this.#db, batch);
+      if (!(await writeBatch(this.#db, batch))) this.stats.oneByOne++;
     } finally {
-      this.#writing = false;
+      this.#writing--;
       if (this.#waiting.length) this.#schedule();
     }
   }
 }
 
-async function writeBatch(db: Queryable, batch: readonly Waiting[]): Promise<void> {
+/** Writes a batch and answers its requests; false when it had to be written again one by one. */
+async function writeBatch(db: Queryable, batch: readonly Waiting[]): Promise<boolean> {
   try {
     const results = await storeUplinks(db, batch);
-    batch.forEach((w, k) => w.resolve(results[k]!));
+    for (const [k, w] of batch.entries()) w.resolve(results[k]!);
+    return true;
   } catch (err) {
     if (batch.length === 1 || isDatabaseUnavailable(err)) {
       for (const w of batch) w.reject(err);
-      return;
+      return true;
     }
     // Which uplink the database refused is not said: each alone, so that only that one fails.
     for (const w of batch) {
@@ -81,15 +100,26 @@ async function writeBatch(db: Queryable, batch: readonly Waiting[]): Promise<voi
         w.reject(e);
       }
     }
+    return false;
   }
 }
 
 /** One queue per database handle (a process has one; the tests open several). */
-const queues = new WeakMap<Queryable, UplinkQueue>();
+const queues = new WeakMap<Db, UplinkQueue>();
+
+function queueOf(db: Db): UplinkQueue {
+  let queue = queues.get(db);
+  if (!queue) {
+    queue = new UplinkQueue(db, db.kind === 'postgres' ? 2 : 1);
+    queues.set(db, queue);
+  }
+  return queue;
+}
 
 /** Stores an uplink with the others arriving at the same time; resolves after its commit, with its own outcome. */
-export function submitUplink(db: Queryable, item: UplinkItem): Promise<LnsEventResult> {
-  let queue = queues.get(db);
-  if (!queue) queues.set(db, (queue = new UplinkQueue(db)));
-  return queue.submit(item);
+export function submitUplink(db: Db, item: UplinkItem): Promise<LnsEventResult> {
+  return queueOf(db).submit(item);
 }
+
+/** What has been written through this database handle so far (a copy). */
+export const uplinkBatchStats = (db: Db): UplinkBatchStats => ({ ...queueOf(db).stats });
