@@ -1,8 +1,9 @@
 import { createLnsConnection, DEVICE_TYPE, GROUP, ingestChirpstack, ingestTtsUplink } from '@rodmenys/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Rng } from '../demo/random.js';
 import { w1Payload } from '../demo/seed/lorawan.js';
 import { readChirpstack } from '../services/lorawan/chirpstack.js';
+import { createConnection, KEY_CACHE_MS } from '../services/lorawan/connections.js';
 import { DECODERS } from '../services/lorawan/decoding.js';
 import {
   chirpstackUplinkJson,
@@ -282,5 +283,26 @@ describe(`LoRaWAN uplinks written together (${dbKind()})`, () => {
       ['0A0B0C0D'],
     );
     expect(rows.map((r) => r.f_cnt)).toEqual(['500', '501', '502', '601', '602']);
+  });
+
+  it('remembers a key KEY_CACHE_MS: rotated by another instance, it stops here after that time', async () => {
+    const connection = await createConnection(t.db, { kind: 'chirpstack', name: 'Cache', locationIds: [] }, null);
+    const join = (key: string) =>
+      inject(t.app, ingestChirpstack, {
+        query: { event: 'join' },
+        body: {} as never,
+        headers: { 'x-rodmenys-key': key },
+      });
+    expect((await join(connection.Key)).status).toBe(200);
+    // Another instance rotates the key: only the database knows.
+    await t.db.query("UPDATE lns_connection SET key_hash = sha256('elsewhere'::bytea) WHERE id = $1", [connection.Id]);
+    expect((await join(connection.Key)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + KEY_CACHE_MS + 1);
+      expect((await join(connection.Key)).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type LnsConnection, type LnsConnectionWithKey, type LnsKind, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -14,7 +14,8 @@ import { adoptWaitingUplinks } from './device-eui.js';
 
 /** Keys start with this, so that a leaked one is recognisable (secret scanners, logs). */
 export const LNS_KEY_PREFIX = 'rml_';
-const hashKey = (key: string) => createHash('sha256').update(key).digest();
+// One-shot hashing (no Hash object per request: an LNS sends one per uplink).
+const hashKey = (key: string) => hash('sha256', key, 'buffer');
 const newKey = () => LNS_KEY_PREFIX + randomBytes(32).toString('base64url');
 const prefixOf = (key: string) => key.slice(0, LNS_KEY_PREFIX.length + 6);
 
@@ -196,7 +197,7 @@ let generation = 0;
 /** Forgets the remembered keys of a connection; call after the commit of its rotation or deletion. */
 export function forgetConnectionKeys(id: number): void {
   generation++;
-  for (const [hash, entry] of remembered) if (entry.caller.id === id) remembered.delete(hash);
+  for (const [keyHex, entry] of remembered) if (entry.caller.id === id) remembered.delete(keyHex);
 }
 
 /**
@@ -205,8 +206,8 @@ export function forgetConnectionKeys(id: number): void {
  */
 export async function findConnectionByKey(db: Queryable, key: string): Promise<LnsCaller | undefined> {
   if (!key.startsWith(LNS_KEY_PREFIX) || key.length > 200) return undefined;
-  const hash = hashKey(key);
-  const hex = hash.toString('hex');
+  const keyHash = hashKey(key);
+  const hex = keyHash.toString('hex');
   const now = Date.now();
   const hit = remembered.get(hex);
   if (hit && hit.until > now) return hit.caller;
@@ -219,7 +220,7 @@ export async function findConnectionByKey(db: Queryable, key: string): Promise<L
         WHERE c.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
      )
      SELECT id, kind, name FROM k`,
-    [hash],
+    [keyHash],
   );
   const caller = rows[0];
   if (!caller) {

@@ -112,11 +112,12 @@ const STORE_UPLINKS = readingsStatement({
   with: `i AS (
        SELECT x.connection_id, x.dev_eui, x.dev_addr, x.f_cnt, x.f_port, decode(x.payload, 'hex') AS payload,
               x.dedup_id, x.received_at, x.meter_ts, x.device_id, x.device_name, x.decoder, x.value, x.decoded,
-              x.alarms::text[] AS alarms, x.reason, x.rssi, x.snr, x.gateways, x.lns_object, x.ts, x.ord
-         FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::smallint[], $6::text[], $7::uuid[],
-                     $8::timestamptz[], $9::timestamptz[], $10::int[], $11::text[], $12::text[], $13::numeric[],
-                     $14::jsonb[], $15::text[], $16::text[], $17::real[], $18::real[], $19::jsonb[], $20::jsonb[],
-                     $21::timestamptz[])
+              x.alarms, x.reason, x.rssi, x.snr, x.gateways, x.lns_object, x.ts, x.ord
+         FROM ROWS FROM (json_to_recordset($1::json) AS (
+                connection_id int, dev_eui text, dev_addr text, f_cnt bigint, f_port smallint, payload text,
+                dedup_id uuid, received_at timestamptz, meter_ts timestamptz, device_id int, device_name text,
+                decoder text, value numeric, decoded jsonb, alarms text[], reason text, rssi real, snr real,
+                gateways jsonb, lns_object jsonb, ts timestamptz))
               WITH ORDINALITY AS x(connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at,
                                    meter_ts, device_id, device_name, decoder, value, decoded, alarms, reason, rssi, snr,
                                    gateways, lns_object, ts, ord)
@@ -150,35 +151,39 @@ const STORE_UPLINKS = readingsStatement({
              FROM s LEFT JOIN written w ON s.value IS NOT NULL AND w.device_id = s.device_id AND w.ts = s.ts`,
 });
 
-/** A text[] literal of one uplink's alarms (a row of a text[][] would have to be as long as the others). */
-const textArray = (values: readonly string[]) => `{${values.map((a) => `"${a.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-
-function parameters(items: readonly UplinkItem[], prepared: readonly Prepared[]): unknown[][] {
-  const column = <T>(f: (up: UplinkEvent, p: Prepared, connectionId: number) => T) =>
-    items.map((item, k) => f(item.event, prepared[k]!, item.connectionId));
-  return [
-    column((_u, _p, c) => c),
-    column((u) => u.devEui),
-    column((u) => u.devAddr),
-    column((u) => u.fCnt),
-    column((u) => u.fPort),
-    column((u) => u.payload.toString('hex')),
-    column((u) => u.dedupId),
-    column((u) => u.time),
-    column((_u, p) => p.meterTs),
-    column((_u, p) => p.deviceId),
-    column((u) => u.deviceName),
-    column((_u, p) => p.decoder),
-    column((_u, p) => p.value),
-    column((_u, p) => JSON.stringify(p.decoded)),
-    column((_u, p) => textArray(p.alarms)),
-    column((_u, p) => p.reason),
-    column((u) => u.gateways[0]?.rssi ?? null),
-    column((u) => u.gateways[0]?.snr ?? null),
-    column((u) => JSON.stringify(u.gateways)),
-    column((u) => (u.object ? JSON.stringify(u.object) : null)),
-    column((_u, p) => p.ts),
-  ];
+/**
+ * The batch as one JSON parameter, an object per uplink (json_to_recordset reads it): one
+ * JSON.stringify, where arrays of texts would escape every uplink's JSON a second time.
+ */
+function parameter(items: readonly UplinkItem[], prepared: readonly Prepared[]): string {
+  return JSON.stringify(
+    items.map(({ event: u, connectionId }, k) => {
+      const p = prepared[k]!;
+      return {
+        connection_id: connectionId,
+        dev_eui: u.devEui,
+        dev_addr: u.devAddr,
+        f_cnt: u.fCnt,
+        f_port: u.fPort,
+        payload: u.payload.toString('hex'),
+        dedup_id: u.dedupId,
+        received_at: u.time,
+        meter_ts: p.meterTs,
+        device_id: p.deviceId,
+        device_name: u.deviceName,
+        decoder: p.decoder,
+        value: p.value,
+        decoded: p.decoded,
+        alarms: p.alarms,
+        reason: p.reason,
+        rssi: u.gateways[0]?.rssi ?? null,
+        snr: u.gateways[0]?.snr ?? null,
+        gateways: u.gateways,
+        lns_object: u.object,
+        ts: p.ts,
+      };
+    }),
+  );
 }
 
 /**
@@ -201,7 +206,7 @@ export async function storeUplinks(db: Queryable, items: readonly UplinkItem[]):
       );
       for (const p of newMonths) monthsReady.add(utcMonth(p.ts));
     }
-    const { rows } = await db.query<{ ord: number; reading: boolean }>(STORE_UPLINKS, parameters(items, prepared));
+    const { rows } = await db.query<{ ord: number; reading: boolean }>(STORE_UPLINKS, [parameter(items, prepared)]);
     const stored = new Map(rows.map((r) => [r.ord - 1, r.reading]));
     return items.map((_, k): LnsEventResult => {
       const p = prepared[k]!;
