@@ -9,9 +9,9 @@ import { storeUplinks, type UplinkItem } from './store-uplinks.js';
  * Here the uplinks that arrive while a batch is being written wait for the next one, which takes
  * them all (up to MAX_BATCH) into one statement and one commit; each request is answered with its
  * own outcome only after that commit. An idle server writes an uplink at once (no delay is added):
- * batches grow only with the load. On PostgreSQL two batches may be in flight, so that the server
- * reads the next requests while the database commits; PGlite runs in the process on one
- * connection, where a second batch would only wait.
+ * batches grow only with the load. On PostgreSQL a second batch may be in flight when enough
+ * uplinks wait (SECOND_BATCH_MIN), so that the server reads the next requests while the database
+ * commits; PGlite runs in the process on one connection, where a second batch would only wait.
  *
  * A batch the database refuses as a whole because of one uplink's data (a constraint, a value it
  * cannot take) must not fail the others: its uplinks are then written again one by one, so only
@@ -20,6 +20,11 @@ import { storeUplinks, type UplinkItem } from './store-uplinks.js';
 
 /** The most uplinks in one statement (about 2 KB of parameters each). */
 export const MAX_BATCH = 500;
+/**
+ * A second batch starts beside one in flight only with this many uplinks waiting: fewer wait for
+ * the first to end (a server short of CPU would otherwise write many batches of one or two).
+ */
+const SECOND_BATCH_MIN = 8;
 
 /** What a process's queue has written (the tests read it; a rising `oneByOne` says batches are refused). */
 export interface UplinkBatchStats {
@@ -58,7 +63,7 @@ class UplinkQueue {
 
   /** After the requests already read in this turn of the event loop have joined: one batch for all of them. */
   #schedule(): void {
-    if (this.#writing >= this.#inFlight || this.#scheduled) return;
+    if (this.#scheduled || !this.#mayStart()) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -66,8 +71,12 @@ class UplinkQueue {
     });
   }
 
+  #mayStart(): boolean {
+    return this.#writing === 0 || (this.#writing < this.#inFlight && this.#waiting.length >= SECOND_BATCH_MIN);
+  }
+
   async #writeNext(): Promise<void> {
-    if (this.#writing >= this.#inFlight || this.#waiting.length === 0) return;
+    if (this.#waiting.length === 0 || !this.#mayStart()) return;
     this.#writing++;
     const batch = this.#waiting.splice(0, MAX_BATCH);
     this.stats.batches++;
