@@ -1,10 +1,29 @@
 import { parseTime } from '../time.js';
-import { type DecodeResult, type Decoders, type DecodingDevice, decodeFor } from './decoding.js';
+import { type DecodeResult, type Decoders, type DecodingDevice, decodeFor, type FieldMapping } from './decoding.js';
 import type { UplinkEvent } from './envelopes.js';
 
 /** A device an uplink's DevEUI names, with what decoding it needs. */
 export interface DecodingDeviceWithId extends DecodingDevice {
   id: number;
+}
+
+/** The columns of `lorawan_mapping` a device lookup selects (all null: the model has none). */
+export interface MappingColumns {
+  value_field: string | null;
+  unit: string | null;
+  scale: number | null;
+  time_field: string | null;
+}
+
+/** A model's field mapping from the columns a lookup selected (none: null). */
+export function mappingOf(r: MappingColumns): FieldMapping | null {
+  if (r.value_field === null) return null;
+  return {
+    registerField: r.value_field,
+    unit: r.unit!,
+    scale: r.scale!,
+    ...(r.time_field ? { timeField: r.time_field } : {}),
+  };
 }
 
 /** An uplink made ready to store: its decoding and the reading's time. */

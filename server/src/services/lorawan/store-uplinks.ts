@@ -3,9 +3,9 @@ import type { Queryable } from '../../db/db.js';
 import { requireMonthPartitions, writeIntoMonths } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
 import { parseTime } from '../time.js';
-import type { Decoders, FieldMapping } from './decoding.js';
+import type { Decoders } from './decoding.js';
 import type { UplinkEvent } from './envelopes.js';
-import { type DecodingDeviceWithId, type Prepared, prepare } from './prepare.js';
+import { type DecodingDeviceWithId, type MappingColumns, mappingOf, type Prepared, prepare } from './prepare.js';
 
 /**
  * Stores a batch of uplinks (docs/lorawan.md, "How uplinks are written"): one lookup of every
@@ -35,17 +35,13 @@ const DEVICES = `SELECT q.dev_eui, q.connection_id, d.id, t.data_load_proc AS ki
        JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id
        LEFT JOIN lorawan_mapping m ON m.model_key = ${MODEL_KEY('d.model')}`;
 
-interface DeviceRow {
+interface DeviceRow extends MappingColumns {
   dev_eui: string;
   connection_id: number;
   id: number;
   kind: DataLoadProc;
   model: string | null;
   decoder: string | null;
-  value_field: string | null;
-  unit: string | null;
-  scale: number | null;
-  time_field: string | null;
   served: boolean;
 }
 
@@ -64,15 +60,7 @@ async function findDevices(db: Queryable, items: readonly UplinkItem[]): Promise
   for (const r of rows) {
     // A device of another connection's buildings is, for this key, an unknown DevEUI.
     if (!r.served) continue;
-    const mapping: FieldMapping | null =
-      r.value_field === null
-        ? null
-        : {
-            registerField: r.value_field,
-            unit: r.unit!,
-            scale: r.scale!,
-            ...(r.time_field ? { timeField: r.time_field } : {}),
-          };
+    const mapping = mappingOf(r);
     found.set(pairKey(r.dev_eui, r.connection_id), {
       id: r.id,
       kind: r.kind,
