@@ -5,8 +5,8 @@
  * Per engine (embedded PGlite in a data folder; a throwaway PostgreSQL cluster with fsync and
  * synchronous_commit on): seeds Qalcosonic W1 water meters with DevEUIs in buildings served by one
  * ChirpStack connection, starts the built server in a process of its own, then
- * - warms up with a few uplinks of set C (and learns whether this build decodes the W1: every
- *   uplink must then give a reading, or none may);
+ * - warms up with 512 uplinks of set C in both marshalers (and learns whether this build decodes
+ *   the W1: every uplink must then give a reading, or none may);
  * - sends UPLINKS uplinks of each set-A meter in ChirpStack's JSON, then the same uplinks of the
  *   set-B meters in Protobuf, one event per request from 16 concurrent senders;
  * - sends wmbusmeters telegrams in collector batches of 1,000 from 2 clients (as bench:ingest);
@@ -46,7 +46,8 @@ const DEVICES = size('devices', 'BENCH_LORAWAN_DEVICES', 250);
 const UPLINKS = size('uplinks', 'BENCH_LORAWAN_UPLINKS', 4);
 const TELEGRAMS = size('telegrams', 'BENCH_TELEGRAMS', 20_000);
 const WARMUP_DEVICES = 16;
-const WARMUP_UPLINKS = 4;
+/** Enough for the server's code to be compiled and the pool's connections opened before a path is measured. */
+const WARMUP_UPLINKS = 32;
 const SENDERS = 16;
 const BATCH = 1_000;
 const COLLECTORS = 2;
@@ -143,12 +144,12 @@ async function runEngine(engine: Engine): Promise<{ rows: string[][]; notes: str
   let decodes = false;
   try {
     // Warm-up: the server's first requests (and a month's partitions); tells whether this build decodes the W1.
-    const warm = await sendUplinks(
-      server.origin,
-      world.lnsKey,
-      requestsOf(SETS.warmup, 'json', WARMUP_DEVICES, WARMUP_UPLINKS),
-      SENDERS,
-    );
+    // Both marshalers, uplink by uplink in turn.
+    const warmRequests = [];
+    for (let k = 0; k < WARMUP_UPLINKS; k++)
+      for (let i = 0; i < WARMUP_DEVICES; i++)
+        warmRequests.push(chirpstackRequest(uplinkSpec(SETS.warmup, i, k), k % 2 ? 'protobuf' : 'json'));
+    const warm = await sendUplinks(server.origin, world.lnsKey, warmRequests, SENDERS);
     decodes = warm.answers[0]!.Reading;
     const reading = decodes ? 'stored, reading' : `stored, no reading (${warm.answers[0]!.Reason})`;
     if (!decodes)
@@ -281,6 +282,7 @@ async function main() {
       `${fmt(TELEGRAMS)} wmbusmeters telegrams (${fmt(WMBUS_DEVICES)} devices)`,
   );
   for (const line of machineInfo(postgresVersion)) console.log(`- ${line}`);
+  console.log(`- Server build: ${process.env.BENCH_SERVER_ROOT || 'this checkout'} (BENCH_SERVER_ROOT)`);
   console.log(`- Load average (1, 5, 15 min): at start ${loadAtStart}, at end ${load()}\n`);
   console.log(
     formatTable(

@@ -16,12 +16,14 @@ export interface ServerProcess {
  * benchmark's HTTP clients do not share its event loop. `databaseUrl` undefined = embedded PGlite
  * in `dataDir` (seeded beforehand by the benchmark, then closed: one process holds it at a time).
  * BENCH_SERVER_NODE_ARGS passes options to its node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+ * BENCH_SERVER_ROOT runs another build instead: a folder holding its `server/dist/server.js` (e.g.
+ * the commit before a change, built in a copy), to measure both with the same benchmark.
  */
 export function startServerProcess(options: { databaseUrl?: string; dataDir: string }): Promise<ServerProcess> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, 'server/dist/server.js'], {
-    cwd: ROOT,
+    cwd: process.env.BENCH_SERVER_ROOT || ROOT,
     env: {
       ...process.env,
       // Empty = embedded PGlite (env.ts reads an empty value as unset).

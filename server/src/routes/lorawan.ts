@@ -69,6 +69,12 @@ async function lnsEndpoints(app: FastifyInstance) {
   tts(ingestTtsEvents);
 }
 
+/** Returns `result` after forgetting the connection's remembered keys (connections.ts, KEY_CACHE_MS). */
+function forgettingKeys<T>(id: number, result: T): T {
+  connections.forgetConnectionKeys(id);
+  return result;
+}
+
 async function operatorEndpoints(app: FastifyInstance) {
   defineRoute(app, listLnsConnections, ({ db }) => connections.listConnections(db));
   defineRoute(app, createLnsConnection, ({ db, body, caller }) =>
@@ -78,11 +84,12 @@ async function operatorEndpoints(app: FastifyInstance) {
   defineRoute(app, updateLnsConnection, ({ db, params, body, caller }) =>
     writeIntoMonths(db, () => db.transaction((tx) => connections.updateConnection(tx, params.id, body, caller))),
   );
-  defineRoute(app, deleteLnsConnection, ({ db, params, caller }) =>
-    db.transaction((tx) => connections.deleteConnection(tx, params.id, caller)),
+  // The old key stops at once in this process: its remembered lookup is forgotten after the commit.
+  defineRoute(app, deleteLnsConnection, async ({ db, params, caller }) =>
+    forgettingKeys(params.id, await db.transaction((tx) => connections.deleteConnection(tx, params.id, caller))),
   );
-  defineRoute(app, rotateLnsConnectionKey, ({ db, params, caller }) =>
-    db.transaction((tx) => connections.rotateConnectionKey(tx, params.id, caller)),
+  defineRoute(app, rotateLnsConnectionKey, async ({ db, params, caller }) =>
+    forgettingKeys(params.id, await db.transaction((tx) => connections.rotateConnectionKey(tx, params.id, caller))),
   );
   defineRoute(app, getLnsConnectionHealth, ({ db, params }) => health.connectionHealth(db, params.id, new Date()));
   defineRoute(app, getLorawanDeviceHealth, ({ db, params }) => health.deviceHealth(db, params.id, new Date()));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type LnsConnection, type LnsConnectionWithKey, type LnsKind, LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -14,7 +14,8 @@ import { adoptWaitingUplinks } from './device-eui.js';
 
 /** Keys start with this, so that a leaked one is recognisable (secret scanners, logs). */
 export const LNS_KEY_PREFIX = 'rml_';
-const hashKey = (key: string) => createHash('sha256').update(key).digest();
+// One-shot hashing (no Hash object per request: an LNS sends one per uplink).
+const hashKey = (key: string) => hash('sha256', key, 'buffer');
 const newKey = () => LNS_KEY_PREFIX + randomBytes(32).toString('base64url');
 const prefixOf = (key: string) => key.slice(0, LNS_KEY_PREFIX.length + 6);
 
@@ -151,6 +152,7 @@ export async function updateConnection(
 export async function deleteConnection(tx: Queryable, id: number, actor: Actor): Promise<LnsConnection> {
   const before = await getConnection(tx, id, true);
   await tx.query('UPDATE lns_connection SET deleted_at = now() WHERE id = $1', [id]);
+  forgetConnectionKeys(id);
   await audit(tx, actor, 'lnsConnection.delete', before, null);
   return before;
 }
@@ -164,6 +166,7 @@ export async function rotateConnectionKey(tx: Queryable, id: number, actor: Acto
     hashKey(key),
     prefixOf(key),
   ]);
+  forgetConnectionKeys(id);
   const after = await getConnection(tx, id);
   await audit(tx, actor, 'lnsConnection.rotate', before, after);
   return { ...after, Key: key };
@@ -177,11 +180,38 @@ export interface LnsCaller {
 }
 
 /**
+ * How long this process takes a key's connection from memory (docs/lorawan.md, "Connections"):
+ * an LNS sends one request per uplink, and looking its key up each time cost a statement per
+ * uplink. A rotation or deletion made by this process forgets the connection's keys at once
+ * (forgetConnectionKeys); made by another instance, the old key still works here until its entry
+ * is this old. Unknown keys are not remembered (a key made elsewhere works at once).
+ */
+export const KEY_CACHE_MS = 5_000;
+/** At most this many keys are remembered (a few per LNS; past it the memory starts again). */
+const KEY_CACHE_MAX = 1_000;
+
+const remembered = new Map<string, { caller: LnsCaller; until: number }>();
+/** Raised by every forgetting: a lookup that started before one does not remember what it read. */
+let generation = 0;
+
+/** Forgets the remembered keys of a connection; call after the commit of its rotation or deletion. */
+export function forgetConnectionKeys(id: number): void {
+  generation++;
+  for (const [keyHex, entry] of remembered) if (entry.caller.id === id) remembered.delete(keyHex);
+}
+
+/**
  * The live connection of a presented key, or undefined. Notes when it was used (at most once a
- * minute, so a busy LNS does not write on every request).
+ * minute, so a busy LNS does not write on every request), when it is read from the database.
  */
 export async function findConnectionByKey(db: Queryable, key: string): Promise<LnsCaller | undefined> {
   if (!key.startsWith(LNS_KEY_PREFIX) || key.length > 200) return undefined;
+  const keyHash = hashKey(key);
+  const hex = keyHash.toString('hex');
+  const now = Date.now();
+  const hit = remembered.get(hex);
+  if (hit && hit.until > now) return hit.caller;
+  const started = generation;
   const { rows } = await db.query<LnsCaller>(
     `WITH k AS (
        SELECT id, kind, name, last_used_at FROM lns_connection WHERE key_hash = $1 AND deleted_at IS NULL
@@ -190,7 +220,16 @@ export async function findConnectionByKey(db: Queryable, key: string): Promise<L
         WHERE c.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
      )
      SELECT id, kind, name FROM k`,
-    [hashKey(key)],
+    [keyHash],
   );
-  return rows[0];
+  const caller = rows[0];
+  if (!caller) {
+    remembered.delete(hex);
+    return undefined;
+  }
+  if (started === generation) {
+    if (remembered.size >= KEY_CACHE_MAX) remembered.clear();
+    remembered.set(hex, { caller, until: now + KEY_CACHE_MS });
+  }
+  return caller;
 }

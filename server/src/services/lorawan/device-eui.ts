@@ -3,8 +3,8 @@ import type { Queryable, Tx } from '../../db/db.js';
 import { badRequest, conflict } from '../../errors.js';
 import { requireMonthPartitions } from '../partitions/partitions.js';
 import { readingsStatement } from '../readings/store-readings.js';
-import { DECODERS, type Decoders, type FieldMapping } from './decoding.js';
-import { prepare } from './ingest.js';
+import { DECODERS, type Decoders } from './decoding.js';
+import { type MappingColumns, mappingOf, prepare } from './prepare.js';
 
 /**
  * A device's DevEUI and decoder (docs/lorawan.md, "Devices"): checked where they are set (the
@@ -59,21 +59,19 @@ export async function adoptWaitingUplinks(
   decoders: Decoders = DECODERS,
 ): Promise<number> {
   if (deviceIds.length === 0) return 0;
-  const { rows } = await tx.query<{
-    id: string;
-    device_id: number;
-    kind: DataLoadProc;
-    model: string | null;
-    decoder: string | null;
-    value_field: string | null;
-    unit: string | null;
-    scale: number | null;
-    time_field: string | null;
-    f_port: number | null;
-    payload: Uint8Array;
-    lns_object: Record<string, unknown> | null;
-    received_at: string;
-  }>(
+  const { rows } = await tx.query<
+    MappingColumns & {
+      id: string;
+      device_id: number;
+      kind: DataLoadProc;
+      model: string | null;
+      decoder: string | null;
+      f_port: number | null;
+      payload: Uint8Array;
+      lns_object: Record<string, unknown> | null;
+      received_at: string;
+    }
+  >(
     `SELECT u.id::text AS id, d.id AS device_id, t.data_load_proc AS kind, d.model, d.decoder,
             m.value_field, m.unit, m.scale::float8 AS scale, m.time_field,
             u.f_port::int AS f_port, u.payload, u.lns_object, iso(u.received_at) AS received_at
@@ -92,15 +90,7 @@ export async function adoptWaitingUplinks(
     "SELECT (value #>> '{}')::float8 AS v FROM dq_setting WHERE key = 'collector.clockSkewMinutes'",
   );
   const prepared = rows.map((r) => {
-    const mapping: FieldMapping | null =
-      r.value_field === null
-        ? null
-        : {
-            registerField: r.value_field,
-            unit: r.unit!,
-            scale: r.scale!,
-            ...(r.time_field ? { timeField: r.time_field } : {}),
-          };
+    const mapping = mappingOf(r);
     return prepare(
       decoders,
       { id: r.device_id, kind: r.kind, model: r.model, decoder: r.decoder, mapping },

@@ -1,0 +1,212 @@
+import type { DataLoadProc, LnsEventResult } from '@rodmenys/contract';
+import type { Queryable } from '../../db/db.js';
+import { requireMonthPartitions, writeIntoMonths } from '../partitions/partitions.js';
+import { readingsStatement } from '../readings/store-readings.js';
+import { parseTime } from '../time.js';
+import type { Decoders } from './decoding.js';
+import type { UplinkEvent } from './envelopes.js';
+import { type DecodingDeviceWithId, type MappingColumns, mappingOf, type Prepared, prepare } from './prepare.js';
+
+/**
+ * Stores a batch of uplinks (docs/lorawan.md, "How uplinks are written"): one lookup of every
+ * DevEUI of the batch, the decoding in the process, then one statement that inserts the uplinks,
+ * their readings, the months to compute again and device_status, from arrays (unnest). The
+ * statement is its own transaction: when it returns, every uplink of the batch is committed.
+ * Idempotent as a single uplink is: the same uplink already stored, or twice in the batch, is
+ * stored once (the unique indexes, ON CONFLICT DO NOTHING), and each uplink learns its own outcome.
+ */
+
+export interface UplinkItem {
+  /** The connection whose key the uplink came with. */
+  connectionId: number;
+  event: UplinkEvent;
+  decoders: Decoders;
+}
+
+const MODEL_KEY = (m: string) => `lower(regexp_replace(trim(${m}), '\\s+', ' ', 'g'))`;
+
+/** The devices of these (DevEUI, connection) pairs, whether the connection serves each one's building, their mappings. */
+const DEVICES = `SELECT q.dev_eui, q.connection_id, d.id, t.data_load_proc AS kind, d.model, d.decoder,
+            m.value_field, m.unit, m.scale::float8 AS scale, m.time_field,
+            EXISTS (SELECT FROM lns_connection_location cl
+                     WHERE cl.connection_id = q.connection_id AND cl.location_id = ANY (l.path)) AS served
+       FROM unnest($1::text[], $2::int[]) AS q(dev_eui, connection_id)
+       JOIN device d ON d.dev_eui = q.dev_eui
+       JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id
+       LEFT JOIN lorawan_mapping m ON m.model_key = ${MODEL_KEY('d.model')}`;
+
+interface DeviceRow extends MappingColumns {
+  dev_eui: string;
+  connection_id: number;
+  id: number;
+  kind: DataLoadProc;
+  model: string | null;
+  decoder: string | null;
+  served: boolean;
+}
+
+const pairKey = (devEui: string, connectionId: number) => `${devEui}/${connectionId}`;
+
+/** The device each uplink's DevEUI names among the connection's buildings (null: unknown to this connection). */
+async function findDevices(db: Queryable, items: readonly UplinkItem[]): Promise<Map<string, DecodingDeviceWithId>> {
+  const pairs = new Map<string, [string, number]>();
+  for (const { event, connectionId } of items)
+    pairs.set(pairKey(event.devEui, connectionId), [event.devEui, connectionId]);
+  const { rows } = await db.query<DeviceRow>(DEVICES, [
+    [...pairs.values()].map((p) => p[0]),
+    [...pairs.values()].map((p) => p[1]),
+  ]);
+  const found = new Map<string, DecodingDeviceWithId>();
+  for (const r of rows) {
+    // A device of another connection's buildings is, for this key, an unknown DevEUI.
+    if (!r.served) continue;
+    const mapping = mappingOf(r);
+    found.set(pairKey(r.dev_eui, r.connection_id), {
+      id: r.id,
+      kind: r.kind,
+      model: r.model,
+      decoder: r.decoder,
+      mapping,
+    });
+  }
+  return found;
+}
+
+/** `collector.clockSkewMinutes`, read at most once a minute (a meter's clock is judged as a collector's). */
+let skew: { minutes: number; readAt: number } | undefined;
+async function clockSkewMinutes(db: Queryable): Promise<number> {
+  if (skew && Date.now() - skew.readAt < 60_000) return skew.minutes;
+  const { rows } = await db.query<{ v: number | null }>(
+    "SELECT (value #>> '{}')::float8 AS v FROM dq_setting WHERE key = 'collector.clockSkewMinutes'",
+  );
+  skew = { minutes: rows[0]?.v ?? 10, readAt: Date.now() };
+  return skew.minutes;
+}
+
+/** UTC months (`YYYY-MM`) known to have their partitions (checked once per process, docs/scaling.md). */
+const monthsReady = new Set<string>();
+const utcMonth = (ts: string) => new Date(parseTime(ts)!.approxMs).toISOString().slice(0, 7);
+
+/**
+ * The uplinks inserted in one statement, in the order of their unique key (two batches in flight,
+ * here or on another instance, take its index entries in the same order: copies of the same uplinks
+ * in both wait for each other instead of deadlocking); `s` is each stored uplink with the first
+ * input (`ord`, the order given) it came from (two identical copies in a batch: the first is
+ * stored, the other is a duplicate), and the readings' rows, months and device_status follow from `s` as from
+ * one uplink. The result: the stored uplinks' ordinals, and whether each wrote its reading (two
+ * uplinks of one device at one time write one reading: the first one's).
+ */
+const STORE_UPLINKS = readingsStatement({
+  with: `i AS (
+       SELECT x.connection_id, x.dev_eui, x.dev_addr, x.f_cnt, x.f_port, decode(x.payload, 'hex') AS payload,
+              x.dedup_id, x.received_at, x.meter_ts, x.device_id, x.device_name, x.decoder, x.value, x.decoded,
+              x.alarms, x.reason, x.rssi, x.snr, x.gateways, x.lns_object, x.ts, x.ord
+         FROM ROWS FROM (json_to_recordset($1::json) AS (
+                connection_id int, dev_eui text, dev_addr text, f_cnt bigint, f_port smallint, payload text,
+                dedup_id uuid, received_at timestamptz, meter_ts timestamptz, device_id int, device_name text,
+                decoder text, value numeric, decoded jsonb, alarms text[], reason text, rssi real, snr real,
+                gateways jsonb, lns_object jsonb, ts timestamptz))
+              WITH ORDINALITY AS x(connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at,
+                                   meter_ts, device_id, device_name, decoder, value, decoded, alarms, reason, rssi, snr,
+                                   gateways, lns_object, ts, ord)
+     ), u AS (
+       INSERT INTO lorawan_uplink (connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at,
+                                   meter_ts, device_id, device_name, decoder, value, decoded, alarms, reason, rssi, snr,
+                                   gateways, lns_object)
+       SELECT connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at, meter_ts, device_id,
+              device_name, decoder, value, decoded, alarms, reason, rssi, snr, gateways, lns_object
+         FROM i ORDER BY dev_eui, dev_addr, f_cnt, payload, ord
+       ON CONFLICT DO NOTHING
+       RETURNING id, dev_eui, dev_addr, f_cnt, payload, dedup_id, device_id, value, alarms
+     ), s AS (
+       SELECT DISTINCT ON (u.id) u.id, u.device_id, u.value, u.alarms, i.meter_ts, i.ts, i.ord
+         FROM u JOIN i ON i.dev_eui = u.dev_eui AND i.dev_addr = u.dev_addr AND i.payload = u.payload
+                      AND i.f_cnt IS NOT DISTINCT FROM u.f_cnt AND i.dedup_id IS NOT DISTINCT FROM u.dedup_id
+        ORDER BY u.id, i.ord
+     )`,
+  rows: 'SELECT device_id, ts, meter_ts, value FROM s WHERE device_id IS NOT NULL AND value IS NOT NULL ORDER BY 1, 2',
+  onConflict: 'keep',
+  telegrams: {
+    // One row per device (ON CONFLICT DO UPDATE may touch a row once): its latest uplink's time and alarms.
+    latest: `SELECT DISTINCT ON (device_id) device_id, ts, alarms AS flags FROM s WHERE device_id IS NOT NULL
+              ORDER BY device_id, ts DESC, ord DESC`,
+    setDay: 'SELECT device_id, NULL::date AS set_date, NULL::numeric AS set_value FROM s WHERE false',
+  },
+  result: `SELECT s.ord::int AS ord,
+                  (w.device_id IS NOT NULL
+                   AND row_number() OVER (PARTITION BY s.device_id, s.ts, w.device_id IS NOT NULL ORDER BY s.ord) = 1)
+                    AS reading
+             FROM s LEFT JOIN written w ON s.value IS NOT NULL AND w.device_id = s.device_id AND w.ts = s.ts`,
+});
+
+/**
+ * The batch as one JSON parameter, an object per uplink (json_to_recordset reads it): one
+ * JSON.stringify, where arrays of texts would escape every uplink's JSON a second time.
+ */
+function parameter(items: readonly UplinkItem[], prepared: readonly Prepared[]): string {
+  return JSON.stringify(
+    items.map(({ event: u, connectionId }, k) => {
+      const p = prepared[k]!;
+      return {
+        connection_id: connectionId,
+        dev_eui: u.devEui,
+        dev_addr: u.devAddr,
+        f_cnt: u.fCnt,
+        f_port: u.fPort,
+        payload: u.payload.toString('hex'),
+        dedup_id: u.dedupId,
+        received_at: u.time,
+        meter_ts: p.meterTs,
+        device_id: p.deviceId,
+        device_name: u.deviceName,
+        decoder: p.decoder,
+        value: p.value,
+        decoded: p.decoded,
+        alarms: p.alarms,
+        reason: p.reason,
+        rssi: u.gateways[0]?.rssi ?? null,
+        snr: u.gateways[0]?.snr ?? null,
+        gateways: u.gateways,
+        lns_object: u.object,
+        ts: p.ts,
+      };
+    }),
+  );
+}
+
+/**
+ * Stores the uplinks (each already checked by its envelope reader) and answers each one's outcome,
+ * in the order given, after the one statement that wrote them all has committed. A database error
+ * fails the whole batch: nothing of it is stored.
+ */
+export async function storeUplinks(db: Queryable, items: readonly UplinkItem[]): Promise<LnsEventResult[]> {
+  if (items.length === 0) return [];
+  return writeIntoMonths(db, async () => {
+    const devices = await findDevices(db, items);
+    const skewMinutes = devices.size ? await clockSkewMinutes(db) : 0;
+    const mine = items.map((item) => devices.get(pairKey(item.event.devEui, item.connectionId)) ?? null);
+    const prepared = items.map((item, k) => prepare(item.decoders, mine[k]!, item.event, skewMinutes));
+    const newMonths = prepared.filter((p) => !monthsReady.has(utcMonth(p.ts)));
+    if (newMonths.length) {
+      await requireMonthPartitions(
+        db,
+        newMonths.map((p) => p.ts),
+      );
+      for (const p of newMonths) monthsReady.add(utcMonth(p.ts));
+    }
+    const { rows } = await db.query<{ ord: number; reading: boolean }>(STORE_UPLINKS, [parameter(items, prepared)]);
+    const stored = new Map(rows.map((r) => [r.ord - 1, r.reading]));
+    return items.map((_, k): LnsEventResult => {
+      const p = prepared[k]!;
+      const known = mine[k] !== null;
+      const isStored = stored.has(k);
+      return {
+        Event: 'up',
+        Outcome: !known ? 'unmatched' : isStored ? 'stored' : 'duplicate',
+        Reading: stored.get(k) === true,
+        // An unknown DevEUI's reason always; a known device's only when this uplink was stored now.
+        Reason: known ? (isStored ? p.reason : null) : p.reason,
+      };
+    });
+  });
+}
