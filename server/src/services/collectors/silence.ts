@@ -1,5 +1,6 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
+import { checkConnections, type ConnectionSilenceResult } from '../lorawan/silence.js';
 import { loadSettings } from '../settings.js';
 import { checkUndecoded, type UndecodedResult } from './undecoded.js';
 
@@ -13,6 +14,8 @@ export interface SilenceResult {
   pruned: number;
   /** Meters heard but not decoded (undecoded.ts): how many, and their anomalies opened and resolved. */
   undecoded: UndecodedResult;
+  /** Silent LoRaWAN network-server connections (services/lorawan/silence.ts): how many, opened, resolved. */
+  connections: ConnectionSilenceResult;
 }
 
 /**
@@ -22,13 +25,14 @@ export interface SilenceResult {
  * COLLECTOR_SILENT anomaly, on its first building, naming it and its buildings; it
  * resolves itself when the collector is heard again (or revoked, or loses its
  * buildings). While it is open, the SILENT rule leaves the meters of its buildings
- * alone (services/data-quality/validate.ts). Also drops old hearings, and keeps the anomalies of
- * meters heard but not decoded (undecoded.ts).
+ * alone (services/data-quality/validate.ts). Also drops old hearings, keeps the anomalies of
+ * meters heard but not decoded (undecoded.ts), and those of silent LoRaWAN connections, by the
+ * same setting (services/lorawan/silence.ts).
  */
 export async function checkCollectors(db: Db, now = new Date()): Promise<SilenceResult> {
   const settings = await loadSettings(db);
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<Omit<SilenceResult, 'pruned' | 'undecoded'>>(
+    const { rows } = await tx.query<Omit<SilenceResult, 'pruned' | 'undecoded' | 'connections'>>(
       `WITH buildings AS (
          SELECT cl.collector_id, b.id, address_label(b) AS label
            FROM collector_location cl JOIN location b ON b.path && ARRAY[cl.location_id] AND b.level = ${LOCATION_LEVEL.building}
@@ -73,6 +77,7 @@ export async function checkCollectors(db: Db, now = new Date()): Promise<Silence
       [now],
     );
     const undecoded = await checkUndecoded(tx, now, settings['collector.undecodedHours']);
-    return { ...rows[0]!, pruned: pruned.rowCount, undecoded };
+    const connections = await checkConnections(tx, now, settings['collector.silentMinutes']);
+    return { ...rows[0]!, pruned: pruned.rowCount, undecoded, connections };
   });
 }
