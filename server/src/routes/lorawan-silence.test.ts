@@ -109,7 +109,10 @@ describe(`a silent LoRaWAN connection (${dbKind()})`, () => {
       installedAt: '2026-01-01T00:00:00+02:00',
     });
     const create = async (kind: 'chirpstack' | 'tts', name: string, locationIds: number[]) => {
-      const res = await inject(t.app, createLnsConnection, { token: operator.token, body: { kind, name, locationIds } });
+      const res = await inject(t.app, createLnsConnection, {
+        token: operator.token,
+        body: { kind, name, locationIds },
+      });
       expect(res.status).toBe(201);
       return { id: res.body.Id, key: res.body.Key };
     };
@@ -189,7 +192,12 @@ describe(`a silent LoRaWAN connection (${dbKind()})`, () => {
       "UPDATE app_user SET email = 'ops@example.lt', digest_opt_in = true, language = 'en', digest_sent_at = $2 WHERE id = $1",
       [operator.id, at(0)],
     );
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtp.port,
+      secure: false,
+      ignoreTLS: true,
+    });
     const mailer = new Mailer(transport, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
     expect(await sendDigests(t.db, mailer, at(3 * 24 * 60))).toEqual({ sent: 1, subscribers: 1 });
     const mail = decodeMail(delivered[0]!.raw);

@@ -1,6 +1,6 @@
 import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db } from '../../db/db.js';
-import { checkConnections, type ConnectionSilenceResult } from '../lorawan/silence.js';
+import { type ConnectionSilenceResult, checkConnections } from '../lorawan/silence.js';
 import { loadSettings } from '../settings.js';
 import { checkUndecoded, type UndecodedResult } from './undecoded.js';
 
