@@ -9,18 +9,16 @@ import {
   listAnomalies,
   updateLnsConnection,
 } from '@rodmenys/contract';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { w1Payload } from '../demo/seed/lorawan.js';
 import { checkCollectors } from '../services/collectors/silence.js';
 import { sendDigests } from '../services/data-quality/digest.js';
 import { validate } from '../services/data-quality/validate.js';
 import { chirpstackUplinkJson } from '../services/lorawan/envelope-writers.js';
-import { Mailer } from '../services/mail/index.js';
 import { inject, useApp } from '../test/app.js';
 import { dbKind } from '../test/db.js';
 import { makeBuilding, makeDevice, makeFlat, makeSignedIn, type Place, type SignedIn } from '../test/factories.js';
-import { type Delivered, decodeMail, startSmtp } from '../test/smtp.js';
+import { type Delivered, decodeMail, mailerFor, startSmtp } from '../test/smtp.js';
 
 const MINUTE = 60_000;
 const LIMIT = 15;
@@ -192,13 +190,7 @@ describe(`a silent LoRaWAN connection (${dbKind()})`, () => {
       "UPDATE app_user SET email = 'ops@example.lt', digest_opt_in = true, language = 'en', digest_sent_at = $2 WHERE id = $1",
       [operator.id, at(0)],
     );
-    const transport = nodemailer.createTransport({
-      host: '127.0.0.1',
-      port: smtp.port,
-      secure: false,
-      ignoreTLS: true,
-    });
-    const mailer = new Mailer(transport, 'rodmenys@example.lt', 'https://rodmenys.example.lt');
+    const mailer = mailerFor(smtp.port);
     expect(await sendDigests(t.db, mailer, at(3 * 24 * 60))).toEqual({ sent: 1, subscribers: 1 });
     const mail = decodeMail(delivered[0]!.raw);
     expect(mail).toContain('LoRaWAN connection silent: connection Miesto ChirpStack (');
