@@ -119,7 +119,9 @@ function DeviceHealthDrawer({ device, onClose }: { device: LorawanDeviceRow | nu
                 {
                   title: t('lorawan.alarms'),
                   dataIndex: 'Alarms',
-                  render: (a: string[]) => (a.length ? a.map((x) => <Tag key={x}>{x}</Tag>) : '—'),
+                  // By the names the anomalies screen gives the same status flags (docs/lorawan.md, "Alarms").
+                  render: (a: string[]) =>
+                    a.length ? a.map((x) => <Tag key={x}>{t(`statusFlags.${x}`, { defaultValue: x })}</Tag>) : '—',
                 },
                 {
                   title: t('lorawan.values'),
