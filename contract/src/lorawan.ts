@@ -325,7 +325,10 @@ export const LnsConnectionHealth = Type.Object({
   Kind: LnsKindSchema,
   /** The latest event of any kind it delivered. */
   LastEvent: Nullable(Timestamp),
-  /** No event for longer than the setting `collector.silentMinutes` (the collectors' silence). */
+  /**
+   * Its LNS_SILENT anomaly is open: no event for longer than `collector.silentMinutes`
+   * (docs/lorawan.md, "A silent connection").
+   */
   Silent: Type.Boolean(),
   /** Uplinks stored per day (provider zone), the last 14 days, oldest first; today last. */
   UplinksPerDay: Type.Array(DayCount),

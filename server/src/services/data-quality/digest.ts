@@ -58,13 +58,24 @@ const DIGEST_MAIL: MailTemplate<DigestParams> = {
 
 const DEVICE = { lt: 'prietaisas', en: 'device' };
 const COLLECTOR = { lt: 'kolektorius', en: 'collector' };
+const CONNECTION = { lt: 'jungtis', en: 'connection' };
 
-/** What a digest line is about: a silent collector by name with its buildings, else the address and device. */
-function digestSubject(
-  a: { address: string; device_code: string | null; collector: string | null; buildings: string[] | null },
-  lang: 'lt' | 'en',
-): string {
-  if (a.collector !== null) return `${COLLECTOR[lang]} ${a.collector} (${(a.buildings ?? [a.address]).join('; ')})`;
+interface DigestRow {
+  address: string;
+  device_code: string | null;
+  collector: string | null;
+  connection: string | null;
+  buildings: string[] | null;
+}
+
+/**
+ * What a digest line is about: a silent collector or LoRaWAN connection by name with its buildings,
+ * else the address and device.
+ */
+function digestSubject(a: DigestRow, lang: 'lt' | 'en'): string {
+  const buildings = () => (a.buildings ?? [a.address]).join('; ');
+  if (a.collector !== null) return `${COLLECTOR[lang]} ${a.collector} (${buildings()})`;
+  if (a.connection !== null) return `${CONNECTION[lang]} ${a.connection} (${buildings()})`;
   return `${a.address}${a.device_code ? `, ${DEVICE[lang]} ${a.device_code}` : ''}`;
 }
 
@@ -84,16 +95,11 @@ export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
   );
   let sent = 0;
   for (const user of users) {
-    const { rows } = await db.query<{
-      id: number;
-      rule: RuleCode;
-      address: string;
-      device_code: string | null;
-      collector: string | null;
-      buildings: string[] | null;
-    }>(
+    const { rows } = await db.query<DigestRow & { id: number; rule: RuleCode }>(
       `SELECT a.id, a.rule, address_label(b) AS address, d.device_code,
-              a.evidence ->> 'collector' AS collector, a.evidence -> 'buildings' AS buildings
+              a.evidence ->> 'collector' AS collector,
+              CASE WHEN a.lns_connection_id IS NOT NULL THEN a.evidence ->> 'connection' END AS connection,
+              a.evidence -> 'buildings' AS buildings
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
           AND ${inScope('b', '$1')}

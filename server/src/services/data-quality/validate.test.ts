@@ -137,22 +137,45 @@ describe(`validation rules (${dbKind()})`, () => {
     expect(await rules(hcaSummer)).toEqual([]);
   });
 
-  it('METER_STATUS: leak, burst, backflow, tamper and power flags of the latest telegram', async () => {
+  it('METER_STATUS: alarm flags of the latest telegram or uplink open it, other status words do not', async () => {
     const [, flat] = await place();
     const leak = await device(3, flat);
-    const dry = await device(3, flat);
-    for (const [id, flags] of [
+    // wmbusmeters' words for the conditions the LoRaWAN decoders raise too (docs/lorawan.md, "Alarms").
+    const cases = [
       [leak, ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW']],
-      [dry, ['DRY']],
-    ] as const) {
+      [await device(3, flat), ['DRY']],
+      [await device(2, flat), ['ALARM', 'OPEN_C', 'PERMANENT_ERROR', 'SENSOR_BREAK', 'UNEXPECTED_RST']],
+      [await device(2, flat), ['ERROR_FLAGS_2000000']],
+      [await device(3, flat), ['BACK_FLOW', 'METER_BLOCKED']],
+      [await device(3, flat), ['TEMPORARY_ERROR']],
+      [await device(3, flat), ['HIGH_TEMPERATURE', 'NO_FLOW_PREV_MONTH']],
+      [await device(2, flat), ['SENSOR_T1_BELOW_MEASURING_RANGE', 'V1_COMMUNICATION_ERROR']],
+    ] as const;
+    for (const [id, flags] of cases) {
       await makeReadings(t.db, id, [['2026-03-29T10:00:00+03:00', 1]]);
       await t.db.query('UPDATE device_status SET flags = $2 WHERE device_id = $1', [id, flags]);
     }
-    await validate(t.db, [leak, dry], WINTER_NOW);
+    await validate(
+      t.db,
+      cases.map(([id]) => id),
+      WINTER_NOW,
+    );
     expect(await anomalies(leak)).toEqual([
       expect.objectContaining({ rule: 'METER_STATUS', evidence: { flags: ['LEAKAGE_OR_NO_USAGE', 'POWER_LOW'] } }),
     ]);
-    expect(await rules(dry)).toEqual([]);
+    const flagged: unknown[] = [];
+    for (const [id] of cases)
+      flagged.push((await anomalies(id)).filter((a) => a.rule === 'METER_STATUS').map((a) => a.evidence.flags));
+    expect(flagged).toEqual([
+      [['LEAKAGE_OR_NO_USAGE', 'POWER_LOW']],
+      [['DRY']],
+      [['PERMANENT_ERROR']],
+      [['ERROR_FLAGS_2000000']],
+      [['BACK_FLOW']],
+      [['TEMPORARY_ERROR']],
+      [],
+      [],
+    ]);
     // The next telegram says OK: resolved.
     await t.db.query("UPDATE device_status SET flags = '{}' WHERE device_id = $1", [leak]);
     await validate(t.db, [leak], WINTER_NOW);

@@ -13,7 +13,7 @@ import { buildingIdOf } from '../sql.js';
  * in the session's zone, the provider's.
  */
 const DEV = `dev AS (
-  SELECT d.id, d.device_type_id AS type_id, d.installed_at, ${buildingIdOf('l')} AS building_id, l.path,
+  SELECT d.id, d.device_type_id AS type_id, d.installed_at, ${buildingIdOf('l')} AS building_id, l.path, d.dev_eui,
          ds.last_seen, ds.flags,
          extract(month FROM $2::timestamptz)::int = ANY (
            SELECT jsonb_array_elements_text($3::jsonb -> 'heatingSeasonMonths')::int) AS in_season
@@ -47,6 +47,17 @@ const latestReading = (alias: string, op: '<' | '<=', till: string, from: string
         ORDER BY ${alias}.ts DESC LIMIT 1)
       LIMIT 1)`;
 
+/**
+ * The status flags that open METER_STATUS (docs/data-quality.md), each matched at the start of a
+ * flag: wmbusmeters' words (LEAK, LEAKAGE…, BURST, BACKFLOW, BACK_FLOW, REVERSE…, DRY, TAMPER…,
+ * SABOTAGE…, FRAUD, SEAL_BROKEN, POWER_LOW, PERMANENT_ERROR, TEMPORARY_ERROR, ERROR_FLAGS_…) and the
+ * LoRaWAN decoders' alarms, which use the same words for the same conditions and add LOW_BATTERY,
+ * LOW_TEMPERATURE and ERROR_FLAGS (docs/lorawan.md, "Alarms").
+ */
+export const METER_STATUS_FLAGS =
+  '^(LEAK|BURST|BACKFLOW|BACK_FLOW|REVERSE|DRY|TAMPER|SABOTAGE|FRAUD|SEAL_BROKEN|POWER_LOW|LOW_BATTERY|BATTERY|' +
+  'PERMANENT_ERROR|TEMPORARY_ERROR|ERROR_FLAGS|LOW_TEMPERATURE)';
+
 /** Rules about a device's present state and its recent readings. */
 const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
   // No reading for N days (per type); allocators are exempt outside the heating season, and so are
@@ -59,7 +70,12 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
      AND coalesce(dev.installed_at, '-infinity') < $2::timestamptz - make_interval(days => lim.days)
      -- A silent collector's meters: their silence is its anomaly (services/collectors/silence.ts).
      AND NOT EXISTS (SELECT FROM anomaly ca JOIN collector_location cl ON cl.collector_id = ca.collector_id
-                      WHERE ca.rule = 'COLLECTOR_SILENT' AND ca.state <> 'resolved' AND cl.location_id = ANY (dev.path))`,
+                      WHERE ca.rule = 'COLLECTOR_SILENT' AND ca.state <> 'resolved' AND cl.location_id = ANY (dev.path))
+     -- A silent LoRaWAN connection's meters (those with a DevEUI in its buildings): theirs is its anomaly
+     -- (services/lorawan/silence.ts); the building's other meters are judged on their own.
+     AND NOT (dev.dev_eui IS NOT NULL AND EXISTS (
+           SELECT FROM anomaly la JOIN lns_connection_location ll ON ll.connection_id = la.lns_connection_id
+            WHERE la.rule = 'LNS_SILENT' AND la.state <> 'resolved' AND ll.location_id = ANY (dev.path)))`,
   // Past its verification due date or battery end (docs/device-lifetime.md): one anomaly per device
   // while it stays in service unverified; replaced, re-verified or removed, it resolves itself.
   DEVICE_OVERDUE: `SELECT 'DEVICE_OVERDUE', dev.building_id, dev.id, ${CURRENT},
@@ -68,12 +84,12 @@ const DEVICE_RULES: Partial<Record<RuleCode, string>> = {
     CROSS JOIN LATERAL (SELECT ${verificationDueSql('d', 'l')} AS v, ${batteryEndSql('d')} AS b) y
     CROSS JOIN LATERAL (SELECT ${dueDateSql('y.v', 'y.b')} AS due, ${dueReasonSql('y.v', 'y.b')} AS reason) x
    WHERE x.due < $2::timestamptz::date`,
-  // Status flags of the latest telegram: leak, burst, backflow, tamper, power.
+  // Status flags of the latest telegram or uplink (METER_STATUS_FLAGS).
   METER_STATUS: `SELECT 'METER_STATUS', dev.building_id, dev.id, ${CURRENT},
       jsonb_build_object('flags', to_jsonb(f.alarms))
     FROM dev CROSS JOIN LATERAL (
       SELECT array_agg(x ORDER BY x) AS alarms FROM unnest(dev.flags) x
-       WHERE x ~ '^(LEAK|BURST|BACKFLOW|REVERSE|TAMPER|SABOTAGE|FRAUD|SEAL_BROKEN|POWER_LOW|LOW_BATTERY|BATTERY)') f
+       WHERE x ~ '${METER_STATUS_FLAGS}') f
    WHERE f.alarms IS NOT NULL`,
   // The same value for N days (per type) while the device keeps reporting; heat only in the heating season.
   ZERO_CONSUMPTION: `SELECT 'ZERO_CONSUMPTION', dev.building_id, dev.id, ${CURRENT},

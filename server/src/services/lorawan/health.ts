@@ -73,8 +73,8 @@ export async function connectionHealth(db: Queryable, id: number, now: Date): Pr
                        (SELECT max(at) FROM lns_event WHERE connection_id = $1)) AS at
      )
      SELECT iso((SELECT at FROM last)) AS "LastEvent",
-            coalesce((SELECT at FROM last) < $2::timestamptz - make_interval(mins =>
-              (SELECT (value #>> '{}')::int FROM dq_setting WHERE key = 'collector.silentMinutes')), true) AS "Silent",
+            EXISTS (SELECT FROM anomaly a WHERE a.lns_connection_id = $1 AND a.rule = 'LNS_SILENT'
+                       AND a.state <> 'resolved') AS "Silent",
             ${PER_DAY('lorawan_uplink', 'connection_id = $1')} AS "UplinksPerDay",
             (SELECT coalesce(json_object_agg(kind, n), '{}') FROM (
                SELECT 'up' AS kind, count(*)::int AS n FROM recent HAVING count(*) > 0

@@ -6,8 +6,9 @@ import {
   GROUP,
   getDeviceTypeLookUp,
   listAnomalies,
+  RULE_CODES,
 } from '@rodmenys/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { route, stubApi } from '../../test/api-stub';
@@ -137,5 +138,51 @@ describe('the data-quality page', { timeout: 90_000 }, () => {
     expect((within(dialog).getByLabelText('Komentaras') as HTMLTextAreaElement).value).toBe('Gyventojai išvykę');
     expect(within(await listRow('A-1')).getByText('Atvira')).toBeTruthy();
     expect(api.unanswered).toEqual(['POST /api/data-quality/anomalies/1/acknowledge']);
+  });
+
+  it("shows a silent LoRaWAN connection's anomaly with its evidence, and filters by its rule by keyboard (en)", async () => {
+    signIn(GROUP.user);
+    const silent = anomaly({
+      Id: 7,
+      Rule: 'LNS_SILENT',
+      DeviceId: null,
+      DeviceCode: null,
+      DeviceTypeId: null,
+      Flat: null,
+      Evidence: {
+        connection: 'Miesto ChirpStack',
+        buildings: ['Klaipėda, Liepų g. 7', 'Klaipėda, Tiltų g. 1'],
+        lastContact: null,
+        limitMinutes: 60,
+      },
+    });
+    const api = stubApi([
+      route(getDeviceTypeLookUp, []),
+      route(listAnomalies, (r) => (!r.query.get('rule') || r.query.get('rule') === 'LNS_SILENT' ? [silent] : [])),
+      route(countAnomalies, []),
+    ]);
+    await render(<DataQualityPage />, { route: '/anomalies', language: 'en' });
+    const row = (await screen.findByText('LoRaWAN connection silent')).closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText('LoRaWAN connection')).toBeTruthy();
+    expect(within(drawer).getByText('Miesto ChirpStack')).toBeTruthy();
+    expect(within(drawer).getByText('Klaipėda, Liepų g. 7, Klaipėda, Tiltų g. 1')).toBeTruthy();
+
+    await userEvent.keyboard('{Escape}');
+    const filter = screen.getByRole('combobox', { name: 'Rule' });
+    filter.focus();
+    // Opened with the first rule active, down to this one (its place in RULE_CODES), taken with Enter.
+    fireEvent.keyDown(filter, { key: 'ArrowDown', code: 'ArrowDown', keyCode: 40 });
+    for (let i = 0; i < RULE_CODES.indexOf('LNS_SILENT'); i++)
+      fireEvent.keyDown(filter, { key: 'ArrowDown', code: 'ArrowDown', keyCode: 40 });
+    fireEvent.keyDown(filter, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() =>
+      expect(
+        api.sent.some((r) => r.path === '/api/data-quality/anomalies' && r.query.get('rule') === 'LNS_SILENT'),
+      ).toBe(true),
+    );
+    // A building's anomaly has no device: nothing was asked about one.
+    expect(api.unanswered).toEqual([]);
   });
 });

@@ -13,25 +13,30 @@ import { MonthEndActions } from './operator-panels';
 // The chart library is loaded only when a device is opened.
 const HistoryChart = lazy(() => import('../device-data/history-chart'));
 
-/** The device behind an anomaly: its readings of the last 90 days as a chart, and its month-end values. */
+/**
+ * The device behind an anomaly: its readings of the last 90 days as a chart, and its month-end values.
+ * A building's anomaly (a silent collector or connection, a building's balance) has none: nothing is asked.
+ */
 export function DeviceDrillDown({ anomaly }: { anomaly: Anomaly }) {
+  return anomaly.DeviceId ? <DeviceOfAnomaly deviceId={anomaly.DeviceId} /> : null;
+}
+
+function DeviceOfAnomaly({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const operator = isOperator(useSession()?.GroupId ?? 0);
   const now = useProviderNow();
   const till = now();
   const from = till.subtract(90, 'day');
-  const deviceId = anomaly.DeviceId ?? 0;
   const history = useDeviceHistory(deviceId, {
     dateFrom: from.format('YYYY-MM-DD'),
     dateTill: till.format('YYYY-MM-DD'),
   });
-  const moveValues = useDeviceMoveValues(anomaly.DeviceId ?? undefined);
+  const moveValues = useDeviceMoveValues(deviceId);
   const monthEnds = useMonthEnds(deviceId, {
     from: till.subtract(12, 'month').format('YYYY-MM'),
     till: till.format('YYYY-MM'),
   });
-  if (!anomaly.DeviceId) return null;
   const unit = history.data ? t(`deviceData.units.${history.data.DataLoadProc}`) : '';
   // One reason for every month without a value is said once, above the table, not on each row.
   const reasons = new Set((monthEnds.data ?? []).map((m) => m.Missing).filter(Boolean));

@@ -42,12 +42,28 @@ describe('anomaly evidence', () => {
       'declarationId',
       'max',
       'photoId',
+      // A silent collector's and a silent LoRaWAN connection's (COLLECTOR_SILENT, LNS_SILENT).
+      'collector',
+      'connection',
+      'buildings',
+      'lastContact',
+      'limitMinutes',
     ];
     const more = ['consumption', 'reference', 'lastYear', 'average3', 'ratio', 'building', 'flats', 'flatMeters'];
     for (const language of ['lt', 'en'] as const) {
       await changeLanguage(language);
       for (const key of [...keys, ...more, 'share', 'estimated', 'total'])
         expect(i18n.exists(`anomalies.evidenceKeys.${key}`), `${language} ${key}`).toBe(true);
+    }
+    await changeLanguage('lt');
+  });
+
+  it('names every alarm the LoRaWAN decoders raise in both languages (docs/lorawan.md, "Alarms")', async () => {
+    const alarms = ['LEAK', 'BURST', 'BACKFLOW', 'LOW_BATTERY', 'PERMANENT_ERROR', 'TEMPORARY_ERROR', 'DRY'];
+    for (const language of ['lt', 'en'] as const) {
+      await changeLanguage(language);
+      for (const flag of [...alarms, 'LOW_TEMPERATURE', 'ERROR_FLAGS'])
+        expect(i18n.exists(`statusFlags.${flag}`), `${language} ${flag}`).toBe(true);
     }
     await changeLanguage('lt');
   });

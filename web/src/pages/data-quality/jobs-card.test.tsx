@@ -23,7 +23,7 @@ const job = (Name: string, over: Partial<Job> = {}): Job => ({
 
 /** A server whose "run now" makes the job due, and whose next list shows the run done, as the scheduler would. */
 function server() {
-  const jobs = [job('validate'), job('collectors', { LastResult: { silent: 0, undecoded: 2 } })];
+  const jobs = [job('validate'), job('collectors', { LastResult: { silent: 0, silentConnections: 1, undecoded: 2 } })];
   let asked = 0;
   const api = stubApi([
     route(listJobs, () => jobs),
@@ -48,8 +48,9 @@ describe('the scheduled work with "run now"', { timeout: 90_000 }, () => {
     await render(<JobsCard />);
     const row = (await screen.findByText('Visas patikrinimas')).closest('tr') as HTMLElement;
     expect(row.textContent).toContain('1234 ms');
-    const collectors = (await screen.findByText('Nutilę kolektoriai')).closest('tr') as HTMLElement;
+    const collectors = (await screen.findByText('Nutilę kolektoriai ir LoRaWAN jungtys')).closest('tr') as HTMLElement;
     expect(collectors.textContent).toContain('girdimi, bet neiššifruoti skaitikliai: 2');
+    expect(collectors.textContent).toContain('nutilusios LoRaWAN jungtys: 1');
 
     const button = within(row).getByRole('button', { name: 'Vykdyti dabar: Visas patikrinimas' });
     button.focus();

@@ -7,6 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { DayBars } from './day-bars';
+import { GatewaysTable } from './gateways-table';
 
 type Health = LnsConnectionHealth;
 
@@ -71,23 +72,7 @@ export function ConnectionHealthDrawer({ id, onClose }: { id: number | null; onC
       {h && (
         <>
           <Summary h={h} />
-          {section(t('lorawan.health.gateways'))}
-          <FocusableScroll label={t('lorawan.health.gateways')}>
-            <Table
-              rowKey="GatewayId"
-              size="small"
-              pagination={false}
-              dataSource={h.Gateways}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: t('lorawan.health.noGateways') }}
-              columns={[
-                { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
-                { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
-                { title: t('lorawan.health.gatewayDevices'), dataIndex: 'Devices', align: 'right' },
-                { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
-              ]}
-            />
-          </FocusableScroll>
+          <GatewaysTable of="connection" gateways={h.Gateways} />
           {section(t('lorawan.health.undecoded'))}
           <FocusableScroll label={t('lorawan.health.undecoded')}>
             <Table

@@ -11,6 +11,7 @@ import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
 import { nameDrawerBody, ReasonText } from './connection-health';
 import { DayBars, db, dbm } from './day-bars';
+import { GatewaysTable } from './gateways-table';
 
 /** The values a decoder found in an uplink, as one line ("energy_kwh 9818 · volume_m3 6607.2"). */
 const valuesLine = (values: LorawanUplink['Values'], language: string) =>
@@ -83,24 +84,7 @@ function DeviceHealthDrawer({ device, onClose }: { device: LorawanDeviceRow | nu
               )}
             </Descriptions.Item>
           </Descriptions>
-          {section(t('lorawan.health.gateways'))}
-          <FocusableScroll label={t('lorawan.health.gateways')}>
-            <Table
-              rowKey="GatewayId"
-              size="small"
-              pagination={false}
-              dataSource={h.Gateways}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: t('lorawan.health.noGateways') }}
-              columns={[
-                { title: t('lorawan.gateway'), dataIndex: 'GatewayId', render: (g: string) => <code>{g}</code> },
-                { title: t('lorawan.lastSeen'), dataIndex: 'LastSeen', render: formatDateTime },
-                { title: 'RSSI', dataIndex: 'Rssi', align: 'right', render: dbm },
-                { title: 'SNR', dataIndex: 'Snr', align: 'right', render: (v: number | null) => db(v, language) },
-                { title: t('lorawan.health.gatewayUplinks'), dataIndex: 'Uplinks', align: 'right' },
-              ]}
-            />
-          </FocusableScroll>
+          <GatewaysTable of="device" gateways={h.Gateways} />
           {section(t('lorawan.device.uplinks'))}
           <FocusableScroll label={t('lorawan.device.uplinks')}>
             <Table<LorawanUplink>
@@ -135,7 +119,9 @@ function DeviceHealthDrawer({ device, onClose }: { device: LorawanDeviceRow | nu
                 {
                   title: t('lorawan.alarms'),
                   dataIndex: 'Alarms',
-                  render: (a: string[]) => (a.length ? a.map((x) => <Tag key={x}>{x}</Tag>) : '—'),
+                  // By the names the anomalies screen gives the same status flags (docs/lorawan.md, "Alarms").
+                  render: (a: string[]) =>
+                    a.length ? a.map((x) => <Tag key={x}>{t(`statusFlags.${x}`, { defaultValue: x })}</Tag>) : '—',
                 },
                 {
                   title: t('lorawan.values'),

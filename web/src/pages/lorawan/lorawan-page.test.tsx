@@ -4,6 +4,7 @@ import {
   GROUP,
   getLnsConnectionHealth,
   getLocationTree,
+  getLorawanDeviceHealth,
   type LnsConnection,
   type LnsConnectionHealth,
   LOCATION_LEVEL,
@@ -55,8 +56,10 @@ const health: LnsConnectionHealth = {
 
 const page = { Data: [], Total: 0, From: 0, To: 0, PerPage: 20, CurrentPage: 1, LastPage: 1 };
 
+/** The page's server; `extra` routes come first, so they can answer in place of these. */
 const stub = (extra: Parameters<typeof stubApi>[0] = []) =>
   stubApi([
+    ...extra,
     route(listLnsConnections, [connection]),
     route(getLnsConnectionHealth, health),
     route(listLorawanDevices, page),
@@ -66,7 +69,6 @@ const stub = (extra: Parameters<typeof stubApi>[0] = []) =>
       { Id: 5, ParentId: null, Level: LOCATION_LEVEL.street, Name: 'Laisvės al.', FlatOrder: null },
       { Id: 10, ParentId: 5, Level: LOCATION_LEVEL.building, Name: '5', FlatOrder: null },
     ]),
-    ...extra,
   ]);
 
 afterEach(() => vi.unstubAllGlobals());
@@ -149,5 +151,67 @@ describe('the LoRaWAN page', { timeout: 120_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Išsaugoti' }));
     await waitFor(() => expect(sent.some((r) => r.method === 'POST')).toBe(true));
     expect(sent.find((r) => r.method === 'POST')!.body).toMatchObject({ scale: 0.001, valueField: 'meter.volume' });
+  });
+
+  it("opens a device's radio health: its gateways with their signal, its uplinks' alarms by name (en)", async () => {
+    signIn(GROUP.operator);
+    const row = {
+      DeviceId: 9,
+      DevEui: '70B3D5E75E001A2B',
+      DeviceCode: 'W1-0042',
+      Model: 'Qalcosonic W1',
+      Decoder: null,
+      Address: 'Kaunas, Laisvės al. 5-12',
+      LastUplink: '2026-12-07T09:00:00+02:00',
+      Rssi: -97,
+      Snr: 6.5,
+      LostLast30d: 0,
+      BatteryLevel: null,
+      LastReason: null,
+    };
+    const { unanswered } = stub([
+      route(listLorawanDevices, { ...page, Data: [row], Total: 1, From: 1, To: 1 }),
+      route(getLorawanDeviceHealth, {
+        DeviceId: 9,
+        DevEui: row.DevEui,
+        Decoder: null,
+        EffectiveDecoder: 'axioma-qalcosonic-w1',
+        LastUplink: row.LastUplink,
+        LastFCnt: 41,
+        Rssi: -97,
+        Snr: 6.5,
+        Gateways: [{ GatewayId: '0016c001ff10a235', LastSeen: row.LastUplink, Rssi: -97, Snr: 6.5, Uplinks: 14 }],
+        UplinksPerDay: [{ Day: '2026-12-07', Count: 1 }],
+        LostLast30d: 0,
+        Battery: null,
+        ClockSkewSeconds: 12,
+        ClockFlag: null,
+        Uplinks: [
+          {
+            ReceivedAt: row.LastUplink,
+            MeterTime: '2026-12-07T08:59:48+02:00',
+            FCnt: 41,
+            FPort: 100,
+            Payload: '01',
+            Connection: 'ChirpStack Kaunas',
+            Decoder: 'axioma-qalcosonic-w1',
+            Value: 6.054,
+            Values: {},
+            Alarms: ['LEAK', 'LOW_BATTERY'],
+            Reason: null,
+            Rssi: -97,
+            Snr: 6.5,
+          },
+        ],
+      }),
+    ]);
+    await render(<LorawanPage />, { language: 'en' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Radio health of 70B3D5E75E001A2B' }));
+    const gateways = await screen.findByRole('region', { name: 'Gateways' });
+    expect(within(gateways).getByText('0016c001ff10a235')).toBeTruthy();
+    expect(within(gateways).getByText('-97 dBm')).toBeTruthy();
+    expect(screen.getByText('Leak')).toBeTruthy();
+    expect(screen.getByText('Battery low')).toBeTruthy();
+    expect(unanswered).toEqual([]);
   });
 });

@@ -16,7 +16,9 @@ export async function openDoubtfulAnomaly(tx: Queryable, declarationId: number):
                                'max', x.plausible_max, 'photoId', x.photo_id)
        FROM declaration x JOIN device d ON d.id = x.device_id JOIN location l ON l.id = d.location_id
       WHERE x.id = $1
-     ON CONFLICT (rule, building_id, coalesce(device_id, 0), month, coalesce(collector_id, 0)) WHERE state <> 'resolved'
+     -- The key of the index anomaly_unresolved (migration 345), spelled as it is.
+     ON CONFLICT (rule, building_id, coalesce(device_id, 0), month, coalesce(collector_id, 0),
+                  coalesce(lns_connection_id, 0)) WHERE state <> 'resolved'
      DO UPDATE SET evidence = excluded.evidence, last_seen_at = now()`,
     [declarationId],
   );
