@@ -55,9 +55,7 @@ describe('embedded backup: writes wait for the cut only', () => {
     if (!image) await migrate(db);
     // Rows that do not compress away, so that the archive takes a while against the copy.
     await db.exec(`CREATE TABLE backup_probe (n int PRIMARY KEY, filler text NOT NULL)`);
-    await db.query(
-      `INSERT INTO backup_probe SELECT -g, repeat(md5(g::text), 8) FROM generate_series(1, 100000) g`,
-    );
+    await db.query(`INSERT INTO backup_probe SELECT -g, repeat(md5(g::text), 8) FROM generate_series(1, 100000) g`);
   }, 120_000);
   afterAll(async () => {
     await db?.close();
@@ -98,7 +96,9 @@ describe('embedded backup: writes wait for the cut only', () => {
 
     const archiveMs = ended - cutEndedAt;
     const duringArchive = writes.filter((w) => w.acked > cutEndedAt && w.acked < ended).length;
-    const longestWait = Math.max(...writes.filter((w) => w.acked > began && w.sent < ended).map((w) => w.acked - w.sent));
+    const longestWait = Math.max(
+      ...writes.filter((w) => w.acked > began && w.sent < ended).map((w) => w.acked - w.sent),
+    );
     const said = `cut ${cutMs.toFixed(0)} ms, archive ${archiveMs} ms, longest wait ${longestWait} ms, ${duringArchive} writes during the archive`;
     // Writes go on while the archive is built: no write waited as long as the archive took.
     expect(duringArchive, said).toBeGreaterThan(2);
@@ -109,7 +109,9 @@ describe('embedded backup: writes wait for the cut only', () => {
     const restored = await openPglite(restoredDir, TEST_TIME_ZONE);
     try {
       // The app's checks: every migration there, nothing left to apply.
-      expect(migrations).toBe((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migration')).rows[0]!.n);
+      expect(migrations).toBe(
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migration')).rows[0]!.n,
+      );
       await migrate(restored);
       expect(await rowCounts(restored)).toEqual(countsAtCut);
       const { rows } = await restored.query<{ n: number }>('SELECT n FROM backup_probe WHERE n > 0');

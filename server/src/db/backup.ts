@@ -16,8 +16,8 @@ import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { createGzip, gunzip } from 'node:zlib';
-import { folderTar } from './folder-tar.js';
+import { Worker } from 'node:worker_threads';
+import { gunzip } from 'node:zlib';
 import { hasPgliteData, openPglite, type PgliteDb } from './pglite.js';
 
 // Backups of the embedded database (docs/operations.md, "Backups of the embedded database"). The
@@ -53,6 +53,18 @@ function removeLeftovers(dataDir: string): void {
   }
 }
 
+/**
+ * The copy `from` as the backup's archive in `to` (folder-archive.mjs), in a worker thread: the
+ * server's event loop, busy with the database under load, is not in its way.
+ */
+function archive(from: string, to: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./folder-archive.mjs', import.meta.url), { workerData: { from, to } });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the archive stopped (exit ${code})`))));
+  });
+}
+
 export interface BackupTiming {
   /** How long writes waited for the cut: the database's mutex held for the checkpoint and the copy (ms). */
   cutMs: number;
@@ -77,7 +89,7 @@ export async function backupToFile(
   try {
     const cutMs = await cut;
     const cutEndedAt = Date.now();
-    await pipeline(folderTar(copy), createGzip(), createWriteStream(partial, { mode: 0o600 }));
+    await archive(copy, partial);
     renameSync(partial, file);
     return { bytes: statSync(file).size, cutMs, cutEndedAt };
   } finally {
