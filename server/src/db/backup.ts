@@ -1,43 +1,106 @@
 import { once } from 'node:events';
 import {
   chmodSync,
+  createReadStream,
   createWriteStream,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
 } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
+import { gunzip } from 'node:zlib';
 import { hasPgliteData, openPglite, type PgliteDb } from './pglite.js';
 
 // Backups of the embedded database (docs/operations.md, "Backups of the embedded database"). The
 // running server holds its data folder (a second process is refused), so `npm run db:backup` asks
-// it, through a Unix socket in a folder only the service's user can enter, for the data folder's
-// image: taken between two transactions after a checkpoint, so consistent, while the server keeps
-// answering. The file is PGlite's tar image of the folder, gzip-compressed; the token secret and the
-// key encryption key are not in it (docs/collectors.md: the key is kept apart from the data).
+// it, through a Unix socket in a folder only the service's user can enter, for a backup. The cut is
+// a copy of the data folder made between two transactions after a checkpoint (`copyDataDir`: the
+// only time writes wait); the archive is built from that copy while requests go on. The file is the
+// folder's tar image, gzip-compressed, in the form of PGlite's own image (restored by `loadDataDir`,
+// as the backups made before were); the token secret and the key encryption key are not in it
+// (docs/collectors.md: the key is kept apart from the data).
 
 export class BackupError extends Error {}
 
 /** Where the running server listens for backup requests. */
 export const backupSocketPath = (dataDir: string): string => path.join(dataDir, 'admin', 'backup.sock');
 
-/** The open database's image, compressed (outside the database's mutex: requests go on meanwhile). */
-async function backupImage(db: PgliteDb): Promise<Buffer> {
-  const image = Buffer.from(await (await db.dumpDataDir()).arrayBuffer());
-  return promisify(gzip)(image);
+/** DATA_DIR/admin, made if absent: only the service's user (and root) can enter it. */
+function adminDir(dataDir: string): string {
+  const dir = path.dirname(backupSocketPath(dataDir));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Folders of backups under way are named so; one left by a process that died is removed. */
+const WORK_PREFIX = 'backup-';
+
+/** Removes what backups of a process that is gone left in DATA_DIR/admin (its caller holds the folder's lock). */
+function removeLeftovers(dataDir: string): void {
+  const dir = adminDir(dataDir);
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith(WORK_PREFIX)) rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The copy `from` as the backup's archive in `to` (folder-archive.mjs), in a worker thread: the
+ * server's event loop, busy with the database under load, is not in its way.
+ */
+function archive(from: string, to: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./folder-archive.mjs', import.meta.url), { workerData: { from, to } });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the archive stopped (exit ${code})`))));
+  });
+}
+
+export interface BackupTiming {
+  /** How long writes waited for the cut: the database's mutex held for the checkpoint and the copy (ms). */
+  cutMs: number;
+  /** When the cut ended and writes went on (Date.now()); the archive is built after it. */
+  cutEndedAt: number;
+}
+
+/**
+ * Writes a backup of the open database to `file` (aside first, renamed once complete), mode 0600.
+ * The cut (the copy of the folder) is queued on the database's mutex when this is called, so a
+ * query queued just before runs just before the cut. Resolves to the file's size and the timing.
+ */
+export async function backupToFile(
+  db: PgliteDb,
+  dataDir: string,
+  file: string,
+): Promise<{ bytes: number } & BackupTiming> {
+  const work = mkdtempSync(path.join(adminDir(dataDir), WORK_PREFIX));
+  const copy = path.join(work, 'pgdata');
+  const cut = db.copyDataDir(copy);
+  const partial = `${file}.partial`;
+  try {
+    const cutMs = await cut;
+    const cutEndedAt = Date.now();
+    await archive(copy, partial);
+    renameSync(partial, file);
+    return { bytes: statSync(file).size, cutMs, cutEndedAt };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+  }
 }
 
 /**
  * Serves backups of the running server's database on its socket: each connection gets the
- * image's length (8 bytes) and the image. Resolves to a function that stops serving; rejects when
+ * backup's length (8 bytes) and the backup. Resolves to a function that stops serving; rejects when
  * the socket cannot be made (the server then runs without it and says so).
  */
 export async function serveBackups(
@@ -45,24 +108,28 @@ export async function serveBackups(
   dataDir: string,
   onError: (err: unknown) => void,
 ): Promise<() => Promise<void>> {
-  const dir = path.dirname(backupSocketPath(dataDir));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  removeLeftovers(dataDir);
   // This process holds the folder's lock: a socket left here is a dead server's.
   rmSync(backupSocketPath(dataDir), { force: true });
+  const send = async (socket: Socket) => {
+    const work = mkdtempSync(path.join(adminDir(dataDir), WORK_PREFIX));
+    try {
+      const file = path.join(work, 'backup.gz');
+      const { bytes } = await backupToFile(db, dataDir, file);
+      const head = Buffer.alloc(8);
+      head.writeBigUInt64BE(BigInt(bytes));
+      socket.write(head);
+      await pipeline(createReadStream(file), socket);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  };
   const server = createServer((socket) => {
     socket.on('error', () => {});
-    backupImage(db).then(
-      (image) => {
-        const head = Buffer.alloc(8);
-        head.writeBigUInt64BE(BigInt(image.length));
-        socket.end(Buffer.concat([head, image]));
-      },
-      (err) => {
-        onError(err);
-        socket.destroy();
-      },
-    );
+    send(socket).catch((err) => {
+      onError(err);
+      socket.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -133,13 +200,8 @@ export async function backupDataDir(
   }
   const db = await openPglite(dataDir, timeZone);
   try {
-    const image = await backupImage(db);
-    const partial = `${file}.partial`;
-    const out = createWriteStream(partial, { mode: 0o600 });
-    out.end(image);
-    await finished(out);
-    renameSync(partial, file);
-    return { bytes: image.length, fromServer: false };
+    removeLeftovers(dataDir);
+    return { bytes: (await backupToFile(db, dataDir, file)).bytes, fromServer: false };
   } finally {
     await db.close();
   }
