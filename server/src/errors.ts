@@ -23,8 +23,27 @@ export class HttpError extends Error {
     /** The English text when it is not the code's own (several field errors joined). */
     message?: string,
   ) {
-    super(message ?? errorText(code, params));
+    super(withoutStack(statusCode, message ?? errorText(code, params)));
+    if (savedStackLimit !== undefined) {
+      Error.stackTraceLimit = savedStackLimit;
+      savedStackLimit = undefined;
+    }
   }
+}
+
+let savedStackLimit: number | undefined;
+/**
+ * `text`, after turning off the stack capture of the Error about to be built when it is a client's
+ * error (below 500): such an error is an answer, never logged with a stack (plugins/errors.ts), and
+ * capturing one cost a refused request about as much CPU as its answer (docs/benchmarks.md,
+ * "LoRaWAN ingest"). HttpError's constructor turns it on again right after.
+ */
+function withoutStack(statusCode: number, text: string): string {
+  if (statusCode < 500) {
+    savedStackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+  }
+  return text;
 }
 
 /** A 400; with `field`, the answer's `errors` names that field with the same code. */

@@ -16,6 +16,14 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['x-frame-options']).toBe('DENY');
   expect(headers['referrer-policy']).toBe('no-referrer');
+  // The rest of helmet's set (built once, plugins/headers.ts): each answer carries all of them.
+  expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(headers['cross-origin-resource-policy']).toBe('same-origin');
+  expect(headers['origin-agent-cluster']).toBe('?1');
+  expect(headers['x-dns-prefetch-control']).toBe('off');
+  expect(headers['x-download-options']).toBe('noopen');
+  expect(headers['x-permitted-cross-domain-policies']).toBe('none');
+  expect(headers['x-xss-protection']).toBe('0');
 }
 
 describe(`security headers on every answer (${dbKind()})`, () => {
@@ -35,6 +43,7 @@ describe(`security headers on every answer (${dbKind()})`, () => {
     ['a client-side route', 'GET', '/device-data'],
     ['a hashed asset', 'GET', '/assets/app-1234.js'],
     ['the API documentation', 'GET', '/api/docs/json'],
+    ['an LNS endpoint without its key (401)', 'POST', '/api/lorawan/chirpstack?event=up'],
   ] as const)('%s', async (_, method, url) => {
     const res = await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
     expect(res.statusCode).toBeLessThan(500);

@@ -161,8 +161,13 @@ export function defineRoute<E extends Endpoint>(
     },
     // Before the body is read: a caller without the right gets 401/403 whatever the
     // input, and the server reads no body of an anonymous or unauthorised caller.
-    onRequest: (request) => authenticate(request),
-    preHandler: async (request) => checkInput(request),
+    // An endpoint open to all has no hook to run (authenticators.none would do nothing).
+    ...(endpoint.auth === 'none' && !keys ? {} : { onRequest: (request: FastifyRequest) => authenticate(request) }),
+    // Synchronous: no promise per request (a throw here is Fastify's error path as well).
+    preHandler: (request, _reply, done) => {
+      checkInput(request);
+      done();
+    },
     handler: async (request, reply) => {
       // A read the contract lets a standby answer (db/read-routing.ts); everything else on the primary.
       const db = endpoint.standbyMayAnswer ? await app.reads.reader(request.caller?.id) : app.db;
