@@ -1,6 +1,7 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { heatMethodsOf } from '../heat-methods/heat-methods.js';
+import { loadSettings } from '../settings.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
 import { flatStatementOf } from './flat-figures.js';
@@ -104,9 +105,12 @@ async function compute(
     () => loadParts(db, flatIds, computed, months[0]!, month),
     () => loadDegreeDays(db, flats, month, months[0]!),
     // The buildings' heat methods (docs/heat-method.md), each month by its own version.
+    // On the pool the settings (the month ends' tolerance) are read side by side with the versions.
     async () => {
+      const settings = 'transaction' in db ? loadSettings(db) : undefined;
+      settings?.catch(() => undefined);
       const versions = await heatMethodsOf(db, [...buildings.keys()]);
-      return { versions, upTo: await seasonDayEnergy(db, versions, computed) };
+      return { versions, upTo: await seasonDayEnergy(db, versions, computed, settings) };
     },
     () => loadOverdue(db, flatIds, month),
     () => loadLateDeclarations(db, flatIds, month),
