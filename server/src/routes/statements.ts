@@ -13,23 +13,23 @@ import { notFound } from '../errors.js';
 import { PUBLICATION_FOLLOWERS } from '../publication.js';
 import { parseIdList } from '../services/id-list.js';
 import { statementDifference } from '../services/statements/difference.js';
+import { statementFigures } from '../services/statements/figures-answer.js';
 import { getNotification, listDeliveries, updateNotification } from '../services/statements/notify.js';
-import { figuresOccupancies } from '../services/statements/occupancy-figures.js';
 import { statementsPdf } from '../services/statements/pdf.js';
 import * as publishing from '../services/statements/publish.js';
 import { statementFiguresJson } from '../services/statements/rows-json.js';
-import { flatStatement, statementRows } from '../services/statements/snapshots.js';
+import { flatStatement } from '../services/statements/snapshots.js';
 import { scopeFor } from '../services/users/account-scope.js';
 import { defineRoute } from './define.js';
 
 /** Monthly statements per flat: figures, a flat's statement, PDF, publishing, notification (docs/statements.md). */
 export default async function statementRoutes(app: FastifyInstance) {
   defineRoute(app, getStatementFigures, async ({ caller, query, db }) => {
-    const rows = await statementRows(db, query.month, {
+    const { rows, occupancies } = await statementFigures(db, query.month, {
       scope: await scopeFor(db, caller, query.userId),
       parents: parseIdList(query.locationParentId),
     });
-    return statementFiguresJson(query.month, rows, await figuresOccupancies(db, query.month, rows));
+    return statementFiguresJson(query.month, rows, occupancies);
   });
   defineRoute(app, getFlatStatement, ({ caller, params, query, db }) =>
     flatStatement(db, query.month, params.flatId, caller.scope),

@@ -1,6 +1,7 @@
 import type { FlatStatement, StatementRow } from '@rodmenys/contract';
 import type { Queryable } from '../../db/db.js';
 import { heatMethodsOf } from '../heat-methods/heat-methods.js';
+import { loadSettings } from '../settings.js';
 import { buildingAverages } from './averages.js';
 import type { FigureContext } from './cells.js';
 import { flatStatementOf } from './flat-figures.js';
@@ -24,18 +25,30 @@ export type { FlatSelection } from './selection.js';
 
 /**
  * The statements of the selected flats for month M, computed now from the month-end values
- * (docs/statements.md). Flats in address order. Published snapshots are not looked at here.
+ * (docs/statements.md). Flats in address order. Published snapshots are not looked at here. `flats`, when
+ * given: the selection's buildings' flats (loadBuildingFlats of the same selection) already being read,
+ * side by side with what the caller read first (snapshots.ts).
  */
-export function computeStatements(db: Queryable, month: string, selection: FlatSelection): Promise<FlatStatement[]> {
-  return compute(db, month, selection, true);
+export function computeStatements(
+  db: Queryable,
+  month: string,
+  selection: FlatSelection,
+  flats?: Promise<BuildingFlat[]>,
+): Promise<FlatStatement[]> {
+  return compute(db, month, selection, true, flats);
 }
 
 /**
  * The figures of the selected flats for month M (the statements without their history): only
  * M − 12, M − 1 and M are computed, a quarter of a statement's 13 months.
  */
-export async function computeRows(db: Queryable, month: string, selection: FlatSelection): Promise<StatementRow[]> {
-  return (await compute(db, month, selection, false)).map((s) => s.Row);
+export async function computeRows(
+  db: Queryable,
+  month: string,
+  selection: FlatSelection,
+  flats?: Promise<BuildingFlat[]>,
+): Promise<StatementRow[]> {
+  return (await compute(db, month, selection, false, flats)).map((s) => s.Row);
 }
 
 /** The flats grouped by building, in their order. */
@@ -80,8 +93,9 @@ async function compute(
   month: string,
   selection: FlatSelection,
   withHistory: boolean,
+  preloaded: Promise<BuildingFlat[]> | undefined,
 ): Promise<FlatStatement[]> {
-  const flats = await loadBuildingFlats(db, selection, month);
+  const flats = await (preloaded ?? loadBuildingFlats(db, selection, month));
   if (!flats.some((f) => f.selected)) return [];
   const months = statementMonths(month);
   const computed = withHistory ? months : [months[0]!, months[11]!, month];
@@ -91,9 +105,12 @@ async function compute(
     () => loadParts(db, flatIds, computed, months[0]!, month),
     () => loadDegreeDays(db, flats, month, months[0]!),
     // The buildings' heat methods (docs/heat-method.md), each month by its own version.
+    // On the pool the settings (the month ends' tolerance) are read side by side with the versions.
     async () => {
+      const settings = 'transaction' in db ? loadSettings(db) : undefined;
+      settings?.catch(() => undefined);
       const versions = await heatMethodsOf(db, [...buildings.keys()]);
-      return { versions, upTo: await seasonDayEnergy(db, versions, computed) };
+      return { versions, upTo: await seasonDayEnergy(db, versions, computed, settings) };
     },
     () => loadOverdue(db, flatIds, month),
     () => loadLateDeclarations(db, flatIds, month),

@@ -114,14 +114,16 @@ export function splitMoves(
 /**
  * The occupants' parts of the flats of a selection's figures (docs/occupancies.md), in the rows' order:
  * a published flat's frozen split, else its row (live or published) split now; only flats with more than
- * one occupant in the month (a frozen split always has more than one).
+ * one occupant in the month (a frozen split always has more than one). `inputs`: loadSplitInputs(…, true)
+ * of these flats or more, started before the rows were known (figures-answer.ts).
  */
 export async function figuresOccupancies(
   db: Queryable,
   month: string,
   rows: readonly StatementRow[],
+  inputs?: Promise<SplitInputs>,
 ): Promise<FlatOccupancyStatement[]> {
-  const byFlat = await occupanciesOfRows(db, month, rows);
+  const byFlat = await occupanciesOfRows(db, month, rows, {}, inputs);
   return rows.flatMap((r) =>
     (byFlat.get(r.FlatId) ?? []).map((o): FlatOccupancyStatement => ({ FlatId: r.FlatId, ...o })),
   );
@@ -138,6 +140,7 @@ export async function occupanciesOfRows(
   month: string,
   rows: readonly StatementRow[],
   { everyOccupied = false }: { everyOccupied?: boolean } = {},
+  inputs?: Promise<SplitInputs>,
 ): Promise<Map<number, OccupancyStatement[]>> {
   if (!rows.length) return new Map();
   const frozen = await frozenOfRows(db, month, rows);
@@ -146,6 +149,7 @@ export async function occupanciesOfRows(
     month,
     rows.filter((r) => !frozen.has(r.FlatId)),
     !everyOccupied,
+    inputs,
   );
   return new Map([...frozen, ...splits]);
 }
@@ -191,18 +195,23 @@ function storedOccupancies(stored: OccupancyStatement[] | string): OccupancyStat
   }));
 }
 
+/** What splitting flats reads: their occupancies of month M as segments, and the devices of those split. */
+export interface SplitInputs {
+  segments: Map<number, Segment[]>;
+  devices: Map<number, DeviceBounds[]>;
+}
+
 /**
- * The splits of `rows`' flats, by flat: every flat with an occupancy in M, or only those with more than
- * one (`onlyMoves`). Two queries for all of them.
+ * The occupancies of month M of `flatIds` (every flat with one, or only those with more than one:
+ * `onlyMoves`) and the devices of those flats: two queries for all of them.
  */
-async function splitFlats(
+export async function loadSplitInputs(
   db: Queryable,
   month: string,
-  rows: readonly Pick<StatementRow, 'FlatId' | 'Kinds'>[],
+  flatIds: readonly number[],
   onlyMoves: boolean,
-): Promise<Map<number, OccupancyStatement[]>> {
-  const out = new Map<number, OccupancyStatement[]>();
-  if (!rows.length) return out;
+): Promise<SplitInputs> {
+  if (!flatIds.length) return { segments: new Map(), devices: new Map() };
   const { rows: segments } = await db.query<Segment>(
     `WITH p AS (SELECT $2::date AS s, ($2::date + interval '1 month')::date AS e,
                        ($2::date - interval '1 month')::date AS prev, ($2::date - interval '12 months')::date AS ly),
@@ -218,13 +227,38 @@ async function splitFlats(
        FROM o JOIN client c ON c.id = o.client_id, p
       WHERE o.n > $3
       ORDER BY o.location_id, o.move_in NULLS FIRST`,
-    [rows.map((r) => r.FlatId), `${month}-01`, onlyMoves ? 1 : 0],
+    [flatIds, `${month}-01`, onlyMoves ? 1 : 0],
   );
-  if (!segments.length) return out;
   const byFlat = groupBy(segments, (s) => s.flat_id);
-  const devices = groupBy(await loadDeviceBounds(db, [...byFlat.keys()], month), (d) => d.location_id);
+  const devices = byFlat.size
+    ? groupBy(await loadDeviceBounds(db, [...byFlat.keys()], month), (d) => d.location_id)
+    : new Map<number, DeviceBounds[]>();
+  return { segments: byFlat, devices };
+}
+
+/**
+ * The splits of `rows`' flats, by flat: every flat with an occupancy in M, or only those with more than
+ * one (`onlyMoves`). Two queries for all of them, unless `inputs` (read already for these flats or more,
+ * with the same `onlyMoves`).
+ */
+async function splitFlats(
+  db: Queryable,
+  month: string,
+  rows: readonly Pick<StatementRow, 'FlatId' | 'Kinds'>[],
+  onlyMoves: boolean,
+  inputs?: Promise<SplitInputs>,
+): Promise<Map<number, OccupancyStatement[]>> {
+  const out = new Map<number, OccupancyStatement[]>();
+  if (!rows.length) return out;
+  const { segments, devices } = await (inputs ??
+    loadSplitInputs(
+      db,
+      month,
+      rows.map((r) => r.FlatId),
+      onlyMoves,
+    ));
   for (const r of rows) {
-    const segs = byFlat.get(r.FlatId);
+    const segs = segments.get(r.FlatId);
     if (segs) out.set(r.FlatId, splitOf(month, r.Kinds, segs, devices.get(r.FlatId) ?? []));
   }
   return out;

@@ -50,8 +50,8 @@ const SOURCE_BIT = (column: string) =>
  * the building averages and the kWh sharing need the whole building.
  *
  * One row per location, device type and month computed (`i`, 1-based in $2); and, with `i` 0,
- * the location's device types in service in some month of M − 12 … M ($3 … $4), as the months
- * computed count it: the kinds a statement shows need not compute every month. `byMonth` reads
+ * the location's device types in service in some month of M − 12 … M ($3 … $4) but in none of the
+ * months computed (those have their rows): the kinds a statement shows need not compute every month. `byMonth` reads
  * the month ends month by month and joins them by hash (many buildings: a few pages a month),
  * else by key per device (a few buildings).
  */
@@ -117,12 +117,15 @@ const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
     FROM v
    GROUP BY v.location_id, v.i, v.type, v.role, v.proc
   UNION ALL
+  -- Only the groups none of whose devices is in service in a month computed (those have rows above).
   SELECT dev.location_id, 0, dev.type, dev.role, dev.proc, NULL, NULL, NULL, NULL
     FROM dev
    WHERE EXISTS (SELECT FROM generate_series($3::date, $4::date, interval '1 month') g
                   WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
                     AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
-   GROUP BY dev.location_id, dev.type, dev.role, dev.proc`;
+   GROUP BY dev.location_id, dev.type, dev.role, dev.proc
+  HAVING NOT bool_or(EXISTS (SELECT FROM m WHERE coalesce(dev.installed_at, '-infinity') < m.e
+                                             AND coalesce(dev.removed_at, 'infinity') >= m.s))`;
 const PARTS_BY_KEY = partsSql(false, false);
 const PARTS_BY_MONTH = partsSql(true, false);
 /**
@@ -168,7 +171,7 @@ const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_
 export class Parts {
   /** Per location its parts (a few: a linear search is quicker than keys built for every lookup). */
   private readonly byLoc = new Map<number, Part[]>();
-  /** `location|kind|proc` of the device groups in service in some month of M − 12 … M. */
+  /** `location|kind|proc` of the device groups in service in some month of M − 12 … M but none computed. */
   private readonly present = new Set<string>();
 
   constructor(rows: readonly PartRow[], computed: readonly string[]) {
@@ -195,9 +198,15 @@ export class Parts {
     return this.byLoc.get(loc)?.find((p) => p.month === month && p.kind === kind && p.proc === proc);
   }
 
-  /** Whether the location has a device of the kind and proc in service in some month of M − 12 … M. */
+  /**
+   * Whether the location has a device of the kind and proc in service in some month of M − 12 … M: a part
+   * in a month computed (each within M − 12 … M), else a group the query names as in service only in others.
+   */
   has(loc: number, kind: PartKind, proc: PartProc): boolean {
-    return this.present.has(`${loc}|${kind}|${proc}`);
+    return (
+      !!this.byLoc.get(loc)?.some((p) => p.kind === kind && p.proc === proc) ||
+      this.present.has(`${loc}|${kind}|${proc}`)
+    );
   }
 }
 

@@ -50,19 +50,23 @@ export async function loadBuildingFlats(
 ): Promise<BuildingFlat[]> {
   const { where, params } = selectionWhere(selection);
   const { rows } = await db.query<BuildingFlat>(
-    `WITH sel AS (SELECT s.id, ${buildingIdOf('s')} AS building FROM location s WHERE s.level = ${LOCATION_LEVEL.flat} AND ${where})
+    `WITH sel AS (SELECT s.id, ${buildingIdOf('s')} AS building FROM location s WHERE s.level = ${LOCATION_LEVEL.flat} AND ${where}),
+     -- The buildings in address order once (dense_rank: buildings with the same address share a place, as
+     -- in the address order), not their address compared again for every pair of flats sorted.
+     bl AS (SELECT b.id, dense_rank() OVER (ORDER BY ${buildingOrder('b')}) AS place
+              FROM location b WHERE b.id IN (SELECT building FROM sel))
      SELECT l.id AS flat_id, ${buildingIdOf('l')} AS building_id, ${cityIdOf('l')} AS city_id, l.city, l.street, l.building, l.flat,
             l.flat_order, l.area_m2::float8 AS area_m2, c.code AS client_code,
             l.id IN (SELECT id FROM sel) AS selected
        FROM location l
-       JOIN location bl ON bl.id = ${buildingIdOf('l')}
+       JOIN bl ON bl.id = ${buildingIdOf('l')}
        LEFT JOIN LATERAL (
          SELECT o.client_id FROM occupancy o
           WHERE o.location_id = l.id AND coalesce(o.move_in, '-infinity') < ($3::date + interval '1 month')::date
           ORDER BY o.move_in DESC NULLS LAST LIMIT 1) oc ON true
        LEFT JOIN client c ON c.id = coalesce(oc.client_id, l.client_id)
-      WHERE l.level = ${LOCATION_LEVEL.flat} AND ${buildingIdOf('l')} IN (SELECT building FROM sel)
-      ORDER BY ${flatOrder('bl', 'l')}`,
+      WHERE l.level = ${LOCATION_LEVEL.flat}
+      ORDER BY bl.place, l.flat_order NULLS FIRST, l.flat, l.id`,
     [...params, `${month}-01`],
   );
   return rows;

@@ -1,6 +1,6 @@
 import { DEVICE_TYPE, type HeatMethodVersion } from '@rodmenys/contract';
 import type { Queryable } from '../../../db/db.js';
-import { loadSettings } from '../../settings.js';
+import { type DqSettings, loadSettings } from '../../settings.js';
 import { monthBefore } from '../months.js';
 import { methodOf, seasonDayKey } from './from-parts.js';
 import { splitDays } from './periods.js';
@@ -13,11 +13,15 @@ import { splitDays } from './periods.js';
  * Nothing else: without one the month is incomplete.
  */
 
-/** Per building and season day (seasonDayKey) the input's energy from the month's start; null: unknown. */
+/**
+ * Per building and season day (seasonDayKey) the input's energy from the month's start; null: unknown.
+ * `settings`: the settings already being read (else read here when needed).
+ */
 export async function seasonDayEnergy(
   db: Queryable,
   versions: ReadonlyMap<number, readonly HeatMethodVersion[]>,
   computed: readonly string[],
+  settings?: Promise<DqSettings>,
 ): Promise<Map<string, number | null>> {
   const wanted: { building: number; day: string; start: string }[] = [];
   for (const [building, list] of versions)
@@ -27,7 +31,7 @@ export async function seasonDayEnergy(
       for (const day of splitDays(m, method.seasons)) wanted.push({ building, day, start: `${monthBefore(m)}-01` });
     }
   if (!wanted.length) return new Map();
-  const tolerance = (await loadSettings(db))['monthEnd.toleranceDays'];
+  const tolerance = (await (settings ?? loadSettings(db)))['monthEnd.toleranceDays'];
   const { rows } = await db.query<{ building: number; day: string; energy: number | null }>(
     `WITH w AS (
        SELECT * FROM json_to_recordset($1::json) AS w(building int, day date, start date)
