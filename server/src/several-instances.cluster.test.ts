@@ -200,21 +200,23 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
              FROM job ORDER BY name`,
         )
       ).rows;
-    const count = (await jobs()).length;
-    // Both instances have tried to claim every job (the claim statement ran at least twice per job) …
+    // The `lorawan` job's first run is a day after it is installed (migration 320): not due here.
+    const due = (list: Awaited<ReturnType<typeof jobs>>) => list.filter((j) => j.name !== 'lorawan');
+    const count = due(await jobs()).length;
+    // Both instances have tried to claim every due job (the claim statement ran at least twice per job) …
     await expect
       .poll(
         async () =>
-          (await jobs()).every((j) => j.runs >= 1) && (await calls('UPDATE job SET lease_until = $2')) >= 2 * count,
+          due(await jobs()).every((j) => j.runs >= 1) && (await calls('UPDATE job SET lease_until = $2')) >= 2 * count,
         { timeout: 30_000 },
       )
       .toBe(true);
-    // … and each job ran once (none is due again within a minute of the start).
+    // … and each ran once (none is due again within a minute of the start); the one not due did not run.
     const all = await jobs();
     for (const j of all)
       expect({ name: j.name, runs: j.runs, error: j.last_error }).toEqual({
         name: j.name,
-        runs: 1,
+        runs: j.name === 'lorawan' ? 0 : 1,
         error: null,
       });
     // The digest's next run is at its hour on the provider's clock (computed in the session zone).
