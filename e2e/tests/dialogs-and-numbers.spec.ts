@@ -48,10 +48,13 @@ async function expectFocus(page: Page, target: Locator) {
     });
 }
 
-/** The message said at a form field (antd describes the field by it: `<id>_help`). */
+/**
+ * The message said at a form field (antd describes the field by it: `<id>_help`); while one message gives
+ * way to the next, the one leaving is still there for its animation and is not what the field says.
+ */
 async function explainOf(field: Locator) {
   const id = await field.getAttribute('id');
-  return field.page().locator(`[id="${id}_help"] .ant-form-item-explain-error`);
+  return field.page().locator(`[id="${id}_help"] .ant-form-item-explain-error:not(.ant-form-show-help-item-leave)`);
 }
 
 /** axe's serious findings inside `include`, with the experimental label-content-name-mismatch asked for by name. */
