@@ -183,7 +183,8 @@ for (const [language, n] of [
     await tabTo(page, dialog.getByRole('button', { name: t.common.save }));
     await page.keyboard.press('Enter');
 
-    const refusal = fill(t.serverErrors.timeInFuture, { field: t.fields.day });
+    // Named as the dialog names the field (docs/accessibility.md), not by the server's field name.
+    const refusal = fill(t.serverErrors.timeInFuture, { field: t.occupancies.day });
     // On the field: marked invalid, described by the message, focused; the dialog stays open with what was typed.
     await expect(day).toHaveAttribute('aria-invalid', 'true');
     await expect(day).toHaveAccessibleDescription(refusal);
