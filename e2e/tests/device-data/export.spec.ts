@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { getMonthEnds, readingColumns } from '@rodmenys/contract';
+import { getDeviceHistory, getMonthEnds, readingColumns } from '@rodmenys/contract';
 import ExcelJS from 'exceljs';
 import lt from '../../../web/src/i18n/lt.json' with { type: 'json' };
 import { api, DEMO, expect, signIn, test } from '../fixtures';
@@ -122,7 +122,16 @@ test.describe('device data', () => {
     await chartButton.click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(expected[0]!.DeviceCode);
-    await expect(dialog).toContainText(lt.deviceData.history.bucket.day);
+    // The bucket follows the period's length (hours in the first week of a month, days after it):
+    // the one the server chose for the period the title shows.
+    await expect(dialog).toContainText(/\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}/);
+    const [, dateFrom, dateTill] = /(\d{4}-\d{2}-\d{2}) – (\d{4}-\d{2}-\d{2})/.exec((await dialog.textContent())!)!;
+    const history = await api(getDeviceHistory, {
+      params: { id: expected[0]!.DeviceId },
+      query: { dateFrom: dateFrom!, dateTill: dateTill! },
+      token: p.me.Token,
+    });
+    await expect(dialog).toContainText(lt.deviceData.history.bucket[history.body.Bucket]);
     const chart = dialog.getByRole('application');
     await expect(chart).toBeVisible();
     const box = (await chart.boundingBox())!;
