@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useCollectorKeys, useCreateCollectorKey, useRevokeCollectorKey, useUnmatchedMeters } from '../../api/ingest';
 import { LoadError, useErrorText } from '../../components/load-error';
 import { STATIC_MODAL } from '../../components/modal-host';
-import { usePagerNames } from '../../components/pagination';
+import { useServerPaging } from '../../components/pagination';
 import { formatDateTime } from '../../format';
 import { FleetHealth } from './fleet-health';
 import { MeterKeyImport } from './meter-key-import';
@@ -133,9 +133,8 @@ function CollectorKeys() {
 
 function UnmatchedMeters() {
   const { t } = useTranslation();
-  const pager = usePagerNames();
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const unmatched = useUnmatchedMeters(page);
+  const { page, pageSize, tableProps } = useServerPaging(20);
+  const unmatched = useUnmatchedMeters({ page, pageSize });
   return (
     <Card title={t('collectors.unmatchedTitle')}>
       <Typography.Paragraph type="secondary">{t('collectors.unmatchedHelp')}</Typography.Paragraph>
@@ -145,18 +144,9 @@ function UnmatchedMeters() {
         <Table<UnmatchedMeter>
           rowKey="MeterId"
           size="small"
-          loading={unmatched.isFetching}
-          dataSource={unmatched.data?.Data}
+          {...tableProps(unmatched)}
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('collectors.noUnmatched') }}
-          pagination={{
-            ...pager,
-            current: page.page,
-            pageSize: page.pageSize,
-            total: unmatched.data?.Total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
-          }}
           expandable={{
             expandedRowRender: (m) => (
               <>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLorawanDeviceHealth, useLorawanDevices, useLorawanUnmatched } from '../../api/lorawan';
 import { FocusableScroll } from '../../components/focusable-scroll';
 import { LoadError } from '../../components/load-error';
-import { usePagerNames } from '../../components/pagination';
+import { useServerPaging } from '../../components/pagination';
 import { useDebounced } from '../../components/use-debounced';
 import { formatDateTime } from '../../format';
 import { useLanguage } from '../../i18n';
@@ -146,11 +146,10 @@ function DeviceHealthDrawer({ device, onClose }: { device: LorawanDeviceRow | nu
 export function LorawanDevices() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const pager = usePagerNames();
   const [search, setSearch] = useState('');
   const debounced = useDebounced(search.trim(), 300);
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const devices = useLorawanDevices({ ...page, ...(debounced ? { search: debounced } : {}) });
+  const { page, pageSize, setPage, tableProps } = useServerPaging(20);
+  const devices = useLorawanDevices({ page, pageSize, ...(debounced ? { search: debounced } : {}) });
   const [open, setOpen] = useState<{ device: LorawanDeviceRow; opener: HTMLElement } | null>(null);
   return (
     <Card title={t('lorawan.devices.title')} style={{ marginBottom: 24 }}>
@@ -163,7 +162,7 @@ export function LorawanDevices() {
         value={search}
         onChange={(e) => {
           setSearch(e.target.value);
-          setPage((p) => ({ ...p, page: 1 }));
+          setPage(1);
         }}
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
@@ -174,18 +173,9 @@ export function LorawanDevices() {
           <Table<LorawanDeviceRow>
             rowKey="DeviceId"
             size="small"
-            loading={devices.isFetching}
-            dataSource={devices.data?.Data}
+            {...tableProps(devices)}
             scroll={{ x: 'max-content' }}
             locale={{ emptyText: t('lorawan.devices.none') }}
-            pagination={{
-              ...pager,
-              current: page.page,
-              pageSize: page.pageSize,
-              total: devices.data?.Total ?? 0,
-              showSizeChanger: true,
-              onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
-            }}
             columns={[
               {
                 title: t('lorawan.devEui'),
@@ -254,9 +244,8 @@ export function LorawanDevices() {
 /** The LoRaWAN part of the unmatched inbox: DevEUIs no device of the connection's buildings has. */
 export function LorawanUnmatchedInbox() {
   const { t } = useTranslation();
-  const pager = usePagerNames();
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const unmatched = useLorawanUnmatched(page);
+  const { page, pageSize, tableProps } = useServerPaging(20);
+  const unmatched = useLorawanUnmatched({ page, pageSize });
   return (
     <Card title={t('lorawan.unmatched.title')} style={{ marginBottom: 24 }}>
       <Typography.Paragraph type="secondary">{t('lorawan.unmatched.help')}</Typography.Paragraph>
@@ -267,18 +256,9 @@ export function LorawanUnmatchedInbox() {
           <Table<LorawanUnmatched>
             rowKey={(u) => `${u.ConnectionId}-${u.DevEui}`}
             size="small"
-            loading={unmatched.isFetching}
-            dataSource={unmatched.data?.Data}
+            {...tableProps(unmatched)}
             scroll={{ x: 'max-content' }}
             locale={{ emptyText: t('lorawan.unmatched.none') }}
-            pagination={{
-              ...pager,
-              current: page.page,
-              pageSize: page.pageSize,
-              total: unmatched.data?.Total ?? 0,
-              showSizeChanger: true,
-              onChange: (p, size) => setPage({ page: size === page.pageSize ? p : 1, pageSize: size }),
-            }}
             columns={[
               { title: t('lorawan.devEui'), dataIndex: 'DevEui', render: (d: string) => <code>{d}</code> },
               { title: t('lorawan.unmatched.connection'), dataIndex: 'Connection' },
