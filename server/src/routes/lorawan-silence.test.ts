@@ -185,14 +185,32 @@ describe(`a silent LoRaWAN connection (${dbKind()})`, () => {
     // The anomaly lies on its first building: a manager of another building sees none of it.
     const elsewhere = await makeSignedIn(t.app, { groupId: GROUP.admin, rights: [await makeBuilding(t.db)] });
     expect(await list(elsewhere)).toEqual([]);
+    // A manager of the first building sees the anomaly naming only the buildings in their scope: the
+    // connection's other building may be another manager's.
+    const liepuManager = await makeSignedIn(t.app, { groupId: GROUP.user, rights: [liepu] });
+    const seen = await inject(t.app, listAnomalies, { token: liepuManager.token, query: { rule: 'LNS_SILENT' } });
+    expect(seen.body.map((a) => [a.Id, a.Evidence])).toEqual([
+      [cs!.id, { ...cs!.evidence, buildings: [expect.stringContaining('Liepų g. 7')] }],
+    ]);
+    const everything = await inject(t.app, listAnomalies, { token: operator.token, query: { rule: 'LNS_SILENT' } });
+    expect(everything.body.find((a) => a.Id === cs!.id)!.Evidence).toEqual(cs!.evidence);
 
     await t.db.query(
       "UPDATE app_user SET email = 'ops@example.lt', digest_opt_in = true, language = 'en', digest_sent_at = $2 WHERE id = $1",
       [operator.id, at(0)],
     );
+    await t.db.query(
+      "UPDATE app_user SET email = 'liepu@example.lt', digest_opt_in = true, language = 'en', digest_sent_at = $2 WHERE id = $1",
+      [liepuManager.id, at(0)],
+    );
     const mailer = mailerFor(smtp.port);
-    expect(await sendDigests(t.db, mailer, at(3 * 24 * 60))).toEqual({ sent: 1, subscribers: 1 });
-    const mail = decodeMail(delivered[0]!.raw);
+    expect(await sendDigests(t.db, mailer, at(3 * 24 * 60))).toEqual({ sent: 2, subscribers: 2 });
+    const mailTo = (address: string) => decodeMail(delivered.find((d) => d.to.includes(address))!.raw);
+    const theirs = mailTo('liepu@example.lt');
+    expect(theirs).toContain('LoRaWAN connection silent: connection Miesto ChirpStack (');
+    expect(theirs).toContain('Liepų g. 7');
+    expect(theirs).not.toContain('Tiltų g. 1');
+    const mail = mailTo('ops@example.lt');
     expect(mail).toContain('LoRaWAN connection silent: connection Miesto ChirpStack (');
     expect(mail).toMatch(/Liepų g\. 7.*; .*Tiltų g\. 1/);
     expect(mail).toContain(`https://rodmenys.example.lt/anomalies?id=${cs!.id}`);

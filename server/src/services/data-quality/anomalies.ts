@@ -21,14 +21,35 @@ export interface AnomalyFilter {
 /** At most this many rows in a list (the counts cover everything). */
 export const MAX_ANOMALIES = 5000;
 
-/** An anomaly's columns; who acknowledged it as `reader` may see it (docs/security.md, "Names of accounts"). */
+/**
+ * The evidence's `buildings` (a silent collector's or connection's, docs/data-quality.md) as a reader
+ * with the scope `param` may see them: only the labels of buildings in that scope, in their order. The
+ * anomaly stands on the subject's first building; the others it serves may be another manager's.
+ */
+export const evidenceBuildingsInScope = (alias: string, param: string) =>
+  `(SELECT coalesce(jsonb_agg(x.value ORDER BY x.n), '[]'::jsonb)
+      FROM jsonb_array_elements_text(${alias}.evidence -> 'buildings') WITH ORDINALITY AS x(value, n)
+     WHERE ${param}::int[] IS NULL
+        OR EXISTS (SELECT FROM location sb WHERE sb.level = ${LOCATION_LEVEL.building} AND sb.path && ${param}::int[]
+                      AND address_label(sb) = x.value))`;
+
+/** The evidence with its `buildings` narrowed to the scope `param` (unchanged without buildings or a scope). */
+const evidenceInScope = (alias: string, param: string) =>
+  `CASE WHEN ${param}::int[] IS NULL OR jsonb_typeof(${alias}.evidence -> 'buildings') IS DISTINCT FROM 'array'
+        THEN ${alias}.evidence
+        ELSE jsonb_set(${alias}.evidence, '{buildings}', ${evidenceBuildingsInScope(alias, param)}) END`;
+
+/**
+ * An anomaly's columns; who acknowledged it as `reader` may see it (docs/security.md, "Names of accounts");
+ * `$1` of the query is the reader's scope.
+ */
 const columns = (
   reader: Pick<Caller, 'id' | 'groupId'>,
 ) => `a.id AS "Id", a.rule AS "Rule", a.state AS "State", a.building_id AS "BuildingId",
   address_label(b) AS "Address", a.device_id AS "DeviceId", d.device_code AS "DeviceCode",
   d.device_type_id AS "DeviceTypeId", fl.flat AS "Flat",
   CASE WHEN a.month > '0001-01-01' THEN to_char(a.month, 'YYYY-MM') END AS "Month",
-  a.evidence AS "Evidence", iso(a.opened_at) AS "OpenedAt", iso(a.last_seen_at) AS "LastSeenAt",
+  ${evidenceInScope('a', '$1')} AS "Evidence", iso(a.opened_at) AS "OpenedAt", iso(a.last_seen_at) AS "LastSeenAt",
   iso(a.resolved_at) AS "ResolvedAt", iso(a.acknowledged_at) AS "AcknowledgedAt", ${accountNameSql(reader, 'u')} AS "AcknowledgedBy",
   a.comment AS "Comment"`;
 

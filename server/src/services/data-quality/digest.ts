@@ -11,6 +11,7 @@ import {
   writeOptIn,
 } from '../mail/index.js';
 import { inScope } from '../sql.js';
+import { evidenceBuildingsInScope } from './anomalies.js';
 
 /** The digest's opt-in (services/mail): opting in starts from now, so the first digest lists only what is new. */
 const DIGEST: OptIn = {
@@ -99,7 +100,7 @@ export async function sendDigests(db: Db, mailer: Mailer, now = new Date()) {
       `SELECT a.id, a.rule, address_label(b) AS address, d.device_code,
               a.evidence ->> 'collector' AS collector,
               CASE WHEN a.lns_connection_id IS NOT NULL THEN a.evidence ->> 'connection' END AS connection,
-              a.evidence -> 'buildings' AS buildings
+              CASE WHEN a.evidence ? 'buildings' THEN ${evidenceBuildingsInScope('a', '$1')} END AS buildings
          FROM anomaly a JOIN location b ON b.id = a.building_id LEFT JOIN device d ON d.id = a.device_id
         WHERE a.opened_at > $2::timestamptz AND a.opened_at <= $3::timestamptz
           AND ${inScope('b', '$1')}
