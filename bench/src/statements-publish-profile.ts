@@ -10,7 +10,8 @@
  * by its first words, to see where a run goes.
  *   BENCH_FLATS=5000 BENCH_READINGS=1000000 npm run bench:publish-profile -w bench
  *   (BENCH_PG_URL: a cluster filled by an earlier run with PROFILE_KEEP=1, which prints its address and waits;
- *   PROFILE_RUNS: runs of each side, 3)
+ *   PROFILE_RUNS: runs of each side, 3; PROFILE_ONLY=now: the path now alone, e.g. under --cpu-prof;
+ *   PROFILE_SKIP_FIRST=1 / PROFILE_FIRST_ONLY=1: without the first version / only it)
  */
 import { loadavg } from 'node:os';
 import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
@@ -201,9 +202,11 @@ async function main() {
     };
     if (process.env.PROFILE_SKIP_FIRST !== '1') await step('first version');
     // A first version committed, then again with nothing changed, and again after two values moved.
-    await current(db);
-    await step('again, nothing changed');
-    await step('again, a month-end value and a reading time moved', (tx) => moveValues(tx, month));
+    if (process.env.PROFILE_FIRST_ONLY !== '1') {
+      await current(db);
+      await step('again, nothing changed');
+      await step('again, a month-end value and a reading time moved', (tx) => moveValues(tx, month));
+    }
     console.log(`\nPublishing every building, measured apart (${new Date().toISOString()})`);
     for (const line of machineInfo(version)) console.log(`- ${line}`);
     console.log(
