@@ -2,12 +2,13 @@
  * Publishing every building, measured apart (docs/benchmarks.md, "Publishing: fourth pass"): the dataset of
  * bench:statements (5 % of the flats with a move, every other building under a heat method, the rest `none`)
  * filled once into a PostgreSQL cluster, then publishing run by the path before (lib/statements-before/,
- * commit 56f68cb) and by the path now alternately, each in a transaction rolled back, what both wrote compared
+ * commit 56f68cb), by today's path with the billing export's follower of commit 30f9f05 (its rows computed
+ * and compared again: lib/publish-export-30f9f05.ts) and by the path now alternately, each in a transaction rolled back, what both wrote compared
  * row by row (FAILED and exit 1 on any difference): the first version; again with nothing changed (every
  * follower: the billing export compared) once a first version is committed; again after a month-end value and a
  * reading's time moved. Wall time and CPU (this process and PostgreSQL's backends, from /proc) per run, the
- * load average printed beside each; with PROFILE_SQL=1 the time of each statement (in this process, wall) summed
- * by its first words, to see where a run goes.
+ * load average printed beside each; with PROFILE_SQL=1 the time of each statement (in this process, wall) of the
+ * path now's last run summed by its first words, to see where a run goes.
  *   BENCH_FLATS=5000 BENCH_READINGS=1000000 npm run bench:publish-profile -w bench
  *   (BENCH_PG_URL: a cluster filled by an earlier run with PROFILE_KEEP=1, which prints its address and waits;
  *   PROFILE_RUNS: runs of each side, 3; PROFILE_ONLY=now: the path now alone, e.g. under --cpu-prof;
@@ -31,6 +32,7 @@ import { machineInfo } from './lib/machine.js';
 import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { publishRolledBack, writtenDifferences } from './lib/publish-compare.js';
+import { FOLLOWERS_30F9F05 } from './lib/publish-export-30f9f05.js';
 import { PUBLICATION_FOLLOWERS as FOLLOWERS_BEFORE } from './lib/statements-before/publication.js';
 import { publishStatements as publishBefore } from './lib/statements-before/publish.js';
 import { moveValues } from './lib/statements-publish.js';
@@ -144,19 +146,23 @@ async function main() {
     };
     const before = (d: Db) => publishBefore(d, caller, month, null, false, FOLLOWERS_BEFORE);
     const current = (d: Db) => publishStatements(d, caller, month, null, false, PUBLICATION_FOLLOWERS);
+    const exportRows = (d: Db) => publishStatements(d, caller, month, null, false, FOLLOWERS_30F9F05);
+    const sides = [
+      ['before', before],
+      ['30f9f05', exportRows],
+      ['now', current],
+    ] as const;
+    type Side = (typeof sides)[number][0];
     const clock = await cpuClock(db);
     const only = process.env.PROFILE_ONLY; // 'now': the path now alone (for --cpu-prof)
     const step = async (what: string, prepare?: (tx: Tx) => Promise<void>) => {
-      const t: Record<'before' | 'now', { wall: number[]; cpu: number[]; load: string[] }> = {
-        before: { wall: [], cpu: [], load: [] },
-        now: { wall: [], cpu: [], load: [] },
-      };
+      type Times = { wall: number[]; cpu: number[]; load: string[] };
+      const t = Object.fromEntries(
+        sides.map(([side]): [Side, Times] => [side, { wall: [], cpu: [], load: [] }]),
+      ) as Record<Side, Times>;
       let last: Record<string, Awaited<ReturnType<typeof publishRolledBack>>> = {};
       for (let i = 0; i < RUNS; i++)
-        for (const [side, fn] of [
-          ['before', before],
-          ['now', current],
-        ] as const) {
+        for (const [side, fn] of sides) {
           if (only && only !== side) continue;
           if (side === 'now') sqlTimes.clear();
           // CPU around the publication alone (not the reading back of what it wrote).
@@ -177,12 +183,13 @@ async function main() {
           t[side].load.push(load1());
           last = { ...last, [side]: r };
         }
-      if (last.before && last.now) {
-        const diff = writtenDifferences(last.before.written, last.now.written);
-        failures.push(...diff.map((d) => `${what}: ${d}`));
+      for (const [side] of sides) {
+        if (side === 'before' || !last.before || !last[side]) continue;
+        const diff = writtenDifferences(last.before.written, last[side].written);
+        failures.push(...diff.map((d) => `${what}, ${side}: ${d}`));
       }
       const rowsWritten = (last.now ?? last.before)!.written.rows.length;
-      for (const side of ['now', 'before'] as const) {
+      for (const side of ['now', '30f9f05', 'before'] as const) {
         if (!t[side].wall.length) continue;
         rows.push([
           what,
@@ -191,13 +198,14 @@ async function main() {
           t[side].cpu.map((x) => fmtMs(x)).join(', '),
           fmtMs(median(t[side].cpu)),
           t[side].load.join(', '),
-          `${rowsWritten.toLocaleString('en-US')} rows; ${failures.some((f) => f.startsWith(what)) ? 'FAILED' : 'the same rows'}`,
+          `${rowsWritten.toLocaleString('en-US')} rows; ${failures.some((f) => f.startsWith(`${what}, ${side}`)) ? 'FAILED' : 'the same rows'}`,
         ]);
       }
       log(`${what}: ${JSON.stringify(t)}`);
       if (process.env.PROFILE_SQL === '1') {
         const top = [...sqlTimes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
-        for (const [k, v] of top) console.error(`  ${fmtMs(v.ms / RUNS).padStart(8)} ms  ×${v.n / RUNS}  ${k}`);
+        // The last run of the path now (the times are cleared before each of its runs).
+        for (const [k, v] of top) console.error(`  ${fmtMs(v.ms).padStart(8)} ms  ×${v.n}  ${k}`);
       }
     };
     if (process.env.PROFILE_SKIP_FIRST !== '1') await step('first version');

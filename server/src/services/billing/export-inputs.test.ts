@@ -57,7 +57,7 @@ describe(`publishing again: every input of the billing export counted (${dbKind(
     ]);
     await refreshMonthEnds(t.db, NOW);
     const operator = await makeUser(t.db, { groupId: GROUP.operator });
-    caller = { id: operator.Id, username: operator.Username, groupId: GROUP.operator, scope: null } as Caller;
+    caller = { id: operator.id, username: operator.username, groupId: GROUP.operator, scope: null } as Caller;
     await recordMove(t.db, caller, moving, { day: '2026-03-15', clientCode: 'NEW-1', name: 'Aistė Naujoji' });
     const first = await publishStatements(t.db, caller, MONTH, null, false, PUBLICATION_FOLLOWERS);
     expect(first).toMatchObject({ Buildings: 1, Flats: 2 });
