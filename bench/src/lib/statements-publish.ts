@@ -23,7 +23,7 @@ const FIRST_AIM_MS = 3000;
 const AGAIN_AIM_MS = 2000;
 
 /** A month-end value of one flat's allocator moved (a figure changes), and one meter's reading time (the export only). */
-async function moveValues(tx: Tx, month: string) {
+export async function moveValues(tx: Tx, month: string) {
   await tx.query(
     `UPDATE month_end SET value = value + 1 WHERE month = $1::date AND device_id =
        (SELECT min(id) FROM device WHERE device_type_id = ${DEVICE_TYPE.allocator} AND removed_at IS NULL)`,

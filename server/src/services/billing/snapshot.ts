@@ -2,12 +2,14 @@ import type { Queryable } from '../../db/db.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { PublicationContext, PublishedBuilding, UnchangedBuilding } from '../statements/followers.js';
 import { billingChanges, parseSnapshotRows } from './export.js';
-import { buildingsRows } from './rows.js';
+import { exportInputsDigest, sameAsFrozen } from './export-inputs.js';
+import { assembleRows, loadRowsInputs } from './rows.js';
 
 /**
  * Freezes the buildings' billing export at their publication, in the publishing transaction: the rows as they
  * are now, stamped with the version and its time, kept as the exact JSON text (billing_snapshot), so that the
- * version exports the same bytes every time. `flats` are the statements' rows being published.
+ * version exports the same bytes every time; beside them the digest of what the version's snapshots do not
+ * hold (export-inputs.ts). `flats` are the statements' rows being published.
  */
 export async function freezeBillingExport(
   tx: Queryable,
@@ -15,31 +17,45 @@ export async function freezeBillingExport(
   context: PublicationContext,
 ): Promise<void> {
   if (!published.length) return;
-  const rows = await buildingsRows(
+  const month = published[0]!.month;
+  const inputs = await loadRowsInputs(
     tx,
-    published[0]!.month,
-    published.map((p) => ({
-      buildingId: p.buildingId,
-      flats: p.flats,
-      stamp: { Status: 'published', Version: p.version, PublishedAt: p.publishedAt },
-    })),
+    month,
+    published.map((p) => ({ buildingId: p.buildingId, flats: p.flats })),
     context.splits,
   );
-  const frozen = published.map((p) => rows.get(p.buildingId) ?? []);
   await insertRows(
     tx,
-    'INSERT INTO billing_snapshot (publication_id, rows, row_count) VALUES',
-    '(?::int, ?::text, ?::int)',
-    published.map((p, i) => [p.publicationId, JSON.stringify(frozen[i]), frozen[i]!.length]),
+    'INSERT INTO billing_snapshot (publication_id, rows, row_count, inputs) VALUES',
+    '(?::int, ?::text, ?::int, ?::text)',
+    published.map((p) => {
+      const rows = assembleRows(
+        month,
+        {
+          buildingId: p.buildingId,
+          flats: p.flats,
+          stamp: { Status: 'published', Version: p.version, PublishedAt: p.publishedAt },
+        },
+        inputs,
+      );
+      return [
+        p.publicationId,
+        JSON.stringify(rows),
+        rows.length,
+        exportInputsDigest(month, p.buildingId, p.flats, inputs),
+      ];
+    }),
   );
 }
 
 /**
  * The buildings whose export, frozen with their previous version, would differ if frozen now (a device's
  * month-end value or time moved without changing a statement figure): publishing then makes a new version.
- * The rows now are stamped as the frozen ones were, so the same rows are the same text and need not be
- * parsed; any other text is compared row by row (billingChanges). A version frozen before the export existed
- * has nothing to compare with: it does not differ.
+ * A building whose statements' rows and splits are those of its previous version's snapshots (`context.previous`)
+ * and whose other inputs have the digest kept with its export is made of the same inputs: the same rows. Any
+ * other has its rows computed now, stamped as the frozen ones were, so the same rows are the same text and need
+ * not be parsed; any other text is compared row by row (billingChanges). A version frozen before the export
+ * existed has nothing to compare with: it does not differ.
  */
 export async function billingExportDiffers(
   tx: Queryable,
@@ -48,31 +64,50 @@ export async function billingExportDiffers(
 ): Promise<ReadonlySet<number>> {
   const out = new Set<number>();
   if (!buildings.length) return out;
-  const { rows: frozen } = await tx.query<{ id: number; version: number; at: string; rows: string }>(
-    `SELECT p.id, p.version, iso(p.published_at) AS at, s.rows FROM statement_publication p
+  const month = buildings[0]!.month;
+  const { rows: frozen } = await tx.query<{ id: number; version: number; at: string; inputs: string | null }>(
+    `SELECT p.id, p.version, iso(p.published_at) AS at, s.inputs FROM statement_publication p
        JOIN billing_snapshot s ON s.publication_id = p.id WHERE p.id = ANY ($1::int[])`,
     [buildings.map((b) => b.previousPublicationId)],
   );
   const byPublication = new Map(frozen.map((f) => [f.id, f]));
   const compared = buildings.filter((b) => byPublication.has(b.previousPublicationId));
-  const now = await buildingsRows(
+  const inputs = await loadRowsInputs(
     tx,
-    buildings[0]!.month,
-    compared.map((b) => {
-      const f = byPublication.get(b.previousPublicationId)!;
-      return {
+    month,
+    compared.map((b) => ({ buildingId: b.buildingId, flats: b.flats })),
+    context.splits,
+  );
+  const rowsNeeded = compared.filter((b) => {
+    const f = byPublication.get(b.previousPublicationId)!;
+    const snapshots = context.previous?.get(b.previousPublicationId);
+    return !(
+      f.inputs !== null &&
+      snapshots &&
+      f.inputs === exportInputsDigest(month, b.buildingId, b.flats, inputs) &&
+      sameAsFrozen(b.flats, context.splits, snapshots)
+    );
+  });
+  if (!rowsNeeded.length) return out;
+  const { rows: texts } = await tx.query<{ publication_id: number; rows: string }>(
+    'SELECT publication_id, rows FROM billing_snapshot WHERE publication_id = ANY ($1::int[])',
+    [rowsNeeded.map((b) => b.previousPublicationId)],
+  );
+  const textOf = new Map(texts.map((t) => [t.publication_id, t.rows]));
+  for (const b of rowsNeeded) {
+    const f = byPublication.get(b.previousPublicationId)!;
+    const rows = assembleRows(
+      month,
+      {
         buildingId: b.buildingId,
         flats: b.flats,
         stamp: { Status: 'published', Version: f.version, PublishedAt: f.at },
-      };
-    }),
-    context.splits,
-  );
-  for (const b of compared) {
-    const f = byPublication.get(b.previousPublicationId)!;
-    const rows = now.get(b.buildingId) ?? [];
-    if (JSON.stringify(rows) === f.rows) continue;
-    if (billingChanges(parseSnapshotRows(f.rows), rows).length > 0) out.add(b.buildingId);
+      },
+      inputs,
+    );
+    const text = textOf.get(b.previousPublicationId)!;
+    if (JSON.stringify(rows) === text) continue;
+    if (billingChanges(parseSnapshotRows(text), rows).length > 0) out.add(b.buildingId);
   }
   return out;
 }

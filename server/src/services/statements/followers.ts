@@ -25,6 +25,18 @@ export interface UnchangedBuilding {
  */
 export interface PublicationContext {
   splits: ReadonlyMap<number, OccupancyStatement[]>;
+  /**
+   * The statements' rows (without History) and occupants' splits frozen with each building's previous version,
+   * by its publication's id, as publishing read them to compare the figures: a follower's check of an unchanged
+   * building may compare with them instead of computing again what they hold.
+   */
+  previous?: ReadonlyMap<number, FrozenStatements>;
+}
+
+/** A version's snapshots as read back: each flat's row and the splits of its flats with a move. */
+export interface FrozenStatements {
+  rows: StatementRow[];
+  splits: ReadonlyMap<number, OccupancyStatement[]>;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Caller } from '../auth/caller.js';
 import { buildingIdOf } from '../sql.js';
 import { occupantChanges, statementChanges, storedOccupancies } from './difference.js';
 import { computeRows, computeStatements } from './figures.js';
-import type { PublicationFollower } from './followers.js';
+import type { FrozenStatements, PublicationFollower } from './followers.js';
 import { splitMoves } from './occupancy-figures.js';
 import { parameterChanges } from './parameter-changes.js';
 import { selectionBuildings } from './selection.js';
@@ -60,7 +60,7 @@ async function latestVersions(tx: Queryable, month: string): Promise<Map<number,
 
 /** The rows (without History) and occupants' splits frozen with the versions `previous`, by publication. */
 async function previousSnapshots(tx: Queryable, previous: readonly Previous[]) {
-  const out = new Map<number, { rows: StatementRow[]; splits: Map<number, OccupancyStatement[]> }>(
+  const out = new Map<number, FrozenStatements & { splits: Map<number, OccupancyStatement[]> }>(
     previous.map((p) => [p.id, { rows: [], splits: new Map() }]),
   );
   if (!previous.length) return out;
@@ -229,7 +229,7 @@ export async function publishStatements(
     }));
     for (const f of followers) {
       if (!f.differs || !unchanged.length) continue;
-      const differ = await f.differs(tx, unchanged, { splits });
+      const differ = await f.differs(tx, unchanged, { splits, previous: before });
       for (const p of same) if (differ.has(p.building)) p.followerChanged = true;
     }
     const sameSet = new Set(same.filter((p) => !p.followerChanged));
