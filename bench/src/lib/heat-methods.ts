@@ -18,7 +18,7 @@ const heating = (r: StatementRow) => r.Kinds.find((k) => k.Kind === 'heating');
  * The dataset's building meters measure little in October (its heat follows a cosine of the year), far
  * less than 51 kWh per m³ of its hot water: q and the circulation norm are scaled down to keep it split.
  */
-const method = (month: string, flats: number[]): HeatMethodBody => ({
+export const heatMethodBody = (month: string, flats: number[]): HeatMethodBody => ({
   HotWaterHeat: 'norm',
   KwhPerM3: 0.5,
   CirculationNorm: 1,
@@ -33,7 +33,7 @@ const method = (month: string, flats: number[]): HeatMethodBody => ({
     ...(flats[1] ? [{ FlatId: flats[1], PositionFactor: 1, CirculationClass: 160 }] : []),
   ],
 });
-const NONE: HeatMethodBody = { ...method('2000-01', []), HotWaterHeat: null, Seasons: [] };
+export const NONE_METHOD: HeatMethodBody = { ...heatMethodBody('2000-01', []), HotWaterHeat: null, Seasons: [] };
 
 export interface HeatMethodResult {
   before: Timing;
@@ -79,7 +79,7 @@ export async function heatMethodStep(
       null,
       { id: b.id, path: String(b.id) },
       month,
-      i % 2 ? NONE : method(month, b.flats),
+      i % 2 ? NONE_METHOD : heatMethodBody(month, b.flats),
     );
   }
   await db.exec('ANALYZE building_heat_method');
