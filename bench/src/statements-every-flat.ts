@@ -8,7 +8,8 @@
  * once: into BENCH_PG_URL's database when given (kept for the next run: a table `bench_every_flat` marks it
  * filled), else into a throwaway cluster. No HTTP: bench:statements measures that.
  *   npm run bench:every-flat -w bench (BENCH_FLATS 5000, BENCH_READINGS 1000000, BENCH_RUNS 4, BENCH_PG_URL,
- *   BENCH_ONLY=now: only the path now, e.g. under `node --cpu-prof`)
+ *   BENCH_ONLY=now: only the path now, e.g. under `node --cpu-prof`). Then each of the path's main reads alone on
+ * one connection of its own: the backend's CPU (/proc) and this process's, median of BENCH_RUNS.
  */
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -19,10 +20,17 @@ import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
 import { writeHeatMethodVersion } from '@rodmenys/server/services/heat-methods/heat-methods.js';
 import { statementFigures } from '@rodmenys/server/services/statements/figures-answer.js';
-import { figuresOccupancies as occupanciesBefore } from '@rodmenys/server/services/statements/occupancy-figures.js';
+import { statementMonths } from '@rodmenys/server/services/statements/months.js';
+import {
+  loadSplitInputs,
+  figuresOccupancies as occupanciesBefore,
+} from '@rodmenys/server/services/statements/occupancy-figures.js';
+import { loadOverdue } from '@rodmenys/server/services/statements/overdue.js';
+import { loadParts } from '@rodmenys/server/services/statements/parts.js';
 import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
+import { loadBuildingFlats } from '@rodmenys/server/services/statements/selection.js';
 import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
-import { cpuClock } from './lib/cpu.js';
+import { cpuClock, procCpuMs } from './lib/cpu.js';
 import { createDataset } from './lib/dataset.js';
 import { heatMethodBody, NONE_METHOD } from './lib/heat-methods.js';
 import { machineInfo } from './lib/machine.js';
@@ -81,6 +89,59 @@ async function fill(db: Db): Promise<string> {
   await db.exec('ANALYZE');
   await db.query('CREATE TABLE bench_every_flat AS SELECT $1::text AS month', [month]);
   return month;
+}
+
+/** Each of the figures' main reads of every flat alone on a one-connection pool: its backend's CPU and this process's. */
+async function readsAlone(url: string, month: string): Promise<string[][]> {
+  const one = openPostgres(url, TIME_ZONE, 1);
+  try {
+    const pid = (await one.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const sel = { scope: null, parents: null };
+    const flatIds = (await loadBuildingFlats(one, sel, month)).map((f) => f.flat_id);
+    const months = statementMonths(month);
+    const computed = [months[0]!, months[11]!, month];
+    const reads: [string, () => Promise<number>][] = [
+      ['the flats of the selection (loadBuildingFlats)', async () => (await loadBuildingFlats(one, sel, month)).length],
+      [
+        "the parts, 3 months (loadParts: the parts' statement)",
+        async () => {
+          await loadParts(one, flatIds, computed, months[0]!, month);
+          return Number.NaN;
+        },
+      ],
+      [
+        'the overdue devices (loadOverdue)',
+        async () => {
+          await loadOverdue(one, flatIds, month);
+          return Number.NaN;
+        },
+      ],
+      [
+        "the occupants' segments and devices (loadSplitInputs)",
+        async () => (await loadSplitInputs(one, month, flatIds, true)).segments.size,
+      ],
+    ];
+    const out: string[][] = [];
+    for (const [name, read] of reads) {
+      const backend: number[] = [];
+      const node: number[] = [];
+      let rows = 0;
+      for (let i = 0; i <= RUNS; i++) {
+        const b = procCpuMs(pid);
+        const own = process.cpuUsage();
+        rows = await read();
+        const used = process.cpuUsage(own);
+        // The first run is not counted (plans, caches).
+        if (i === 0) continue;
+        backend.push(procCpuMs(pid) - b);
+        node.push((used.user + used.system) / 1000);
+      }
+      out.push([name, Number.isNaN(rows) ? '-' : String(rows), fmtMs(median(backend)), fmtMs(median(node))]);
+    }
+    return out;
+  } finally {
+    await one.close();
+  }
 }
 
 async function main() {
@@ -160,6 +221,12 @@ async function main() {
           [...o.hashes].join(', '),
         ]),
       ),
+    );
+    console.log(
+      `\nThe path's main reads, each alone on a connection of its own (${RUNS} runs, medians), load ${load()}:\n`,
+    );
+    console.log(
+      formatTable(['Read', 'rows', 'backend CPU ms', 'Node CPU ms'], await readsAlone(url ?? cluster!.url, month)),
     );
     if (failures.length) {
       console.log(`\nFAILED: ${failures.join('; ')}`);
