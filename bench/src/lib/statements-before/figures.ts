@@ -8,7 +8,6 @@ import { seasonDayEnergy } from '@rodmenys/server/services/statements/heat-split
 import { heatingProcOf, kwhByBuilding } from '@rodmenys/server/services/statements/kwh.js';
 import { loadLateDeclarations } from '@rodmenys/server/services/statements/late-declarations.js';
 import { statementMonths } from '@rodmenys/server/services/statements/months.js';
-import { loadParts } from '@rodmenys/server/services/statements/parts.js';
 import {
   type BuildingFlat,
   type FlatSelection,
@@ -16,6 +15,7 @@ import {
 } from '@rodmenys/server/services/statements/selection.js';
 import { flatStatementOf } from './flat-figures.js';
 import { loadOverdue } from './overdue.js';
+import { loadParts } from './parts.js';
 
 /*
  * The figures of a month's statements, computed now from the month-end values (docs/statements.md):

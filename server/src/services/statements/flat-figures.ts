@@ -100,9 +100,8 @@ function heatBalanceOf(k: BuildingKwh, flatId: number): StatementHeatBalance | n
   return b;
 }
 
-/** Heating by the building's heat method in M: its balance and the flat's parts (docs/heat-method.md). */
-function methodFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
-  const k = kind === 'heating' ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
+/** Heating by the building's heat method in M (`k`: its sharing in M): its balance and the flat's parts (docs/heat-method.md). */
+function methodFacts(k: BuildingKwh | undefined, f: BuildingFlat) {
   const p = k?.flats?.get(f.flat_id);
   return {
     HeatBalance: k ? heatBalanceOf(k, f.flat_id) : null,
@@ -123,11 +122,11 @@ function methodFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
   };
 }
 
-/** The allocator facts of a flat heated by allocators: units, Qrad and the building's kWh sharing. */
-function allocatorFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind) {
+/** The allocator facts of a flat heated by allocators: units, Qrad and the building's kWh sharing (`kwh`: in M). */
+function allocatorFacts(ctx: FigureContext, f: BuildingFlat, kind: StatementKind, kwh: BuildingKwh | undefined) {
   const alloc = kind === 'heating' && ctx.heating.get(f.flat_id) === 'allocator';
   const part = alloc ? ctx.parts.get(f.flat_id, 'heating', 'allocator', ctx.month) : undefined;
-  const k = alloc ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
+  const k = alloc ? kwh : undefined;
   return {
     Units: part?.value == null ? null : round3(part.value),
     Qrad: part?.qrad == null ? null : round3(part.qrad),
@@ -149,8 +148,10 @@ function kindFigures(
   const last = flatCell(ctx, f, kind, ctx.months[0]!);
   const lastCorrected = corrected(kind, last.cell, inputs.degreeDays(f.city_id));
   const avg = inputs.averages.get(averageKey(f.building_id, kind, cur.unit));
-  const allocator = allocatorFacts(ctx, f, kind);
-  const method = methodFacts(ctx, f, kind);
+  // The building's sharing in M, looked up once for the kind (its key is a string built per lookup).
+  const kwh = kind === 'heating' ? ctx.kwh.get(kwhKey(f.building_id, ctx.month)) : undefined;
+  const allocator = allocatorFacts(ctx, f, kind, kwh);
+  const method = methodFacts(kwh, f);
   const overdue = overdueOf(ctx, f, kind, { KwhMethod: allocator.KwhMethod, HeatBalance: method.HeatBalance });
   const markers = markersOf(cur.cell, lastCorrected ?? last.cell?.value ?? null);
   const late = ctx.late.of(f.flat_id, FLAT_TYPES[kind]);

@@ -157,14 +157,16 @@ export function buildingKwhByMethod(
   upTo: ReadonlyMap<string, number | null>,
   m: string,
 ): BuildingKwh {
-  const plain = buildingKwh(parts, building, members, heating, m);
   const method = methodOf(version);
-  if (!method || plain.method === 'noBuildingMeter') return plain;
+  // The plain rule's sharing only when it is the answer (no method, or no input meter in `m`): by the
+  // method only the meter's energy is kept of it (docs/statements.md, "Figures of many flats").
+  const meter = parts.get(building, 'building', 'energy', m);
+  if (!method || !meter) return buildingKwh(parts, building, members, heating, m);
   const input = splitInputOf(parts, building, members, heating, version, method, upTo, m);
   const r = splitBuildingMonth(method, input);
   const hot = members.map((f) => parts.get(f.flat_id, 'hotWater', 'volume', m));
   const behind = [
-    parts.get(building, 'building', 'energy', m),
+    meter,
     parts.get(building, 'hotWaterInput', 'volume', m),
     parts.get(building, 'hotWaterHeat', 'energy', m),
     ...hot,
@@ -174,7 +176,7 @@ export function buildingKwhByMethod(
   return {
     method:
       r.status === 'split' ? 'heatMethod' : r.status === 'unbalanced' ? 'heatMethodUnbalanced' : 'incompleteBuilding',
-    energy: plain.energy,
+    energy: meter.value,
     share: new Map([...flats].map(([id, f]) => [id, f.space])),
     partial: behind.some((p) => p?.partial),
     sources: sourcesOf(behind),

@@ -20,7 +20,9 @@ export class LateDeclarations {
 
   /** The months (YYYY-MM, each once, in order) of a flat's late declarations of some device types. */
   of(flatId: number, types: readonly number[]): string[] {
-    const months = (this.byFlat.get(flatId) ?? []).filter((l) => types.includes(l.typeId)).map((l) => l.month);
+    const lines = this.byFlat.get(flatId);
+    if (!lines) return [];
+    const months = lines.filter((l) => types.includes(l.typeId)).map((l) => l.month);
     return [...new Set(months)].sort();
   }
 }

@@ -195,7 +195,10 @@ export class Parts {
 
   /** A location's part of a kind and proc in a month computed. */
   get(loc: number, kind: PartKind, proc: PartProc, month: string): Part | undefined {
-    return this.byLoc.get(loc)?.find((p) => p.month === month && p.kind === kind && p.proc === proc);
+    // A loop, not find(): no closure made for each of the hundreds of thousands of lookups of every flat.
+    const list = this.byLoc.get(loc);
+    if (list) for (const p of list) if (p.month === month && p.kind === kind && p.proc === proc) return p;
+    return undefined;
   }
 
   /**
@@ -203,10 +206,9 @@ export class Parts {
    * in a month computed (each within M − 12 … M), else a group the query names as in service only in others.
    */
   has(loc: number, kind: PartKind, proc: PartProc): boolean {
-    return (
-      !!this.byLoc.get(loc)?.some((p) => p.kind === kind && p.proc === proc) ||
-      this.present.has(`${loc}|${kind}|${proc}`)
-    );
+    const list = this.byLoc.get(loc);
+    if (list) for (const p of list) if (p.kind === kind && p.proc === proc) return true;
+    return this.present.size > 0 && this.present.has(`${loc}|${kind}|${proc}`);
   }
 }
 

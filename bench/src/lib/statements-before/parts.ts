@@ -1,0 +1,238 @@
+// Frozen copy of server/src/services/statements/parts.ts at commit 30f9f05 (the parts' statement the path at
+// 56f68cb has been compared with since), for the benches only: a change of the live statement is compared with it.
+import {
+  DEVICE_TYPE,
+  DEVICE_TYPES,
+  type DeviceRole,
+  MONTH_END_SOURCES,
+  type MonthEndSource,
+  type StatementKind,
+} from '@rodmenys/contract';
+import type { Queryable } from '@rodmenys/server/db/db.js';
+import { buildingIdOf } from '@rodmenys/server/services/sql.js';
+import type { Parts as LiveParts } from '@rodmenys/server/services/statements/parts.js';
+
+/*
+ * The parts behind every figure: per location (a flat, or a building for its heat meter), device
+ * type group and month, the consumption read from the month-end values (docs/statements.md).
+ */
+
+/**
+ * 'building': the building heat meter (the input); 'hotWaterInput' and 'hotWaterHeat': the
+ * building-level devices of those roles (docs/heat-method.md, "Devices").
+ */
+export type PartKind = StatementKind | 'building' | DeviceRole;
+export type PartProc = 'allocator' | 'energy' | 'volume';
+
+/** One location's consumption of one device type group in one month. */
+export interface Part {
+  location_id: number;
+  kind: PartKind;
+  proc: PartProc;
+  month: string;
+  devices: number;
+  value: number | null;
+  qrad: number | null;
+  /** The sources of the values behind it, sorted. */
+  sources: MonthEndSource[];
+  /** Some value behind it is interpolated, estimated or manual. */
+  partial: boolean;
+}
+
+const NOT_MEASURED: ReadonlySet<string> = new Set(['interpolated', 'estimated', 'manual']);
+
+/** SQL: the bit of a month-end source in MONTH_END_SOURCES order, 0 for none. */
+const SOURCE_BIT = (column: string) =>
+  `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
+
+/**
+ * Per device and month computed, the consumption: the month end of the month minus the one
+ * before; a device installed inside the month starts at its first reading, one removed inside it
+ * ends at its last reading up to its removal (as a readings period does, docs/domain.md §8).
+ * Summed per location, kind and month. Every device of the buildings that hold a selected flat:
+ * the building averages and the kWh sharing need the whole building.
+ *
+ * One row per location, device type and month computed (`i`, 1-based in $2); and, with `i` 0,
+ * the location's device types in service in some month of M − 12 … M ($3 … $4) but in none of the
+ * months computed (those have their rows): the kinds a statement shows need not compute every month. `byMonth` reads
+ * the month ends month by month and joins them by hash (many buildings: a few pages a month),
+ * else by key per device (a few buildings).
+ */
+const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
+    SELECT DISTINCT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = ANY ($1::int[])
+  ), m AS MATERIALIZED (
+    -- Three or thirteen rows: their bounds computed once, not per device (a zone's conversion each).
+    SELECT g.month, g.i::int AS i,
+           g.month::timestamp::timestamptz AS s, (g.month + interval '1 month')::timestamp::timestamptz AS e
+      FROM unnest($2::date[]) WITH ORDINALITY AS g(month, i)
+  ), dev AS MATERIALIZED (
+    -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
+    SELECT d.id, d.device_type_id AS type, d.role, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
+           l.id AS location_id
+      FROM b JOIN location l ON ${buildingIdOf('l')} = b.id AND l.path @> ARRAY[b.id]
+      JOIN device d ON d.location_id = l.id
+      JOIN device_type t ON t.id = d.device_type_id
+     WHERE d.device_type_id IN (${DEVICE_TYPES.join(', ')})
+  ), dm AS (
+    SELECT dev.*, m.i, m.month, m.s, m.e,
+           coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
+           coalesce(dev.removed_at, 'infinity') >= m.e AS to_end
+      FROM dev JOIN m ON coalesce(dev.installed_at, '-infinity') < m.e AND coalesce(dev.removed_at, 'infinity') >= m.s
+  ), pair AS MATERIALIZED (
+    -- The month ends' pairs of those devices in the months computed (docs/statements.md, "The month
+    -- ends' pairs": one narrow row per device-month, not month_end joined twice); the sources as bits in
+    -- MONTH_END_SOURCES order.
+    SELECT x.device_id, x.month, x.start_value, ${SOURCE_BIT('x.start_source')} AS start_bit,
+           x.end_value, ${SOURCE_BIT('x.end_source')} AS end_bit
+      FROM ${byMonth ? 'month_end_pair x JOIN dev ON dev.id = x.device_id + 0 -- "+ 0": not by key per device' : 'dev JOIN month_end_pair x ON x.device_id = dev.id'}
+     WHERE x.month = ANY ($2::date[])
+  ), w AS ${materialized ? 'MATERIALIZED ' : ''}(
+    -- A device in service the whole month: its two month ends. Installed or removed inside it: its
+    -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
+    SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
+           pair.start_value AS ms_v, pair.start_bit AS ms_bit, pair.end_value AS me_v, pair.end_bit AS me_bit,
+           CASE WHEN NOT dm.from_start THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts <= dm.e
+                 AND r.ts <= coalesce(dm.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT dm.to_end THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
+      FROM dm
+      LEFT JOIN pair ON pair.device_id = dm.id AND pair.month = dm.month
+  ), v AS (
+    SELECT w.location_id, w.type, w.role, w.proc, w.i, w.rating_factor,
+           CASE WHEN w.from_start THEN w.ms_v ELSE w.ini_v END AS start_v,
+           CASE WHEN w.from_start THEN w.ms_bit WHEN w.ini_v IS NOT NULL THEN 1 END AS start_bit,
+           CASE WHEN w.to_end THEN w.me_v ELSE w.fin_v END AS end_v,
+           CASE WHEN w.to_end THEN w.me_bit WHEN w.fin_v IS NOT NULL THEN 1 END AS end_bit
+      FROM w
+  )
+  SELECT v.location_id, v.i, v.type, v.role, v.proc, count(*)::int AS devices,
+         CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL)
+              THEN sum(v.end_v - v.start_v)::float8 END AS value,
+         CASE WHEN bool_and(v.end_v IS NOT NULL AND v.start_v IS NOT NULL AND v.rating_factor IS NOT NULL)
+              THEN sum((v.end_v - v.start_v) * v.rating_factor)::float8 END AS qrad,
+         -- The sources used, as bits (cheaper than distinct arrays per group).
+         bit_or(coalesce(v.start_bit, 0) | coalesce(v.end_bit, 0)) AS bits
+    FROM v
+   GROUP BY v.location_id, v.i, v.type, v.role, v.proc
+  UNION ALL
+  -- Only the groups none of whose devices is in service in a month computed (those have rows above).
+  SELECT dev.location_id, 0, dev.type, dev.role, dev.proc, NULL, NULL, NULL, NULL
+    FROM dev
+   WHERE EXISTS (SELECT FROM generate_series($3::date, $4::date, interval '1 month') g
+                  WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
+                    AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
+   GROUP BY dev.location_id, dev.type, dev.role, dev.proc
+  HAVING NOT bool_or(EXISTS (SELECT FROM m WHERE coalesce(dev.installed_at, '-infinity') < m.e
+                                             AND coalesce(dev.removed_at, 'infinity') >= m.s))`;
+const PARTS_BY_KEY = partsSql(false, false);
+const PARTS_BY_MONTH = partsSql(true, false);
+/**
+ * Many flats and months (publishing: a statement's 13), w materialised: 20 % less database time there
+ * (every flat: 1.6 against 2.0 s), 15 % more for the figures' 3 months.
+ */
+const PARTS_BY_MONTH_MANY = partsSql(true, true);
+const MANY_MONTHS = 6;
+/** From this many flats (the selection's buildings' flats) on, month ends are read month by month. */
+const BY_MONTH_FROM_FLATS = 1000;
+
+interface PartRow {
+  location_id: number;
+  i: number;
+  type: number;
+  role: DeviceRole | null;
+  proc: PartProc;
+  devices: number;
+  value: number | null;
+  qrad: number | null;
+  bits: number;
+}
+
+/** The statement kind of a device type ('building': the building heat meter) or its role. */
+const kindOf = (type: number, role: DeviceRole | null): PartKind =>
+  role !== null
+    ? role
+    : type === DEVICE_TYPE.buildingHeatMeter
+      ? 'building'
+      : type === DEVICE_TYPE.allocator || type === DEVICE_TYPE.heatMeter
+        ? 'heating'
+        : type === DEVICE_TYPE.hotWaterMeter
+          ? 'hotWater'
+          : 'coldWater';
+
+/** The sources of each combination of source bits, sorted, and whether any is not measured. */
+const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_, bits) => {
+  const sources = MONTH_END_SOURCES.filter((_, i) => bits & (1 << i));
+  return { sources: [...sources].sort(), partial: sources.some((s) => NOT_MEASURED.has(s)) };
+});
+
+/** The parts of the buildings' locations, found by location, kind, proc and month. */
+export class Parts {
+  /** Per location its parts (a few: a linear search is quicker than keys built for every lookup). */
+  private readonly byLoc = new Map<number, Part[]>();
+  /** `location|kind|proc` of the device groups in service in some month of M − 12 … M but none computed. */
+  private readonly present = new Set<string>();
+
+  constructor(rows: readonly PartRow[], computed: readonly string[]) {
+    for (const r of rows) {
+      const kind = kindOf(r.type, r.role);
+      if (r.i === 0) {
+        this.present.add(`${r.location_id}|${kind}|${r.proc}`);
+        continue;
+      }
+      const { sources, partial } = SOURCES_OF_BITS[r.bits]!;
+      const { location_id, proc, devices, value, qrad } = r;
+      this.add({ location_id, kind, proc, month: computed[r.i - 1]!, devices, value, qrad, sources, partial });
+    }
+  }
+
+  private add(part: Part) {
+    const list = this.byLoc.get(part.location_id);
+    if (list) list.push(part);
+    else this.byLoc.set(part.location_id, [part]);
+  }
+
+  /** A location's part of a kind and proc in a month computed. */
+  get(loc: number, kind: PartKind, proc: PartProc, month: string): Part | undefined {
+    return this.byLoc.get(loc)?.find((p) => p.month === month && p.kind === kind && p.proc === proc);
+  }
+
+  /**
+   * Whether the location has a device of the kind and proc in service in some month of M − 12 … M: a part
+   * in a month computed (each within M − 12 … M), else a group the query names as in service only in others.
+   */
+  has(loc: number, kind: PartKind, proc: PartProc): boolean {
+    return (
+      !!this.byLoc.get(loc)?.some((p) => p.kind === kind && p.proc === proc) ||
+      this.present.has(`${loc}|${kind}|${proc}`)
+    );
+  }
+}
+
+/**
+ * The parts of the buildings of `flatIds` in the months `computed`, and which device groups
+ * they have in service in `first` … `month`.
+ */
+export async function loadParts(
+  db: Queryable,
+  flatIds: number[],
+  computed: readonly string[],
+  first: string,
+  month: string,
+): Promise<LiveParts> {
+  const { rows } = await db.query<PartRow>(
+    flatIds.length < BY_MONTH_FROM_FLATS
+      ? PARTS_BY_KEY
+      : computed.length < MANY_MONTHS
+        ? PARTS_BY_MONTH
+        : PARTS_BY_MONTH_MANY,
+    [flatIds, computed.map((m) => `${m}-01`), `${first}-01`, `${month}-01`],
+  );
+  // The live modules (cells, kWh, averages) take the live class, whose private members make it nominal; this
+  // copy has the same public members.
+  return new Parts(rows, computed) as unknown as LiveParts;
+}
