@@ -23,17 +23,12 @@ export interface UplinkItem {
   decoders: Decoders;
 }
 
-const MODEL_KEY = (m: string) => `lower(regexp_replace(trim(${m}), '\\s+', ' ', 'g'))`;
-
-/** The devices of these (DevEUI, connection) pairs, whether the connection serves each one's building, their mappings. */
-const DEVICES = `SELECT q.dev_eui, q.connection_id, d.id, t.data_load_proc AS kind, d.model, d.decoder,
-            m.value_field, m.unit, m.scale::float8 AS scale, m.time_field,
-            EXISTS (SELECT FROM lns_connection_location cl
-                     WHERE cl.connection_id = q.connection_id AND cl.location_id = ANY (l.path)) AS served
-       FROM unnest($1::text[], $2::int[]) AS q(dev_eui, connection_id)
-       JOIN device d ON d.dev_eui = q.dev_eui
-       JOIN device_type t ON t.id = d.device_type_id JOIN location l ON l.id = d.location_id
-       LEFT JOIN lorawan_mapping m ON m.model_key = ${MODEL_KEY('d.model')}`;
+/**
+ * The devices of these (DevEUI, connection) pairs, whether the connection serves each one's building,
+ * their mappings: a function of migration 380, whose plan the database keeps per session.
+ */
+const DEVICES = `SELECT dev_eui, connection_id, id, kind, model, decoder, value_field, unit, scale, time_field, served
+       FROM lorawan_devices($1::text[], $2::int[])`;
 
 interface DeviceRow extends MappingColumns {
   dev_eui: string;
@@ -96,7 +91,7 @@ const utcMonth = (ts: string) => new Date(parseTime(ts)!.approxMs).toISOString()
  * one uplink. The result: the stored uplinks' ordinals, and whether each wrote its reading (two
  * uplinks of one device at one time write one reading: the first one's).
  */
-const STORE_UPLINKS = readingsStatement({
+export const STORE_UPLINKS_STATEMENT = readingsStatement({
   with: `i AS (
        SELECT x.connection_id, x.dev_eui, x.dev_addr, x.f_cnt, x.f_port, decode(x.payload, 'hex') AS payload,
               x.dedup_id, x.received_at, x.meter_ts, x.device_id, x.device_name, x.decoder, x.value, x.decoded,
@@ -138,6 +133,13 @@ const STORE_UPLINKS = readingsStatement({
                     AS reading
              FROM s LEFT JOIN written w ON s.value IS NOT NULL AND w.device_id = s.device_id AND w.ts = s.ts`,
 });
+
+/**
+ * What a batch sends: STORE_UPLINKS_STATEMENT run by the function of migration 381, whose plan the
+ * database keeps per session (its body is that statement word for word; store-uplinks-function.test.ts
+ * holds them equal).
+ */
+const STORE_UPLINKS = 'SELECT stored_ord AS ord, gave_reading AS reading FROM lorawan_store_uplinks($1::json)';
 
 /**
  * The batch as one JSON parameter, an object per uplink (json_to_recordset reads it): one
