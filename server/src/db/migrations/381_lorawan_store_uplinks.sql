@@ -7,26 +7,38 @@
 -- a pooler in transaction mode (docs/scaling.md), where prepared statements would not.
 -- The body is the statement the server builds, word for word: store-uplinks-function.test.ts
 -- fails when they differ (a change to the reading writer then needs a migration that replaces
--- this function). $1 is the batch's rows as JSON, as the statement reads them.
+-- this function). $1 is the batch's rows as JSON, as the statement reads them; a row decoded with a
+-- device lookup that no longer holds comes back stale, unwritten (the server decodes it again).
 CREATE FUNCTION lorawan_store_uplinks(uplinks json)
-  RETURNS TABLE (stored_ord integer, gave_reading boolean)
+  RETURNS TABLE (stored_ord integer, gave_reading boolean, is_stale boolean)
   -- One plan for every call: a plan made for each batch would be planned again every time.
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH i AS (
-       SELECT x.connection_id, x.dev_eui, x.dev_addr, x.f_cnt, x.f_port, decode(x.payload, 'hex') AS payload,
-              x.dedup_id, x.received_at, x.meter_ts, x.device_id, x.device_name, x.decoder, x.value, x.decoded,
-              x.alarms, x.reason, x.rssi, x.snr, x.gateways, x.lns_object, x.ts, x.ord
+  WITH x AS (
+       SELECT x.*
          FROM ROWS FROM (json_to_recordset($1::json) AS (
                 connection_id int, dev_eui text, dev_addr text, f_cnt bigint, f_port smallint, payload text,
                 dedup_id uuid, received_at timestamptz, meter_ts timestamptz, device_id int, device_name text,
                 decoder text, value numeric, decoded jsonb, alarms text[], reason text, rssi real, snr real,
-                gateways jsonb, lns_object jsonb, ts timestamptz))
+                gateways jsonb, lns_object jsonb, ts timestamptz, fp text))
               WITH ORDINALITY AS x(connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at,
                                    meter_ts, device_id, device_name, decoder, value, decoded, alarms, reason, rssi, snr,
-                                   gateways, lns_object, ts, ord)
+                                   gateways, lns_object, ts, fp, ord)
+     ), now_known AS MATERIALIZED (
+       -- One lookup for the batch (not inlined into the check below, which would run it per row).
+       SELECT f.dev_eui, f.connection_id, f.fp
+         FROM (SELECT array_agg(dev_eui) AS e, array_agg(connection_id) AS c FROM x) a,
+              lorawan_devices(a.e, a.c) f
+        WHERE f.served
+     ), i AS (
+       SELECT x.connection_id, x.dev_eui, x.dev_addr, x.f_cnt, x.f_port, decode(x.payload, 'hex') AS payload,
+              x.dedup_id, x.received_at, x.meter_ts, x.device_id, x.device_name, x.decoder, x.value, x.decoded,
+              x.alarms, x.reason, x.rssi, x.snr, x.gateways, x.lns_object, x.ts, x.ord
+         FROM x
+        WHERE x.fp IS NOT DISTINCT FROM (SELECT k.fp FROM now_known k
+                                          WHERE k.dev_eui = x.dev_eui AND k.connection_id = x.connection_id LIMIT 1)
      ), u AS (
        INSERT INTO lorawan_uplink (connection_id, dev_eui, dev_addr, f_cnt, f_port, payload, dedup_id, received_at,
                                    meter_ts, device_id, device_name, decoder, value, decoded, alarms, reason, rssi, snr,
@@ -72,7 +84,10 @@ BEGIN
      SELECT s.ord::int AS ord,
                   (w.device_id IS NOT NULL
                    AND row_number() OVER (PARTITION BY s.device_id, s.ts, w.device_id IS NOT NULL ORDER BY s.ord) = 1)
-                    AS reading
-             FROM s LEFT JOIN written w ON s.value IS NOT NULL AND w.device_id = s.device_id AND w.ts = s.ts;
+                    AS reading,
+                  false AS stale
+             FROM s LEFT JOIN written w ON s.value IS NOT NULL AND w.device_id = s.device_id AND w.ts = s.ts
+           UNION ALL
+           SELECT x.ord::int, false, true FROM x WHERE NOT EXISTS (SELECT FROM i WHERE i.ord = x.ord);
 END
 $$;
