@@ -10,13 +10,13 @@ import type { Db } from '@rodmenys/server/db/db.js';
 export const PROFILE_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 
 /** postgresql.conf entries of a profiled cluster. */
-export const PROFILE_SETTINGS: Record<string, string> = {
+export const PROFILE_SETTINGS: Record<string, string | number> = {
   shared_preload_libraries: "'pg_stat_statements'",
   'pg_stat_statements.track': "'all'",
   'pg_stat_statements.track_planning': 'on',
   track_functions: "'all'",
-  // BENCH_PG_STATEMENTS=explain also logs every statement's plan with its row counts and times
-  // (auto_explain, in the cluster's server.log, kept while the run lasts).
+  // BENCH_PG_EXPLAIN=1 also logs every statement's plan with its row counts and times (auto_explain)
+  // into BENCH_PG_LOG_DIR, a folder the postgres user may write (else the cluster's own, deleted with it).
   ...(process.env.BENCH_PG_EXPLAIN === '1'
     ? {
         session_preload_libraries: "'auto_explain'",
