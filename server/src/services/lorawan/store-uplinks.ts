@@ -239,6 +239,19 @@ function parameter(
 /** An uplink the write did not take: its device's lookup changed since (decoded again, written again). */
 const STALE = Symbol('stale');
 
+/**
+ * A batch whose first rounds were committed and a later one failed: `results` holds the committed
+ * uplinks' answers (the others are holes); `cause` is the later round's error.
+ */
+export class PartlyStored extends Error {
+  constructor(
+    readonly results: readonly (LnsEventResult | undefined)[],
+    override readonly cause: unknown,
+  ) {
+    super('a LoRaWAN batch was stored in part', { cause });
+  }
+}
+
 /** Rounds of a batch at most: each needs the device lookup to change between its lookup and its write. */
 const MAX_ROUNDS = 5;
 
@@ -253,9 +266,16 @@ export async function storeUplinks(db: Queryable, items: readonly UplinkItem[]):
   const results: LnsEventResult[] = new Array(items.length);
   let todo = items.map((_, k) => k);
   for (let round = 1; todo.length; round++) {
-    if (round > MAX_ROUNDS) throw new Error(`LoRaWAN devices kept changing while ${todo.length} uplinks were written`);
     const part = round === 1 ? items : todo.map((k) => items[k]!);
-    const out = await writeIntoMonths(db, () => writeOnce(db, part, round === 1));
+    let out: (LnsEventResult | typeof STALE)[];
+    try {
+      if (round > MAX_ROUNDS)
+        throw new Error(`LoRaWAN devices kept changing while ${todo.length} uplinks were written`);
+      out = await writeIntoMonths(db, () => writeOnce(db, part, round === 1));
+    } catch (err) {
+      // A later round failed: the first rounds' uplinks are committed and keep their answers.
+      throw results.some((r) => r !== undefined) ? new PartlyStored(results, err) : err;
+    }
     const stale: number[] = [];
     for (const [j, r] of out.entries()) {
       if (r === STALE) stale.push(todo[j]!);
