@@ -16,7 +16,8 @@
  *
  * Sizes: BENCH_LORAWAN_DEVICES meters per set (default 250), BENCH_LORAWAN_UPLINKS per meter
  * (default 4), BENCH_TELEGRAMS (default 20,000); the same as --devices=, --uplinks=,
- * --telegrams=. BENCH_ENGINES=pglite or postgres runs one engine.
+ * --telegrams=. BENCH_ENGINES=pglite or postgres runs one engine. BENCH_PG_STATEMENTS=1 prints
+ * each uplink path's statements on PostgreSQL (lib/pg-statements.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ import { checkStored, type Expected } from './lib/lorawan-checks.js';
 import { sendTelegrams, sendUplinks } from './lib/lorawan-send.js';
 import { chirpstackRequest, type DeviceSet, SETS, seedWorld, uplinkSpec, WMBUS_PREFIX } from './lib/lorawan-world.js';
 import { machineInfo } from './lib/machine.js';
+import { PROFILE_SETTINGS, PROFILE_STATEMENTS, resetStatements, statementLines } from './lib/pg-statements.js';
 import { startPostgres } from './lib/postgres.js';
 import { type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { envInt } from './lib/stats.js';
@@ -86,7 +88,7 @@ async function pgliteEngine(): Promise<Engine> {
 }
 
 async function postgresEngine(): Promise<Engine> {
-  const cluster = await startPostgres({ durable: true });
+  const cluster = await startPostgres({ durable: true, settings: PROFILE_STATEMENTS ? PROFILE_SETTINGS : {} });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rodmenys-bench-lorawan-'));
   const watcher = openPostgres(cluster.url, TIME_ZONE);
   return {
@@ -170,9 +172,17 @@ async function runEngine(engine: Engine): Promise<{ rows: string[][]; notes: str
     ] as const) {
       const requests = requestsOf(set, marshaler, DEVICES, UPLINKS);
       log(`${engine.name}: ${fmt(requests.length)} uplinks, ${marshaler}, ${SENDERS} senders (load ${load()})`);
+      const profiler = PROFILE_STATEMENTS && engine.name === 'PostgreSQL' ? await engine.open() : undefined;
+      if (profiler) await resetStatements(profiler);
       const cpu = await cpuMeter(engine, server.child.pid!);
       const r = await sendUplinks(server.origin, world.lnsKey, requests, SENDERS);
       const used = await cpu();
+      if (profiler) {
+        log(
+          `${engine.name}, ${marshaler}: statements per 1,000 uplinks:\n${(await statementLines(profiler, r.requests)).join('\n')}`,
+        );
+        await profiler.close();
+      }
       expectAll(marshaler, r, reading);
       expected.uplinks[set] = r.outcomes[reading] ?? 0;
       expected.readings[set] = decodes ? expected.uplinks[set]! : 0;

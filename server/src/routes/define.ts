@@ -120,7 +120,11 @@ export function defineRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (ctx: Ctx<E>) => Promise<ResponseOf<E> | JsonText<ResponseOf<E>>>,
-  options: { config?: Record<string, unknown> } = {},
+  options: {
+    config?: Record<string, unknown>;
+    /** false: answers never compressed (tiny answers of hot endpoints: @fastify/compress's hook is skipped). */
+    compress?: false;
+  } = {},
 ): void {
   const status = endpoint.status ?? 200;
   const response: Record<number, unknown> = {};
@@ -132,6 +136,7 @@ export function defineRoute<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     config: options.config,
+    ...(options.compress === false ? { compress: false as const } : {}),
     bodyLimit: endpoint.maxBodyBytes ?? DEFAULT_BODY_BYTES,
     schema: {
       summary: endpoint.summary,

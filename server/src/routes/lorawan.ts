@@ -53,17 +53,30 @@ async function lnsEndpoints(app: FastifyInstance) {
     { parseAs: 'buffer' },
     (_r, body, done) => done(null, body),
   );
-  defineRoute(app, ingestChirpstack, async ({ db, query, request }) => {
-    const connection = connectionOf(request, 'chirpstack');
-    const event = chirpstackEventName(query.event);
-    const body = request.body as string | Buffer | undefined;
-    return ingestLnsEvent(db, connection, readChirpstack(event, body ?? ''));
-  });
+  // One event per request, answered in about 100 bytes (below the compression threshold): the
+  // compression hook would only parse Accept-Encoding on every request (docs/lorawan.md, "Throughput").
+  const uncompressed = { compress: false } as const;
+  defineRoute(
+    app,
+    ingestChirpstack,
+    async ({ db, query, request }) => {
+      const connection = connectionOf(request, 'chirpstack');
+      const event = chirpstackEventName(query.event);
+      const body = request.body as string | Buffer | undefined;
+      return ingestLnsEvent(db, connection, readChirpstack(event, body ?? ''));
+    },
+    uncompressed,
+  );
   const tts = (endpoint: typeof ingestTtsUplink | typeof ingestTtsJoin | typeof ingestTtsEvents) =>
-    defineRoute(app, endpoint, async ({ db, request }) => {
-      const connection = connectionOf(request, 'tts');
-      return ingestLnsEvent(db, connection, readTts((request.body as string | undefined) ?? ''));
-    });
+    defineRoute(
+      app,
+      endpoint,
+      async ({ db, request }) => {
+        const connection = connectionOf(request, 'tts');
+        return ingestLnsEvent(db, connection, readTts((request.body as string | undefined) ?? ''));
+      },
+      uncompressed,
+    );
   tts(ingestTtsUplink);
   tts(ingestTtsJoin);
   tts(ingestTtsEvents);

@@ -86,6 +86,7 @@ function fromProtobuf(event: ChirpstackEvent, bytes: Buffer): Record<string, unk
       'body',
     );
   }
+  if (event === 'up') return uplinkOf(message as unknown as ProtoUplink);
   const o = message.toObject();
   // Enums are numbers in toObject, names in protojson.
   if (event === 'log' && typeof o.code === 'number') o.code = LOG_CODES.get(o.code) ?? 'UNKNOWN';
@@ -100,6 +101,40 @@ function fromProtobuf(event: ChirpstackEvent, bytes: Buffer): Record<string, unk
     rxInfo: Array.isArray(o.rxInfoList) ? o.rxInfoList : undefined,
     object: message.getObject?.()?.toJavaScript(),
     data: typeof o.data === 'string' ? o.data : undefined,
+  };
+}
+
+interface ProtoUplink {
+  getDeduplicationId(): string;
+  getTime(): { toDate(): Date } | undefined;
+  getDeviceInfo(): { getDevEui(): string; getDeviceName(): string } | undefined;
+  getDevAddr(): string;
+  getFCnt(): number;
+  getFPort(): number;
+  getData_asB64(): string;
+  getObject(): { toJavaScript(): unknown } | undefined;
+  getRxInfoList(): { getGatewayId(): string; getRssi(): number; getSnr(): number }[];
+}
+
+/**
+ * An uplink's fields as `toObject` would give them (the same values, so the same checks and
+ * outcome), read by their getters: `toObject` builds every field of the message and its
+ * gateways' (contexts as base64, metadata maps, the transmission), which an uplink does not use
+ * (docs/lorawan.md, "Throughput").
+ */
+function uplinkOf(m: ProtoUplink): Record<string, unknown> {
+  const device = m.getDeviceInfo();
+  const time = m.getTime();
+  return {
+    deduplicationId: m.getDeduplicationId(),
+    time: time ? time.toDate().toISOString() : undefined,
+    deviceInfo: device ? { devEui: device.getDevEui(), deviceName: device.getDeviceName() } : undefined,
+    devAddr: m.getDevAddr(),
+    fCnt: m.getFCnt(),
+    fPort: m.getFPort(),
+    data: m.getData_asB64(),
+    object: m.getObject()?.toJavaScript(),
+    rxInfo: m.getRxInfoList().map((g) => ({ gatewayId: g.getGatewayId(), rssi: g.getRssi(), snr: g.getSnr() })),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { LnsEventResult } from '@rodmenys/contract';
 import type { Db, Queryable } from '../../db/db.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
-import { storeUplinks, type UplinkItem } from './store-uplinks.js';
+import { PartlyStored, storeUplinks, type UplinkItem } from './store-uplinks.js';
 
 /**
  * Group commit of uplinks (docs/lorawan.md, "How uplinks are written"). An LNS sends one uplink
@@ -91,12 +91,20 @@ class UplinkQueue {
 }
 
 /** Writes a batch and answers its requests; false when it had to be written again one by one. */
-async function writeBatch(db: Queryable, batch: readonly Waiting[]): Promise<boolean> {
+async function writeBatch(db: Queryable, waiting: readonly Waiting[]): Promise<boolean> {
+  let batch = waiting;
   try {
     const results = await storeUplinks(db, batch);
     for (const [k, w] of batch.entries()) w.resolve(results[k]!);
     return true;
-  } catch (err) {
+  } catch (thrown) {
+    let err = thrown;
+    if (thrown instanceof PartlyStored) {
+      // Its committed uplinks are answered; only the rest meet the error.
+      for (const [k, w] of batch.entries()) if (thrown.results[k]) w.resolve(thrown.results[k]);
+      batch = batch.filter((_, k) => !thrown.results[k]);
+      err = thrown.cause;
+    }
     if (batch.length === 1 || isDatabaseUnavailable(err)) {
       for (const w of batch) w.reject(err);
       return true;
