@@ -18,6 +18,7 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.js';
 import headers from './plugins/headers.js';
+import requestLog from './plugins/request-log.js';
 import web from './plugins/web.js';
 import campaignRoutes from './routes/campaigns.js';
 import collectorRoutes from './routes/collectors.js';
@@ -72,6 +73,8 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // One line per request, without the URL's values: plugins/request-log.ts.
+    disableRequestLogging: true,
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
     bodyLimit: DEFAULT_BODY_BYTES,
     trustProxy: config.trustProxy,
@@ -101,6 +104,7 @@ export async function buildApp({
   });
   await app.register(errors);
   await app.register(headers);
+  await app.register(requestLog);
   // Answers over 1 KB go out compressed when the client accepts it: gzip first (faster than brotli
   // for large answers), brotli (quality 4) for a client that asks only for it (docs/benchmarks.md,
   // "Compression"). Request bodies are not decompressed (the size limits stay literal).
