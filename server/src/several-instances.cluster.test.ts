@@ -17,6 +17,7 @@ import { createCollectorKey } from './services/ingest/collector-keys.js';
 import { type InjectArgs, inject, testConfig, urlOf } from './test/app.js';
 import { startBuiltServer } from './test/built-server.js';
 import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser, type TestUser } from './test/factories.js';
+import { dayFromToday } from './test/months.js';
 
 // docs/scaling.md, "Several instances" and "PgBouncer": two built servers (server/dist/server.js)
 // on one database through PgBouncer in transaction pooling mode, behind HAProxy (round robin),
@@ -350,7 +351,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
   it('an integration key revoked on one instance, or expired, is refused at once by both (docs/integration.md)', async () => {
     const op = await signIn(lb, operator);
     const created = await call(instance.a, contract.createIntegrationKey, {
-      body: { name: 'PostgresCluster billing', locationIds: [building], expiresOn: '2027-06-30' },
+      body: { name: 'PostgresCluster billing', locationIds: [building], expiresOn: dayFromToday(180) },
       token: op.token,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -367,7 +368,7 @@ describe('several instances behind HAProxy, on one database through PgBouncer (t
       expect((await call(base, contract.getBillingExport, { query: month, token: key })).status).toBe(401);
 
     const other = await call(instance.b, contract.createIntegrationKey, {
-      body: { name: 'PostgresCluster billing 2', locationIds: [building], expiresOn: '2027-06-30' },
+      body: { name: 'PostgresCluster billing 2', locationIds: [building], expiresOn: dayFromToday(180) },
       token: op.token,
     });
     expect((await call(instance.a, contract.getBillingExport, { query: month, token: other.body.Key })).status).toBe(

@@ -18,6 +18,7 @@ import {
   type Place,
   type SignedIn,
 } from '../test/factories.js';
+import { dayFromToday } from '../test/months.js';
 
 const { DEVICE_TYPE, GROUP } = contract;
 const NOW = new Date('2026-11-20T10:00:00Z');
@@ -87,7 +88,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
     it('creates a key shown once, prefixed, listed without its secret, audited', async () => {
       const res = await inject(t.app, contract.createIntegrationKey, {
         token: admin.token,
-        body: { name: 'Billing A', locationIds: [a.id], expiresOn: '2027-12-31' },
+        body: { name: 'Billing A', locationIds: [a.id], expiresOn: dayFromToday(365) },
       });
       expect(res.status).toBe(201);
       key = res.body.Key;
@@ -105,13 +106,13 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
     it('refuses group 2 a location outside its scope (400 naming the field) and group 3 altogether', async () => {
       const outside = await inject(t.app, contract.createIntegrationKey, {
         token: admin.token,
-        body: { name: 'B', locationIds: [b.id], expiresOn: '2027-12-31' },
+        body: { name: 'B', locationIds: [b.id], expiresOn: dayFromToday(365) },
       });
       expect(outside.status).toBe(400);
       expect(outside.error.errors?.[0]?.field).toBe('locationIds');
       const user = await inject(t.app, contract.createIntegrationKey, {
         token: plainUser.token,
-        body: { name: 'U', locationIds: [a.id], expiresOn: '2027-12-31' },
+        body: { name: 'U', locationIds: [a.id], expiresOn: dayFromToday(365) },
       });
       expect(user.status).toBe(403);
       const expiry = await inject(t.app, contract.createIntegrationKey, {
@@ -122,7 +123,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       expect(expiry.error.errors?.[0]?.field).toBe('expiresOn');
       const noSuchDay = await inject(t.app, contract.createIntegrationKey, {
         token: operator.token,
-        body: { name: 'Feb', locationIds: [a.id], expiresOn: '2027-02-30' },
+        body: { name: 'Feb', locationIds: [a.id], expiresOn: `${Number(dayFromToday(0).slice(0, 4)) + 1}-02-30` },
       });
       expect(noSuchDay.status).toBe(400);
       expect(noSuchDay.error.errors?.[0]?.field).toBe('expiresOn');
@@ -195,7 +196,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       expect(notify.status).toBe(403);
       const newKey = await inject(t.app, contract.createIntegrationKey, {
         token: key,
-        body: { name: 'x', locationIds: [a.id], expiresOn: '2027-01-01' },
+        body: { name: 'x', locationIds: [a.id], expiresOn: dayFromToday(30) },
       });
       expect(newKey.status).toBe(403);
       const users = await inject(t.app, contract.getAllUsers, { token: key });
@@ -215,7 +216,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
     it('fails at once when expired or revoked (401)', async () => {
       const created = await inject(t.app, contract.createIntegrationKey, {
         token: operator.token,
-        body: { name: 'Short', locationIds: [a.id], expiresOn: '2027-01-31' },
+        body: { name: 'Short', locationIds: [a.id], expiresOn: dayFromToday(30) },
       });
       const short = created.body.Key;
       expect((await inject(t.app, contract.getBillingExport, { token: short, query: { month: MONTH } })).status).toBe(
@@ -230,7 +231,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
 
       const other = await inject(t.app, contract.createIntegrationKey, {
         token: operator.token,
-        body: { name: 'Revoked', locationIds: [a.id], expiresOn: '2027-01-31' },
+        body: { name: 'Revoked', locationIds: [a.id], expiresOn: dayFromToday(30) },
       });
       expect(
         (await inject(t.app, contract.getBillingExport, { token: other.body.Key, query: { month: MONTH } })).status,
@@ -238,7 +239,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       // Group 2 cannot revoke a key outside its reach (404), group 1 can.
       const bKey = await inject(t.app, contract.createIntegrationKey, {
         token: operator.token,
-        body: { name: 'B key', locationIds: [b.id], expiresOn: '2027-01-31' },
+        body: { name: 'B key', locationIds: [b.id], expiresOn: dayFromToday(30) },
       });
       expect(
         (
@@ -459,7 +460,7 @@ describe(`integration keys and the billing export (${dbKind()})`, () => {
       const flat = await makeFlat(t.db, only, { name: '1', order: 1 });
       const res = await inject(t.app, contract.createIntegrationKey, {
         token: operator.token,
-        body: { name: 'One building', locationIds: [only.id], expiresOn: '2027-12-31' },
+        body: { name: 'One building', locationIds: [only.id], expiresOn: dayFromToday(365) },
       });
       expect(res.status).toBe(201);
       expect(res.body.Created.Locations).toEqual([{ Id: only.id, Name: 'Panevėžys, Architektų g., 3' }]);

@@ -26,6 +26,7 @@ import {
   makeSignedIn,
   type SignedIn,
 } from '../test/factories.js';
+import { dayFromToday } from '../test/months.js';
 
 /*
  * The occupant's access (docs/occupant-access.md, docs/security.md "The occupant's code page"):
@@ -417,7 +418,7 @@ describe(`the occupant's access (${dbKind()})`, () => {
 
     it('back-office tokens and integration keys open no occupant endpoint', async () => {
       const key = await inject(t.app, contract.createIntegrationKey, {
-        body: { name: 'occupant test', locationIds: [flat], expiresOn: '2026-12-31' },
+        body: { name: 'occupant test', locationIds: [flat], expiresOn: dayFromToday(30) },
         token: operator.token,
       });
       expect(key.status, key.text).toBe(201);

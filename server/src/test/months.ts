@@ -14,3 +14,9 @@ export function currentMonth(now = new Date()): string {
     .reduce<Record<string, string>>((acc, p) => Object.assign(acc, { [p.type]: p.value }), {});
   return `${parts.year}-${parts.month}`;
 }
+
+/** The provider's day `days` from today ('YYYY-MM-DD', the tests' zone, as the database's current_date). */
+export function dayFromToday(days: number, now = new Date()): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: TEST_TIME_ZONE }).format(now);
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

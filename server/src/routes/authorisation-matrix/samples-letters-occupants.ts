@@ -1,3 +1,4 @@
+import { dayFromToday } from '../../test/months.js';
 import type { Makers } from './makers.js';
 import { MOVE_DAY, ROLES, type Samples, type World } from './world.js';
 
@@ -127,7 +128,9 @@ export function letterAndOccupantSamples(w: World, m: Makers): Samples {
     'GET /occupancies/:id/personal-data': { request: async () => ({ params: { id: (await m.occupancy()).id } }) },
     'GET /integrations/keys': { request: () => ({}), expect: { fresh: 403, group3: 403 } },
     'POST /integrations/keys': {
-      request: () => ({ body: { name: `key ${++w.serial}`, locationIds: [ids.buildingA1!], expiresOn: '2027-06-30' } }),
+      request: () => ({
+        body: { name: `key ${++w.serial}`, locationIds: [ids.buildingA1!], expiresOn: dayFromToday(180) },
+      }),
       expect: { fresh: 403, group3: 403, group2Beta: 400 },
     },
     'POST /integrations/keys/:id/revoke': {
