@@ -17,8 +17,6 @@ import { LOCATION_LEVEL } from '@rodmenys/contract';
 import type { Db } from '@rodmenys/server/db/db.js';
 import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
-import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
-import { writeHeatMethodVersion } from '@rodmenys/server/services/heat-methods/heat-methods.js';
 import { statementFigures } from '@rodmenys/server/services/statements/figures-answer.js';
 import { statementMonths } from '@rodmenys/server/services/statements/months.js';
 import {
@@ -29,12 +27,9 @@ import { loadOverdue } from '@rodmenys/server/services/statements/overdue.js';
 import { loadParts } from '@rodmenys/server/services/statements/parts.js';
 import { statementFiguresJson } from '@rodmenys/server/services/statements/rows-json.js';
 import { loadBuildingFlats } from '@rodmenys/server/services/statements/selection.js';
-import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock, procCpuMs } from './lib/cpu.js';
-import { createDataset } from './lib/dataset.js';
-import { heatMethodBody } from './lib/heat-methods.js';
+import { fillFlatsDataset } from './lib/flats-dataset.js';
 import { machineInfo } from './lib/machine.js';
-import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { statementFiguresJson as jsonBefore } from './lib/statements-before/rows-json.js';
 import { statementRows as rowsBefore } from './lib/statements-before/snapshots.js';
@@ -59,28 +54,14 @@ const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0
 async function fill(db: Db): Promise<string> {
   const now = new Date();
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-  const coverFrom = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 2, 1));
-  const dataset = createDataset({ devices: 13_000, flats: FLATS, readings: READINGS, end: now, coverFrom });
-  log(`filling: ${dataset.deviceCount} devices, ${READINGS} readings`);
   await migrate(db);
-  for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
-  await monthPartitions(db, dataset.start, dataset.end);
-  await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings()));
-  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
-  await db.exec('ANALYZE');
-  await refreshMonthEnds(db, now, { ensure: true });
-  await addOccupanciesAndMoves(db, month, MOVES_EVERY);
-  await db.query(
-    `UPDATE location SET area_m2 = 40 + (id % 7) * 9.5 WHERE level = ${LOCATION_LEVEL.flat} AND area_m2 IS NULL`,
+  await fillFlatsDataset(
+    db,
+    { devices: 13_000, flats: FLATS, readings: READINGS, movesEvery: MOVES_EVERY },
+    month,
+    now,
+    log,
   );
-  const { rows: buildings } = await db.query<{ id: number; flats: number[] }>(
-    `SELECT b.id, array_agg(f.id ORDER BY f.id) AS flats FROM location b
-       JOIN location f ON f.parent_id = b.id AND f.level = ${LOCATION_LEVEL.flat}
-      WHERE b.level = ${LOCATION_LEVEL.building} GROUP BY b.id ORDER BY b.id`,
-  );
-  for (const [i, b] of buildings.entries())
-    await writeHeatMethodVersion(db, null, { id: b.id, path: String(b.id) }, month, heatMethodBody(month, b.flats, i));
-  await db.exec('ANALYZE');
   await db.query('CREATE TABLE bench_every_flat AS SELECT $1::text AS month', [month]);
   return month;
 }

@@ -21,15 +21,10 @@ import { migrate } from '@rodmenys/server/db/migrate.js';
 import { openPostgres } from '@rodmenys/server/db/postgres.js';
 import { PUBLICATION_FOLLOWERS } from '@rodmenys/server/publication.js';
 import type { Caller } from '@rodmenys/server/services/auth/caller.js';
-import { refreshMonthEnds } from '@rodmenys/server/services/data-quality/refresh-month-ends.js';
-import { writeHeatMethodVersion } from '@rodmenys/server/services/heat-methods/heat-methods.js';
 import { publishStatements } from '@rodmenys/server/services/statements/publish.js';
-import { monthPartitions, withoutKeys } from './lib/bulk-load.js';
 import { cpuClock } from './lib/cpu.js';
-import { createDataset } from './lib/dataset.js';
-import { heatMethodBody } from './lib/heat-methods.js';
+import { fillFlatsDataset } from './lib/flats-dataset.js';
 import { machineInfo } from './lib/machine.js';
-import { addOccupanciesAndMoves } from './lib/moves.js';
 import { startPostgres } from './lib/postgres.js';
 import { publishRolledBack, writtenDifferences } from './lib/publish-compare.js';
 import { FOLLOWERS_30F9F05 } from './lib/publish-export-30f9f05.js';
@@ -74,33 +69,6 @@ function traced(db: Db): Db {
   } as Db;
 }
 
-async function fill(db: Db, month: string, now: Date) {
-  const coverFrom = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 2, 1));
-  const dataset = createDataset({ devices: DEVICES, flats: FLATS, readings: READINGS, end: now, coverFrom });
-  log(`filling: ${dataset.deviceCount} devices, ${READINGS} readings`);
-  for (const { sql, rows } of dataset.masterData()) await db.copyIn(sql, rows);
-  await monthPartitions(db, dataset.start, dataset.end);
-  await withoutKeys(db, 'reading', () => db.copyIn(dataset.readingsSql, dataset.readings({})));
-  await db.query('SELECT keep_last_seen(array(SELECT id FROM device))');
-  await db.exec('ANALYZE');
-  log('month ends');
-  await refreshMonthEnds(db, now, { ensure: true });
-  await addOccupanciesAndMoves(db, month, 20);
-  // As bench:statements' heat-method step: every flat an area, every other building a method, the rest `none`.
-  await db.query(
-    `UPDATE location SET area_m2 = 40 + (id % 7) * 9.5 WHERE level = ${LOCATION_LEVEL.flat} AND area_m2 IS NULL`,
-  );
-  const { rows: buildings } = await db.query<{ id: number; flats: number[] }>(
-    `SELECT b.id, array_agg(f.id ORDER BY f.id) AS flats FROM location b
-       JOIN location f ON f.parent_id = b.id AND f.level = ${LOCATION_LEVEL.flat}
-      WHERE b.level = ${LOCATION_LEVEL.building} GROUP BY b.id ORDER BY b.id`,
-  );
-  for (const [i, b] of buildings.entries())
-    await writeHeatMethodVersion(db, null, { id: b.id, path: String(b.id) }, month, heatMethodBody(month, b.flats, i));
-  await db.exec('ANALYZE');
-  log('filled');
-}
-
 async function main() {
   const now = new Date();
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
@@ -112,7 +80,14 @@ async function main() {
   try {
     await migrate(raw);
     const { rows: n } = await raw.query<{ n: number }>('SELECT count(*)::int AS n FROM location');
-    if (n[0]!.n === 0) await fill(raw, month, now);
+    if (n[0]!.n === 0)
+      await fillFlatsDataset(
+        raw,
+        { devices: DEVICES, flats: FLATS, readings: READINGS, movesEvery: 20 },
+        month,
+        now,
+        log,
+      );
     if (process.env.PROFILE_KEEP === '1') {
       console.log(`BENCH_PG_URL=${url}`);
       // Kept until killed (an idle pool holds nothing that keeps the process alive).
