@@ -43,3 +43,11 @@ export async function cpuClock(db: Db): Promise<() => Promise<number>> {
     return total;
   };
 }
+
+/** The whole machine's busy CPU time in ms (every core, every process: /proc/stat's first line, Linux). */
+export function machineCpuMs(): { busy: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
+  const busy = fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + v), 0);
+  return { busy: busy * TICK_MS };
+}

@@ -83,12 +83,13 @@ export function uplinkSpec(set: DeviceSet, i: number, k: number): UplinkSpec {
 /** One request as ChirpStack's HTTP integration sends it (`?event=up`). */
 export interface LnsRequest {
   contentType: 'application/json' | 'application/octet-stream';
-  body: string | Buffer;
+  /** The bytes as the LNS sends them (its JSON marshaled once, as ChirpStack does). */
+  body: Buffer;
 }
 
 export function chirpstackRequest(spec: UplinkSpec, marshaler: 'json' | 'protobuf'): LnsRequest {
   return marshaler === 'json'
-    ? { contentType: 'application/json', body: JSON.stringify(chirpstackUplinkJson(spec)) }
+    ? { contentType: 'application/json', body: Buffer.from(JSON.stringify(chirpstackUplinkJson(spec))) }
     : { contentType: 'application/octet-stream', body: chirpstackUplinkProtobuf(spec) };
 }
 
