@@ -8,7 +8,7 @@ import {
   MAX_JSON_DEPTH,
   MAX_PATH_PARAM_CHARS,
 } from '@rodmenys/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Db } from './db/db.js';
 import { type ReadRouting, readRouting } from './db/read-routing.js';
 import type { Config } from './env.js';
@@ -74,7 +74,7 @@ export async function buildApp({
   const app = Fastify({
     logger,
     // One line per request, without the URL's values: plugins/request-log.ts.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Each route sets its own limit from the contract (routes/define.ts); this is for the rest.
     bodyLimit: DEFAULT_BODY_BYTES,
     trustProxy: config.trustProxy,
