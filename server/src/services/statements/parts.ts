@@ -43,6 +43,55 @@ const SOURCE_BIT = (column: string) =>
   `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
 
 /**
+ * w (below) for `split`: the device-months in service with a pair, from the pairs; then those without
+ * one (the anti-join); then the first or last reading of a device installed or removed inside the month.
+ */
+const SPLIT_W = `  ), wp AS (
+    SELECT dev.location_id, dev.type, dev.role, dev.proc, m.i, dev.rating_factor, dev.id, dev.installed_at,
+           dev.removed_at, m.e, coalesce(dev.installed_at, '-infinity') < m.s AS from_start,
+           coalesce(dev.removed_at, 'infinity') >= m.e AS to_end,
+           pair.start_value AS ms_v, pair.start_bit AS ms_bit, pair.end_value AS me_v, pair.end_bit AS me_bit
+      FROM pair JOIN m ON m.month = pair.month JOIN dev ON dev.id = pair.device_id
+     WHERE coalesce(dev.installed_at, '-infinity') < m.e AND coalesce(dev.removed_at, 'infinity') >= m.s
+    UNION ALL
+    SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.id, dm.installed_at,
+           dm.removed_at, dm.e, dm.from_start, dm.to_end, NULL, NULL, NULL, NULL
+      FROM dm WHERE NOT EXISTS (SELECT FROM pair WHERE pair.device_id = dm.id AND pair.month = dm.month)
+  ), w AS (
+    SELECT wp.location_id, wp.type, wp.role, wp.proc, wp.i, wp.rating_factor, wp.from_start, wp.to_end,
+           wp.ms_v, wp.ms_bit, wp.me_v, wp.me_bit,
+           CASE WHEN NOT wp.from_start THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = wp.id AND r.ts >= wp.installed_at AND r.ts <= wp.e
+                 AND r.ts <= coalesce(wp.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT wp.to_end THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = wp.id AND r.ts <= wp.removed_at AND r.ts >= coalesce(wp.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
+      FROM wp
+`;
+
+/** w (below) otherwise: every device-month in service, joined to its pair (materialised: see PARTS_BY_MONTH_MANY). */
+const joinW = (materialized: boolean) => `  ), w AS ${materialized ? 'MATERIALIZED ' : ''}(
+    -- A device in service the whole month: its two month ends. Installed or removed inside it: its
+    -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
+    SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
+           pair.start_value AS ms_v, pair.start_bit AS ms_bit, pair.end_value AS me_v, pair.end_bit AS me_bit,
+           CASE WHEN NOT dm.from_start THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts <= dm.e
+                 AND r.ts <= coalesce(dm.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT dm.to_end THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
+      FROM dm
+      LEFT JOIN pair ON pair.device_id = dm.id AND pair.month = dm.month
+`;
+
+/**
  * Per device and month computed, the consumption: the month end of the month minus the one
  * before; a device installed inside the month starts at its first reading, one removed inside it
  * ends at its last reading up to its removal (as a readings period does, docs/domain.md §8).
@@ -54,14 +103,24 @@ const SOURCE_BIT = (column: string) =>
  * months computed (those have their rows): the kinds a statement shows need not compute every month. `byMonth` reads
  * the month ends month by month and joins them by hash (many buildings: a few pages a month),
  * else by key per device (a few buildings).
+ *
+ * `split` (many flats, a few months): the device-months with a pair are found from the pairs, joined by
+ * hash to the devices and the months (a table of the buildings' devices, a few MB); those without one by an
+ * anti-join on the pairs' keys (docs/statements.md, "Figures of many flats"). Else every device-month is
+ * joined to its pair, which the planner does by hashing the device-months (wide rows, about 9 MB for every
+ * flat) and probing them with every pair.
  */
-const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
+const partsSql = (byMonth: boolean, materialized: boolean, split = false) => `WITH b AS (
     SELECT DISTINCT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = ANY ($1::int[])
   ), m AS MATERIALIZED (
     -- Three or thirteen rows: their bounds computed once, not per device (a zone's conversion each).
     SELECT g.month, g.i::int AS i,
            g.month::timestamp::timestamptz AS s, (g.month + interval '1 month')::timestamp::timestamptz AS e
       FROM unnest($2::date[]) WITH ORDINALITY AS g(month, i)
+  ), y AS MATERIALIZED (
+    -- The months of M − 12 … M, their bounds computed once, not per device.
+    SELECT g::timestamp::timestamptz AS s, (g + interval '1 month')::timestamp::timestamptz AS e
+      FROM generate_series($3::date, $4::date, interval '1 month') g
   ), dev AS MATERIALIZED (
     -- The buildings' devices, planned on their own: a few hundred rows, found through the location index.
     SELECT d.id, d.device_type_id AS type, d.role, d.rating_factor, d.installed_at, d.removed_at, t.data_load_proc AS proc,
@@ -83,23 +142,7 @@ const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
            x.end_value, ${SOURCE_BIT('x.end_source')} AS end_bit
       FROM ${byMonth ? 'month_end_pair x JOIN dev ON dev.id = x.device_id + 0 -- "+ 0": not by key per device' : 'dev JOIN month_end_pair x ON x.device_id = dev.id'}
      WHERE x.month = ANY ($2::date[])
-  ), w AS ${materialized ? 'MATERIALIZED ' : ''}(
-    -- A device in service the whole month: its two month ends. Installed or removed inside it: its
-    -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
-    SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
-           pair.start_value AS ms_v, pair.start_bit AS ms_bit, pair.end_value AS me_v, pair.end_bit AS me_bit,
-           CASE WHEN NOT dm.from_start THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts <= dm.e
-                 AND r.ts <= coalesce(dm.removed_at, 'infinity')
-               ORDER BY r.ts LIMIT 1) END AS ini_v,
-           CASE WHEN NOT dm.to_end THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
-               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
-      FROM dm
-      LEFT JOIN pair ON pair.device_id = dm.id AND pair.month = dm.month
-  ), v AS (
+${split ? SPLIT_W : joinW(materialized)}  ), v AS (
     SELECT w.location_id, w.type, w.role, w.proc, w.i, w.rating_factor,
            CASE WHEN w.from_start THEN w.ms_v ELSE w.ini_v END AS start_v,
            CASE WHEN w.from_start THEN w.ms_bit WHEN w.ini_v IS NOT NULL THEN 1 END AS start_bit,
@@ -117,17 +160,16 @@ const partsSql = (byMonth: boolean, materialized: boolean) => `WITH b AS (
     FROM v
    GROUP BY v.location_id, v.i, v.type, v.role, v.proc
   UNION ALL
-  -- Only the groups none of whose devices is in service in a month computed (those have rows above).
-  SELECT dev.location_id, 0, dev.type, dev.role, dev.proc, NULL, NULL, NULL, NULL
+  -- The groups of the devices in service in some month of M − 12 … M but in none computed. A group with
+  -- another device in service in a month computed has its rows above as well (Parts.has looks at those first).
+  SELECT DISTINCT dev.location_id, 0, dev.type, dev.role, dev.proc, NULL::int, NULL::float8, NULL::float8, NULL::int
     FROM dev
-   WHERE EXISTS (SELECT FROM generate_series($3::date, $4::date, interval '1 month') g
-                  WHERE coalesce(dev.installed_at, '-infinity') < (g + interval '1 month')::timestamp::timestamptz
-                    AND coalesce(dev.removed_at, 'infinity') >= g::timestamp::timestamptz)
-   GROUP BY dev.location_id, dev.type, dev.role, dev.proc
-  HAVING NOT bool_or(EXISTS (SELECT FROM m WHERE coalesce(dev.installed_at, '-infinity') < m.e
-                                             AND coalesce(dev.removed_at, 'infinity') >= m.s))`;
+   WHERE EXISTS (SELECT FROM y WHERE coalesce(dev.installed_at, '-infinity') < y.e
+                                   AND coalesce(dev.removed_at, 'infinity') >= y.s)
+     AND NOT EXISTS (SELECT FROM m WHERE coalesce(dev.installed_at, '-infinity') < m.e
+                                     AND coalesce(dev.removed_at, 'infinity') >= m.s)`;
 const PARTS_BY_KEY = partsSql(false, false);
-const PARTS_BY_MONTH = partsSql(true, false);
+const PARTS_BY_MONTH = partsSql(true, false, true);
 /**
  * Many flats and months (publishing: a statement's 13), w materialised: 20 % less database time there
  * (every flat: 1.6 against 2.0 s), 15 % more for the figures' 3 months.
@@ -171,7 +213,10 @@ const SOURCES_OF_BITS = Array.from({ length: 1 << MONTH_END_SOURCES.length }, (_
 export class Parts {
   /** Per location its parts (a few: a linear search is quicker than keys built for every lookup). */
   private readonly byLoc = new Map<number, Part[]>();
-  /** `location|kind|proc` of the device groups in service in some month of M − 12 … M but none computed. */
+  /**
+   * `location|kind|proc` of the device groups with a device in service in some month of M − 12 … M but in none
+   * computed (the group may have parts too: `has` looks at those first).
+   */
   private readonly present = new Set<string>();
 
   constructor(rows: readonly PartRow[], computed: readonly string[]) {
