@@ -57,6 +57,21 @@ const SOURCE_BIT = (column: string) =>
   `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
 
 /**
+ * SQL: a device installed inside the month starts at its first reading, one removed inside it ends at its
+ * last reading up to its removal; looked up only for those few (a subquery in CASE runs only when chosen).
+ * `x`: the device-month's alias (id, installed_at, removed_at, e, from_start, to_end).
+ */
+const edgeReadings = (x: string) => `           CASE WHEN NOT ${x}.from_start THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = ${x}.id AND r.ts >= ${x}.installed_at AND r.ts <= ${x}.e
+                 AND r.ts <= coalesce(${x}.removed_at, 'infinity')
+               ORDER BY r.ts LIMIT 1) END AS ini_v,
+           CASE WHEN NOT ${x}.to_end THEN
+             (SELECT r.value FROM reading r
+               WHERE r.device_id = ${x}.id AND r.ts <= ${x}.removed_at AND r.ts >= coalesce(${x}.installed_at, '-infinity')
+               ORDER BY r.ts DESC LIMIT 1) END AS fin_v`;
+
+/**
  * w (below) for `split`: the device-months in service with a pair, from the pairs; then those without
  * one (the anti-join); then the first or last reading of a device installed or removed inside the month.
  */
@@ -74,15 +89,7 @@ const SPLIT_W = `  ), wp AS (
   ), w AS (
     SELECT wp.location_id, wp.type, wp.role, wp.proc, wp.i, wp.rating_factor, wp.from_start, wp.to_end,
            wp.ms_v, wp.ms_bit, wp.me_v, wp.me_bit,
-           CASE WHEN NOT wp.from_start THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = wp.id AND r.ts >= wp.installed_at AND r.ts <= wp.e
-                 AND r.ts <= coalesce(wp.removed_at, 'infinity')
-               ORDER BY r.ts LIMIT 1) END AS ini_v,
-           CASE WHEN NOT wp.to_end THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = wp.id AND r.ts <= wp.removed_at AND r.ts >= coalesce(wp.installed_at, '-infinity')
-               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
+${edgeReadings('wp')}
       FROM wp
 `;
 
@@ -92,15 +99,7 @@ const joinW = (materialized: boolean) => `  ), w AS ${materialized ? 'MATERIALIZ
     -- first or last reading, looked up only for those few (a subquery in CASE runs only when chosen).
     SELECT dm.location_id, dm.type, dm.role, dm.proc, dm.i, dm.rating_factor, dm.from_start, dm.to_end,
            pair.start_value AS ms_v, pair.start_bit AS ms_bit, pair.end_value AS me_v, pair.end_bit AS me_bit,
-           CASE WHEN NOT dm.from_start THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = dm.id AND r.ts >= dm.installed_at AND r.ts <= dm.e
-                 AND r.ts <= coalesce(dm.removed_at, 'infinity')
-               ORDER BY r.ts LIMIT 1) END AS ini_v,
-           CASE WHEN NOT dm.to_end THEN
-             (SELECT r.value FROM reading r
-               WHERE r.device_id = dm.id AND r.ts <= dm.removed_at AND r.ts >= coalesce(dm.installed_at, '-infinity')
-               ORDER BY r.ts DESC LIMIT 1) END AS fin_v
+${edgeReadings('dm')}
       FROM dm
       LEFT JOIN pair ON pair.device_id = dm.id AND pair.month = dm.month
 `;
