@@ -7,7 +7,9 @@ import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../.
 import type { Caller } from '../auth/caller.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { recordMove } from '../occupancies/occupancies.js';
+import { buildingIdOf } from '../sql.js';
 import { publishStatements } from '../statements/publish.js';
+import { deviceLinesDigests, loadDeviceLinesWithDigests } from './device-lines.js';
 
 const MONTH = '2026-03';
 const NOW = new Date('2026-11-26T12:00:00Z');
@@ -72,6 +74,34 @@ describe(`publishing again: every input of the billing export counted (${dbKind(
       },
       { rollback: true },
     );
+
+  it("digests a building's device lines alike with the lines and alone, and anew when a line moves", async () => {
+    const { rows } = await t.db.query<{ id: number }>(
+      `SELECT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = $1`,
+      [quiet],
+    );
+    const building = rows[0]!.id;
+    const { lines, digests } = await loadDeviceLinesWithDigests(t.db, MONTH, [building]);
+    expect(lines.get(building)?.map((l) => l.device_code)).toEqual(['IN-CW', 'IN-Q']);
+    expect(digests.get(building)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await deviceLinesDigests(t.db, MONTH, [building])).toEqual(digests);
+    const moved = await t.db.transaction(
+      async (tx) => {
+        await tx.query(
+          `UPDATE month_end SET reading_ts = reading_ts - interval '1 minute'
+            WHERE device_id = $1 AND month = '2026-03-01' AND source = 'measured'`,
+          [quietWater],
+        );
+        return {
+          alone: await deviceLinesDigests(tx, MONTH, [building]),
+          withLines: (await loadDeviceLinesWithDigests(tx, MONTH, [building])).digests,
+        };
+      },
+      { rollback: true },
+    );
+    expect(moved.alone.get(building)).not.toBe(digests.get(building));
+    expect(moved.withLines).toEqual(moved.alone);
+  });
 
   it('makes no version when nothing changed', async () => {
     expect(await republishAfter(async () => undefined)).toMatchObject({ Buildings: 0, Unchanged: 1 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BILLING_COLUMNS, type OccupancyStatement, type StatementRow } from '@rodmenys/contract';
-import type { RowsInputs } from './rows.js';
+import type { Account } from './account.js';
 
 /*
  * What a building's frozen billing export was made of (docs/statements.md, "Publishing again"): publishing again
@@ -15,20 +15,36 @@ import type { RowsInputs } from './rows.js';
  */
 const ROWS_FORMAT = 1;
 
-/** The digest of a building's inputs that its snapshots do not hold (SHA-256, hex). */
+/**
+ * Changed whenever the digest is made differently: 2, the device lines' digest written by PostgreSQL instead of
+ * the lines themselves.
+ */
+const DIGEST_FORMAT = 2;
+
+/** What the digest is made of besides the flats: the device lines' digests by building, the flats' accounts. */
+export interface DigestInputs {
+  deviceDigests: ReadonlyMap<number, string>;
+  accounts: ReadonlyMap<number, Account>;
+}
+
+/**
+ * The digest of a building's inputs that its snapshots do not hold (SHA-256, hex): its device lines by their
+ * digest (device-lines.ts), the flats' order and accounts.
+ */
 export function exportInputsDigest(
   month: string,
   buildingId: number,
   flats: readonly Pick<StatementRow, 'FlatId'>[],
-  inputs: RowsInputs,
+  inputs: DigestInputs,
 ): string {
   const text = JSON.stringify([
+    DIGEST_FORMAT,
     ROWS_FORMAT,
     BILLING_COLUMNS,
     month,
     buildingId,
     flats.map((f) => f.FlatId),
-    inputs.devices.get(buildingId) ?? [],
+    inputs.deviceDigests.get(buildingId) ?? null,
     flats.map((f) => inputs.accounts.get(f.FlatId) ?? null),
   ]);
   return createHash('sha256').update(text).digest('hex');

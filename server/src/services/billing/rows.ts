@@ -15,7 +15,7 @@ import type { Queryable } from '../../db/db.js';
 import { computeRows } from '../statements/figures.js';
 import { splitMoves } from '../statements/occupancy-figures.js';
 import { type Account, accountsAt } from './account.js';
-import { type DeviceLine, loadDeviceLines } from './device-lines.js';
+import { type DeviceLine, loadDeviceLines, loadDeviceLinesWithDigests } from './device-lines.js';
 
 /**
  * A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order):
@@ -109,27 +109,37 @@ export interface RowsInputs {
   devices: ReadonlyMap<number, readonly DeviceLine[]>;
   accounts: ReadonlyMap<number, Account>;
   splits: ReadonlyMap<number, OccupancyStatement[]>;
+  /** Each building's digest of its device lines (device-lines.ts), when asked for (`withDigests`). */
+  deviceDigests?: ReadonlyMap<number, string>;
 }
 
-/** The devices, accounts and splits of buildingsRows, in three queries whatever the number of buildings. */
+/**
+ * The devices, accounts and splits of buildingsRows, in three queries whatever the number of buildings;
+ * `withDigests`: the device lines' digests too (the same statement), for the digest of a frozen export.
+ */
 export async function loadRowsInputs(
   db: Queryable,
   month: string,
   buildings: readonly Pick<BuildingRowsOf, 'buildingId' | 'flats'>[],
   splits?: ReadonlyMap<number, OccupancyStatement[]>,
+  withDigests = false,
 ): Promise<RowsInputs> {
   const all = buildings.flatMap((b) => b.flats);
-  const devices = await loadDeviceLines(
-    db,
-    month,
-    buildings.map((b) => b.buildingId),
-  );
+  const ids = buildings.map((b) => b.buildingId);
+  const { lines: devices, digests } = withDigests
+    ? await loadDeviceLinesWithDigests(db, month, ids)
+    : { lines: await loadDeviceLines(db, month, ids), digests: undefined };
   const accounts = await accountsAt(
     db,
     all.map((f) => f.FlatId),
     month,
   );
-  return { devices, accounts, splits: splits ?? (await splitMoves(db, month, all)) };
+  return {
+    devices,
+    accounts,
+    splits: splits ?? (await splitMoves(db, month, all)),
+    ...(digests ? { deviceDigests: digests } : {}),
+  };
 }
 
 /** One building's export rows from its statements' rows and loadRowsInputs of it. */

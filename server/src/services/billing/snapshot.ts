@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/db.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { PublicationContext, PublishedBuilding, UnchangedBuilding } from '../statements/followers.js';
+import { accountsAt } from './account.js';
+import { deviceLinesDigests } from './device-lines.js';
 import { billingChanges, parseSnapshotRows } from './export.js';
 import { exportInputsDigest, sameAsFrozen } from './export-inputs.js';
 import { assembleRows, loadRowsInputs } from './rows.js';
@@ -23,7 +25,9 @@ export async function freezeBillingExport(
     month,
     published.map((p) => ({ buildingId: p.buildingId, flats: p.flats })),
     context.splits,
+    true,
   );
+  const digestInputs = { deviceDigests: inputs.deviceDigests!, accounts: inputs.accounts };
   await insertRows(
     tx,
     'INSERT INTO billing_snapshot (publication_id, rows, row_count, inputs) VALUES',
@@ -42,7 +46,7 @@ export async function freezeBillingExport(
         p.publicationId,
         JSON.stringify(rows),
         rows.length,
-        exportInputsDigest(month, p.buildingId, p.flats, inputs),
+        exportInputsDigest(month, p.buildingId, p.flats, digestInputs),
       ];
     }),
   );
@@ -72,23 +76,38 @@ export async function billingExportDiffers(
   );
   const byPublication = new Map(frozen.map((f) => [f.id, f]));
   const compared = buildings.filter((b) => byPublication.has(b.previousPublicationId));
-  const inputs = await loadRowsInputs(
-    tx,
-    month,
-    compared.map((b) => ({ buildingId: b.buildingId, flats: b.flats })),
-    context.splits,
-  );
+  if (!compared.length) return out;
+  // The digests' inputs first, without the device lines themselves (PostgreSQL digests them).
+  const digestInputs = {
+    deviceDigests: await deviceLinesDigests(
+      tx,
+      month,
+      compared.map((b) => b.buildingId),
+    ),
+    accounts: await accountsAt(
+      tx,
+      compared.flatMap((b) => b.flats.map((f) => f.FlatId)),
+      month,
+    ),
+  };
   const rowsNeeded = compared.filter((b) => {
     const f = byPublication.get(b.previousPublicationId)!;
     const snapshots = context.previous?.get(b.previousPublicationId);
     return !(
       f.inputs !== null &&
       snapshots &&
-      f.inputs === exportInputsDigest(month, b.buildingId, b.flats, inputs) &&
+      f.inputs === exportInputsDigest(month, b.buildingId, b.flats, digestInputs) &&
       sameAsFrozen(b.flats, context.splits, snapshots)
     );
   });
   if (!rowsNeeded.length) return out;
+  // Only the buildings whose inputs moved: their rows computed and compared as frozen.
+  const inputs = await loadRowsInputs(
+    tx,
+    month,
+    rowsNeeded.map((b) => ({ buildingId: b.buildingId, flats: b.flats })),
+    context.splits,
+  );
   const { rows: texts } = await tx.query<{ publication_id: number; rows: string }>(
     'SELECT publication_id, rows FROM billing_snapshot WHERE publication_id = ANY ($1::int[])',
     [rowsNeeded.map((b) => b.previousPublicationId)],
