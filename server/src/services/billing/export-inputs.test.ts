@@ -1,4 +1,4 @@
-import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
+import { BILLING_COLUMNS, DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Tx } from '../../db/db.js';
 import { PUBLICATION_FOLLOWERS } from '../../publication.js';
@@ -10,6 +10,7 @@ import { recordMove } from '../occupancies/occupancies.js';
 import { buildingIdOf } from '../sql.js';
 import { publishStatements } from '../statements/publish.js';
 import { deviceLinesDigests, loadDeviceLinesWithDigests } from './device-lines.js';
+import { parseSnapshotRows } from './export.js';
 
 const MONTH = '2026-03';
 const NOW = new Date('2026-11-26T12:00:00Z');
@@ -101,6 +102,28 @@ describe(`publishing again: every input of the billing export counted (${dbKind(
     );
     expect(moved.alone.get(building)).not.toBe(digests.get(building));
     expect(moved.withLines).toEqual(moved.alone);
+  });
+
+  it('freezes the rows without their null members and reads them back whole', async () => {
+    const { rows } = await t.db.query<{ rows: string; row_count: number }>(
+      'SELECT rows, row_count FROM billing_snapshot',
+    );
+    expect(rows).toHaveLength(1);
+    const text = rows[0]!.rows;
+    expect(text).not.toContain(':null');
+    const frozen = JSON.parse(text) as Record<string, unknown>[];
+    const read = parseSnapshotRows(text);
+    expect(read).toHaveLength(rows[0]!.row_count);
+    for (const [i, r] of read.entries()) {
+      // Every member of the contract's row, in its order: the frozen ones as kept, the rest null.
+      expect(Object.keys(r)).toEqual(BILLING_COLUMNS);
+      expect(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))).toEqual(frozen[i]);
+    }
+    expect(read.find((r) => r.Line === 'device')).toMatchObject({
+      DeviceCode: 'IN-CW',
+      OccupancyId: null,
+      Books: false,
+    });
   });
 
   it('makes no version when nothing changed', async () => {

@@ -11,9 +11,10 @@ import type { Account } from './account.js';
 
 /**
  * Changed whenever the rows made of the same inputs change (a column, a rule of assembling them): every
- * digest kept before then no longer matches, and those versions are compared row by row once.
+ * digest kept before then no longer matches, and those versions are compared row by row once. 2: the rows
+ * frozen without their null members (rows.ts, frozenRowsText).
  */
-const ROWS_FORMAT = 1;
+const ROWS_FORMAT = 2;
 
 /**
  * Changed whenever the digest is made differently: 2, the device lines' digest written by PostgreSQL instead of
