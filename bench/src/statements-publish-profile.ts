@@ -12,7 +12,9 @@
  *   BENCH_FLATS=5000 BENCH_READINGS=1000000 npm run bench:publish-profile -w bench
  *   (BENCH_PG_URL: a cluster filled by an earlier run with PROFILE_KEEP=1, which prints its address and waits;
  *   PROFILE_RUNS: runs of each side, 3; PROFILE_ONLY=now: the path now alone, e.g. under --cpu-prof;
- *   PROFILE_SKIP_FIRST=1 / PROFILE_FIRST_ONLY=1: without the first version / only it)
+ *   PROFILE_SKIP_FIRST=1 / PROFILE_FIRST_ONLY=1: without the first version / only it;
+ *   PROFILE_COMPRESSION=pglz|lz4: the frozen texts' compression set first, to measure it before and after
+ *   migration 420 on one cluster)
  */
 import { loadavg } from 'node:os';
 import { GROUP, LOCATION_LEVEL } from '@rodmenys/contract';
@@ -79,6 +81,13 @@ async function main() {
   const rows: string[][] = [];
   try {
     await migrate(raw);
+    const compression = process.env.PROFILE_COMPRESSION;
+    if (compression === 'pglz' || compression === 'lz4')
+      await raw.exec(
+        `ALTER TABLE statement_snapshot ALTER COLUMN statement SET COMPRESSION ${compression},
+                                        ALTER COLUMN occupancies SET COMPRESSION ${compression};
+         ALTER TABLE billing_snapshot ALTER COLUMN rows SET COMPRESSION ${compression}`,
+      );
     const { rows: n } = await raw.query<{ n: number }>('SELECT count(*)::int AS n FROM location');
     if (n[0]!.n === 0)
       await fillFlatsDataset(
@@ -95,6 +104,10 @@ async function main() {
       await new Promise(() => undefined);
     }
     const version = (await raw.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+    const { rows: method } = await raw.query<{ c: string }>(
+      "SELECT attcompression AS c FROM pg_attribute WHERE attrelid = 'billing_snapshot'::regclass AND attname = 'rows'",
+    );
+    const compressionOf = method[0]?.c === 'l' ? 'lz4' : 'pglz';
     const { rows: counts } = await raw.query<{ b: number; f: number; d: number }>(
       `SELECT count(*) FILTER (WHERE level = ${LOCATION_LEVEL.building})::int AS b,
               count(*) FILTER (WHERE level = ${LOCATION_LEVEL.flat})::int AS f,
@@ -193,7 +206,7 @@ async function main() {
     console.log(`\nPublishing every building, measured apart (${new Date().toISOString()})`);
     for (const line of machineInfo(version)) console.log(`- ${line}`);
     console.log(
-      `- ${counts[0]!.b} buildings, ${counts[0]!.f.toLocaleString('en-US')} flats, ${counts[0]!.d.toLocaleString('en-US')} devices, ${READINGS.toLocaleString('en-US')} readings; month ${month}; each run rolled back\n`,
+      `- ${counts[0]!.b} buildings, ${counts[0]!.f.toLocaleString('en-US')} flats, ${counts[0]!.d.toLocaleString('en-US')} devices, ${READINGS.toLocaleString('en-US')} readings; month ${month}; each run rolled back; the frozen texts compressed with ${compressionOf}\n`,
     );
     console.log(
       formatTable(

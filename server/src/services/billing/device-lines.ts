@@ -30,7 +30,7 @@ export interface DeviceLine {
  * inside it) and the month's (or the last reading up to a removal), as docs/statements.md counts them. The
  * time is the reading's for a measured value, else the month's boundary.
  */
-const DEVICES_SQL = `WITH m AS (
+const LINES_CTE = `WITH m AS (
     SELECT $2::date AS month, ($2::date - interval '1 month')::date AS prev,
            $2::date::timestamp::timestamptz AS s, ($2::date + interval '1 month')::timestamp::timestamptz AS e
   ), dev AS (
@@ -77,14 +77,45 @@ const DEVICES_SQL = `WITH m AS (
       FROM w
       LEFT JOIN month_end ms ON ms.device_id = w.id AND ms.month = w.prev
       LEFT JOIN month_end me ON me.device_id = w.id AND me.month = w.month
-  )
-  SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.building_id, v.is_building, v.rating_factor::float8 AS rating_factor,
-         v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
-         v.ev::float8 AS end_value, iso(v.et) AS end_time, v.es AS end_source,
-         (v.ev - v.sv)::float8 AS consumption,
-         CASE WHEN v.type = ${DEVICE_TYPE.allocator} THEN round((v.ev - v.sv) * v.rating_factor, 3)::float8 END AS qrad
-    FROM v
-   ORDER BY v.building_id, v.is_building, v.flat_order NULLS FIRST, v.flat, v.location_id, v.type, v.device_code`;
+  ), x AS (
+    SELECT v.id, v.type, v.role, v.device_code, v.location_id, v.building_id, v.is_building, v.rating_factor::float8 AS rating_factor,
+           v.sv::float8 AS start_value, iso(v.st) AS start_time, v.ss AS start_source,
+           v.ev::float8 AS end_value, iso(v.et) AS end_time, v.es AS end_source,
+           (v.ev - v.sv)::float8 AS consumption,
+           CASE WHEN v.type = ${DEVICE_TYPE.allocator} THEN round((v.ev - v.sv) * v.rating_factor, 3)::float8 END AS qrad,
+           v.flat_order, v.flat
+      FROM v
+  )`;
+
+/** A building's lines in export order (the device's id last: the same order every time). */
+const LINE_ORDER = 'x.is_building, x.flat_order NULLS FIRST, x.flat, x.location_id, x.type, x.device_code, x.id';
+const LINE_COLUMNS = `x.id, x.type, x.role, x.device_code, x.location_id, x.building_id, x.is_building, x.rating_factor,
+  x.start_value, x.start_time, x.start_source, x.end_value, x.end_time, x.end_source, x.consumption, x.qrad`;
+/** One line as PostgreSQL writes its columns (a row's text). */
+const LINE_TEXT = `ROW(${LINE_COLUMNS})::text`;
+/**
+ * The digest of a building's lines (export-inputs.ts): SHA-256 of its lines' texts, one after the other in
+ * export order, written by PostgreSQL so that publishing again need not read the lines to compare them
+ * (docs/statements.md, "Publishing again"). `joined`: the lines' texts joined, by an aggregate or a window.
+ */
+const digestOf = (joined: string) => `encode(sha256(convert_to(${joined}, 'UTF8')), 'hex')`;
+
+/** The lines, in export order. */
+const DEVICES_SQL = `${LINES_CTE}
+  SELECT ${LINE_COLUMNS} FROM x ORDER BY x.building_id, ${LINE_ORDER}`;
+
+/** The lines, the first of each building with its building's digest (a window's aggregate: computed once a building). */
+const DEVICES_WITH_DIGEST_SQL = `${LINES_CTE}
+  SELECT ${LINE_COLUMNS},
+         CASE WHEN row_number() OVER b = 1 THEN ${digestOf(`string_agg(${LINE_TEXT}, E'\\n') OVER b`)} END AS digest
+    FROM x
+  WINDOW b AS (PARTITION BY x.building_id ORDER BY ${LINE_ORDER} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+   ORDER BY x.building_id, ${LINE_ORDER}`;
+
+/** Each building's digest alone (a building without a line: none). */
+const DIGESTS_SQL = `${LINES_CTE}
+  SELECT x.building_id, ${digestOf(`string_agg(${LINE_TEXT}, E'\\n' ORDER BY ${LINE_ORDER})`)} AS digest
+    FROM x GROUP BY x.building_id`;
 
 /** The device lines of the buildings in month `month` (YYYY-MM), by building, each building's in export order. */
 export async function loadDeviceLines(
@@ -92,12 +123,37 @@ export async function loadDeviceLines(
   month: string,
   buildingIds: readonly number[],
 ): Promise<Map<number, DeviceLine[]>> {
-  const { rows } = await db.query<DeviceLine>(DEVICES_SQL, [buildingIds, `${month}-01`]);
-  const devices = new Map<number, DeviceLine[]>();
+  return (await readLines(db, DEVICES_SQL, month, buildingIds)).lines;
+}
+
+/** loadDeviceLines, and each building's digest of its lines (deviceLinesDigests), in one statement. */
+export function loadDeviceLinesWithDigests(
+  db: Queryable,
+  month: string,
+  buildingIds: readonly number[],
+): Promise<{ lines: Map<number, DeviceLine[]>; digests: Map<number, string> }> {
+  return readLines(db, DEVICES_WITH_DIGEST_SQL, month, buildingIds);
+}
+
+/** Each building's digest of its device lines (none for a building without a line), without the lines. */
+export async function deviceLinesDigests(
+  db: Queryable,
+  month: string,
+  buildingIds: readonly number[],
+): Promise<Map<number, string>> {
+  const { rows } = await db.query<{ building_id: number; digest: string }>(DIGESTS_SQL, [buildingIds, `${month}-01`]);
+  return new Map(rows.map((r) => [r.building_id, r.digest]));
+}
+
+async function readLines(db: Queryable, sql: string, month: string, buildingIds: readonly number[]) {
+  const { rows } = await db.query<DeviceLine & { digest?: string | null }>(sql, [buildingIds, `${month}-01`]);
+  const lines = new Map<number, DeviceLine[]>();
+  const digests = new Map<number, string>();
   for (const d of rows) {
-    const list = devices.get(d.building_id);
+    if (d.digest) digests.set(d.building_id, d.digest);
+    const list = lines.get(d.building_id);
     if (list) list.push(d);
-    else devices.set(d.building_id, [d]);
+    else lines.set(d.building_id, [d]);
   }
-  return devices;
+  return { lines, digests };
 }

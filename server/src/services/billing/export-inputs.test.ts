@@ -1,4 +1,4 @@
-import { DEVICE_TYPE, GROUP } from '@rodmenys/contract';
+import { BILLING_COLUMNS, DEVICE_TYPE, GROUP } from '@rodmenys/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Tx } from '../../db/db.js';
 import { PUBLICATION_FOLLOWERS } from '../../publication.js';
@@ -7,7 +7,10 @@ import { makeBuilding, makeDevice, makeFlat, makeReadings, makeUser } from '../.
 import type { Caller } from '../auth/caller.js';
 import { refreshMonthEnds } from '../data-quality/refresh-month-ends.js';
 import { recordMove } from '../occupancies/occupancies.js';
+import { buildingIdOf } from '../sql.js';
 import { publishStatements } from '../statements/publish.js';
+import { deviceLinesDigests, loadDeviceLinesWithDigests } from './device-lines.js';
+import { parseSnapshotRows } from './export.js';
 
 const MONTH = '2026-03';
 const NOW = new Date('2026-11-26T12:00:00Z');
@@ -72,6 +75,56 @@ describe(`publishing again: every input of the billing export counted (${dbKind(
       },
       { rollback: true },
     );
+
+  it("digests a building's device lines alike with the lines and alone, and anew when a line moves", async () => {
+    const { rows } = await t.db.query<{ id: number }>(
+      `SELECT ${buildingIdOf('l')} AS id FROM location l WHERE l.id = $1`,
+      [quiet],
+    );
+    const building = rows[0]!.id;
+    const { lines, digests } = await loadDeviceLinesWithDigests(t.db, MONTH, [building]);
+    expect(lines.get(building)?.map((l) => l.device_code)).toEqual(['IN-CW', 'IN-Q']);
+    expect(digests.get(building)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await deviceLinesDigests(t.db, MONTH, [building])).toEqual(digests);
+    const moved = await t.db.transaction(
+      async (tx) => {
+        await tx.query(
+          `UPDATE month_end SET reading_ts = reading_ts - interval '1 minute'
+            WHERE device_id = $1 AND month = '2026-03-01' AND source = 'measured'`,
+          [quietWater],
+        );
+        return {
+          alone: await deviceLinesDigests(tx, MONTH, [building]),
+          withLines: (await loadDeviceLinesWithDigests(tx, MONTH, [building])).digests,
+        };
+      },
+      { rollback: true },
+    );
+    expect(moved.alone.get(building)).not.toBe(digests.get(building));
+    expect(moved.withLines).toEqual(moved.alone);
+  });
+
+  it('freezes the rows without their null members and reads them back whole', async () => {
+    const { rows } = await t.db.query<{ rows: string; row_count: number }>(
+      'SELECT rows, row_count FROM billing_snapshot',
+    );
+    expect(rows).toHaveLength(1);
+    const text = rows[0]!.rows;
+    expect(text).not.toContain(':null');
+    const frozen = JSON.parse(text) as Record<string, unknown>[];
+    const read = parseSnapshotRows(text);
+    expect(read).toHaveLength(rows[0]!.row_count);
+    for (const [i, r] of read.entries()) {
+      // Every member of the contract's row, in its order: the frozen ones as kept, the rest null.
+      expect(Object.keys(r)).toEqual(BILLING_COLUMNS);
+      expect(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))).toEqual(frozen[i]);
+    }
+    expect(read.find((r) => r.Line === 'device')).toMatchObject({
+      DeviceCode: 'IN-CW',
+      OccupancyId: null,
+      Books: false,
+    });
+  });
 
   it('makes no version when nothing changed', async () => {
     expect(await republishAfter(async () => undefined)).toMatchObject({ Buildings: 0, Unchanged: 1 });

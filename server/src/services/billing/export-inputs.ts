@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BILLING_COLUMNS, type OccupancyStatement, type StatementRow } from '@rodmenys/contract';
-import type { RowsInputs } from './rows.js';
+import type { Account } from './account.js';
 
 /*
  * What a building's frozen billing export was made of (docs/statements.md, "Publishing again"): publishing again
@@ -11,24 +11,41 @@ import type { RowsInputs } from './rows.js';
 
 /**
  * Changed whenever the rows made of the same inputs change (a column, a rule of assembling them): every
- * digest kept before then no longer matches, and those versions are compared row by row once.
+ * digest kept before then no longer matches, and those versions are compared row by row once. 2: the rows
+ * frozen without their null members (rows.ts, frozenRowsText).
  */
-const ROWS_FORMAT = 1;
+const ROWS_FORMAT = 2;
 
-/** The digest of a building's inputs that its snapshots do not hold (SHA-256, hex). */
+/**
+ * Changed whenever the digest is made differently: 2, the device lines' digest written by PostgreSQL instead of
+ * the lines themselves.
+ */
+const DIGEST_FORMAT = 2;
+
+/** What the digest is made of besides the flats: the device lines' digests by building, the flats' accounts. */
+export interface DigestInputs {
+  deviceDigests: ReadonlyMap<number, string>;
+  accounts: ReadonlyMap<number, Account>;
+}
+
+/**
+ * The digest of a building's inputs that its snapshots do not hold (SHA-256, hex): its device lines by their
+ * digest (device-lines.ts), the flats' order and accounts.
+ */
 export function exportInputsDigest(
   month: string,
   buildingId: number,
   flats: readonly Pick<StatementRow, 'FlatId'>[],
-  inputs: RowsInputs,
+  inputs: DigestInputs,
 ): string {
   const text = JSON.stringify([
+    DIGEST_FORMAT,
     ROWS_FORMAT,
     BILLING_COLUMNS,
     month,
     buildingId,
     flats.map((f) => f.FlatId),
-    inputs.devices.get(buildingId) ?? [],
+    inputs.deviceDigests.get(buildingId) ?? null,
     flats.map((f) => inputs.accounts.get(f.FlatId) ?? null),
   ]);
   return createHash('sha256').update(text).digest('hex');

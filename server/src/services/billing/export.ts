@@ -60,9 +60,10 @@ async function selectBuildings(db: Queryable, req: ExportRequest): Promise<Build
 }
 
 /**
- * The rows frozen with a publication (undefined: none, a version older than the export). Rows frozen before a
- * column existed get it (null; `Books` on the flat rows, which were the ones booked then), so every version
- * answers the contract's row.
+ * The rows frozen with a publication (undefined: none, a version older than the export). Rows are frozen without
+ * their null members (rows.ts, frozenRowsText) and get them back here; rows frozen before a column existed get it
+ * too (null; `Books` on the flat rows, which were the ones booked then), so every version answers the contract's
+ * row.
  */
 export async function snapshotRows(db: Queryable, publicationId: number): Promise<BillingRow[] | undefined> {
   const { rows } = await db.query<{ rows: string }>('SELECT rows FROM billing_snapshot WHERE publication_id = $1', [

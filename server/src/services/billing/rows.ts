@@ -15,7 +15,7 @@ import type { Queryable } from '../../db/db.js';
 import { computeRows } from '../statements/figures.js';
 import { splitMoves } from '../statements/occupancy-figures.js';
 import { type Account, accountsAt } from './account.js';
-import { type DeviceLine, loadDeviceLines } from './device-lines.js';
+import { type DeviceLine, loadDeviceLines, loadDeviceLinesWithDigests } from './device-lines.js';
 
 /**
  * A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order):
@@ -29,6 +29,22 @@ export function billingRow(
   const row: Record<string, unknown> = {};
   for (const c of BILLING_COLUMNS)
     row[c] = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
+  return row as BillingRow;
+}
+
+/**
+ * billingRow without its null members (in the same order): how a frozen export keeps its rows (`frozenRowsText`);
+ * parseSnapshotRows gives them back whole.
+ */
+function frozenRow(
+  values: Partial<BillingRow> & Partial<Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>>,
+  base?: Partial<BillingRow>,
+): BillingRow {
+  const row: Record<string, unknown> = {};
+  for (const c of BILLING_COLUMNS) {
+    const v = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
+    if (v !== null) row[c] = v;
+  }
   return row as BillingRow;
 }
 
@@ -109,32 +125,53 @@ export interface RowsInputs {
   devices: ReadonlyMap<number, readonly DeviceLine[]>;
   accounts: ReadonlyMap<number, Account>;
   splits: ReadonlyMap<number, OccupancyStatement[]>;
+  /** Each building's digest of its device lines (device-lines.ts), when asked for (`withDigests`). */
+  deviceDigests?: ReadonlyMap<number, string>;
 }
 
-/** The devices, accounts and splits of buildingsRows, in three queries whatever the number of buildings. */
+/**
+ * The devices, accounts and splits of buildingsRows, in three queries whatever the number of buildings;
+ * `withDigests`: the device lines' digests too (the same statement), for the digest of a frozen export.
+ */
 export async function loadRowsInputs(
   db: Queryable,
   month: string,
   buildings: readonly Pick<BuildingRowsOf, 'buildingId' | 'flats'>[],
   splits?: ReadonlyMap<number, OccupancyStatement[]>,
+  withDigests = false,
 ): Promise<RowsInputs> {
   const all = buildings.flatMap((b) => b.flats);
-  const devices = await loadDeviceLines(
-    db,
-    month,
-    buildings.map((b) => b.buildingId),
-  );
+  const ids = buildings.map((b) => b.buildingId);
+  const { lines: devices, digests } = withDigests
+    ? await loadDeviceLinesWithDigests(db, month, ids)
+    : { lines: await loadDeviceLines(db, month, ids), digests: undefined };
   const accounts = await accountsAt(
     db,
     all.map((f) => f.FlatId),
     month,
   );
-  return { devices, accounts, splits: splits ?? (await splitMoves(db, month, all)) };
+  return {
+    devices,
+    accounts,
+    splits: splits ?? (await splitMoves(db, month, all)),
+    ...(digests ? { deviceDigests: digests } : {}),
+  };
 }
 
 /** One building's export rows from its statements' rows and loadRowsInputs of it. */
 export const assembleRows = (month: string, b: BuildingRowsOf, inputs: RowsInputs): BillingRow[] =>
-  assemble(month, b, inputs.devices.get(b.buildingId) ?? [], inputs.accounts, inputs.splits);
+  assemble(month, b, inputs.devices.get(b.buildingId) ?? [], inputs.accounts, inputs.splits, billingRow);
+
+/**
+ * One building's export rows as a frozen export keeps them (billing_snapshot.rows): assembleRows' rows as JSON
+ * text without their null members (docs/integration.md, "Versions"), and how many: half the text the whole
+ * rows make (24 against 49 MB for 5,047 flats), written, sent and compressed when every building is published
+ * (docs/benchmarks.md, "Publishing: fifth pass"); parseSnapshotRows reads them back whole.
+ */
+export function frozenRowsText(month: string, b: BuildingRowsOf, inputs: RowsInputs): { text: string; count: number } {
+  const rows = assemble(month, b, inputs.devices.get(b.buildingId) ?? [], inputs.accounts, inputs.splits, frozenRow);
+  return { text: JSON.stringify(rows), count: rows.length };
+}
 
 /** One building's rows from its devices, its flats' accounts and the splits of its flats with a move. */
 function assemble(
@@ -143,6 +180,7 @@ function assemble(
   devices: readonly DeviceLine[],
   accounts: ReadonlyMap<number, Account>,
   splits: ReadonlyMap<number, OccupancyStatement[]>,
+  billingRow: typeof frozenRow,
 ): BillingRow[] {
   const st = stampOf(stamp);
   // The devices overdue in the month, as the figures carry them (a published version: as frozen).
@@ -225,13 +263,14 @@ function assemble(
         ),
       );
     }
-    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base));
+    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base, billingRow));
   }
   const meters = devices.filter((d) => d.is_building);
   const first = flats[0] ?? null;
   const place = { City: first?.City ?? null, Street: first?.Street ?? null, Building: first?.Building ?? null };
-  const meterBase = base('device', null, undefined);
-  for (const d of meters) out.push({ ...deviceRow(d, meterBase), ...place });
+  // The building's place on its meters' rows, in the members' order.
+  const meterBase = { ...base('device', null, undefined), ...place };
+  for (const d of meters) out.push(deviceRow(d, meterBase));
   // The building line is the input meter's: the devices of the hot water's roles are rows of their own.
   const inputs = meters.filter((d) => d.role === null);
   if (inputs.length) {
@@ -277,6 +316,7 @@ function occupancyRows(
     flat: StatementRow | null,
     account: Account | undefined,
   ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
+  billingRow: typeof frozenRow,
 ): BillingRow[] {
   return o.Kinds.map((k) => {
     const flatKind = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit);

@@ -1,14 +1,16 @@
 import type { Queryable } from '../../db/db.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { PublicationContext, PublishedBuilding, UnchangedBuilding } from '../statements/followers.js';
+import { accountsAt } from './account.js';
+import { deviceLinesDigests } from './device-lines.js';
 import { billingChanges, parseSnapshotRows } from './export.js';
 import { exportInputsDigest, sameAsFrozen } from './export-inputs.js';
-import { assembleRows, loadRowsInputs } from './rows.js';
+import { assembleRows, frozenRowsText, loadRowsInputs } from './rows.js';
 
 /**
  * Freezes the buildings' billing export at their publication, in the publishing transaction: the rows as they
- * are now, stamped with the version and its time, kept as the exact JSON text (billing_snapshot), so that the
- * version exports the same bytes every time; beside them the digest of what the version's snapshots do not
+ * are now, stamped with the version and its time, kept as JSON text without their null members (billing_snapshot,
+ * frozenRowsText), so that the version exports the same rows every time; beside them the digest of what the version's snapshots do not
  * hold (export-inputs.ts). `flats` are the statements' rows being published.
  */
 export async function freezeBillingExport(
@@ -23,13 +25,15 @@ export async function freezeBillingExport(
     month,
     published.map((p) => ({ buildingId: p.buildingId, flats: p.flats })),
     context.splits,
+    true,
   );
+  const digestInputs = { deviceDigests: inputs.deviceDigests!, accounts: inputs.accounts };
   await insertRows(
     tx,
     'INSERT INTO billing_snapshot (publication_id, rows, row_count, inputs) VALUES',
     '(?::int, ?::text, ?::int, ?::text)',
     published.map((p) => {
-      const rows = assembleRows(
+      const { text, count } = frozenRowsText(
         month,
         {
           buildingId: p.buildingId,
@@ -38,12 +42,7 @@ export async function freezeBillingExport(
         },
         inputs,
       );
-      return [
-        p.publicationId,
-        JSON.stringify(rows),
-        rows.length,
-        exportInputsDigest(month, p.buildingId, p.flats, inputs),
-      ];
+      return [p.publicationId, text, count, exportInputsDigest(month, p.buildingId, p.flats, digestInputs)];
     }),
   );
 }
@@ -72,23 +71,38 @@ export async function billingExportDiffers(
   );
   const byPublication = new Map(frozen.map((f) => [f.id, f]));
   const compared = buildings.filter((b) => byPublication.has(b.previousPublicationId));
-  const inputs = await loadRowsInputs(
-    tx,
-    month,
-    compared.map((b) => ({ buildingId: b.buildingId, flats: b.flats })),
-    context.splits,
-  );
+  if (!compared.length) return out;
+  // The digests' inputs first, without the device lines themselves (PostgreSQL digests them).
+  const digestInputs = {
+    deviceDigests: await deviceLinesDigests(
+      tx,
+      month,
+      compared.map((b) => b.buildingId),
+    ),
+    accounts: await accountsAt(
+      tx,
+      compared.flatMap((b) => b.flats.map((f) => f.FlatId)),
+      month,
+    ),
+  };
   const rowsNeeded = compared.filter((b) => {
     const f = byPublication.get(b.previousPublicationId)!;
     const snapshots = context.previous?.get(b.previousPublicationId);
     return !(
       f.inputs !== null &&
       snapshots &&
-      f.inputs === exportInputsDigest(month, b.buildingId, b.flats, inputs) &&
+      f.inputs === exportInputsDigest(month, b.buildingId, b.flats, digestInputs) &&
       sameAsFrozen(b.flats, context.splits, snapshots)
     );
   });
   if (!rowsNeeded.length) return out;
+  // Only the buildings whose inputs moved: their rows computed and compared as frozen.
+  const inputs = await loadRowsInputs(
+    tx,
+    month,
+    rowsNeeded.map((b) => ({ buildingId: b.buildingId, flats: b.flats })),
+    context.splits,
+  );
   const { rows: texts } = await tx.query<{ publication_id: number; rows: string }>(
     'SELECT publication_id, rows FROM billing_snapshot WHERE publication_id = ANY ($1::int[])',
     [rowsNeeded.map((b) => b.previousPublicationId)],
@@ -96,18 +110,16 @@ export async function billingExportDiffers(
   const textOf = new Map(texts.map((t) => [t.publication_id, t.rows]));
   for (const b of rowsNeeded) {
     const f = byPublication.get(b.previousPublicationId)!;
-    const rows = assembleRows(
-      month,
-      {
-        buildingId: b.buildingId,
-        flats: b.flats,
-        stamp: { Status: 'published', Version: f.version, PublishedAt: f.at },
-      },
-      inputs,
-    );
+    const building = {
+      buildingId: b.buildingId,
+      flats: b.flats,
+      stamp: { Status: 'published' as const, Version: f.version, PublishedAt: f.at },
+    };
     const text = textOf.get(b.previousPublicationId)!;
-    if (JSON.stringify(rows) === text) continue;
-    if (billingChanges(parseSnapshotRows(text), rows).length > 0) out.add(b.buildingId);
+    if (frozenRowsText(month, building, inputs).text === text) continue;
+    // Another text (other rows, or rows frozen whole before their null members were left out): row by row.
+    if (billingChanges(parseSnapshotRows(text), assembleRows(month, building, inputs)).length > 0)
+      out.add(b.buildingId);
   }
   return out;
 }
