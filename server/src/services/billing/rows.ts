@@ -17,36 +17,36 @@ import { splitMoves } from '../statements/occupancy-figures.js';
 import { type Account, accountsAt } from './account.js';
 import { type DeviceLine, loadDeviceLines, loadDeviceLinesWithDigests } from './device-lines.js';
 
-/**
- * A row with every member of BillingRow in the contract's order (JSON, CSV and XLSX keep that order):
- * `values`, else `base` (what rows of one flat share, given apart so it is not copied into each row's
- * values first; the two name different members), else null (false for the flags).
- */
-export function billingRow(
+/** What a row is made of: its own members, and what the rows of one flat share (`base`). */
+type RowMaker = (
   values: Partial<BillingRow> & Partial<Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>>,
   base?: Partial<BillingRow>,
-): BillingRow {
-  const row: Record<string, unknown> = {};
-  for (const c of BILLING_COLUMNS)
-    row[c] = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
-  return row as BillingRow;
-}
+) => BillingRow;
+
+/**
+ * Rows with their members in the contract's order (JSON, CSV and XLSX keep that order): `values`, else `base`
+ * (what rows of one flat share, given apart so it is not copied into each row's values first; the two name
+ * different members), else null (false for the flags). `keepNulls` false: the null members left out.
+ */
+const rowMaker =
+  (keepNulls: boolean): RowMaker =>
+  (values, base) => {
+    const row: Record<string, unknown> = {};
+    for (const c of BILLING_COLUMNS) {
+      const v = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
+      if (keepNulls || v !== null) row[c] = v;
+    }
+    return row as BillingRow;
+  };
+
+/** A row with every member of BillingRow (rowMaker). */
+export const billingRow: RowMaker = rowMaker(true);
 
 /**
  * billingRow without its null members (in the same order): how a frozen export keeps its rows (`frozenRowsText`);
  * parseSnapshotRows gives them back whole.
  */
-function frozenRow(
-  values: Partial<BillingRow> & Partial<Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>>,
-  base?: Partial<BillingRow>,
-): BillingRow {
-  const row: Record<string, unknown> = {};
-  for (const c of BILLING_COLUMNS) {
-    const v = values[c] ?? base?.[c] ?? (c === 'Partial' || c === 'Incomplete' || c === 'Books' ? false : null);
-    if (v !== null) row[c] = v;
-  }
-  return row as BillingRow;
-}
+const frozenRow: RowMaker = rowMaker(false);
 
 /** A publication's stamp on its rows, or live. */
 export type Stamp = { Status: 'published'; Version: number; PublishedAt: string } | { Status: 'live' };
@@ -180,7 +180,7 @@ function assemble(
   devices: readonly DeviceLine[],
   accounts: ReadonlyMap<number, Account>,
   splits: ReadonlyMap<number, OccupancyStatement[]>,
-  billingRow: typeof frozenRow,
+  makeRow: RowMaker,
 ): BillingRow[] {
   const st = stampOf(stamp);
   // The devices overdue in the month, as the figures carry them (a published version: as frozen).
@@ -200,7 +200,7 @@ function assemble(
     AccountName: account?.name ?? null,
   });
   const deviceRow = (d: DeviceLine, rowBase: Partial<BillingRow>) =>
-    billingRow(
+    makeRow(
       {
         DeviceId: d.id,
         DeviceCode: d.device_code,
@@ -244,7 +244,7 @@ function assemble(
     for (const k of flat.Kinds) {
       if (k.BuildingLine) line = k.BuildingLine;
       out.push(
-        billingRow(
+        makeRow(
           {
             Kind: k.Kind,
             Unit: k.Unit,
@@ -263,7 +263,7 @@ function assemble(
         ),
       );
     }
-    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base, billingRow));
+    for (const o of split ?? []) out.push(...occupancyRows(o, flat, base, makeRow));
   }
   const meters = devices.filter((d) => d.is_building);
   const first = flats[0] ?? null;
@@ -279,7 +279,7 @@ function assemble(
     const meterKwh = sumOrNull(inputs.map((d) => d.consumption));
     const subtracted = flatMeters.length ? sumOrNull(flatMeters.map((d) => d.consumption)) : 0;
     out.push(
-      billingRow({
+      makeRow({
         ...base('building', null, undefined),
         ...place,
         Kind: 'heating',
@@ -316,12 +316,12 @@ function occupancyRows(
     flat: StatementRow | null,
     account: Account | undefined,
   ) => Partial<BillingRow> & Pick<BillingRow, 'Month' | 'Line' | 'BuildingId'>,
-  billingRow: typeof frozenRow,
+  makeRow: RowMaker,
 ): BillingRow[] {
   return o.Kinds.map((k) => {
     const flatKind = flat.Kinds.find((f) => f.Kind === k.Kind && f.Unit === k.Unit);
     const method = flatKind?.KwhMethod ?? null;
-    return billingRow({
+    return makeRow({
       ...base('occupancy', flat, { code: o.ClientCode, name: o.Name }),
       Kind: k.Kind,
       Unit: k.Unit,

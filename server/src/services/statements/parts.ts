@@ -52,6 +52,12 @@ const GROUP_CODE = (i: string, type: string, role: string, proc: string) =>
   `${i} * 1024 + ${type} * 16 + CASE ${role} ${DEVICE_ROLES.map((r, k) => `WHEN '${r}' THEN ${(k + 1) * 4}`).join(' ')} ELSE 0 END` +
   ` + CASE ${proc} ${PROCS.map((p, k) => `WHEN '${p}' THEN ${k}`).join(' ')} END`;
 
+// GROUP_CODE's fields must fit their bits, or two groups would share a code and their parts be added up:
+// a device type below 64 (6 bits), at most 3 roles and 4 procs (2 bits each). A new type or role past that
+// stops the server at start-up instead.
+if (DEVICE_TYPES.some((t) => t >= 64) || DEVICE_ROLES.length > 3 || PROCS.length > 4)
+  throw new Error('parts.ts GROUP_CODE: a device type, role or proc no longer fits its bits');
+
 /** SQL: the bit of a month-end source in MONTH_END_SOURCES order, 0 for none. */
 const SOURCE_BIT = (column: string) =>
   `CASE ${column} ${MONTH_END_SOURCES.map((source, i) => `WHEN '${source}' THEN ${1 << i}`).join(' ')} ELSE 0 END`;
